@@ -1,0 +1,222 @@
+//! The CFA data model: ids, variables, functions, nodes and edges.
+
+use crate::expr::Expr;
+use minic::types::IntType;
+use minic::{Diagnostic, Span};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A CFA node (program location). Displayed as `N<k>`, as in CPAchecker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct NodeId(pub u32);
+
+/// A CFA edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EdgeId(pub u32);
+
+/// A program variable (global, local, parameter, return slot or temporary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct VarId(pub u32);
+
+/// A function of the program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FuncId(pub u32);
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "N{}", self.0)
+    }
+}
+
+/// Where a variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "function")]
+pub enum VarScope {
+    Global,
+    Local(FuncId),
+    Param(FuncId),
+    /// The slot `return e;` writes and the caller reads (`f::__retval`).
+    Return(FuncId),
+    /// A temporary introduced by lowering (`main::__tmp0`), e.g. for a call
+    /// inside an expression or the value of `a && b`.
+    Temp(FuncId),
+}
+
+/// A variable of the program with its source name and type.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Variable {
+    pub id: VarId,
+    /// The name as written (`x`), or the synthetic name (`__tmp0`, `__retval`).
+    pub name: String,
+    /// Unique across the program: `x` for globals, `main::x` for locals.
+    /// Shadowed locals in inner blocks get a suffix (`main::x#1`).
+    pub qualified: String,
+    pub ty: IntType,
+    pub scope: VarScope,
+    /// Where it was declared (absent for synthetic variables).
+    pub span: Option<Span>,
+}
+
+impl Variable {
+    pub fn is_global(&self) -> bool {
+        self.scope == VarScope::Global
+    }
+}
+
+/// A function's CFA: its entry and exit nodes and its variables.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Function {
+    pub id: FuncId,
+    pub name: String,
+    pub entry: NodeId,
+    /// Every `return` and the end of the body lead here.
+    pub exit: NodeId,
+    pub params: Vec<VarId>,
+    /// The return slot; `None` for `void` functions.
+    pub ret: Option<VarId>,
+    /// Locals and temporaries of this function (not parameters).
+    pub locals: Vec<VarId>,
+    pub span: Span,
+}
+
+/// What kind of location a node is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// A function's entry.
+    Entry,
+    /// A function's exit (after `return`).
+    Exit,
+    /// Any other location.
+    Normal,
+    /// The end of a path after `abort()` / `exit(e)`: no successors, no error.
+    Terminal,
+}
+
+/// A program location.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Node {
+    pub id: NodeId,
+    pub function: FuncId,
+    pub kind: NodeKind,
+    /// A loop head: the target of a back edge in a depth-first search from
+    /// the function entry (covers `while`, `for`, `do`, and `goto` loops).
+    /// merge-only-at-loop-heads and widening act here.
+    pub loop_head: bool,
+    /// The error location (unreach-call property): reaching it is a violation.
+    /// It has no outgoing edges.
+    pub error: bool,
+    /// Source line the location belongs to (first line of the next statement).
+    pub line: u32,
+    pub outgoing: Vec<EdgeId>,
+    pub incoming: Vec<EdgeId>,
+}
+
+/// The right-hand side of an assignment.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rhs {
+    Expr(Expr),
+    /// An arbitrary value of the type: `__VERIFIER_nondet_*()` or a call to a
+    /// declared but undefined function (`systemCall()`).
+    Nondet(IntType),
+}
+
+/// The operation an edge performs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum EdgeKind {
+    /// No effect: labels, `goto`, loop entry, the join after a branch,
+    /// `(void) e` on a pure `e`, a call to an undefined function whose result
+    /// is unused.
+    Blank,
+    /// `int x = e;` (`init: None`: a local without initializer holds an
+    /// arbitrary value). Global declarations are edges at the start of `main`
+    /// with their initializer or `0`.
+    Declare { var: VarId, init: Option<Rhs> },
+    /// `x = rhs;` (compound assignments and `++`/`--` are expanded).
+    Assign { var: VarId, rhs: Rhs },
+    /// `[cond]` if `positive`, `[!(cond)]` otherwise: the edge may be taken
+    /// only when `cond` evaluates to non-zero (resp. zero).
+    Assume { cond: Expr, positive: bool },
+    /// Call to a function defined in the program: from the call site to the
+    /// callee's entry; the parameters are assigned from `args` (evaluated in
+    /// the caller). The matching [`EdgeKind::Return`] leads to `return_site`.
+    Call { callee: FuncId, args: Vec<Expr>, return_site: NodeId, result: Option<VarId> },
+    /// Return from the callee's exit to the return site of the call made at
+    /// `call_site` (a node of the caller): `result := callee.ret` when the call
+    /// used the result.
+    Return { callee: FuncId, call_site: NodeId, result: Option<VarId> },
+    /// `return e;`: assigns the function's return slot, then leads to its exit.
+    ReturnStatement { value: Option<Expr> },
+    /// `abort()` / `exit(e)`: leads to a [`NodeKind::Terminal`] node.
+    Terminate,
+    /// A call to the error function (`reach_error()`, `__VERIFIER_error()`,
+    /// `__assert_fail(...)`, …): leads to an error node.
+    ReachError,
+}
+
+/// A CFA edge: an operation between two locations.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edge {
+    pub id: EdgeId,
+    pub source: NodeId,
+    pub target: NodeId,
+    pub kind: EdgeKind,
+    /// Source line of the statement the edge comes from.
+    pub line: u32,
+    pub span: Span,
+    /// The operation as C-like text, as CPAchecker labels edges:
+    /// `x = x + 1;`, `[x < 10]`, `[!(x < 10)]`, `int x = 0;`, `f(a)`,
+    /// `return x;`, `abort()`, `reach_error()`.
+    pub label: String,
+}
+
+/// A whole program as CFAs: all functions, with nodes and edges in one
+/// numbering (node ids are indexes into `nodes`, edge ids into `edges`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Program {
+    pub functions: Vec<Function>,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub variables: Vec<Variable>,
+    /// The function analysis starts in.
+    pub main: FuncId,
+    /// Warnings found while lowering (e.g. "call to undefined function
+    /// `systemCall` yields an arbitrary value").
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Program {
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.0 as usize]
+    }
+    pub fn edge(&self, id: EdgeId) -> &Edge {
+        &self.edges[id.0 as usize]
+    }
+    pub fn variable(&self, id: VarId) -> &Variable {
+        &self.variables[id.0 as usize]
+    }
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+    pub fn main_function(&self) -> &Function {
+        self.function(self.main)
+    }
+    /// Outgoing edges of a node, in order.
+    pub fn successors(&self, id: NodeId) -> impl Iterator<Item = &Edge> {
+        self.node(id).outgoing.iter().map(move |e| self.edge(*e))
+    }
+    /// The function with this source name, if defined.
+    pub fn function_by_name(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+    /// All error locations.
+    pub fn error_nodes(&self) -> impl Iterator<Item = &Node> {
+        self.nodes.iter().filter(|n| n.error)
+    }
+}

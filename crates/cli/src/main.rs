@@ -1,0 +1,45 @@
+//! `cpaplay` — the command-line face of CPA Playground.
+//!
+//! Each subcommand lives in its own module under `commands/`. Bad input or
+//! bad options print a message on stderr and exit non-zero; verdicts of any
+//! kind exit 0. Nothing here may panic on user input.
+
+mod commands;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+cpaplay — CPA Playground on the command line
+
+usage:
+  cpaplay cfa FILE.c [--dot|--json]
+  cpaplay run FILE.c --inputs 3,-1,... [--int-model math|c]
+  cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--json]
+  cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
+";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some((command, rest)) = args.split_first() else {
+        eprint!("{USAGE}");
+        return ExitCode::from(2);
+    };
+    let result = match command.as_str() {
+        "cfa" => commands::cfa::run(rest),
+        "run" => commands::run::run(rest),
+        "verify" => commands::verify::run(rest),
+        "trace" => commands::trace::run(rest),
+        "help" | "--help" | "-h" => {
+            print!("{USAGE}");
+            Ok(())
+        }
+        other => Err(commands::CliError::usage(format!("unknown command `{other}`"))),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(e.exit_code)
+        }
+    }
+}

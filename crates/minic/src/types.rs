@@ -1,0 +1,245 @@
+//! mini-C's scalar types and the two integer models.
+//!
+//! Data model: ILP32 (as in the SV-COMP tasks): `char` 8 bits (signed),
+//! `short` 16, `int` and `long` 32, `long long` 64.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How integers behave during a run (chosen per run, see MINIC.md "Semantics").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum IntModel {
+    /// Unbounded mathematical integers: no wrap-around (the playground's default).
+    #[default]
+    Math,
+    /// C's fixed-width two's-complement / modular unsigned arithmetic (SV-COMP).
+    C,
+}
+
+impl IntModel {
+    pub fn name(self) -> &'static str {
+        match self {
+            IntModel::Math => "math",
+            IntModel::C => "c",
+        }
+    }
+}
+
+impl std::str::FromStr for IntModel {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "math" => Ok(IntModel::Math),
+            "c" => Ok(IntModel::C),
+            _ => Err(format!("unknown integer model `{s}` (expected `math` or `c`)")),
+        }
+    }
+}
+
+/// An integer scalar type of mini-C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IntType {
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+}
+
+impl IntType {
+    /// Width in bits (ILP32). `_Bool` counts as 1.
+    pub fn bits(self) -> u32 {
+        use IntType::*;
+        match self {
+            Bool => 1,
+            Char | SChar | UChar => 8,
+            Short | UShort => 16,
+            Int | UInt | Long | ULong => 32,
+            LongLong | ULongLong => 64,
+        }
+    }
+
+    pub fn is_signed(self) -> bool {
+        use IntType::*;
+        matches!(self, Char | SChar | Short | Int | Long | LongLong)
+    }
+
+    /// Smallest value of the type under the C model.
+    pub fn min_value(self) -> i128 {
+        if self.is_signed() {
+            -(1i128 << (self.bits() - 1))
+        } else {
+            0
+        }
+    }
+
+    /// Largest value of the type under the C model.
+    pub fn max_value(self) -> i128 {
+        if self == IntType::Bool {
+            1
+        } else if self.is_signed() {
+            (1i128 << (self.bits() - 1)) - 1
+        } else {
+            (1i128 << self.bits()) - 1
+        }
+    }
+
+    /// C's conversion of an integer to this type: `_Bool` becomes 0/1,
+    /// other types wrap modulo 2^bits into their range.
+    pub fn wrap(self, v: i128) -> i128 {
+        if self == IntType::Bool {
+            return (v != 0) as i128;
+        }
+        let bits = self.bits();
+        let m = 1i128 << bits;
+        let mut r = v.rem_euclid(m);
+        if self.is_signed() && r > self.max_value() {
+            r -= m;
+        }
+        r
+    }
+
+    /// Conversion under an integer model: under `math` only `_Bool` normalizes.
+    pub fn convert(self, v: i128, model: IntModel) -> i128 {
+        match model {
+            IntModel::C => self.wrap(v),
+            IntModel::Math => {
+                if self == IntType::Bool {
+                    (v != 0) as i128
+                } else {
+                    v
+                }
+            }
+        }
+    }
+
+    /// Integer conversion rank (C11 6.3.1.1), used by the usual arithmetic conversions.
+    pub fn rank(self) -> u8 {
+        use IntType::*;
+        match self {
+            Bool => 0,
+            Char | SChar | UChar => 1,
+            Short | UShort => 2,
+            Int | UInt => 3,
+            Long | ULong => 4,
+            LongLong | ULongLong => 5,
+        }
+    }
+
+    /// Integer promotion: types narrower than `int` become `int`.
+    pub fn promote(self) -> IntType {
+        if self.rank() < IntType::Int.rank() {
+            IntType::Int
+        } else {
+            self
+        }
+    }
+
+    /// The unsigned type of the same rank.
+    pub fn to_unsigned(self) -> IntType {
+        use IntType::*;
+        match self {
+            Char | SChar => UChar,
+            Short => UShort,
+            Int => UInt,
+            Long => ULong,
+            LongLong => ULongLong,
+            t => t,
+        }
+    }
+
+    /// The usual arithmetic conversions (C11 6.3.1.8) for a binary operator.
+    pub fn usual_arithmetic(a: IntType, b: IntType) -> IntType {
+        let (a, b) = (a.promote(), b.promote());
+        if a == b {
+            return a;
+        }
+        if a.is_signed() == b.is_signed() {
+            return if a.rank() >= b.rank() { a } else { b };
+        }
+        let (s, u) = if a.is_signed() { (a, b) } else { (b, a) };
+        if u.rank() >= s.rank() {
+            u
+        } else if s.bits() > u.bits() {
+            s
+        } else {
+            s.to_unsigned()
+        }
+    }
+
+    /// The C spelling, e.g. `unsigned int`.
+    pub fn c_name(self) -> &'static str {
+        use IntType::*;
+        match self {
+            Bool => "_Bool",
+            Char => "char",
+            SChar => "signed char",
+            UChar => "unsigned char",
+            Short => "short",
+            UShort => "unsigned short",
+            Int => "int",
+            UInt => "unsigned int",
+            Long => "long",
+            ULong => "unsigned long",
+            LongLong => "long long",
+            ULongLong => "unsigned long long",
+        }
+    }
+}
+
+impl fmt::Display for IntType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.c_name())
+    }
+}
+
+/// A mini-C type as written in a declaration: an integer scalar, or `void`
+/// (function results and casts only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Type {
+    Void,
+    Int(IntType),
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Void => f.write_str("void"),
+            Type::Int(t) => t.fmt(f),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wrap_follows_twos_complement() {
+        assert_eq!(IntType::UInt.wrap(-1), 4294967295);
+        assert_eq!(IntType::Int.wrap(2147483648), -2147483648);
+        assert_eq!(IntType::UChar.wrap(256 + 7), 7);
+        assert_eq!(IntType::Char.wrap(200), -56);
+        assert_eq!(IntType::Bool.wrap(-5), 1);
+        assert_eq!(IntType::UInt.convert(-1, IntModel::Math), -1);
+    }
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        use IntType::*;
+        assert_eq!(IntType::usual_arithmetic(Int, UInt), UInt);
+        assert_eq!(IntType::usual_arithmetic(Char, Short), Int);
+        assert_eq!(IntType::usual_arithmetic(LongLong, UInt), LongLong);
+        assert_eq!(IntType::usual_arithmetic(Long, UInt), ULong);
+    }
+}
