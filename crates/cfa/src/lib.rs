@@ -16,6 +16,9 @@ mod model;
 pub use expr::{BinOp, EvalError, Expr, UnOp};
 pub use model::*;
 mod lower;
+mod export;
+
+pub use export::{edge_kind_name, JsonEdge, JsonFunction, JsonNode, JsonVariable, JsonView};
 
 pub use lower::build;
 
