@@ -1,0 +1,238 @@
+//! The Yew components of the page. They only render a [`Model`] and turn
+//! input into [`Action`]s; what is shown is decided in [`crate::view`].
+
+use std::rc::Rc;
+
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+use crate::view::{line_numbers, Action, CfaView, DiagnosticRow, FunctionListing, Model, EXAMPLE_PROGRAM};
+
+/// Where the program text is kept between reloads (the browser's local
+/// storage; nothing leaves the machine).
+const STORAGE_KEY: &str = "cpa-playground.program";
+
+impl Reducible for Model {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        Rc::new(Model::reduce(&self, action))
+    }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn load_program() -> String {
+    local_storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .unwrap_or_else(|| EXAMPLE_PROGRAM.to_string())
+}
+
+fn save_program(text: &str) {
+    if let Some(storage) = local_storage() {
+        // Storage can be full or disabled; the page works without it.
+        let _ = storage.set_item(STORAGE_KEY, text);
+    }
+}
+
+/// The whole page: a header, the editor on the left, the CFA on the right.
+#[function_component(App)]
+pub fn app() -> Html {
+    let model = use_reducer(|| Model::new(load_program()));
+
+    {
+        let source = model.source.clone();
+        use_effect_with(source, |source| save_program(source));
+    }
+
+    let on_edit = {
+        let model = model.clone();
+        Callback::from(move |text: String| model.dispatch(Action::Edit(text)))
+    };
+    let on_reset = {
+        let model = model.clone();
+        Callback::from(move |_: MouseEvent| model.dispatch(Action::ResetExample))
+    };
+
+    html! {
+        <div class="app">
+            <header class="topbar">
+                <h1>{ "CPA Playground" }</h1>
+                <span class="tagline">{ "mini-C → control-flow automaton" }</span>
+                <button class="reset" onclick={on_reset} title="Replace the editor's text by the built-in example">
+                    { "Reset example" }
+                </button>
+            </header>
+            <main class="panes">
+                <section class="pane editor-pane" aria-label="Program">
+                    <h2>{ "Program" }</h2>
+                    <Editor source={model.source.clone()} error_lines={model.view.error_lines()} on_edit={on_edit} />
+                </section>
+                <section class="pane cfa-pane" aria-label="Control-flow automaton">
+                    <h2>{ "Control-flow automaton" }</h2>
+                    <CfaPane view={model.view.clone()} />
+                </section>
+            </main>
+        </div>
+    }
+}
+
+/// Properties of [`Editor`].
+#[derive(Properties, PartialEq)]
+pub struct EditorProps {
+    /// The text shown.
+    pub source: String,
+    /// Lines to mark in the gutter.
+    pub error_lines: Vec<u32>,
+    /// Called with the new text on every edit.
+    pub on_edit: Callback<String>,
+}
+
+/// A plain textarea with a line-number gutter. The textarea is as tall as
+/// its text, so the gutter and the text scroll together inside one box.
+#[function_component(Editor)]
+pub fn editor(props: &EditorProps) -> Html {
+    let oninput = {
+        let on_edit = props.on_edit.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            on_edit.emit(area.value());
+        })
+    };
+    let lines = line_numbers(&props.source);
+    let rows = lines.end().to_string();
+    html! {
+        <div class="editor" data-testid="editor">
+            <div class="gutter" aria-hidden="true">
+                { for lines.map(|n| {
+                    let class = if props.error_lines.contains(&(n as u32)) { "lineno error-line" } else { "lineno" };
+                    html! { <div class={class}>{ n }</div> }
+                }) }
+            </div>
+            <textarea
+                class="code"
+                spellcheck="false"
+                autocomplete="off"
+                wrap="off"
+                rows={rows}
+                aria-label="mini-C program"
+                value={props.source.clone()}
+                {oninput}
+            />
+        </div>
+    }
+}
+
+/// Properties of [`CfaPane`].
+#[derive(Properties, PartialEq)]
+pub struct CfaPaneProps {
+    /// What to show.
+    pub view: CfaView,
+}
+
+/// The diagnostics of a broken program, or the CFA listing of a good one.
+#[function_component(CfaPane)]
+pub fn cfa_pane(props: &CfaPaneProps) -> Html {
+    match &props.view {
+        CfaView::Errors(rows) => {
+            let errors = rows.iter().filter(|r| r.is_error).count();
+            html! {
+                <div class="diagnostics" data-testid="diagnostics">
+                    <p class="status status-error" data-testid="status">
+                        { format!("{errors} error{} — fix {} to see the CFA", plural(errors), if errors == 1 { "it" } else { "them" }) }
+                    </p>
+                    <ul class="diag-list">{ for rows.iter().map(diagnostic) }</ul>
+                </div>
+            }
+        }
+        CfaView::Cfa { functions, warnings, json } => {
+            let nodes: usize = functions.iter().map(|f| f.nodes.len()).sum();
+            let edges: usize = functions.iter().flat_map(|f| &f.nodes).map(|n| n.edges.len()).sum();
+            html! {
+                <div class="cfa" data-testid="cfa">
+                    <p class="status status-ok" data-testid="status">
+                        { format!(
+                            "{} function{}, {nodes} node{}, {edges} edge{}",
+                            functions.len(), plural(functions.len()), plural(nodes), plural(edges)
+                        ) }
+                    </p>
+                    if !warnings.is_empty() {
+                        <ul class="diag-list">{ for warnings.iter().map(diagnostic) }</ul>
+                    }
+                    <div class="listing" data-testid="cfa-listing">
+                        { for functions.iter().map(function_listing) }
+                    </div>
+                    <details class="json">
+                        <summary>{ "CFA as JSON" }</summary>
+                        <pre data-testid="cfa-json">{ json.clone() }</pre>
+                    </details>
+                </div>
+            }
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn diagnostic(row: &DiagnosticRow) -> Html {
+    let (class, kind) = if row.is_error { ("diag diag-error", "error") } else { ("diag diag-warning", "warning") };
+    html! {
+        <li class={class}>
+            <span class="diag-pos">{ format!("{}:{}", row.line, row.col) }</span>
+            <span class="diag-kind">{ kind }</span>
+            <span class="diag-msg">{ row.message.clone() }</span>
+        </li>
+    }
+}
+
+fn function_listing(f: &FunctionListing) -> Html {
+    html! {
+        <section class="function">
+            <h3>
+                <span class="fn-name">{ f.name.clone() }</span>
+                <span class="fn-meta">{ format!("entry {}, exit {}", f.entry, f.exit) }</span>
+            </h3>
+            <table class="nodes">
+                <thead>
+                    <tr><th>{ "node" }</th><th>{ "line" }</th><th>{ "edge" }</th><th>{ "operation" }</th></tr>
+                </thead>
+                { for f.nodes.iter().map(|n| {
+                    let node_class = if n.markers.is_empty() { "node".to_string() }
+                        else { format!("node {}", n.markers.iter().map(|m| m.css_class()).collect::<Vec<_>>().join(" ")) };
+                    html! {
+                        <tbody class={node_class}>
+                            <tr class="node-row">
+                                <td class="node-id">{ n.id.clone() }</td>
+                                <td class="line">{ n.line }</td>
+                                <td colspan="2" class="markers">
+                                    { for n.markers.iter().map(|m| html! {
+                                        <span class={classes!("marker", m.css_class())}>{ m.word() }</span>
+                                    }) }
+                                    if n.edges.is_empty() && n.markers.is_empty() {
+                                        <span class="no-edges">{ "no successors" }</span>
+                                    }
+                                </td>
+                            </tr>
+                            { for n.edges.iter().map(|e| html! {
+                                <tr class={classes!("edge-row", format!("edge-{}", e.kind))}>
+                                    <td></td>
+                                    <td class="line">{ e.line }</td>
+                                    <td class="target">{ format!("→ {}", e.target) }</td>
+                                    <td class="label"><code>{ e.label.clone() }</code></td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    }
+                }) }
+            </table>
+        </section>
+    }
+}

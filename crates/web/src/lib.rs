@@ -1,0 +1,17 @@
+//! # web — the CPA Playground page
+//!
+//! The page is a Yew app compiled to WebAssembly by Trunk (entry
+//! `www/index.html`). It is split in two:
+//!
+//! - [`view`]: the page's state and everything it shows, as plain Rust data
+//!   (no Yew, no web-sys), tested natively by `cargo test --workspace`;
+//! - `app` (only when compiled for `wasm32`): the Yew components that render
+//!   a [`view::Model`] and turn user input into [`view::Action`]s.
+//!
+//! Architecture invariant: the page runs the same `minic`/`cfa` code as the
+//! command-line tool; it has no front end of its own.
+
+pub mod view;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;

@@ -1,0 +1,15 @@
+//! Entry point of the page's WebAssembly module: mounts the Yew app on the
+//! document body. Natively it only explains itself, so the workspace builds
+//! on the host.
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+    yew::Renderer::<web::app::App>::new().render();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("cpa-playground is the web page; build it with `trunk build` (see README.md)");
+    std::process::exit(2);
+}
