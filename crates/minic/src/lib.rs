@@ -4,16 +4,34 @@
 //! (`grammar.pest`) covers the language of `MINIC.md`; [`parse`] never panics
 //! and reports every problem with line, column and a message in plain words.
 //!
+//! The pipeline, one module each:
+//! 1. `prescan` — size/binary/nesting limits, preprocessor lines, typedef names;
+//! 2. `parser` — pest grammar + Pratt parser → AST, rejecting constructs that
+//!    are not mini-C with a message naming them;
+//! 3. `errors` — pest's syntax errors reworded for students (one rename table);
+//! 4. `check` — semantic checks (scopes, calls, labels, `break`, `main`, ...).
+//!
 //! Architecture invariant: this crate knows nothing of CFAs or analyses.
 
 pub mod ast;
+mod check;
 pub mod diag;
+mod errors;
+pub mod literal;
+mod parser;
+mod prescan;
 pub mod span;
 pub mod types;
 
 pub use diag::{Diagnostic, Severity};
+pub use prescan::{MAX_INPUT_BYTES, MAX_NESTING};
 pub use span::Span;
 pub use types::{IntModel, IntType, Type};
+
+use pest::Parser as _;
+
+/// At most this many syntax errors are reported for one file.
+pub const MAX_SYNTAX_ERRORS: usize = 10;
 
 /// What parsing and checking a file yields: the AST when there were no errors,
 /// and all diagnostics (errors and warnings) in source order.
@@ -32,6 +50,74 @@ impl ParseOutput {
 
 /// Parses and checks a mini-C program. `unit` is `Some` exactly when no
 /// diagnostic is an error.
-pub fn parse(_source: &str) -> ParseOutput {
-    todo!("parser: see the front-end task")
+///
+/// After a syntax error, parsing resumes at the next top-level item, so one
+/// run reports up to [`MAX_SYNTAX_ERRORS`] of them; semantic checks run only
+/// on a file without syntax errors.
+pub fn parse(source: &str) -> ParseOutput {
+    let lines = span::LineIndex::new(source);
+    let pre = match prescan::prescan(source, &lines) {
+        Ok(p) => p,
+        Err(d) => return ParseOutput { unit: None, diagnostics: vec![d] },
+    };
+    let mut diagnostics = pre.warnings.clone();
+    if source.trim().is_empty() {
+        diagnostics.push(Diagnostic::error(
+            lines.span(0, 0),
+            "the file is empty: a mini-C program needs at least a `main` function",
+        ));
+        return ParseOutput { unit: None, diagnostics };
+    }
+
+    let builder = parser::Builder::new(source, &lines);
+    let mut items = Vec::new();
+    let mut syntax_errors = Vec::new();
+    let mut base = 0;
+    let mut rule = parser::Rule::file;
+    loop {
+        let text = pre.text.get(base..).unwrap_or("");
+        match parser::MiniCParser::parse(rule, text) {
+            Ok(mut pairs) => {
+                if let Some(file) = pairs.next() {
+                    builder.set_base(base);
+                    builder.items(file, &mut items);
+                }
+                break;
+            }
+            Err(e) => {
+                let d = errors::syntax_error(&e, base, source, &lines, &pre);
+                let pos = d.span.start;
+                syntax_errors.push(d);
+                if syntax_errors.len() >= MAX_SYNTAX_ERRORS {
+                    break;
+                }
+                match pre.resume_points.iter().find(|&&r| r > pos) {
+                    Some(&r) => {
+                        base = r;
+                        rule = parser::Rule::file_rest;
+                    }
+                    None => break,
+                }
+            }
+        }
+    }
+    diagnostics.extend(syntax_errors.iter().cloned());
+    diagnostics.extend(builder.into_diagnostics());
+    let unit = ast::TranslationUnit { items };
+    if syntax_errors.is_empty() && !diagnostics.iter().any(|d| d.is_error()) {
+        diagnostics.extend(check::check(&unit, &lines));
+    }
+    diagnostics.sort_by_key(|d| d.span.start);
+    let ok = !diagnostics.iter().any(|d| d.is_error());
+    ParseOutput { unit: ok.then_some(unit), diagnostics }
+}
+
+/// A diagnostic as the command line prints it:
+/// `FILE:LINE:COLUMN: error: message` (or `warning: message`).
+pub fn render_diagnostic(file: &str, d: &Diagnostic) -> String {
+    let kind = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    format!("{file}:{}:{}: {kind}: {}", d.span.line, d.span.col, d.message)
 }

@@ -40,3 +40,42 @@ fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     }
     i
 }
+
+/// Precomputed line starts of a source text, so that turning byte offsets
+/// into [`Span`]s costs a binary search instead of a scan from the start.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    src_len: usize,
+    /// Byte offset where each line starts; `starts[0] == 0`.
+    starts: Vec<usize>,
+    /// Whether the text is pure ASCII (then columns are byte distances).
+    ascii: bool,
+    src: String,
+}
+
+impl LineIndex {
+    /// Indexes `src`.
+    pub fn new(src: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(src.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { src_len: src.len(), starts, ascii: src.is_ascii(), src: src.to_string() }
+    }
+
+    /// The 1-based (line, column) of byte offset `offset`; columns count characters.
+    pub fn line_col(&self, offset: usize) -> (u32, u32) {
+        let offset = floor_char_boundary(&self.src, offset.min(self.src_len));
+        let line = match self.starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.starts[line];
+        let col = if self.ascii { offset - start } else { self.src[start..offset].chars().count() };
+        (line as u32 + 1, col as u32 + 1)
+    }
+
+    /// The span of bytes `start..end`, with the line and column of `start`.
+    pub fn span(&self, start: usize, end: usize) -> Span {
+        let (line, col) = self.line_col(start);
+        Span { start, end: end.max(start).min(self.src_len.max(start)), line, col }
+    }
+}

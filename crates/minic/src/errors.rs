@@ -1,0 +1,287 @@
+//! Syntax errors in a student's words.
+//!
+//! pest reports a failed parse as the position where it got furthest and the
+//! grammar rules it tried there ("positives"). [`describe`] is THE table that
+//! renames every rule into words; [`syntax_error`] turns positives into a
+//! sentence: "expected `;` after the expression, found `}`".
+
+use crate::diag::Diagnostic;
+use crate::parser::Rule;
+use crate::prescan::Prescan;
+use crate::span::LineIndex;
+use pest::error::{ErrorVariant, InputLocation};
+
+/// How specific an expectation is; only the most specific ones are listed.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Kind {
+    /// An operator that could continue an expression: always possible, so
+    /// mentioned only when nothing else is expected.
+    Operator,
+    /// A construct ("an expression", "a statement").
+    Construct,
+    /// A specific token with its context ("`;` after the expression").
+    Punct,
+}
+
+/// THE rename table: every grammar rule in words, with how specific it is.
+/// `None` for rules that never appear in messages (the whole file, silent
+/// helpers, ...).
+fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
+    use Kind::*;
+    use Rule::*;
+    let d = match rule {
+        EOI => ("the end of the file", Construct),
+        WHITESPACE | COMMENT | ident_char => return None,
+        keyword => ("a keyword", Construct),
+        ident => ("a name", Construct),
+        typedef_name => ("a type name", Construct),
+        kw_if => ("`if`", Construct),
+        kw_else => ("`else`", Construct),
+        kw_while => ("`while`", Construct),
+        kw_do => ("`do`", Construct),
+        kw_for => ("`for`", Construct),
+        kw_switch => ("`switch`", Construct),
+        kw_case => ("`case`", Construct),
+        kw_default => ("`default`", Construct),
+        kw_break => ("`break`", Construct),
+        kw_continue => ("`continue`", Construct),
+        kw_return => ("`return`", Construct),
+        kw_goto => ("`goto`", Construct),
+        kw_sizeof => ("`sizeof`", Construct),
+        int_lit | hex_digits | dec_digits | int_suffix => ("a number", Construct),
+        bad_float_lit | exponent => ("a number", Construct),
+        bad_number => ("a number", Construct),
+        char_lit | char_body => ("a character literal", Construct),
+        str_lit | str_lits => ("a string", Construct),
+        func_name => ("`__func__`", Construct),
+        noise | attribute | attr_body | qualifier | extension | attribute_kw | qualifier_kw | qualifier_words
+        | extension_kw => ("a declaration", Construct),
+        storage => ("`static`, `extern` or `typedef`", Construct),
+        type_word | bad_type_word => ("a type", Construct),
+        bad_aggregate | aggregate_kw | balanced_braces => ("a type", Construct),
+        bad_thread_storage => ("a type", Construct),
+        unknown_type => ("a type", Construct),
+        decl_specs | decl_spec_core | decl_specs_or_unknown => ("a type", Construct),
+        type_name | bad_abstract_declarator => ("a type", Construct),
+        file | file_rest | item => ("a declaration or a function", Construct),
+        stray_semi => ("a declaration or a function", Construct),
+        function_def | declaration => ("a declaration", Construct),
+        decl_semi => ("`;` after the declaration", Punct),
+        init_declarator | declarator => ("a name to declare", Construct),
+        initializer | bad_brace_init => ("an initial value", Construct),
+        bad_pointer => ("a name to declare", Construct),
+        bad_array => ("`[`", Construct),
+        bad_fn_pointer => ("a name to declare", Construct),
+        params => ("a parameter list `(...)`", Construct),
+        params_close => ("`)` after the parameters", Punct),
+        void_params | param => ("a parameter", Construct),
+        ellipsis => ("a parameter", Construct),
+        block => ("a block `{ ... }`", Construct),
+        block_close => ("`}`", Punct),
+        statement => ("a statement", Construct),
+        if_stmt | while_stmt | do_stmt | for_stmt | switch_stmt | case_stmt | default_stmt | break_stmt
+        | continue_stmt | return_stmt | goto_stmt | labeled_stmt | empty_stmt | expr_stmt | bad_asm
+        | asm_kw => ("a statement", Construct),
+        cond_open => ("`(` before the condition", Punct),
+        cond_close => ("`)` after the condition", Punct),
+        do_while => ("`while` after the body of `do`", Punct),
+        for_open => ("`(` after `for`", Punct),
+        for_semi => ("`;` in the `for` header", Punct),
+        for_close => ("`)` to end the `for` header", Punct),
+        for_decl => ("a declaration", Construct),
+        for_init_expr | for_cond | for_step => ("an expression", Construct),
+        label_colon => ("`:` after the label", Punct),
+        expr_semi => ("`;` after the expression", Punct),
+        stmt_semi => ("`;`", Punct),
+        expr | expr_nc | operand | primary | prefix => ("an expression", Construct),
+        cast => ("an expression", Construct),
+        sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | bad_address_of | bad_deref => {
+            ("an expression", Construct)
+        }
+        postfix | post_inc | post_dec | bad_index | bad_member | member_arrow | member_dot => {
+            ("an operator", Operator)
+        }
+        call_args => ("an operator", Operator),
+        args_close => ("`)` after the arguments", Punct),
+        stmt_expr | paren_expr | sizeof_type => ("an expression", Construct),
+        paren_close => ("`)`", Punct),
+        infix | infix_nc | comma | shl_assign | shr_assign | add_assign | sub_assign | mul_assign
+        | div_assign | rem_assign | and_assign | or_assign | xor_assign | log_or | log_and | shl | shr
+        | le | ge | eq | ne | lt | gt | assign | bit_or | bit_xor | bit_and | add | sub | mul | div
+        | rem => ("an operator", Operator),
+        conditional => ("an operator", Operator),
+        cond_colon => ("`:` of the conditional `? :`", Punct),
+    };
+    Some(d)
+}
+
+/// Words for the token found at `pos`: "`while`", "`;`", "the end of the file".
+pub(crate) fn found_token(src: &str, pos: usize) -> String {
+    let rest = src.get(pos..).unwrap_or("");
+    let Some(c) = rest.chars().next() else { return "the end of the file".to_string() };
+    if c.is_ascii_alphanumeric() || c == '_' {
+        let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').take(40).collect();
+        return format!("`{word}`");
+    }
+    const PUNCT: [&str; 24] = [
+        "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=",
+        "/=", "%=", "&=", "|=", "^=", "##", "::",
+    ];
+    if let Some(p) = PUNCT.iter().find(|p| rest.starts_with(**p)) {
+        return format!("`{p}`");
+    }
+    if c == '"' {
+        return "a string".to_string();
+    }
+    if c.is_control() {
+        return format!("the control character U+{:04X}", c as u32);
+    }
+    format!("`{c}`")
+}
+
+fn bracket_name(b: u8) -> &'static str {
+    match b {
+        b'(' => "(",
+        b'[' => "[",
+        _ => "{",
+    }
+}
+
+/// Turns a pest error into one diagnostic in plain words. `base` is the
+/// offset of the parsed text within the source.
+pub(crate) fn syntax_error(
+    err: &pest::error::Error<Rule>,
+    base: usize,
+    src: &str,
+    lines: &LineIndex,
+    pre: &Prescan,
+) -> Diagnostic {
+    let pos = base
+        + match err.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
+    let span = lines.span(pos, (pos + 1).min(src.len()));
+    let found = found_token(src, pos);
+    let at_end = pos >= src.len() || src[pos..].trim().is_empty();
+
+    // Unbalanced brackets explain most errors at the end of the file or at a
+    // stray closing bracket better than any list of expectations.
+    if at_end {
+        if let Some(&(b, at)) = pre.unclosed.last() {
+            let (line, _) = lines.line_col(at);
+            return Diagnostic::error(span, format!("unclosed `{}` opened at line {line}", bracket_name(b)));
+        }
+    }
+    if let Some((_, expected)) = pre.mismatched.iter().find(|(at, _)| *at == pos) {
+        let msg = match expected {
+            None => format!("{found} has no matching opening bracket"),
+            Some((b, at)) => {
+                let (line, col) = lines.line_col(*at);
+                let close = match b {
+                    b'(' => ")",
+                    b'[' => "]",
+                    _ => "}",
+                };
+                format!(
+                    "found {found}, but the `{}` opened at line {line}, column {col} must be closed first with `{close}`",
+                    bracket_name(*b)
+                )
+            }
+        };
+        return Diagnostic::error(span, msg);
+    }
+
+    let mut expected: Vec<(&'static str, Kind)> = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives.iter().filter_map(|r| describe(*r)).collect(),
+        ErrorVariant::CustomError { message } => return Diagnostic::error(span, message.clone()),
+    };
+    let best = expected.iter().map(|(_, k)| *k).max();
+    if let Some(best) = best {
+        // Operators are always possible after an operand: mention them only
+        // when nothing more specific is expected.
+        if best > Kind::Operator {
+            expected.retain(|(_, k)| *k > Kind::Operator);
+        }
+    }
+    let mut words: Vec<&str> = Vec::new();
+    for (w, _) in &expected {
+        if !words.contains(w) {
+            words.push(w);
+        }
+    }
+    let msg = if words.is_empty() {
+        format!("unexpected {found}")
+    } else {
+        format!("expected {}, found {found}", join_or(&words))
+    };
+    Diagnostic::error(span, msg + &typo_hint(src, pos))
+}
+
+/// "a", "a or b", "a, b or c".
+fn join_or(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// If the statement around `pos` starts with a misspelled keyword (`whlie`),
+/// a hint naming it.
+fn typo_hint(src: &str, pos: usize) -> String {
+    // The word just before the error position (skipping blanks and a parenthesised part).
+    let line_start = src[..pos.min(src.len())].rfind(['\n', ';', '{', '}']).map(|i| i + 1).unwrap_or(0);
+    let line = &src[line_start..pos.min(src.len())];
+    let first: String = line.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    const KEYWORDS: [&str; 12] =
+        ["while", "for", "if", "else", "return", "switch", "break", "continue", "unsigned", "int", "goto", "default"];
+    if first.len() < 3 || KEYWORDS.contains(&first.as_str()) {
+        return String::new();
+    }
+    for kw in KEYWORDS {
+        if is_typo(&first, kw) {
+            return format!(" (is `{first}` a misspelled `{kw}`?)");
+        }
+    }
+    String::new()
+}
+
+/// Whether `a` differs from `b` by one edit or one swap of neighbours.
+fn is_typo(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() == b.len() {
+        let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+        return diff.len() == 1
+            || (diff.len() == 2 && diff[1] == diff[0] + 1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]);
+    }
+    let (short, long) = if a.len() < b.len() { (&a, &b) } else { (&b, &a) };
+    if long.len() != short.len() + 1 {
+        return false;
+    }
+    (0..long.len()).any(|skip| {
+        long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_are_one_edit_or_swap() {
+        assert!(is_typo("whlie", "while"));
+        assert!(is_typo("retrun", "return"));
+        assert!(is_typo("fr", "for"));
+        assert!(!is_typo("main", "while"));
+        assert!(!is_typo("x", "if"));
+    }
+
+    #[test]
+    fn found_token_words() {
+        assert_eq!(found_token("a += 1", 2), "`+=`");
+        assert_eq!(found_token("whlie (x)", 0), "`whlie`");
+        assert_eq!(found_token("x", 1), "the end of the file");
+        assert_eq!(found_token("}", 0), "`}`");
+    }
+}
