@@ -100,10 +100,6 @@ fn dot_escape(s: &str) -> String {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
-            '{' | '}' | '<' | '>' | '|' => {
-                out.push('\\');
-                out.push(c);
-            }
             c => out.push(c),
         }
     }
