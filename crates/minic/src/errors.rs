@@ -175,7 +175,14 @@ pub(crate) fn syntax_error(
     }
     if let Some((_, expected)) = pre.mismatched.iter().find(|(at, _)| *at == pos) {
         let msg = match expected {
-            None => format!("{found} has no matching opening bracket"),
+            None => {
+                let open = match src.as_bytes().get(pos) {
+                    Some(b')') => "(",
+                    Some(b']') => "[",
+                    _ => "{",
+                };
+                format!("{found} has no matching `{open}`")
+            }
             Some((b, at)) => {
                 let (line, col) = lines.line_col(*at);
                 let close = match b {
@@ -192,10 +199,27 @@ pub(crate) fn syntax_error(
         return Diagnostic::error(span, msg);
     }
 
-    let mut expected: Vec<(&'static str, Kind)> = match &err.variant {
-        ErrorVariant::ParsingError { positives, .. } => positives.iter().filter_map(|r| describe(*r)).collect(),
+    let positives: Vec<Rule> = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         ErrorVariant::CustomError { message } => return Diagnostic::error(span, message.clone()),
     };
+    let mut expected: Vec<(&'static str, Kind)> = Vec::new();
+    // Where an operand could start, pest lists every kind of operand (a
+    // name, a number, `sizeof`, ...): say "an expression" instead.
+    let operand = positives.iter().any(|r| is_operand_start(*r));
+    if operand {
+        expected.push(("an expression", Kind::Construct));
+    }
+    for r in positives {
+        if operand && (is_operand_start(r) || matches!(r, Rule::ident | Rule::typedef_name | Rule::keyword)) {
+            continue;
+        }
+        if operand && describe(r).is_some_and(|(w, _)| w == "a declaration") {
+            // `__extension__` may start an expression too.
+            continue;
+        }
+        expected.extend(describe(r));
+    }
     let best = expected.iter().map(|(_, k)| *k).max();
     if let Some(best) = best {
         // Operators are always possible after an operand: mention them only
@@ -216,6 +240,17 @@ pub(crate) fn syntax_error(
         format!("expected {}, found {found}", join_or(&words))
     };
     Diagnostic::error(span, msg + &typo_hint(src, pos))
+}
+
+/// Rules that can only start an operand of an expression.
+fn is_operand_start(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        int_lit | bad_float_lit | bad_number | char_lit | str_lit | str_lits | func_name | kw_sizeof | sizeof_op
+            | sizeof_type | paren_expr | stmt_expr | cast | pre_inc | pre_dec | neg | plus | not | bit_not
+            | bad_address_of | bad_deref | expr | expr_nc
+    )
 }
 
 /// "a", "a or b", "a, b or c".

@@ -24,6 +24,7 @@ pub mod span;
 pub mod types;
 
 pub use diag::{Diagnostic, Severity};
+pub use check::{builtin_signature, const_eval, ASSERT_HELPERS};
 pub use prescan::{MAX_INPUT_BYTES, MAX_NESTING};
 pub use span::Span;
 pub use types::{IntModel, IntType, Type};

@@ -915,19 +915,26 @@ impl<'a> Builder<'a> {
     fn prefix(&self, op: Pair<Rule>, rhs: Expr) -> Expr {
         let op_span = self.span(&op);
         let span = op_span.to(rhs.span);
-        let unary = |op| Expr { kind: ExprKind::Unary { op, operand: Box::new(rhs.clone()) }, span };
+        let uop = match op.as_rule() {
+            Rule::neg => Some(UnaryOp::Neg),
+            Rule::plus => Some(UnaryOp::Plus),
+            Rule::not => Some(UnaryOp::Not),
+            Rule::bit_not => Some(UnaryOp::BitNot),
+            _ => None,
+        };
+        if let Some(uop) = uop {
+            return Expr { kind: ExprKind::Unary { op: uop, operand: Box::new(rhs) }, span };
+        }
         match op.as_rule() {
-            Rule::neg => unary(UnaryOp::Neg),
-            Rule::plus => unary(UnaryOp::Plus),
-            Rule::not => unary(UnaryOp::Not),
-            Rule::bit_not => unary(UnaryOp::BitNot),
             Rule::pre_inc | Rule::pre_dec => {
                 let increment = op.as_rule() == Rule::pre_inc;
                 match rhs.kind {
                     ExprKind::Var(target) => Expr { kind: ExprKind::IncDec { target, increment, prefix: true }, span },
                     _ => {
                         let sym = if increment { "++" } else { "--" };
-                        self.error(op_span, format!("`{sym}` needs a variable"));
+                        if !is_placeholder(&rhs) {
+                            self.error(op_span, format!("`{sym}` needs a variable"));
+                        }
                         placeholder(span)
                     }
                 }
@@ -967,7 +974,9 @@ impl<'a> Builder<'a> {
                     }
                     _ => {
                         let sym = if increment { "++" } else { "--" };
-                        self.error(op_span, format!("`{sym}` needs a variable"));
+                        if !is_placeholder(&lhs) {
+                            self.error(op_span, format!("`{sym}` needs a variable"));
+                        }
                         placeholder(span)
                     }
                 }
@@ -978,7 +987,9 @@ impl<'a> Builder<'a> {
                 match lhs.kind {
                     ExprKind::Var(callee) => Expr { kind: ExprKind::Call { callee, args }, span },
                     _ => {
-                        self.error(op_span, "only a function name can be called (function pointers are not part of mini-C)");
+                        if !is_placeholder(&lhs) {
+                            self.error(op_span, "only a function name can be called (function pointers are not part of mini-C)");
+                        }
                         placeholder(span)
                     }
                 }
@@ -1003,7 +1014,6 @@ impl<'a> Builder<'a> {
 
     fn infix(&self, lhs: Expr, op: Pair<Rule>, rhs: Expr) -> Expr {
         let span = lhs.span.to(rhs.span);
-        let bin = |op| Expr { kind: ExprKind::Binary { op, lhs: Box::new(lhs.clone()), rhs: Box::new(rhs.clone()) }, span };
         let rule = op.as_rule();
         let assign_op = match rule {
             Rule::assign => Some(None),
@@ -1023,7 +1033,9 @@ impl<'a> Builder<'a> {
             return match lhs.kind {
                 ExprKind::Var(target) => Expr { kind: ExprKind::Assign { target, op: aop, value: Box::new(rhs) }, span },
                 _ => {
-                    self.error(self.span(&op), format!("the left side of `{}` must be a variable", op.as_str()));
+                    if !is_placeholder(&lhs) {
+                        self.error(self.span(&op), format!("the left side of `{}` must be a variable", op.as_str()));
+                    }
                     placeholder(span)
                 }
             };
@@ -1042,25 +1054,10 @@ impl<'a> Builder<'a> {
                     span,
                 }
             }
-            Rule::log_or => bin(BinaryOp::LogOr),
-            Rule::log_and => bin(BinaryOp::LogAnd),
-            Rule::bit_or => bin(BinaryOp::BitOr),
-            Rule::bit_xor => bin(BinaryOp::BitXor),
-            Rule::bit_and => bin(BinaryOp::BitAnd),
-            Rule::eq => bin(BinaryOp::Eq),
-            Rule::ne => bin(BinaryOp::Ne),
-            Rule::lt => bin(BinaryOp::Lt),
-            Rule::le => bin(BinaryOp::Le),
-            Rule::gt => bin(BinaryOp::Gt),
-            Rule::ge => bin(BinaryOp::Ge),
-            Rule::shl => bin(BinaryOp::Shl),
-            Rule::shr => bin(BinaryOp::Shr),
-            Rule::add => bin(BinaryOp::Add),
-            Rule::sub => bin(BinaryOp::Sub),
-            Rule::mul => bin(BinaryOp::Mul),
-            Rule::div => bin(BinaryOp::Div),
-            Rule::rem => bin(BinaryOp::Rem),
-            _ => placeholder(span),
+            _ => match binary_op(rule) {
+                Some(bop) => Expr { kind: ExprKind::Binary { op: bop, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span },
+                None => placeholder(span),
+            },
         }
     }
 
@@ -1135,6 +1132,31 @@ fn significant<'i>(pairs: Pairs<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule
     })
 }
 
+/// The binary operator of an infix rule.
+fn binary_op(rule: Rule) -> Option<BinaryOp> {
+    Some(match rule {
+        Rule::log_or => BinaryOp::LogOr,
+        Rule::log_and => BinaryOp::LogAnd,
+        Rule::bit_or => BinaryOp::BitOr,
+        Rule::bit_xor => BinaryOp::BitXor,
+        Rule::bit_and => BinaryOp::BitAnd,
+        Rule::eq => BinaryOp::Eq,
+        Rule::ne => BinaryOp::Ne,
+        Rule::lt => BinaryOp::Lt,
+        Rule::le => BinaryOp::Le,
+        Rule::gt => BinaryOp::Gt,
+        Rule::ge => BinaryOp::Ge,
+        Rule::shl => BinaryOp::Shl,
+        Rule::shr => BinaryOp::Shr,
+        Rule::add => BinaryOp::Add,
+        Rule::sub => BinaryOp::Sub,
+        Rule::mul => BinaryOp::Mul,
+        Rule::div => BinaryOp::Div,
+        Rule::rem => BinaryOp::Rem,
+        _ => return None,
+    })
+}
+
 /// Size in bytes under ILP32.
 fn size_of(t: IntType) -> u128 {
     match t {
@@ -1143,7 +1165,15 @@ fn size_of(t: IntType) -> u128 {
     }
 }
 
+/// The value that marks a placeholder (no real literal is this large).
+const PLACEHOLDER: u128 = u128::MAX;
+
 /// Stands in for an expression that had an error (the AST is discarded then).
 fn placeholder(span: Span) -> Expr {
-    Expr { kind: ExprKind::IntLit { value: 0, ty: IntType::Int }, span }
+    Expr { kind: ExprKind::IntLit { value: PLACEHOLDER, ty: IntType::Int }, span }
+}
+
+/// Whether `e` stands in for an expression that already had an error.
+fn is_placeholder(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::IntLit { value: PLACEHOLDER, .. })
 }

@@ -326,7 +326,21 @@ impl<'a> Scanner<'a> {
                             self.pending_reset = true;
                         }
                     }
-                    Some(o) => self.mismatched.push((start, Some((o.bracket, o.at)))),
+                    Some(o) => {
+                        self.mismatched.push((start, Some((o.bracket, o.at))));
+                        // A `}` also closes the `(`/`[` left open inside its
+                        // block, so that later structure (and error recovery) is right.
+                        if b == b'}' && self.stack.iter().any(|o| o.bracket == b'{') {
+                            while let Some(o) = self.stack.pop() {
+                                if o.bracket == b'{' {
+                                    self.prefix = o.saved_prefix;
+                                    self.do_pending = o.saved_do;
+                                    self.pending_reset = true;
+                                    break;
+                                }
+                            }
+                        }
+                    }
                     None => self.mismatched.push((start, None)),
                 }
                 if b == b'}' && self.stack.is_empty() {
