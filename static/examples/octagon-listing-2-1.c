@@ -1,5 +1,6 @@
-// Listing 2.1 of the octagon thesis: the loop runs an unknown number of
-// times, and `flag` is either <= 0 or > 0, so ERROR is unreachable.
+// Octagon thesis, Listing 2.1: the loop runs an
+// unknown number of times; `flag` is <= 0 or > 0,
+// so the ERROR label is unreachable.
 extern int systemCall(void);
 extern int __VERIFIER_nondet_int(void);
 

@@ -37,6 +37,9 @@ fn save_program(text: &str) {
     }
 }
 
+/// The `performance.mark` set once the page has first rendered.
+pub const FIRST_RENDER_MARK: &str = "cpa-playground:first-render";
+
 /// The whole page: a header, the editor on the left, the CFA on the right.
 #[function_component(App)]
 pub fn app() -> Html {
@@ -46,6 +49,13 @@ pub fn app() -> Html {
         let source = model.source.clone();
         use_effect_with(source, |source| save_program(source));
     }
+    // Effects run after rendering: this marks the first complete render, so
+    // the browser tests can report time to first render.
+    use_effect_with((), |_| {
+        if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
+            let _ = perf.mark(FIRST_RENDER_MARK);
+        }
+    });
 
     let on_edit = {
         let model = model.clone();
@@ -206,7 +216,7 @@ fn function_listing(f: &FunctionListing) -> Html {
                 </thead>
                 { for f.nodes.iter().map(|n| {
                     let node_class = if n.markers.is_empty() { "node".to_string() }
-                        else { format!("node {}", n.markers.iter().map(|m| m.css_class()).collect::<Vec<_>>().join(" ")) };
+                        else { format!("node {}", n.markers.iter().map(|m| format!("row-{}", m.css_class())).collect::<Vec<_>>().join(" ")) };
                     html! {
                         <tbody class={node_class}>
                             <tr class="node-row">

@@ -61,7 +61,7 @@ pub enum CfaView {
         functions: Vec<FunctionListing>,
         /// Warnings (e.g. calls to undefined functions).
         warnings: Vec<DiagnosticRow>,
-        /// The whole program as pretty-printed JSON.
+        /// The whole program as pretty-printed JSON ([`Program::to_json`]).
         json: String,
     },
 }
@@ -192,7 +192,8 @@ impl CfaView {
     pub fn of_program(program: &Program) -> CfaView {
         let functions = program.functions.iter().map(|f| function_listing(program, f)).collect();
         let warnings = program.warnings.iter().map(DiagnosticRow::of).collect();
-        let json = serde_json::to_string_pretty(program).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+        // The same JSON document as `cpaplay cfa --json`.
+        let json = serde_json::to_string_pretty(&program.to_json()).unwrap_or_default();
         CfaView::Cfa { functions, warnings, json }
     }
 
@@ -382,15 +383,16 @@ function main (entry N0, exit N1)
     }
 
     #[test]
-    fn listing_keeps_edge_kinds_and_json_round_trips() {
+    fn listing_keeps_edge_kinds_and_shows_the_json_view() {
         let program = tiny_program();
         let CfaView::Cfa { functions, json, .. } = CfaView::of_program(&program) else {
             panic!("expected a CFA view");
         };
         let kinds: Vec<&str> = functions[0].nodes[2].edges.iter().map(|e| e.kind).collect();
         assert_eq!(kinds, ["assume", "assume"]);
-        let back: Program = serde_json::from_str(&json).expect("the JSON block is the program");
-        assert_eq!(back, program);
+        let value: serde_json::Value = serde_json::from_str(&json).expect("the JSON block parses");
+        assert_eq!(value, program.to_json());
+        assert_eq!(value["nodes"].as_array().map(Vec::len), Some(4));
     }
 
     #[test]

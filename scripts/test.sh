@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Sets everything up (scripts/setup.sh), then runs ALL of CPA Playground's
+# tests and ends with a summary; exits non-zero if any step failed.
+#
+#   1. native tests:      cargo test --workspace
+#   2. the web build:     trunk build --release  (-> dist/)
+#   3. wasm tests:        cargo test --target wasm32-unknown-unknown for each
+#                         crate with wasm-bindgen-test (skipped when none)
+#   4. browser tests:     node --test tests/e2e/  (headless chromium against
+#                         dist/ served with COOP/COEP on a free localhost port)
+#
+# Every step runs even if an earlier one failed (except those that need the
+# web build), so one run shows everything that is broken.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+started=$SECONDS
+
+bash scripts/setup.sh
+
+# npm's wasm-opt (binaryen 132) must come before Debian's older one, and
+# cargo-installed trunk / wasm-bindgen must be found.
+export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+results=()
+failures=0
+
+# step NAME COMMAND...: runs one step, records PASS/FAIL with its duration.
+step() {
+  local name="$1"
+  shift
+  local t0=$SECONDS
+  echo
+  echo "=== $name: $*"
+  if "$@"; then
+    results+=("PASS  $name ($((SECONDS - t0)) s)")
+  else
+    results+=("FAIL  $name ($((SECONDS - t0)) s)")
+    failures=$((failures + 1))
+    return 1
+  fi
+}
+
+skip() {
+  results+=("SKIP  $1 ($2)")
+}
+
+step "native tests" cargo test --workspace || true
+
+if step "web build" trunk build --release; then
+  web_built=1
+else
+  web_built=0
+fi
+
+# Crates with wasm-bindgen-test tests run them in wasm (in Node, or in
+# chromium through chromedriver for run_in_browser tests).
+wasm_crates=()
+for manifest in crates/*/Cargo.toml; do
+  if grep -q '^wasm-bindgen-test' "$manifest"; then
+    wasm_crates+=("$(awk -F'"' '/^name = / { print $2; exit }' "$manifest")")
+  fi
+done
+if ((${#wasm_crates[@]})); then
+  for crate in "${wasm_crates[@]}"; do
+    step "wasm tests ($crate)" env CHROMEDRIVER=/usr/bin/chromedriver \
+      cargo test -p "$crate" --target wasm32-unknown-unknown || true
+  done
+else
+  skip "wasm tests" "no crate has wasm-bindgen-test tests"
+fi
+
+if ((web_built)); then
+  step "browser tests" node --test tests/e2e/ || true
+else
+  skip "browser tests" "the web build failed"
+fi
+
+echo
+echo "=== summary ($((SECONDS - started)) s in all)"
+printf '  %s\n' "${results[@]}"
+passed=$(printf '%s\n' "${results[@]}" | grep -c '^PASS' || true)
+echo "steps: $passed passed, $failures failed"
+if ((failures)); then
+  exit 1
+fi

@@ -1,0 +1,164 @@
+// Browser end-to-end tests of the built page (dist/), as a student uses it:
+// load it, read the CFA of the built-in example, break the program, read the
+// error, fix it. Runs headless Debian chromium through playwright-core.
+//
+//   node --test tests/e2e/        (after `trunk build --release`)
+//
+// Environment: DIST_DIR (default dist), CHROMIUM (default /usr/bin/chromium).
+// Screenshots go to tests/e2e/artifacts/ (git-ignored).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/static-server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const distDir = path.resolve(repo, process.env.DIST_DIR ?? 'dist');
+const artifacts = path.join(here, 'artifacts');
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+// As root on a machine without outside network: no sandbox, no GPU, and no
+// background connections (they are refused here, many at a time).
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** How long to wait for the page to show something (the wasm is compiled on load). */
+const TIMEOUT = 20_000;
+
+let server;
+let baseUrl;
+let context;
+let page;
+let userDataDir;
+const pageErrors = [];
+const consoleErrors = [];
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(distDir, 'index.html')), `no build in ${distDir}: run trunk build --release first`);
+  fs.mkdirSync(artifacts, { recursive: true });
+  ({ server, url: baseUrl } = await startServer(distDir, 0));
+  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cpa-e2e-profile-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+});
+
+after(async () => {
+  await context?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+});
+
+/** The editor's textarea. */
+const editor = () => page.locator('[data-testid=editor] textarea');
+
+/** Puts the caret right after the first occurrence of `needle` in the editor. */
+async function caretAfter(needle) {
+  await editor().evaluate((area, needle) => {
+    const i = area.value.indexOf(needle);
+    if (i < 0) throw new Error(`"${needle}" is not in the editor`);
+    area.focus();
+    area.setSelectionRange(i + needle.length, i + needle.length);
+  }, needle);
+}
+
+test('the page loads cross-origin isolated and renders the example CFA', async () => {
+  const started = Date.now();
+  await page.goto(baseUrl);
+  const listing = page.locator('[data-testid=cfa-listing]');
+  await listing.waitFor();
+  const loadMs = Date.now() - started;
+
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'page must be cross-origin isolated (COOP/COEP)');
+
+  // Time from navigation start to the app's first complete render (a
+  // performance.mark the app sets after its first render).
+  const firstRender = await page.evaluate(
+    () => performance.getEntriesByName('cpa-playground:first-render')[0]?.startTime ?? null,
+  );
+  assert.notEqual(firstRender, null, 'the app marks its first render');
+  console.log(`# time to first render: ${firstRender.toFixed(0)} ms after navigation start (goto → listing visible: ${loadMs} ms)`);
+
+  const text = await listing.innerText();
+  assert.match(text, /\bmain\b/, 'the listing names function main');
+  assert.match(text, /loop head/, 'the while loop has a loop head');
+  assert.match(text, /ERROR/, 'the ERROR label is an error node');
+  assert.match(text, /ticks/, 'edges are labelled with their operations');
+  assert.match(await page.locator('[data-testid=status]').innerText(), /1 function, \d+ nodes, \d+ edges/);
+
+  // The JSON block is collapsed but holds the program's JSON view.
+  const json = JSON.parse(await page.locator('[data-testid=cfa-json]').textContent());
+  assert.equal(json.main, 'main');
+  assert.ok(json.nodes.some((n) => n.error), 'the JSON marks an error node');
+  assert.ok(json.nodes.some((n) => n.loop_head), 'the JSON marks a loop head');
+
+  await page.screenshot({ path: path.join(artifacts, '1-example-cfa.png') });
+});
+
+test('a syntax error shows its line and column, and fixing it brings the CFA back', async () => {
+  const listingBefore = await page.locator('[data-testid=cfa-listing]').innerText();
+
+  // Delete the `;` of `int ticks = 0;` (line 8) as a person would.
+  await caretAfter('int ticks = 0;');
+  await page.keyboard.press('Backspace');
+
+  const diagnostics = page.locator('[data-testid=diagnostics]');
+  await diagnostics.waitFor();
+  const diagText = await diagnostics.innerText();
+  // The parser reports the missing `;` where the next token starts: line 9, column 3.
+  assert.match(diagText, /\b9:3\b/, `diagnostic with line:column, got:\n${diagText}`);
+  assert.match(diagText, /;/, 'the message says what was expected');
+  assert.equal(await page.locator('[data-testid=cfa-listing]').count(), 0, 'no CFA while the program is broken');
+  const marked = await page.locator('.gutter .error-line').allInnerTexts();
+  assert.deepEqual(marked, ["9"], 'the gutter marks the error line');
+  await page.screenshot({ path: path.join(artifacts, '2-syntax-error.png') });
+
+  // Type the `;` back.
+  await caretAfter('int ticks = 0');
+  await page.keyboard.type(';');
+  const listing = page.locator('[data-testid=cfa-listing]');
+  await listing.waitFor();
+  assert.equal(await listing.innerText(), listingBefore, 'the same CFA as before the error');
+  assert.equal(await page.locator('.gutter .error-line').count(), 0);
+  await page.screenshot({ path: path.join(artifacts, '3-fixed.png') });
+});
+
+test('the program survives a reload', async () => {
+  await caretAfter('int ticks = 0;');
+  await page.keyboard.type(' int spare = 1;');
+  await page.locator('[data-testid=cfa-listing]').getByText('int spare = 1;').first().waitFor();
+  await page.reload();
+  await page.locator('[data-testid=cfa-listing]').waitFor();
+  assert.match(await editor().inputValue(), /int spare = 1;/);
+
+  // "Reset example" puts the built-in program back.
+  await page.getByRole('button', { name: 'Reset example' }).click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=editor] textarea').value.includes('spare'));
+});
+
+test('the page raised no errors', () => {
+  assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+});
