@@ -1,1 +1,32 @@
-//! placeholder
+//! # engine — the CPA engine
+//!
+//! The configurable program analysis (CPA) machinery of CPA Playground:
+//!
+//! * [`cpa`]: the CPA interfaces, one trait per formal concept (abstract
+//!   domain, transfer relation, merge, stop, precision adjustment) and the
+//!   stock operators (merge^sep, merge^join, stop^sep, stop^join), plus the
+//!   type-erased [`cpa::DynCpa`] for configurations chosen at run time;
+//! * [`cpas`]: the CPAs — Location, Callstack, Composite, Value, and a mock;
+//! * [`algorithm`]: the CPA+ reachability algorithm as a steppable state
+//!   machine over a [`waitlist`];
+//! * [`trace`]: the event trace every run produces;
+//! * [`view`]: the fold from an event prefix to what the UI shows, the
+//!   seekable cursor, and statistics counted from events;
+//! * [`config`]: CPAchecker-style properties, the option table, the presets,
+//!   and building an analysis from a configuration.
+//!
+//! Architecture invariant: nothing here knows about the web page; the UI is
+//! a function of the trace.
+
+pub mod algorithm;
+pub mod config;
+pub mod cpa;
+pub mod cpas;
+pub mod testkit;
+pub mod trace;
+pub mod view;
+pub mod waitlist;
+
+pub use algorithm::{AlgorithmOptions, Reachability};
+pub use config::{build_analysis, Analysis, Config, ConfigError};
+pub use trace::{Event, StateId, StateView, Verdict};

@@ -1,0 +1,500 @@
+//! The CPA+ reachability algorithm with dynamic precision adjustment, as a
+//! steppable state machine.
+//!
+//! The paper's pseudo-code (Beyer, Henzinger, Théoduloz 2008):
+//!
+//! ```text
+//! while waitlist ≠ ∅:
+//!     pop (e, π) from waitlist
+//!     for each e' with e ⇝ e' (under π):                 -- transfer
+//!         (ê, π̂) := prec(e', π, reached)                  -- precision adjustment
+//!         for each (e'', π'') ∈ reached:                  -- merge
+//!             e_new := merge(ê, e'', π̂)
+//!             if e_new ≠ e'':
+//!                 waitlist := (waitlist ∪ {(e_new, π̂)}) \ {(e'', π'')}
+//!                 reached  := (reached  ∪ {(e_new, π̂)}) \ {(e'', π'')}
+//!         if ¬stop(ê, {e | (e, ·) ∈ reached}, π̂):         -- stop
+//!             waitlist := waitlist ∪ {(ê, π̂)}
+//!             reached  := reached  ∪ {(ê, π̂)}
+//! return reached
+//! ```
+//!
+//! Here, as in CPAchecker, the reached set is partitioned by location (merge
+//! and stop only look at the reached states at the successor's location),
+//! and the algorithm stops at the first target state (verdict FALSE).
+//!
+//! # Stepping
+//!
+//! [`Reachability`] holds the loop's variables explicitly ([`Phase`]), never
+//! in closures or on the call stack, so the caller may advance it one event
+//! at a time ([`Reachability::next_event`]), one waitlist pop at a time
+//! ([`Reachability::step`]) or to the end ([`Reachability::run`]). Each call
+//! of the internal `advance` performs one action of the pseudo-code (start,
+//! pop, the transfer along one edge, or the prec/merge/stop handling of one
+//! successor) and queues the events it produced.
+//!
+//! **Suspension point (future SMT-based CPAs):** a transfer that needs a
+//! solver answer (Z3 in the browser answers asynchronously) will return
+//! "pending query" from the `Phase::Edges` action; the machine will then
+//! park in a `Phase::AwaitSolver { popped, edges, next, query }` state,
+//! emit [`Event::SolverQuery`] once answered, and resume the same edge with
+//! the answer. Nothing else in the loop needs to change.
+//!
+//! # Termination
+//!
+//! The loop terminates when the domain has no infinite ascending chains
+//! under the chosen merge/stop (or widening makes them finite); otherwise
+//! the limits `limits.steps` (waitlist pops) and `limits.states` (reached
+//! states) end it with UNKNOWN naming the limit.
+
+use crate::cpa::Cpa;
+use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, Verdict};
+use crate::waitlist::{reverse_postorder, TraversalOrder, Waitlist};
+use cfa::{EdgeId, NodeId, Program};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+/// How the algorithm runs (waitlist order, limits, what to record).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AlgorithmOptions {
+    /// `analysis.traversal.order`.
+    pub order: TraversalOrder,
+    /// `analysis.traversal.useReversePostorder`.
+    pub reverse_postorder: bool,
+    /// `limits.steps`: the most waitlist pops (`None`: unlimited).
+    pub max_steps: Option<u64>,
+    /// `limits.states`: the largest reached set (`None`: unlimited).
+    pub max_states: Option<usize>,
+    /// Whether [`Event::StateCreated`] carries the state's view (off for
+    /// batch runs that only need statistics).
+    pub record_views: bool,
+}
+
+impl Default for AlgorithmOptions {
+    fn default() -> Self {
+        AlgorithmOptions {
+            order: TraversalOrder::Dfs,
+            reverse_postorder: false,
+            max_steps: None,
+            max_states: None,
+            record_views: true,
+        }
+    }
+}
+
+/// One state the algorithm created: the abstract state, its precision, its
+/// location and how it came to be (the ARG).
+#[derive(Clone, Debug)]
+pub struct StateRecord<S, P> {
+    /// The abstract state.
+    pub state: S,
+    /// Its precision π.
+    pub precision: Arc<P>,
+    /// Its location (the reached-set partition it belongs to).
+    pub location: Option<NodeId>,
+    /// Its ARG parents.
+    pub origin: Origin,
+    /// Whether it is currently in the reached set.
+    pub in_reached: bool,
+}
+
+/// Where the main loop is (its explicit program counter).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Nothing done yet: next, create e₀ and put it in waitlist and reached.
+    Start,
+    /// At the loop head: next, pop from the waitlist (or finish).
+    Pop,
+    /// Computing the successors of `popped` along its outgoing `edges`;
+    /// `next` is the edge to do next.
+    Edges { popped: StateId, edges: Vec<EdgeId>, next: usize },
+    /// Handling (prec, merge, stop) the successors `succs` of `popped` along
+    /// `edges[edge]`; `k` is the successor to handle next.
+    Successors { popped: StateId, edges: Vec<EdgeId>, edge: usize, succs: Vec<StateId>, k: usize },
+    /// The run is over.
+    Done,
+}
+
+/// The CPA+ reachability algorithm over the CPA `C`, as a steppable object.
+pub struct Reachability<C: Cpa> {
+    cpa: C,
+    program: Arc<Program>,
+    options: AlgorithmOptions,
+    info: RunInfo,
+    states: Vec<StateRecord<C::State, C::Precision>>,
+    /// The reached set, partitioned by location (states in insertion order).
+    partitions: BTreeMap<Option<NodeId>, Vec<StateId>>,
+    reached_len: usize,
+    waitlist: Waitlist,
+    phase: Phase,
+    pending: VecDeque<Event>,
+    steps: u64,
+    outcome: Option<(Verdict, String)>,
+    target: Option<StateId>,
+}
+
+impl<C: Cpa> Reachability<C> {
+    /// A fresh run of `cpa` on `program` (starting at `main`'s entry).
+    /// `info` is recorded in the first event; its `order` is filled in here.
+    pub fn new(cpa: C, program: Arc<Program>, options: AlgorithmOptions, mut info: RunInfo) -> Self {
+        let rpo = options.reverse_postorder.then(|| reverse_postorder(&program));
+        let waitlist = Waitlist::new(options.order, rpo);
+        info.order = waitlist.describe();
+        if info.merge.is_none() {
+            info.merge = Some(cpa.merge_operator().kind());
+        }
+        Reachability {
+            cpa,
+            program,
+            options,
+            info,
+            states: Vec::new(),
+            partitions: BTreeMap::new(),
+            reached_len: 0,
+            waitlist,
+            phase: Phase::Start,
+            pending: VecDeque::new(),
+            steps: 0,
+            outcome: None,
+            target: None,
+        }
+    }
+
+    /// The next event, or `None` once [`Event::AnalysisFinished`] was returned.
+    pub fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.pending.pop_front() {
+                return Some(e);
+            }
+            if self.phase == Phase::Done {
+                return None;
+            }
+            self.advance();
+        }
+    }
+
+    /// The events of one waitlist pop: everything up to (not including) the
+    /// next [`Event::WaitlistPop`] after the first one (the first call also
+    /// returns the start events). Empty when the run is over.
+    pub fn step(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        let mut popped = false;
+        loop {
+            while self.pending.is_empty() && self.phase != Phase::Done {
+                self.advance();
+            }
+            let Some(front) = self.pending.front() else { return out };
+            if matches!(front, Event::WaitlistPop { .. }) {
+                if popped {
+                    return out;
+                }
+                popped = true;
+            }
+            out.push(self.pending.pop_front().expect("front exists"));
+        }
+    }
+
+    /// Runs to the end and returns all remaining events.
+    pub fn run(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        while let Some(e) = self.next_event() {
+            out.push(e);
+        }
+        out
+    }
+
+    /// Runs to the end, handing each event to `f` instead of storing it.
+    pub fn run_with(&mut self, mut f: impl FnMut(&Event)) {
+        while let Some(e) = self.next_event() {
+            f(&e);
+        }
+    }
+
+    /// Whether the run is over (all events handed out).
+    pub fn is_finished(&self) -> bool {
+        self.phase == Phase::Done && self.pending.is_empty()
+    }
+
+    /// The verdict and its reason, once decided.
+    pub fn outcome(&self) -> Option<(Verdict, &str)> {
+        self.outcome.as_ref().map(|(v, r)| (*v, r.as_str()))
+    }
+
+    /// The CPA being run.
+    pub fn cpa(&self) -> &C {
+        &self.cpa
+    }
+
+    /// The program being analysed.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    /// Where the loop is.
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    /// A created state by id.
+    pub fn record(&self, id: StateId) -> Option<&StateRecord<C::State, C::Precision>> {
+        self.states.get(id.0 as usize)
+    }
+
+    /// The states currently in the reached set, by location partition.
+    pub fn reached(&self) -> impl Iterator<Item = (StateId, &C::State)> + '_ {
+        self.partitions.values().flatten().map(move |id| (*id, &self.states[id.0 as usize].state))
+    }
+
+    /// The size of the reached set.
+    pub fn reached_len(&self) -> usize {
+        self.reached_len
+    }
+
+    /// The waitlist in pop order.
+    pub fn waitlist(&self) -> Vec<StateId> {
+        self.waitlist.iter().collect()
+    }
+
+    /// The target state that ended the run, if any.
+    pub fn target(&self) -> Option<StateId> {
+        self.target
+    }
+
+    /// The CFA edges from the initial state to the target state along the
+    /// ARG (following, for merge results, the newly merged state).
+    pub fn error_path(&self) -> Option<Vec<EdgeId>> {
+        let mut cur = self.target?;
+        let mut edges = Vec::new();
+        // Each step goes to a state with a smaller id, so this terminates.
+        loop {
+            match &self.states[cur.0 as usize].origin {
+                Origin::Initial => break,
+                Origin::Transfer { parent, edge } => {
+                    edges.push(*edge);
+                    cur = *parent;
+                }
+                Origin::Precision { of } => cur = *of,
+                Origin::Merge { new, .. } => cur = *new,
+            }
+        }
+        edges.reverse();
+        Some(edges)
+    }
+
+    // -- the machine -------------------------------------------------------
+
+    fn emit(&mut self, e: Event) {
+        self.pending.push_back(e);
+    }
+
+    fn finish(&mut self, verdict: Verdict, reason: String) {
+        self.outcome = Some((verdict, reason.clone()));
+        self.emit(Event::AnalysisFinished { verdict, reason });
+        self.phase = Phase::Done;
+    }
+
+    fn create(&mut self, state: C::State, precision: Arc<C::Precision>, origin: Origin) -> StateId {
+        let id = StateId(self.states.len() as u32);
+        let location = self.cpa.location(&state);
+        let callstack = self.cpa.call_stack(&state).unwrap_or_default();
+        let view = self.options.record_views.then(|| self.cpa.state_view(&state));
+        self.emit(Event::StateCreated { state: id, location, callstack, origin: origin.clone(), view });
+        self.states.push(StateRecord { state, precision, location, origin, in_reached: false });
+        id
+    }
+
+    fn add_to_reached(&mut self, id: StateId) {
+        let loc = self.states[id.0 as usize].location;
+        self.states[id.0 as usize].in_reached = true;
+        self.partitions.entry(loc).or_default().push(id);
+        self.reached_len += 1;
+        self.emit(Event::ReachedAdd { state: id });
+        let index = self.waitlist.push(id, loc);
+        self.emit(Event::WaitlistPush { state: id, index });
+    }
+
+    fn remove_from_reached(&mut self, id: StateId, replaced_by: StateId) {
+        let loc = self.states[id.0 as usize].location;
+        self.states[id.0 as usize].in_reached = false;
+        if let Some(p) = self.partitions.get_mut(&loc) {
+            p.retain(|s| *s != id);
+        }
+        self.reached_len -= 1;
+        self.emit(Event::ReachedRemove { state: id, replaced_by });
+        if self.waitlist.remove(id) {
+            self.emit(Event::WaitlistRemove { state: id });
+        }
+    }
+
+    /// After `id` entered the reached set: target check and state limit.
+    /// Returns true when the run ended.
+    fn after_add(&mut self, id: StateId) -> bool {
+        if self.cpa.is_target(&self.states[id.0 as usize].state) {
+            self.target = Some(id);
+            let loc = self.states[id.0 as usize].location.unwrap_or(NodeId(0));
+            let line = self.program.nodes.get(loc.0 as usize).map(|n| n.line).unwrap_or(0);
+            self.emit(Event::TargetReached { state: id, location: loc });
+            self.finish(
+                Verdict::False,
+                format!(
+                    "error location {loc} (line {line}) reached by {id}; the error path is unconfirmed (no feasibility check was run)"
+                ),
+            );
+            return true;
+        }
+        if let Some(max) = self.options.max_states {
+            if self.reached_len > max {
+                self.finish(
+                    Verdict::Unknown,
+                    format!("state limit reached: limits.states = {max} (the reached set grew beyond it)"),
+                );
+                return true;
+            }
+        }
+        false
+    }
+
+    /// One action of the main loop.
+    fn advance(&mut self) {
+        match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Start => {
+                self.emit(Event::AnalysisStarted { info: self.info.clone() });
+                let entry = match self.program.functions.get(self.program.main.0 as usize) {
+                    Some(f) => f.entry,
+                    None => return self.finish(Verdict::Unknown, "the program has no main function".into()),
+                };
+                let e0 = self.cpa.initial_state(entry);
+                let p0 = Arc::new(self.cpa.initial_precision(entry));
+                let id = self.create(e0, p0, Origin::Initial);
+                self.add_to_reached(id);
+                if !self.after_add(id) {
+                    self.phase = Phase::Pop;
+                }
+            }
+            Phase::Pop => {
+                if self.waitlist.is_empty() {
+                    return self.finish(
+                        Verdict::True,
+                        "the waitlist is empty: the reached set is a fixpoint without any target state".into(),
+                    );
+                }
+                if let Some(max) = self.options.max_steps {
+                    if self.steps >= max {
+                        let left = self.waitlist.len();
+                        return self.finish(
+                            Verdict::Unknown,
+                            format!("step limit reached: limits.steps = {max} waitlist pops ({left} states still waiting)"),
+                        );
+                    }
+                }
+                let popped = self.waitlist.pop().expect("waitlist not empty");
+                self.steps += 1;
+                self.emit(Event::WaitlistPop { state: popped, step: self.steps });
+                let edges = match self.states[popped.0 as usize].location {
+                    Some(l) => self.program.nodes.get(l.0 as usize).map(|n| n.outgoing.clone()).unwrap_or_default(),
+                    None => Vec::new(),
+                };
+                self.phase = Phase::Edges { popped, edges, next: 0 };
+            }
+            Phase::Edges { popped, edges, next } => {
+                if next >= edges.len() {
+                    self.phase = Phase::Pop;
+                    return;
+                }
+                // The transfer e ⇝ e' along one edge. (Future: an SMT-based
+                // transfer may suspend here, see the module docs.)
+                let edge = self.program.edge(edges[next]).clone();
+                let rec = &self.states[popped.0 as usize];
+                let precision = rec.precision.clone();
+                let result = self.cpa.transfer_relation().successors(&rec.state, &edge, &precision);
+                let succ_states = match result {
+                    Ok(s) => s,
+                    Err(err) => return self.finish(Verdict::Unknown, err.reason),
+                };
+                let mut succs = Vec::with_capacity(succ_states.len());
+                for s in succ_states {
+                    let id = self.create(s, precision.clone(), Origin::Transfer { parent: popped, edge: edge.id });
+                    succs.push(id);
+                }
+                self.emit(Event::Transfer {
+                    from: popped,
+                    edge: edge.id,
+                    source: edge.source,
+                    target: edge.target,
+                    label: edge.label.clone(),
+                    successors: succs.clone(),
+                });
+                self.phase = Phase::Successors { popped, edges, edge: next, succs, k: 0 };
+            }
+            Phase::Successors { popped, edges, edge, succs, k } => {
+                if k >= succs.len() {
+                    self.phase = Phase::Edges { popped, edges, next: edge + 1 };
+                    return;
+                }
+                if self.handle_successor(succs[k]) {
+                    return; // finished
+                }
+                self.phase = Phase::Successors { popped, edges, edge, succs, k: k + 1 };
+            }
+            Phase::Done => {}
+        }
+    }
+
+    /// prec, merge and stop for one successor e'. Returns true when the run ended.
+    fn handle_successor(&mut self, succ: StateId) -> bool {
+        // (ê, π̂) := prec(e', π)
+        let rec = &self.states[succ.0 as usize];
+        let (s_hat, p_hat) = self.cpa.precision_adjustment().prec(&rec.state, &rec.precision);
+        let e_hat = if s_hat != rec.state || p_hat != *rec.precision {
+            let desc = self.cpa.describe_precision(&p_hat);
+            let id = self.create(s_hat, Arc::new(p_hat), Origin::Precision { of: succ });
+            self.emit(Event::PrecisionAdjusted { state: succ, result: id, precision: desc });
+            id
+        } else {
+            succ
+        };
+        let loc = self.states[e_hat.0 as usize].location;
+        let precision = self.states[e_hat.0 as usize].precision.clone();
+
+        // for each e'' ∈ reached (at the same location): merge
+        if self.cpa.merge_operator().kind() != MergeKind::Sep {
+            let partition: Vec<StateId> = self.partitions.get(&loc).cloned().unwrap_or_default();
+            for r in partition {
+                if !self.states[r.0 as usize].in_reached {
+                    continue;
+                }
+                let (new_s, reached_s) = (&self.states[e_hat.0 as usize].state, &self.states[r.0 as usize].state);
+                let op = self.cpa.merge_operator();
+                let kind = op.kind_for(new_s, reached_s);
+                if kind == MergeKind::Sep {
+                    continue;
+                }
+                let merged = op.merge(new_s, reached_s, &precision);
+                if merged == *reached_s {
+                    self.emit(Event::Merge { operator: kind, new: e_hat, reached: r, result: r, replaced: false });
+                    continue;
+                }
+                let m = self.create(merged, precision.clone(), Origin::Merge { new: e_hat, reached: r });
+                self.emit(Event::Merge { operator: kind, new: e_hat, reached: r, result: m, replaced: true });
+                self.remove_from_reached(r, m);
+                self.add_to_reached(m);
+                if self.after_add(m) {
+                    return true;
+                }
+            }
+        }
+
+        // if ¬stop(ê, reached, π̂): add ê to waitlist and reached
+        let partition: Vec<StateId> = self.partitions.get(&loc).cloned().unwrap_or_default();
+        let reached_states: Vec<&C::State> = partition.iter().map(|r| &self.states[r.0 as usize].state).collect();
+        let stop = self.cpa.stop_operator();
+        let coverage = stop.stop(&self.states[e_hat.0 as usize].state, &reached_states, &precision);
+        let covered_by: Vec<StateId> = coverage.by.iter().filter_map(|i| partition.get(*i).copied()).collect();
+        self.emit(Event::Stop { state: e_hat, operator: stop.kind(), covered: coverage.covered, covered_by });
+        if coverage.covered {
+            return false;
+        }
+        self.add_to_reached(e_hat);
+        self.after_add(e_hat)
+    }
+}

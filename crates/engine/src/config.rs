@@ -1,0 +1,495 @@
+//! Configurations, the way CPAchecker users know them: `key = value`
+//! properties files with `#include other.properties` and `#` comments.
+//!
+//! Every option is declared once in [`OPTIONS`] with its key, default,
+//! allowed values and documentation (a table the UI can list). Unknown keys
+//! and bad values are errors naming the key, the file and the line.
+//! Later settings override earlier ones; `--set key=value` (see
+//! [`Config::set`]) overrides everything read from files.
+//!
+//! Named presets live in `static/config/` and are embedded here
+//! ([`PRESETS`]), so the command line and the web page have the same ones:
+//! [`Config::load`] resolves a name (`value`) against them and anything
+//! ending in `.properties` against the file system.
+//!
+//! [`build_analysis`] turns a configuration into a runnable [`Analysis`]:
+//! the composite of the CPAs named in `CompositeCPA.cpas` (each built by its
+//! entry in [`component_constructor`]) under the reachability algorithm.
+
+use crate::algorithm::{AlgorithmOptions, Reachability};
+use crate::cpa::DynCpa;
+use crate::cpas::callstack::CallstackCpa;
+use crate::cpas::composite::{CompositeAnalysis, CompositeCpa};
+use crate::cpas::location::LocationCpa;
+use crate::cpas::value::{ValueCpa, ValueOptions, ValuePrecision};
+use crate::trace::RunInfo;
+use crate::waitlist::TraversalOrder;
+use cfa::Program;
+use minic::IntModel;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What values an option accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionType {
+    /// `true` or `false`.
+    Bool,
+    /// A non-negative integer.
+    UInt,
+    /// One of these words (case-insensitive; stored upper-case).
+    Enum(&'static [&'static str]),
+    /// A comma-separated list of CPA class names (see [`KNOWN_CPAS`]).
+    CpaList,
+    /// One of these class names.
+    Class(&'static [&'static str]),
+}
+
+/// The declaration of one configuration option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionDecl {
+    /// The key, as CPAchecker spells it where it has one.
+    pub key: &'static str,
+    /// The default value (as text).
+    pub default: &'static str,
+    /// The allowed values.
+    pub ty: OptionType,
+    /// What the option means.
+    pub doc: &'static str,
+}
+
+/// The CPA class names `CompositeCPA.cpas` may list.
+pub const KNOWN_CPAS: &[&str] = &[
+    "cpa.location.LocationCPA",
+    "cpa.callstack.CallstackCPA",
+    "cpa.value.ValueAnalysisCPA",
+    "cpa.octagon.OctagonCPA",
+];
+
+/// Every option the engine understands.
+pub const OPTIONS: &[OptionDecl] = &[
+    OptionDecl {
+        key: "cpa",
+        default: "cpa.composite.CompositeCPA",
+        ty: OptionType::Class(&["cpa.composite.CompositeCPA"]),
+        doc: "The top-level CPA. Only the composite (product) CPA is offered; list its components in CompositeCPA.cpas.",
+    },
+    OptionDecl {
+        key: "CompositeCPA.cpas",
+        default: "cpa.location.LocationCPA, cpa.callstack.CallstackCPA, cpa.value.ValueAnalysisCPA",
+        ty: OptionType::CpaList,
+        doc: "The component CPAs of the composite, in order. Must include cpa.location.LocationCPA (the reached set is partitioned by location).",
+    },
+    OptionDecl {
+        key: "analysis.traversal.order",
+        default: "DFS",
+        ty: OptionType::Enum(&["DFS", "BFS"]),
+        doc: "Waitlist order: depth-first (newest state first) or breadth-first (oldest first).",
+    },
+    OptionDecl {
+        key: "analysis.traversal.useReversePostorder",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Pop the state whose location comes first in the CFA's reverse postorder (ties broken by the order above), so loop heads are processed after all paths into them.",
+    },
+    OptionDecl {
+        key: "analysis.intModel",
+        default: "MATH",
+        ty: OptionType::Enum(&["MATH", "C"]),
+        doc: "Integer semantics: MATH (unbounded integers) or C (fixed-width, wrapping, as SV-COMP).",
+    },
+    OptionDecl {
+        key: "cpa.value.merge",
+        default: "SEP",
+        ty: OptionType::Enum(&["SEP", "JOIN"]),
+        doc: "Merge operator of the Value CPA: merge^sep keeps states apart, merge^join keeps the values both states agree on.",
+    },
+    OptionDecl {
+        key: "cpa.value.precision",
+        default: "FULL",
+        ty: OptionType::Enum(&["FULL", "EMPTY"]),
+        doc: "Initial precision of the Value CPA: track all variables (FULL) or none (EMPTY, for CEGAR to refine).",
+    },
+    OptionDecl {
+        key: "cpa.callstack.depth",
+        default: "32",
+        ty: OptionType::UInt,
+        doc: "How many activations of one function may be on the call stack at once; deeper recursion ends the analysis with UNKNOWN.",
+    },
+    OptionDecl {
+        key: "cpa.octagon.mergeop.type",
+        default: "SEP",
+        ty: OptionType::Enum(&["SEP", "JOIN", "WIDENING"]),
+        doc: "Merge operator of the Octagon CPA: merge^sep, merge^join (octagon hull) or merge^widening.",
+    },
+    OptionDecl {
+        key: "cpa.octagon.mergeop.onlyMergeAtLoopHeads",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Octagon CPA: apply the merge operator only at loop heads (merge^sep elsewhere).",
+    },
+    OptionDecl {
+        key: "limits.steps",
+        default: "0",
+        ty: OptionType::UInt,
+        doc: "Stop with UNKNOWN after this many waitlist pops (0: no limit).",
+    },
+    OptionDecl {
+        key: "limits.states",
+        default: "0",
+        ty: OptionType::UInt,
+        doc: "Stop with UNKNOWN when the reached set grows beyond this many states (0: no limit).",
+    },
+];
+
+/// The embedded presets: `(name, file name, text)`.
+pub const PRESETS: &[(&str, &str, &str)] = &[
+    ("value", "value.properties", include_str!("../../../static/config/value.properties")),
+    ("value-join", "value-join.properties", include_str!("../../../static/config/value-join.properties")),
+    ("octagon-base", "octagon-base.properties", include_str!("../../../static/config/octagon-base.properties")),
+    ("octagon-sep", "octagon-sep.properties", include_str!("../../../static/config/octagon-sep.properties")),
+    ("octagon-join", "octagon-join.properties", include_str!("../../../static/config/octagon-join.properties")),
+    ("octagon-widening", "octagon-widening.properties", include_str!("../../../static/config/octagon-widening.properties")),
+];
+
+/// The preset used when no `--config` is given: `value` (explicit values,
+/// merge^sep, DFS — CPAchecker's value analysis).
+pub const DEFAULT_PRESET: &str = "value";
+
+/// A configuration problem: unknown key, bad value, missing file, a CPA
+/// that is not available. The message names the key, the file and the line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    /// The message, e.g. `value.properties:3: unknown option \`foo\``.
+    pub message: String,
+}
+
+impl ConfigError {
+    fn new(message: impl Into<String>) -> Self {
+        ConfigError { message: message.into() }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// The declaration of `key`, if it is an option.
+pub fn option(key: &str) -> Option<&'static OptionDecl> {
+    OPTIONS.iter().find(|o| o.key == key)
+}
+
+/// Checks `value` against the option's type and returns its normal form.
+fn normalize(decl: &OptionDecl, value: &str) -> Result<String, String> {
+    let v = value.trim();
+    match decl.ty {
+        OptionType::Bool => match v.to_ascii_lowercase().as_str() {
+            "true" => Ok("true".into()),
+            "false" => Ok("false".into()),
+            _ => Err(format!("expected `true` or `false`, found `{v}`")),
+        },
+        OptionType::UInt => v.parse::<u64>().map(|n| n.to_string()).map_err(|_| format!("expected a non-negative integer, found `{v}`")),
+        OptionType::Enum(allowed) => {
+            let up = v.to_ascii_uppercase();
+            if allowed.contains(&up.as_str()) {
+                Ok(up)
+            } else {
+                Err(format!("expected one of {}, found `{v}`", allowed.join(", ")))
+            }
+        }
+        OptionType::Class(allowed) => {
+            let full = allowed.iter().find(|a| **a == v || a.rsplit('.').next() == Some(v));
+            full.map(|s| s.to_string()).ok_or_else(|| format!("expected one of {}, found `{v}`", allowed.join(", ")))
+        }
+        OptionType::CpaList => {
+            let mut out = Vec::new();
+            for item in v.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+                let full = KNOWN_CPAS.iter().find(|a| **a == item || a.rsplit('.').next() == Some(item));
+                match full {
+                    Some(f) => out.push(f.to_string()),
+                    None => return Err(format!("unknown CPA `{item}` (known: {})", KNOWN_CPAS.join(", "))),
+                }
+            }
+            if out.is_empty() {
+                return Err("expected at least one CPA".into());
+            }
+            Ok(out.join(", "))
+        }
+    }
+}
+
+/// A configuration: the options set explicitly (with where they were set),
+/// everything else at its default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Config {
+    values: BTreeMap<String, String>,
+    origins: BTreeMap<String, String>,
+    /// The name or path it was loaded from (for messages and reports).
+    pub source: String,
+}
+
+/// Where `#include` looks for files.
+enum Base {
+    /// Among the embedded presets.
+    Embedded,
+    /// In this directory of the file system (then among the presets).
+    Dir(PathBuf),
+}
+
+impl Config {
+    /// The configuration with every option at its default.
+    pub fn defaults() -> Self {
+        Config::default()
+    }
+
+    /// An embedded preset by name (`value`, `octagon-widening`, …).
+    pub fn preset(name: &str) -> Result<Config, ConfigError> {
+        let (_, file, text) = PRESETS.iter().find(|(n, f, _)| *n == name || *f == name).ok_or_else(|| {
+            let names: Vec<&str> = PRESETS.iter().map(|p| p.0).filter(|n| *n != "octagon-base").collect();
+            ConfigError::new(format!("unknown configuration `{name}` (presets: {})", names.join(", ")))
+        })?;
+        let mut c = Config { source: name.to_string(), ..Config::default() };
+        c.read(text, file, &Base::Embedded, 0)?;
+        Ok(c)
+    }
+
+    /// A properties file from disk.
+    pub fn from_file(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| ConfigError::new(format!("{}: cannot read configuration: {e}", path.display())))?;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let mut c = Config { source: path.display().to_string(), ..Config::default() };
+        c.read(&text, &path.display().to_string(), &Base::Dir(dir), 0)?;
+        Ok(c)
+    }
+
+    /// Parses properties text (named `file` in messages); `#include`s are
+    /// resolved among the embedded presets.
+    pub fn parse(text: &str, file: &str) -> Result<Config, ConfigError> {
+        let mut c = Config { source: file.to_string(), ..Config::default() };
+        c.read(text, file, &Base::Embedded, 0)?;
+        Ok(c)
+    }
+
+    /// `--config NAME|FILE.properties`: a file when it ends in
+    /// `.properties`, otherwise a preset name.
+    pub fn load(name_or_path: &str) -> Result<Config, ConfigError> {
+        if name_or_path.ends_with(".properties") {
+            Config::from_file(Path::new(name_or_path))
+        } else {
+            Config::preset(name_or_path)
+        }
+    }
+
+    fn read(&mut self, text: &str, file: &str, base: &Base, depth: usize) -> Result<(), ConfigError> {
+        if depth > 16 {
+            return Err(ConfigError::new(format!("{file}: #include nested too deeply (a cycle?)")));
+        }
+        let mut lines = text.lines().enumerate();
+        while let Some((i, raw)) = lines.next() {
+            let line_no = i + 1;
+            let mut line = raw.trim().to_string();
+            // A trailing backslash continues the value on the next line.
+            while line.ends_with('\\') {
+                line.pop();
+                match lines.next() {
+                    Some((_, more)) => line.push_str(more.trim()),
+                    None => break,
+                }
+            }
+            if line.is_empty() {
+                continue;
+            }
+            if let Some(rest) = line.strip_prefix("#include") {
+                let target = rest.trim();
+                if target.is_empty() {
+                    return Err(ConfigError::new(format!("{file}:{line_no}: #include needs a file name")));
+                }
+                self.include(target, file, line_no, base, depth)?;
+                continue;
+            }
+            if line.starts_with('#') || line.starts_with("//") {
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else {
+                return Err(ConfigError::new(format!("{file}:{line_no}: expected `key = value`, found `{line}`")));
+            };
+            self.set_at(key.trim(), value.trim(), &format!("{file}:{line_no}"))?;
+        }
+        Ok(())
+    }
+
+    fn include(&mut self, target: &str, file: &str, line_no: usize, base: &Base, depth: usize) -> Result<(), ConfigError> {
+        if let Base::Dir(dir) = base {
+            let path = dir.join(target);
+            if path.exists() {
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| ConfigError::new(format!("{file}:{line_no}: cannot read `{target}`: {e}")))?;
+                let sub = Base::Dir(path.parent().map(Path::to_path_buf).unwrap_or_default());
+                return self.read(&text, &path.display().to_string(), &sub, depth + 1);
+            }
+        }
+        let name = Path::new(target).file_name().and_then(|n| n.to_str()).unwrap_or(target);
+        match PRESETS.iter().find(|(_, f, _)| *f == name) {
+            Some((_, f, text)) => self.read(text, f, &Base::Embedded, depth + 1),
+            None => Err(ConfigError::new(format!("{file}:{line_no}: cannot find included file `{target}`"))),
+        }
+    }
+
+    fn set_at(&mut self, key: &str, value: &str, origin: &str) -> Result<(), ConfigError> {
+        let decl = option(key).ok_or_else(|| ConfigError::new(format!("{origin}: unknown option `{key}`")))?;
+        let v = normalize(decl, value).map_err(|m| ConfigError::new(format!("{origin}: bad value for `{key}`: {m}")))?;
+        self.values.insert(key.to_string(), v);
+        self.origins.insert(key.to_string(), origin.to_string());
+        Ok(())
+    }
+
+    /// Sets `key` to `value` (as `--set key=value` does), checking both.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), ConfigError> {
+        self.set_at(key, value, "--set")
+    }
+
+    /// Parses and applies one `key=value` override.
+    pub fn set_pair(&mut self, pair: &str) -> Result<(), ConfigError> {
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(ConfigError::new(format!("--set: expected `key=value`, found `{pair}`")));
+        };
+        self.set(k.trim(), v.trim())
+    }
+
+    /// The effective value of an option (its default when not set).
+    /// Unknown keys give the empty string.
+    pub fn get(&self, key: &str) -> &str {
+        match self.values.get(key) {
+            Some(v) => v,
+            None => option(key).map(|o| o.default).unwrap_or(""),
+        }
+    }
+
+    fn get_bool(&self, key: &str) -> bool {
+        self.get(key) == "true"
+    }
+
+    fn get_u64(&self, key: &str) -> u64 {
+        self.get(key).parse().unwrap_or(0)
+    }
+
+    /// Where `key` was set (`file:line` or `--set`), if it was.
+    pub fn origin(&self, key: &str) -> Option<&str> {
+        self.origins.get(key).map(String::as_str)
+    }
+
+    /// The options set explicitly.
+    pub fn explicit(&self) -> &BTreeMap<String, String> {
+        &self.values
+    }
+
+    /// Every option with its effective value (the "effective properties").
+    pub fn effective(&self) -> BTreeMap<String, String> {
+        OPTIONS.iter().map(|o| (o.key.to_string(), self.get(o.key).to_string())).collect()
+    }
+
+    /// The effective properties as properties text.
+    pub fn to_properties(&self) -> String {
+        self.effective().iter().map(|(k, v)| format!("{k} = {v}\n")).collect()
+    }
+
+    /// `analysis.intModel`.
+    pub fn int_model(&self) -> IntModel {
+        if self.get("analysis.intModel") == "C" {
+            IntModel::C
+        } else {
+            IntModel::Math
+        }
+    }
+
+    /// The component CPAs of `CompositeCPA.cpas`.
+    pub fn cpas(&self) -> Vec<String> {
+        self.get("CompositeCPA.cpas").split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    }
+
+    /// The algorithm options this configuration selects.
+    pub fn algorithm_options(&self) -> AlgorithmOptions {
+        let nonzero = |n: u64| (n > 0).then_some(n);
+        AlgorithmOptions {
+            order: if self.get("analysis.traversal.order") == "BFS" { TraversalOrder::Bfs } else { TraversalOrder::Dfs },
+            reverse_postorder: self.get_bool("analysis.traversal.useReversePostorder"),
+            max_steps: nonzero(self.get_u64("limits.steps")),
+            max_states: nonzero(self.get_u64("limits.states")).map(|n| n as usize),
+            record_views: true,
+        }
+    }
+}
+
+/// Builds one component CPA from the configuration.
+pub type CpaConstructor = fn(&Arc<Program>, &Config) -> Result<Box<dyn DynCpa>, ConfigError>;
+
+fn make_location(p: &Arc<Program>, _c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    Ok(Box::new(LocationCpa::new(p.clone())))
+}
+
+fn make_callstack(_p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    Ok(Box::new(CallstackCpa::new(c.get_u64("cpa.callstack.depth").max(1) as usize)))
+}
+
+fn make_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    let options = ValueOptions {
+        merge_join: c.get("cpa.value.merge") == "JOIN",
+        precision: if c.get("cpa.value.precision") == "EMPTY" { ValuePrecision::Tracked(BTreeSet::new()) } else { ValuePrecision::Full },
+        int_model: c.int_model(),
+    };
+    Ok(Box::new(ValueCpa::new(p.clone(), options)))
+}
+
+fn octagon_unavailable(_p: &Arc<Program>, _c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    Err(ConfigError::new("the Octagon CPA is not available (cpa.octagon.OctagonCPA is not built into this engine yet)"))
+}
+
+/// The registry: the constructor for a CPA class name of
+/// `CompositeCPA.cpas`. A new CPA registers here with one line (the Octagon
+/// CPA replaces `octagon_unavailable` by its constructor).
+pub fn component_constructor(class: &str) -> Option<CpaConstructor> {
+    match class {
+        "cpa.location.LocationCPA" => Some(make_location),
+        "cpa.callstack.CallstackCPA" => Some(make_callstack),
+        "cpa.value.ValueAnalysisCPA" => Some(make_value),
+        "cpa.octagon.OctagonCPA" => Some(octagon_unavailable),
+        _ => None,
+    }
+}
+
+/// A runnable analysis: the reachability algorithm over the composite CPA.
+pub type Analysis = Reachability<CompositeAnalysis>;
+
+/// Builds the analysis a configuration describes for `program`.
+/// `record_views`: whether created states carry their views in the trace.
+pub fn build_analysis(program: Arc<Program>, config: &Config, record_views: bool) -> Result<Analysis, ConfigError> {
+    let names = config.cpas();
+    let where_ = config.origin("CompositeCPA.cpas").map(|o| format!("{o}: ")).unwrap_or_default();
+    if !names.iter().any(|n| n == "cpa.location.LocationCPA") {
+        return Err(ConfigError::new(format!(
+            "{where_}CompositeCPA.cpas must include cpa.location.LocationCPA (the reached set is partitioned by location)"
+        )));
+    }
+    let mut cpas = Vec::with_capacity(names.len());
+    for n in &names {
+        let ctor = component_constructor(n).ok_or_else(|| ConfigError::new(format!("{where_}unknown CPA `{n}`")))?;
+        cpas.push(ctor(&program, config)?);
+    }
+    let composite = CompositeCpa::new(cpas);
+    let info = RunInfo {
+        cpas: composite.component_names(),
+        merge: None,
+        order: String::new(),
+        int_model: config.int_model(),
+        properties: config.effective(),
+    };
+    let mut options = config.algorithm_options();
+    options.record_views = record_views;
+    Ok(Reachability::new(CompositeAnalysis::from(composite), program, options, info))
+}

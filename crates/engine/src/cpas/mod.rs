@@ -1,0 +1,11 @@
+//! The CPAs, one module each, all of the same shape (domain, transfer
+//! relation, operators, the `Cpa` impl), as CPAchecker's `cpa/<name>/`
+//! packages.
+
+pub mod callstack;
+pub mod composite;
+pub mod location;
+pub mod mock;
+pub mod value;
+// The Octagon CPA (helper `domains`) registers here with one line:
+// pub mod octagon;

@@ -1,0 +1,326 @@
+//! The event trace: everything the reachability algorithm does, as a list of
+//! serializable [`Event`]s.
+//!
+//! A run is deterministic: the same program, configuration (and, later,
+//! solver answers) give the same list of events. The events are fine enough
+//! to *replay* the algorithm without re-running any CPA: every created state
+//! carries a serializable [`StateView`], every waitlist push says where the
+//! state went in the waitlist's order, every merge names its inputs and its
+//! result. The fold in [`crate::view`] rebuilds "what the UI shows at step k"
+//! from a prefix of the trace, and [`crate::view::Statistics`] counts events —
+//! statistics are never kept by hand anywhere else.
+
+use cfa::{EdgeId, NodeId};
+use minic::IntModel;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The identity of an abstract state within one run: `s0`, `s1`, … in order
+/// of creation. Every state the algorithm ever computes (transfer
+/// successors, precision-adjusted states, merge results) gets a fresh id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct StateId(pub u32);
+
+impl fmt::Display for StateId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s{}", self.0)
+    }
+}
+
+/// The answer of a verification run, as CPAchecker prints it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// The reached set is a fixpoint that contains no target state: the
+    /// error location is unreachable (for the chosen integer model).
+    True,
+    /// A target state was reached (its error path may be spurious unless a
+    /// precise check confirmed it).
+    False,
+    /// The analysis gave up (a limit, unsupported recursion, …).
+    Unknown,
+}
+
+impl Verdict {
+    /// `TRUE`, `FALSE` or `UNKNOWN`.
+    pub fn upper(self) -> &'static str {
+        match self {
+            Verdict::True => "TRUE",
+            Verdict::False => "FALSE",
+            Verdict::Unknown => "UNKNOWN",
+        }
+    }
+    /// `true`, `false` or `unknown` (the JSON spelling).
+    pub fn lower(self) -> &'static str {
+        match self {
+            Verdict::True => "true",
+            Verdict::False => "false",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// Which merge operator produced a [`Event::Merge`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MergeKind {
+    /// merge^sep(e, e') = e': never combines states.
+    Sep,
+    /// merge^join(e, e') = e ⊔ e'.
+    Join,
+    /// merge^widening(e, e') = e' ∇ (e ⊔ e') (octagons).
+    Widening,
+}
+
+impl MergeKind {
+    /// The name as written in the papers: `sep`, `join`, `widening`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MergeKind::Sep => "sep",
+            MergeKind::Join => "join",
+            MergeKind::Widening => "widening",
+        }
+    }
+}
+
+/// Which stop operator produced a [`Event::Stop`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum StopKind {
+    /// stop^sep(e, R) = ∃e' ∈ R: e ⊑ e'.
+    Sep,
+    /// stop^join(e, R) = e ⊑ ⊔R.
+    Join,
+}
+
+/// How a state came to be: its incoming ARG links.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Origin {
+    /// The initial state e₀ at the entry of `main`.
+    Initial,
+    /// A successor of `parent` along the CFA edge `edge` (transfer relation).
+    Transfer { parent: StateId, edge: EdgeId },
+    /// The result of the precision adjustment `prec` applied to `of`.
+    Precision { of: StateId },
+    /// The result of `merge(new, reached)`; it replaces `reached`.
+    Merge { new: StateId, reached: StateId },
+}
+
+impl Origin {
+    /// The ARG parents of the state (two for a merge).
+    pub fn parents(&self) -> Vec<StateId> {
+        match self {
+            Origin::Initial => vec![],
+            Origin::Transfer { parent, .. } => vec![*parent],
+            Origin::Precision { of } => vec![*of],
+            Origin::Merge { new, reached } => vec![*new, *reached],
+        }
+    }
+}
+
+/// What one component CPA says about its part of a state, for display.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ViewContent {
+    /// Location CPA: the CFA node.
+    Location { node: NodeId },
+    /// Callstack CPA: the call sites, outermost first.
+    Callstack { call_sites: Vec<NodeId> },
+    /// Value CPA: the variables with a known value (all others are ⊤).
+    /// Sorted by variable id.
+    Values { values: Vec<ValueBinding> },
+    /// A conjunction of constraints as text (`x - y <= 3`), e.g. octagons.
+    Constraints { constraints: Vec<String> },
+    /// Anything else, as text.
+    Text { text: String },
+}
+
+/// One known value of the Value CPA: `name = value`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ValueBinding {
+    /// The variable's id in the program.
+    pub var: cfa::VarId,
+    /// Its qualified name (`x`, `main::i`).
+    pub name: String,
+    /// Its value.
+    pub value: i128,
+}
+
+/// One component CPA's view of a state: which CPA, and what it shows.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComponentView {
+    /// The CPA's short name (`LocationCPA`, `ValueAnalysisCPA`, …).
+    pub cpa: String,
+    /// What the state holds.
+    pub content: ViewContent,
+}
+
+/// A serializable picture of an abstract state: one part per component CPA,
+/// so the UI can show a state without re-running anything.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateView {
+    /// The components, in the order of `CompositeCPA.cpas`.
+    pub components: Vec<ComponentView>,
+}
+
+impl fmt::Display for ViewContent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ViewContent::Location { node } => write!(f, "@{node}"),
+            ViewContent::Callstack { call_sites } => {
+                write!(f, "[")?;
+                for (i, c) in call_sites.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, " ")?;
+                    }
+                    write!(f, "{c}")?;
+                }
+                write!(f, "]")
+            }
+            ViewContent::Values { values } => {
+                write!(f, "{{")?;
+                for (i, b) in values.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{}={}", b.name, b.value)?;
+                }
+                write!(f, "}}")
+            }
+            ViewContent::Constraints { constraints } => write!(f, "{{{}}}", constraints.join(", ")),
+            ViewContent::Text { text } => f.write_str(text),
+        }
+    }
+}
+
+impl fmt::Display for StateView {
+    /// `@N5 [] {x=1, y=2}`: the components separated by spaces.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, c) in self.components.iter().enumerate() {
+            if i > 0 {
+                write!(f, " ")?;
+            }
+            write!(f, "{}", c.content)?;
+        }
+        Ok(())
+    }
+}
+
+/// A summary of the configuration a run uses, recorded in
+/// [`Event::AnalysisStarted`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunInfo {
+    /// The component CPAs, in order.
+    pub cpas: Vec<String>,
+    /// The merge operator of the composite (the strongest of its components).
+    pub merge: Option<MergeKind>,
+    /// The waitlist order (`DFS`, `BFS`, `RPO+DFS`, `RPO+BFS`).
+    pub order: String,
+    /// The integer model the run uses.
+    pub int_model: IntModel,
+    /// The effective configuration properties (may be empty when the
+    /// algorithm was built without a configuration, e.g. in tests).
+    pub properties: BTreeMap<String, String>,
+}
+
+/// One thing the CPA+ reachability algorithm did. The UI shows at step k a
+/// pure function of the first k events (see [`crate::view::Snapshot`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum Event {
+    /// The run begins. Always the first event.
+    AnalysisStarted { info: RunInfo },
+    /// A new abstract state exists (not yet in the reached set).
+    StateCreated {
+        state: StateId,
+        /// Its CFA location (the Location CPA's component).
+        location: Option<NodeId>,
+        /// Its call stack (call sites, outermost first), if a Callstack CPA runs.
+        callstack: Vec<NodeId>,
+        /// How it came to be (its ARG parents).
+        origin: Origin,
+        /// What it holds, for display; `None` when the run was configured not
+        /// to record views (batch runs).
+        view: Option<StateView>,
+    },
+    /// A state was added to the waitlist at position `index` of the
+    /// waitlist's order (0 = popped next).
+    WaitlistPush { state: StateId, index: usize },
+    /// The algorithm's main loop took `state` from the waitlist; this begins
+    /// step number `step` (1-based).
+    WaitlistPop { state: StateId, step: u64 },
+    /// A state left the waitlist without being popped (merge replaced it).
+    WaitlistRemove { state: StateId },
+    /// The transfer relation computed the successors of `from` along `edge`
+    /// (`source → target`, labelled `label`); an empty `successors` list
+    /// means the edge is infeasible from `from` (⊥).
+    Transfer {
+        from: StateId,
+        edge: EdgeId,
+        source: NodeId,
+        target: NodeId,
+        label: String,
+        successors: Vec<StateId>,
+    },
+    /// The precision adjustment turned `state` into `result` (only recorded
+    /// when it changed the state or the precision).
+    PrecisionAdjusted { state: StateId, result: StateId, precision: String },
+    /// merge(new, reached) was computed with operator `operator`; `result`
+    /// is `reached` itself when nothing changed, otherwise a fresh state that
+    /// replaces `reached` in the reached set and the waitlist.
+    Merge { operator: MergeKind, new: StateId, reached: StateId, result: StateId, replaced: bool },
+    /// stop(state, R) was decided: `covered` with the reached states that
+    /// cover it (one for stop^sep).
+    Stop { state: StateId, operator: StopKind, covered: bool, covered_by: Vec<StateId> },
+    /// A state was added to the reached set.
+    ReachedAdd { state: StateId },
+    /// A state left the reached set, replaced by a merge result.
+    ReachedRemove { state: StateId, replaced_by: StateId },
+    /// A target state (at an error location) entered the reached set.
+    TargetReached { state: StateId, location: NodeId },
+    /// A query to an SMT solver (SMT-LIB2 text) and its answer (`sat`,
+    /// `unsat`, `unknown`). Reserved for the symbolic analyses.
+    SolverQuery { id: u32, smtlib: String, answer: String },
+    /// The verdict of a counterexample (feasibility) check for the error
+    /// path ending in `target`. Reserved for the counterexample check.
+    Counterexample { target: StateId, feasible: Option<bool>, description: String },
+    /// CEGAR computed a new precision. Reserved for CEGAR.
+    Refinement { precision: String, reason: String },
+    /// A sequential combination switched to the next configuration.
+    /// Reserved for restart algorithms.
+    Restart { configuration: String },
+    /// Block-abstraction memoization looked up a block summary.
+    /// Reserved for BAM.
+    BamCache { block: String, hit: bool },
+    /// The run ended. Always the last event.
+    AnalysisFinished { verdict: Verdict, reason: String },
+}
+
+impl Event {
+    /// The event's tag as it appears in JSON (`state_created`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::AnalysisStarted { .. } => "analysis_started",
+            Event::StateCreated { .. } => "state_created",
+            Event::WaitlistPush { .. } => "waitlist_push",
+            Event::WaitlistPop { .. } => "waitlist_pop",
+            Event::WaitlistRemove { .. } => "waitlist_remove",
+            Event::Transfer { .. } => "transfer",
+            Event::PrecisionAdjusted { .. } => "precision_adjusted",
+            Event::Merge { .. } => "merge",
+            Event::Stop { .. } => "stop",
+            Event::ReachedAdd { .. } => "reached_add",
+            Event::ReachedRemove { .. } => "reached_remove",
+            Event::TargetReached { .. } => "target_reached",
+            Event::SolverQuery { .. } => "solver_query",
+            Event::Counterexample { .. } => "counterexample",
+            Event::Refinement { .. } => "refinement",
+            Event::Restart { .. } => "restart",
+            Event::BamCache { .. } => "bam_cache",
+            Event::AnalysisFinished { .. } => "analysis_finished",
+        }
+    }
+}

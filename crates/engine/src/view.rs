@@ -1,0 +1,459 @@
+//! What the UI shows at step k, as a pure function of the first k events.
+//!
+//! * [`Snapshot`] is the fold: start from [`Snapshot::default`] and
+//!   [`Snapshot::apply`] events in order. It holds the reached set grouped by
+//!   location, the waitlist in order, every state's view and ARG links
+//!   (merged and covered states marked), the current step in words, and the
+//!   [`Statistics`].
+//! * [`Cursor`] seeks to any position of a trace, forward and backward,
+//!   replaying from checkpoints taken every `interval` events (as rustc's
+//!   dataflow `ResultsCursor` does for basic blocks).
+//! * [`Statistics`] counts events; it is the *only* place statistics come
+//!   from, so they cannot disagree with the trace.
+//!
+//! Nothing here depends on the CPAs or on the web: the UI is built on it and
+//! tested natively.
+
+use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, StateView, Verdict};
+use cfa::{EdgeId, NodeId};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Counters that fall out of the trace.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Statistics {
+    /// Events seen.
+    pub events: u64,
+    /// Abstract states created (transfer successors, prec and merge results).
+    pub created: u64,
+    /// Successors computed by the transfer relation.
+    pub successors: u64,
+    /// Waitlist pops (the algorithm's steps).
+    pub steps: u64,
+    /// Transfers along an edge.
+    pub transfers: u64,
+    /// Transfers without a successor (infeasible edges).
+    pub infeasible: u64,
+    /// Merges computed with a non-sep operator.
+    pub merges: u64,
+    /// Merges whose result replaced the reached state.
+    pub merges_replaced: u64,
+    /// Stop checks.
+    pub stops: u64,
+    /// Stop checks that found the state covered.
+    pub covered: u64,
+    /// The current size of the reached set.
+    pub reached: u64,
+    /// The largest size the reached set had.
+    pub max_reached: u64,
+    /// The current size of the waitlist.
+    pub waitlist: u64,
+    /// Precision adjustments that changed something.
+    pub precision_adjustments: u64,
+    /// Solver queries.
+    pub solver_queries: u64,
+    /// CEGAR refinements.
+    pub refinements: u64,
+    /// Target states reached.
+    pub targets: u64,
+}
+
+impl Statistics {
+    /// Counts one event.
+    pub fn observe(&mut self, e: &Event) {
+        self.events += 1;
+        match e {
+            Event::StateCreated { .. } => self.created += 1,
+            Event::WaitlistPush { .. } => self.waitlist += 1,
+            Event::WaitlistPop { .. } => {
+                self.steps += 1;
+                self.waitlist = self.waitlist.saturating_sub(1);
+            }
+            Event::WaitlistRemove { .. } => self.waitlist = self.waitlist.saturating_sub(1),
+            Event::Transfer { successors, .. } => {
+                self.transfers += 1;
+                self.successors += successors.len() as u64;
+                if successors.is_empty() {
+                    self.infeasible += 1;
+                }
+            }
+            Event::PrecisionAdjusted { .. } => self.precision_adjustments += 1,
+            Event::Merge { replaced, .. } => {
+                self.merges += 1;
+                if *replaced {
+                    self.merges_replaced += 1;
+                }
+            }
+            Event::Stop { covered, .. } => {
+                self.stops += 1;
+                if *covered {
+                    self.covered += 1;
+                }
+            }
+            Event::ReachedAdd { .. } => {
+                self.reached += 1;
+                self.max_reached = self.max_reached.max(self.reached);
+            }
+            Event::ReachedRemove { .. } => self.reached = self.reached.saturating_sub(1),
+            Event::TargetReached { .. } => self.targets += 1,
+            Event::SolverQuery { .. } => self.solver_queries += 1,
+            Event::Refinement { .. } => self.refinements += 1,
+            Event::AnalysisStarted { .. }
+            | Event::Counterexample { .. }
+            | Event::Restart { .. }
+            | Event::BamCache { .. }
+            | Event::AnalysisFinished { .. } => {}
+        }
+    }
+
+    /// The statistics of a whole trace.
+    pub fn of(events: &[Event]) -> Statistics {
+        let mut s = Statistics::default();
+        for e in events {
+            s.observe(e);
+        }
+        s
+    }
+}
+
+/// Everything known about one state at some point of the trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateInfo {
+    /// Its id.
+    pub id: StateId,
+    /// Its location.
+    pub location: Option<NodeId>,
+    /// Its call stack (call sites).
+    pub callstack: Vec<NodeId>,
+    /// Its ARG parents.
+    pub origin: Origin,
+    /// Its view (absent when the run did not record views).
+    pub view: Option<Arc<StateView>>,
+    /// In the reached set now.
+    pub in_reached: bool,
+    /// In the waitlist now.
+    pub in_waitlist: bool,
+    /// Popped from the waitlist at some point.
+    pub popped: bool,
+    /// Replaced by this merge result.
+    pub replaced_by: Option<StateId>,
+    /// Covered (stop said yes) by these reached states.
+    pub covered_by: Vec<StateId>,
+    /// A target state.
+    pub target: bool,
+}
+
+/// The UI's model at one position of the trace: the fold of an event prefix.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Snapshot {
+    /// How many events were applied.
+    pub position: usize,
+    /// The run's configuration summary (after the first event).
+    pub info: Option<RunInfo>,
+    /// All states created so far, indexed by id.
+    pub states: Vec<StateInfo>,
+    /// The reached set grouped by location (in order of insertion).
+    pub reached: BTreeMap<NodeId, Vec<StateId>>,
+    /// The waitlist in pop order.
+    pub waitlist: Vec<StateId>,
+    /// The state popped by the current step.
+    pub current_state: Option<StateId>,
+    /// The edge of the current step's latest transfer.
+    pub current_edge: Option<EdgeId>,
+    /// The current step (since the last pop) in words, one line per action.
+    pub current_step: Vec<String>,
+    /// The counters.
+    pub stats: Statistics,
+    /// The verdict and reason once the run finished.
+    pub finished: Option<(Verdict, String)>,
+}
+
+impl Snapshot {
+    /// The fold of a whole event prefix.
+    pub fn of(events: &[Event]) -> Snapshot {
+        let mut s = Snapshot::default();
+        for e in events {
+            s.apply(e);
+        }
+        s
+    }
+
+    /// A state by id.
+    pub fn state(&self, id: StateId) -> Option<&StateInfo> {
+        self.states.get(id.0 as usize)
+    }
+
+    fn st(&mut self, id: StateId) -> Option<&mut StateInfo> {
+        self.states.get_mut(id.0 as usize)
+    }
+
+    /// The number of states in the reached set.
+    pub fn reached_len(&self) -> usize {
+        self.reached.values().map(Vec::len).sum()
+    }
+
+    /// The current step as one line of text (actions separated by `; `).
+    pub fn step_text(&self) -> String {
+        self.current_step.join("; ")
+    }
+
+    fn loc(&self, id: StateId) -> String {
+        match self.state(id).and_then(|s| s.location) {
+            Some(l) => format!("@{l}"),
+            None => String::new(),
+        }
+    }
+
+    /// Applies one event (the fold's step function).
+    pub fn apply(&mut self, e: &Event) {
+        self.position += 1;
+        self.stats.observe(e);
+        match e {
+            Event::AnalysisStarted { info } => {
+                self.info = Some(info.clone());
+                self.current_step = vec![format!("start: {} ({} order)", info.cpas.join(" × "), info.order)];
+            }
+            Event::StateCreated { state, location, callstack, origin, view } => {
+                // Ids are dense and increasing; tolerate gaps defensively.
+                while self.states.len() < state.0 as usize {
+                    let id = StateId(self.states.len() as u32);
+                    self.states.push(blank_state(id));
+                }
+                let info = StateInfo {
+                    id: *state,
+                    location: *location,
+                    callstack: callstack.clone(),
+                    origin: origin.clone(),
+                    view: view.clone().map(Arc::new),
+                    in_reached: false,
+                    in_waitlist: false,
+                    popped: false,
+                    replaced_by: None,
+                    covered_by: vec![],
+                    target: false,
+                };
+                if (state.0 as usize) < self.states.len() {
+                    self.states[state.0 as usize] = info;
+                } else {
+                    self.states.push(info);
+                }
+                if matches!(origin, Origin::Initial) {
+                    self.current_step.push(format!("create the initial state {state}{}", self.loc(*state)));
+                }
+            }
+            Event::WaitlistPush { state, index } => {
+                let i = (*index).min(self.waitlist.len());
+                self.waitlist.insert(i, *state);
+                if let Some(s) = self.st(*state) {
+                    s.in_waitlist = true;
+                }
+            }
+            Event::WaitlistPop { state, step } => {
+                self.waitlist.retain(|s| s != state);
+                if let Some(s) = self.st(*state) {
+                    s.in_waitlist = false;
+                    s.popped = true;
+                }
+                self.current_state = Some(*state);
+                self.current_edge = None;
+                self.current_step = vec![format!("step {step}: pop {state}{}", self.loc(*state))];
+            }
+            Event::WaitlistRemove { state } => {
+                self.waitlist.retain(|s| s != state);
+                if let Some(s) = self.st(*state) {
+                    s.in_waitlist = false;
+                }
+            }
+            Event::Transfer { from: _, edge, source, target, label, successors } => {
+                self.current_edge = Some(*edge);
+                let succ = if successors.is_empty() {
+                    "no successor (infeasible)".to_string()
+                } else {
+                    successors.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
+                };
+                self.current_step.push(format!("transfer along {source}→{target} `{label}` → {succ}"));
+            }
+            Event::PrecisionAdjusted { state, result, precision } => {
+                self.current_step.push(format!("prec: {state} → {result} (precision {precision})"));
+            }
+            Event::Merge { operator, new, reached, result, replaced } => {
+                let op = operator.name();
+                if *replaced {
+                    self.current_step.push(format!("merge {new} with {reached}: {op} → {result} replaces {reached}"));
+                } else {
+                    self.current_step.push(format!("merge {new} with {reached}: {op} → {reached} unchanged"));
+                }
+                debug_assert!(*operator != MergeKind::Sep || !*replaced);
+            }
+            Event::Stop { state, covered, covered_by, .. } => {
+                if *covered {
+                    let by = covered_by.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+                    self.current_step.push(format!("stop: {state} covered by {by}"));
+                    let by = covered_by.clone();
+                    if let Some(s) = self.st(*state) {
+                        s.covered_by = by;
+                    }
+                } else {
+                    self.current_step.push(format!("stop: {state} not covered"));
+                }
+            }
+            Event::ReachedAdd { state } => {
+                if let Some(s) = self.st(*state) {
+                    s.in_reached = true;
+                }
+                if let Some(l) = self.state(*state).and_then(|s| s.location) {
+                    self.reached.entry(l).or_default().push(*state);
+                }
+                self.current_step.push(format!("add {state}"));
+            }
+            Event::ReachedRemove { state, replaced_by } => {
+                let loc = self.state(*state).and_then(|s| s.location);
+                if let Some(s) = self.st(*state) {
+                    s.in_reached = false;
+                    s.replaced_by = Some(*replaced_by);
+                }
+                if let Some(l) = loc {
+                    if let Some(v) = self.reached.get_mut(&l) {
+                        v.retain(|s| s != state);
+                        if v.is_empty() {
+                            self.reached.remove(&l);
+                        }
+                    }
+                }
+            }
+            Event::TargetReached { state, location } => {
+                if let Some(s) = self.st(*state) {
+                    s.target = true;
+                }
+                self.current_step.push(format!("target reached: {state} @{location}"));
+            }
+            Event::SolverQuery { id, answer, .. } => self.current_step.push(format!("solver query #{id}: {answer}")),
+            Event::Counterexample { target, feasible, description } => {
+                let f = match feasible {
+                    Some(true) => "feasible",
+                    Some(false) => "infeasible",
+                    None => "undecided",
+                };
+                self.current_step.push(format!("counterexample to {target}: {f} ({description})"));
+            }
+            Event::Refinement { precision, .. } => self.current_step.push(format!("refinement: new precision {precision}")),
+            Event::Restart { configuration } => self.current_step.push(format!("restart with {configuration}")),
+            Event::BamCache { block, hit } => {
+                self.current_step.push(format!("BAM cache {} for {block}", if *hit { "hit" } else { "miss" }))
+            }
+            Event::AnalysisFinished { verdict, reason } => {
+                self.finished = Some((*verdict, reason.clone()));
+                self.current_step.push(format!("finished: {} — {reason}", verdict.upper()));
+            }
+        }
+    }
+}
+
+fn blank_state(id: StateId) -> StateInfo {
+    StateInfo {
+        id,
+        location: None,
+        callstack: vec![],
+        origin: Origin::Initial,
+        view: None,
+        in_reached: false,
+        in_waitlist: false,
+        popped: false,
+        replaced_by: None,
+        covered_by: vec![],
+        target: false,
+    }
+}
+
+/// A seekable position in a trace: [`Cursor::seek`] to any event index,
+/// forward or backward, in time proportional to the checkpoint interval.
+#[derive(Clone, Debug)]
+pub struct Cursor {
+    events: Vec<Event>,
+    interval: usize,
+    /// `checkpoints[i]` is the snapshot after `i * interval` events.
+    checkpoints: Vec<Snapshot>,
+    current: Snapshot,
+}
+
+impl Cursor {
+    /// The default distance between checkpoints.
+    pub const DEFAULT_INTERVAL: usize = 64;
+
+    /// A cursor at position 0 of `events`.
+    pub fn new(events: Vec<Event>) -> Self {
+        Self::with_interval(events, Self::DEFAULT_INTERVAL)
+    }
+
+    /// A cursor with checkpoints every `interval` events (at least 1).
+    pub fn with_interval(events: Vec<Event>, interval: usize) -> Self {
+        Cursor { events, interval: interval.max(1), checkpoints: vec![Snapshot::default()], current: Snapshot::default() }
+    }
+
+    /// Appends events (e.g. as a live run produces them).
+    pub fn extend(&mut self, events: impl IntoIterator<Item = Event>) {
+        self.events.extend(events);
+    }
+
+    /// The trace.
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    /// The number of events (the last seekable position).
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether the trace is empty.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// The current position (events applied).
+    pub fn position(&self) -> usize {
+        self.current.position
+    }
+
+    /// The snapshot at the current position.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.current
+    }
+
+    fn forward_to(&mut self, k: usize) {
+        while self.current.position < k {
+            let i = self.current.position;
+            self.current.apply(&self.events[i]);
+            let p = self.current.position;
+            if p % self.interval == 0 && p / self.interval == self.checkpoints.len() {
+                self.checkpoints.push(self.current.clone());
+            }
+        }
+    }
+
+    /// Moves to the state after the first `k` events (clamped to the
+    /// trace's length) and returns it.
+    pub fn seek(&mut self, k: usize) -> &Snapshot {
+        let k = k.min(self.events.len());
+        let here = self.current.position;
+        if k < here || k - here > self.interval {
+            // Restart from the last checkpoint at or before k (when it is
+            // closer than where we are).
+            let c = (k / self.interval).min(self.checkpoints.len() - 1);
+            let cp = c * self.interval;
+            if k < here || cp > here {
+                self.current = self.checkpoints[c].clone();
+            }
+        }
+        self.forward_to(k);
+        &self.current
+    }
+
+    /// The position just after the next event satisfying `pred` (from the
+    /// current position), e.g. the next merge that replaced a state; `None`
+    /// when there is none.
+    pub fn find_next(&self, pred: impl Fn(&Event) -> bool) -> Option<usize> {
+        self.events[self.current.position..].iter().position(pred).map(|i| self.current.position + i + 1)
+    }
+}
