@@ -258,10 +258,12 @@ impl Program {
 
     /// For every node (indexed by node id), its position in a reverse
     /// postorder of its function's CFA (calls stepped over via their return
-    /// site), starting at 0 for the entry. In an acyclic region a node comes
-    /// after all its predecessors, so a waitlist sorted by this index
-    /// processes a loop body before the code after the loop. Nodes the DFS
-    /// does not reach (only a never-returning function's exit) come last.
+    /// site), starting at 0 for the entry. Apart from back edges, a node comes
+    /// after all its predecessors; the DFS takes each node's successors
+    /// last-to-first, so the body of a loop (the `[cond]` edge, listed first)
+    /// is numbered before the code after the loop, and a waitlist sorted by
+    /// this index finishes a loop before leaving it. Nodes the DFS does not
+    /// reach (only a never-returning function's exit) come last.
     pub fn reverse_postorder(&self) -> Vec<u32> {
         let mut rpo = vec![u32::MAX; self.nodes.len()];
         for f in &self.functions {
@@ -269,15 +271,22 @@ impl Program {
             let mut post: Vec<NodeId> = Vec::new();
             let mut stack: Vec<(NodeId, Vec<NodeId>, usize)> = Vec::new();
             visited[f.entry.0 as usize] = true;
-            stack.push((f.entry, intra_successors(self, f.entry), 0));
+            // Successors are visited last-to-first, so that the first
+            // successor (the `[cond]` branch into a loop body) gets the
+            // smaller reverse-postorder index.
+            let succ_rev = |id: NodeId| {
+                let mut v = intra_successors(self, id);
+                v.reverse();
+                v
+            };
+            stack.push((f.entry, succ_rev(f.entry), 0));
             while let Some(top) = stack.last_mut() {
                 if top.2 < top.1.len() {
                     let y = top.1[top.2];
                     top.2 += 1;
                     if !visited[y.0 as usize] {
                         visited[y.0 as usize] = true;
-                        let succ = intra_successors(self, y);
-                        stack.push((y, succ, 0));
+                        stack.push((y, succ_rev(y), 0));
                     }
                 } else {
                     post.push(top.0);
