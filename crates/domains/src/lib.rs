@@ -1,1 +1,24 @@
-//! placeholder
+//! Numeric abstract domains of the CPA playground: pure lattices over
+//! numbered variables `0..n`.
+//!
+//! * [`bound`] — exact upper bounds `ℤ ∪ {+∞}`, the cells of a DBM.
+//! * [`interval`] — integer intervals with ⊔, ⊓, widening and arithmetic.
+//! * [`octagon`] — Miné's octagon domain on our own difference-bound
+//!   matrices: closure, ⊑ ⊔ ⊓ ∇, transfer functions and UI views.
+//!
+//! *Architecture invariant*: this crate knows nothing of CFAs, the CPA
+//! algorithm or the UI. The engine translates program expressions into
+//! [`octagon::LinExpr`]s and [`interval::Interval`]s.
+//!
+//! *Soundness contract* (every operation): the result over-approximates the
+//! concrete operation on `γ` of its inputs — `γ(a) ∪ γ(b) ⊆ γ(a ⊔ b)`, and for
+//! a transfer `t`, `post(γ(a)) ⊆ γ(t(a))`. A wrong `⊥` would make an analysis
+//! prove an unsafe program safe, so every approximation errs towards `⊤`.
+
+pub mod bound;
+pub mod interval;
+pub mod octagon;
+
+pub use bound::Bound;
+pub use interval::Interval;
+pub use octagon::{Cmp, LinExpr, Octagon};

@@ -1,0 +1,248 @@
+//! Closure: the canonical (tightest) form of an octagon's DBM.
+//!
+//! Many DBMs describe the same octagon; the *closed* one has every cell equal
+//! to the tightest bound implied by all the others, so it is the normal form
+//! that ⊑, ⊔, projection and the views rely on. Over the integers we compute
+//! Bagnara, Hill and Zaffanella's **tight closure** (2008), in three steps:
+//!
+//! 1. **Shortest-path closure** (Floyd–Warshall over the `2n` signed
+//!    variables): `m[i][j] ← min(m[i][j], m[i][k] + m[k][j])`. A negative
+//!    diagonal cell is a negative cycle: `γ = ∅`.
+//! 2. **Tightening**: `m[i][ī]` bounds `2·(±x)`; over the integers `2·x ≤ 7`
+//!    means `x ≤ 3`, i.e. `2·x ≤ 6`, so each unary bound is rounded down to
+//!    an even number. If then `m[i][ī] + m[ī][i] < 0` for some `i` (e.g.
+//!    `2x ≤ 0` and `−2x ≤ −2`), `γ = ∅`.
+//! 3. **Strengthening** (Miné): `V_j − V_i ≤ (m[i][ī] + m[j̄][j]) / 2` — the sum
+//!    of two unary bounds bounds a binary difference. Bagnara et al. (2009)
+//!    proved that one strengthening pass after the shortest-path closure is
+//!    enough (Miné's original interleaves it at every pivot); with even unary
+//!    bounds the halving is exact.
+//!
+//! The result is *tightly closed*: its integer points are exactly those of the
+//! input (closure never changes `γ`), and every cell is reached by some integer
+//! point, so `a ⊑ b` can be read cell by cell.
+//!
+//! **Incremental closure** ([`close_incremental`]): when the matrix was closed
+//! and only the constraints of one variable `v` changed (rows/columns `2v`,
+//! `2v+1`), the new shortest paths are old paths plus detours through `v`:
+//! first the two rows of `v` are relaxed against the old closed matrix, then
+//! `v`'s 2×2 block is closed, then every cell is relaxed through the two
+//! pivots `2v`, `2v+1`; tightening and strengthening finish it. Each pass is
+//! O(n²) instead of O(n³). Assignments and octagonal guards touch one
+//! variable, so they use this.
+//!
+//! # Performance choices
+//!
+//! * Half-matrix storage ([`super::dbm`]): rows are contiguous slices, so the
+//!   inner loop is a straight `min(c, ik + kj)` over a slice.
+//! * The two pivot rows of variable `k` are materialized once per
+//!   iteration, and rows `i` with `m[i][2k] = m[i][2k+1] = +∞` are skipped —
+//!   on sparse octagons most of them.
+//! * We do **not** decompose the matrix into independent variable blocks as
+//!   ELINA does: it would need a partition to be maintained by every
+//!   operation, which doubles the code a student has to read, and the
+//!   `+∞`-skip already gets most of the benefit for the sparse octagons the
+//!   playground produces. See `BENCHMARKS.md` for the measured effect.
+
+use super::dbm::{row_start, Dbm, INF};
+use crate::bound::add_raw;
+
+/// Tight closure in place. Returns `false` when `γ = ∅` (the matrix is then
+/// left in an unspecified state and must be discarded).
+pub fn close(d: &mut Dbm) -> bool {
+    shortest_paths(d) && tighten_and_strengthen(d)
+}
+
+/// Step 1: Floyd–Warshall over the half matrix, one *variable* `k` at a time.
+///
+/// The pivots `2k` and `2k+1` are used together (Miné's formulation): a
+/// stored cell stands for both `m[i][j]` and its twin `m[j̄][ī]`, and only an
+/// update that is symmetric under `i ↦ ī` treats both alike. With the pair
+/// `{2k, 2k+1}` as pivot set, the invariant is "after step `k`, every cell is
+/// at most the shortest path whose intermediate nodes belong to variables
+/// `0..=k`". `false` on a negative cycle.
+fn shortest_paths(d: &mut Dbm) -> bool {
+    let n2 = 2 * d.vars();
+    let mut r0 = vec![0i64; n2];
+    let mut r1 = vec![0i64; n2];
+    for k in 0..d.vars() {
+        let (p0, p1) = (2 * k, 2 * k + 1);
+        d.full_row(p0, &mut r0);
+        d.full_row(p1, &mut r1);
+        // Close the two pivot rows among themselves first:
+        // m[2k][j] ≤ m[2k][2k+1] + m[2k+1][j], and symmetrically.
+        let (up, down) = (r0[p1], r1[p0]);
+        if add_raw(up, down) < 0 {
+            return false;
+        }
+        for j in 0..n2 {
+            let a = add_raw(up, r1[j]);
+            let b = add_raw(down, r0[j]);
+            r0[j] = r0[j].min(a);
+            r1[j] = r1[j].min(b);
+        }
+        relax_through(d, &r0, &r1);
+    }
+    diagonal_ok(d)
+}
+
+/// `m[i][j] ← min(m[i][j], m[i][a] + m[a][j], m[i][ā] + m[ā][j])` for every
+/// stored cell, where `r0`, `r1` are the full rows of the pivots `a = 2k`,
+/// `ā = 2k+1` (already closed among themselves). By coherence the pivot
+/// columns are `m[i][2k] = r1[ī]` and `m[i][2k+1] = r0[ī]`.
+#[inline]
+fn relax_through(d: &mut Dbm, r0: &[i64], r1: &[i64]) {
+    let n2 = r0.len();
+    for i in 0..n2 {
+        let c0 = r1[i ^ 1];
+        let c1 = r0[i ^ 1];
+        let s = row_start(i);
+        let len = (i | 1) + 1;
+        let row = &mut d.m[s..s + len];
+        match (c0 == INF, c1 == INF) {
+            (true, true) => {}
+            (false, true) => {
+                for (c, &a) in row.iter_mut().zip(&r0[..len]) {
+                    *c = (*c).min(add_raw(c0, a));
+                }
+            }
+            (true, false) => {
+                for (c, &b) in row.iter_mut().zip(&r1[..len]) {
+                    *c = (*c).min(add_raw(c1, b));
+                }
+            }
+            (false, false) => {
+                for ((c, &a), &b) in row.iter_mut().zip(&r0[..len]).zip(&r1[..len]) {
+                    *c = (*c).min(add_raw(c0, a)).min(add_raw(c1, b));
+                }
+            }
+        }
+    }
+}
+
+/// Checks the diagonal for negative cycles and resets it to 0.
+fn diagonal_ok(d: &mut Dbm) -> bool {
+    for i in 0..2 * d.vars() {
+        let c = &mut d.m[row_start(i) + i];
+        if *c < 0 {
+            return false;
+        }
+        *c = 0;
+    }
+    true
+}
+
+/// Steps 2 and 3 on a shortest-path-closed matrix. `false` when empty.
+fn tighten_and_strengthen(d: &mut Dbm) -> bool {
+    let n2 = 2 * d.vars();
+    // u[i] = m[i][ī], tightened to an even number.
+    let mut u = vec![INF; n2];
+    for (i, ui) in u.iter_mut().enumerate() {
+        let c = &mut d.m[row_start(i) + (i ^ 1)];
+        if *c != INF {
+            *c -= c.rem_euclid(2);
+        }
+        *ui = *c;
+    }
+    for i in (0..n2).step_by(2) {
+        if u[i] != INF && u[i + 1] != INF && (u[i] as i128 + u[i + 1] as i128) < 0 {
+            return false;
+        }
+    }
+    // ub[j] = m[j̄][j] = u[j̄]
+    let ub: Vec<i64> = (0..n2).map(|j| u[j ^ 1]).collect();
+    for i in 0..n2 {
+        let ui = u[i];
+        if ui == INF {
+            continue;
+        }
+        let s = row_start(i);
+        let len = (i | 1) + 1;
+        for (c, &uj) in d.m[s..s + len].iter_mut().zip(&ub[..len]) {
+            let t = add_raw(ui, uj);
+            if t != INF {
+                let h = t >> 1; // ⌊t / 2⌋
+                if h < *c {
+                    *c = h;
+                }
+            }
+        }
+    }
+    true
+}
+
+/// Incremental tight closure after the constraints of variable `v` changed.
+///
+/// Precondition: apart from rows/columns `2v`, `2v+1`, the matrix is tightly
+/// closed (e.g. it was closed, then `v` was forgotten and re-constrained).
+/// Returns `false` when `γ = ∅`.
+pub fn close_incremental(d: &mut Dbm, v: usize) -> bool {
+    let n2 = 2 * d.vars();
+    let (a0, a1) = (2 * v, 2 * v + 1);
+    let in_v = |i: usize| i >> 1 == v;
+    let mut r0 = vec![0i64; n2];
+    let mut r1 = vec![0i64; n2];
+    d.full_row(a0, &mut r0);
+    d.full_row(a1, &mut r1);
+
+    // 1. r_a[j] ← min_k (r_a[k] + M[k][j]) for k, j outside v, M the old closed
+    //    part. Each stored cell (i, j) is M[i][j] and M[j̄][ī].
+    for i in 0..n2 {
+        if in_v(i) {
+            continue;
+        }
+        let s = row_start(i);
+        for j in 0..=(i | 1) {
+            if in_v(j) {
+                continue;
+            }
+            let c = d.m[s + j];
+            if c == INF {
+                continue;
+            }
+            r0[j] = r0[j].min(add_raw(r0[i], c));
+            r1[j] = r1[j].min(add_raw(r1[i], c));
+            r0[i ^ 1] = r0[i ^ 1].min(add_raw(r0[j ^ 1], c));
+            r1[i ^ 1] = r1[i ^ 1].min(add_raw(r1[j ^ 1], c));
+        }
+    }
+
+    // 2. The 2×2 block of v: m[a][b] ← min_k r_a[k] + m[k][b], with
+    //    m[k][b] = r_b̄[k̄]; then close it (its only cycle is a → ā → a).
+    let mut up = r0[a1]; // −2v ≤ up
+    let mut down = r1[a0]; // 2v ≤ down
+    for k in 0..n2 {
+        if in_v(k) {
+            continue;
+        }
+        up = up.min(add_raw(r0[k], r0[k ^ 1])); // m[a0][k] + m[k][a1] = r0[k] + r0[k̄]
+        down = down.min(add_raw(r1[k], r1[k ^ 1]));
+    }
+    if up != INF && down != INF && (up as i128 + down as i128) < 0 {
+        return false;
+    }
+    r0[a1] = up;
+    r1[a0] = down;
+    r0[a0] = 0;
+    r1[a1] = 0;
+    // Paths through the other sign of v: a0 → a1 → j and a1 → a0 → j.
+    for j in 0..n2 {
+        r0[j] = r0[j].min(add_raw(up, r1[j]));
+    }
+    for j in 0..n2 {
+        r1[j] = r1[j].min(add_raw(down, r0[j]));
+    }
+    if r0[a0] < 0 || r1[a1] < 0 {
+        return false;
+    }
+
+    // Write the two rows back (coherently).
+    for j in 0..n2 {
+        d.m[super::dbm::idx(a0, j)] = r0[j];
+        d.m[super::dbm::idx(a1, j)] = r1[j];
+    }
+
+    // 3. Relax every cell through the pivots a0 and a1.
+    relax_through(d, &r0, &r1);
+    diagonal_ok(d) && tighten_and_strengthen(d)
+}
