@@ -28,50 +28,75 @@ use std::fmt::Write;
 pub struct JsonView {
     /// The name of the function analysis starts in.
     pub main: String,
+    /// The functions in source order.
     pub functions: Vec<JsonFunction>,
+    /// All locations; `nodes[k].id == k`.
     pub nodes: Vec<JsonNode>,
+    /// All edges; `edges[k].id == k`.
     pub edges: Vec<JsonEdge>,
+    /// All variables; `variables[k].id == k`.
     pub variables: Vec<JsonVariable>,
 }
 
 /// A function in the JSON view: its entry/exit and all its node ids.
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonFunction {
+    /// The function's id (index in `functions`).
     pub id: u32,
+    /// Its source name.
     pub name: String,
+    /// The entry location.
     pub entry: u32,
+    /// The exit location (after `return`).
     pub exit: u32,
+    /// Its locations, in id order.
     pub nodes: Vec<u32>,
 }
 
 /// A CFA location in the JSON view, with the flags the page draws.
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonNode {
+    /// The location's number (`N<id>`).
     pub id: u32,
+    /// The function it belongs to.
     pub function: u32,
+    /// `entry`, `exit`, `normal` or `terminal` (after `abort()`/`exit()`).
     pub kind: NodeKind,
+    /// The source line of the statement that leaves it.
     pub line: u32,
+    /// Target of a back edge: where merge-at-loop-heads and widening act.
     pub loop_head: bool,
+    /// The error location of the unreach-call property.
     pub error: bool,
 }
 
 /// A CFA edge in the JSON view: endpoints, operation kind and C-like label.
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonEdge {
+    /// The edge's number.
     pub id: u32,
+    /// The location it leaves.
     pub source: u32,
+    /// The location it enters.
     pub target: u32,
+    /// The operation kind (see [`edge_kind_name`]).
     pub kind: &'static str,
+    /// The operation as C-like text (`x = x + 1;`, `[x < 10]`).
     pub label: String,
+    /// The source line of the statement.
     pub line: u32,
 }
 
 /// A program variable in the JSON view.
 #[derive(Clone, Debug, Serialize)]
 pub struct JsonVariable {
+    /// The variable's id.
     pub id: u32,
+    /// The name as written (or `__tmp0`, `__retval`).
     pub name: String,
+    /// The unique name (`main::x`, `main::x#1`, `g`).
     pub qualified: String,
+    /// The C type, e.g. `unsigned int`.
     #[serde(rename = "type")]
     pub ty: String,
     /// `global`, `local`, `param`, `return` or `temp`.

@@ -28,6 +28,8 @@
 //! * Division by zero, a bad shift or a 128-bit overflow stops the run with
 //!   [`Outcome::UndefinedOperation`] at that edge.
 
+#![warn(missing_docs)]
+
 use cfa::{EdgeId, EdgeKind, EvalError, Expr, FuncId, NodeId, NodeKind, Program, Rhs, VarId, VarScope};
 use minic::types::{IntModel, IntType};
 use serde::{Deserialize, Serialize};
@@ -134,24 +136,52 @@ impl Default for Options {
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Outcome {
     /// The error location was reached: the property is violated on this path.
-    ReachedError { node: NodeId },
+    ReachedError {
+        /// The error node.
+        node: NodeId,
+    },
     /// `main` returned (`value` is `None` for a `void` main or when main
     /// fell off its end without a `return`).
-    Returned { value: Option<i128> },
+    Returned {
+        /// `main`'s return value.
+        value: Option<i128>,
+    },
     /// `abort()` or `exit(e)` ended the path (no error).
-    Terminated { node: NodeId },
+    Terminated {
+        /// The terminal node after the `abort()`/`exit(e)` edge.
+        node: NodeId,
+    },
     /// No outgoing edge was enabled: a `__VERIFIER_assume` condition was
     /// false, so this path is not a real execution.
-    AssumeFailed { node: NodeId },
+    AssumeFailed {
+        /// The location where no edge was enabled.
+        node: NodeId,
+    },
     /// An input was needed but the source had none left.
-    InputsExhausted { edge: EdgeId },
+    InputsExhausted {
+        /// The edge that needed the input.
+        edge: EdgeId,
+    },
     /// `max_steps` edges were taken without the program ending.
-    StepLimit { steps: usize },
+    StepLimit {
+        /// The number of edges taken.
+        steps: usize,
+    },
     /// Division by zero, a bad shift amount or an overflow of 128 bits.
-    UndefinedOperation { edge: EdgeId, error: EvalError },
+    UndefinedOperation {
+        /// The edge whose expression has no defined value.
+        edge: EdgeId,
+        /// What went wrong.
+        error: EvalError,
+    },
     /// The CFA itself is malformed here (several enabled edges, or a
     /// location without successors that is neither error, terminal nor exit).
-    Stuck { node: NodeId, reason: String },
+    Stuck {
+        /// Where.
+        node: NodeId,
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 impl fmt::Display for Outcome {
@@ -178,22 +208,29 @@ impl fmt::Display for Outcome {
 /// frame's initialized variables), sorted by variable id.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConcreteState {
+    /// The program location.
     pub node: NodeId,
+    /// The call sites of the active calls, outermost first (empty in `main`).
     pub call_stack: Vec<NodeId>,
+    /// Globals and the current frame's variables that hold a value.
     pub values: BTreeMap<VarId, i128>,
 }
 
 /// One input taken during the run: where and what.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputUse {
+    /// The edge being taken when the input was needed.
     pub edge: EdgeId,
+    /// The variable that received it.
     pub var: Option<VarId>,
+    /// The value, converted to the variable's type.
     pub value: i128,
 }
 
 /// The result of a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Execution {
+    /// How the run ended.
     pub outcome: Outcome,
     /// Every edge taken, in order.
     pub path: Vec<EdgeId>,
