@@ -145,8 +145,48 @@ pub struct ValueBinding {
     pub var: cfa::VarId,
     /// Its qualified name (`x`, `main::i`).
     pub name: String,
-    /// Its value.
+    /// Its value (JSON: a number when it fits in 64 bits, else a string).
+    #[serde(with = "wide_int")]
     pub value: i128,
+}
+
+/// Serde for `i128` that survives serde's buffering of internally tagged
+/// enums (which cannot hold 128-bit integers): a JSON number when the value
+/// fits in `i64`, otherwise a decimal string.
+pub mod wide_int {
+    use serde::de::{self, Visitor};
+    use serde::{Deserializer, Serializer};
+    use std::fmt;
+
+    /// Writes `v` as an `i64` when it fits, else as a string.
+    pub fn serialize<S: Serializer>(v: &i128, s: S) -> Result<S::Ok, S::Error> {
+        match i64::try_from(*v) {
+            Ok(small) => s.serialize_i64(small),
+            Err(_) => s.serialize_str(&v.to_string()),
+        }
+    }
+
+    struct V;
+    impl Visitor<'_> for V {
+        type Value = i128;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an integer or a decimal string")
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<i128, E> {
+            Ok(v as i128)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<i128, E> {
+            Ok(v as i128)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<i128, E> {
+            v.parse().map_err(E::custom)
+        }
+    }
+
+    /// Reads a number or a decimal string.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<i128, D::Error> {
+        d.deserialize_any(V)
+    }
 }
 
 /// One component CPA's view of a state: which CPA, and what it shows.

@@ -200,7 +200,7 @@ impl Snapshot {
 
     fn loc(&self, id: StateId) -> String {
         match self.state(id).and_then(|s| s.location) {
-            Some(l) => format!("@{l}"),
+            Some(l) => format!(" @{l}"),
             None => String::new(),
         }
     }

@@ -135,7 +135,7 @@ impl Cpa for MockCpa {
         self.program.nodes.get(s.node.0 as usize).is_some_and(|n| n.error)
     }
     fn view(&self, s: &MockState) -> ComponentView {
-        let tags: Vec<String> = s.tags.iter().map(|t| format!("{:x}", t & 0xffff)).collect();
+        let tags: Vec<String> = s.tags.iter().map(|t| format!("{t:x}")).collect();
         ComponentView {
             cpa: "MockCPA".into(),
             content: ViewContent::Text { text: format!("@{} d={} tags={{{}}}", s.node, s.depth, tags.join(",")) },

@@ -1,0 +1,134 @@
+//! The trace, the fold and the cursor, tested with the mock CPA (every state
+//! unique) and with the Value CPA.
+
+use cfa::BinOp;
+use engine::cpas::mock::MockCpa;
+use engine::testkit::{bin, int, var, CfaBuilder};
+use engine::trace::RunInfo;
+use engine::view::{Cursor, Snapshot, Statistics};
+use engine::{build_analysis, AlgorithmOptions, Config, Event, Reachability};
+use std::sync::Arc;
+
+/// Two diamonds in a loop: merges, coverage and a depth bound.
+fn program(with_error: bool) -> Arc<cfa::Program> {
+    let mut b = CfaBuilder::new();
+    let x = b.variable("x");
+    let (head, a, c, join, d, e, join2, err) = (b.node(), b.node(), b.node(), b.node(), b.node(), b.node(), b.node(), b.error_node());
+    b.loop_head(head);
+    b.blank(b.entry(), head);
+    b.branch(head, bin(BinOp::Gt, var(x), int(0)), a, c);
+    b.blank(a, join);
+    b.blank(c, join);
+    b.branch(join, bin(BinOp::Lt, var(x), int(5)), d, e);
+    b.blank(d, join2);
+    b.blank(e, join2);
+    b.blank(join2, head);
+    let exit = b.exit();
+    b.blank(join2, exit);
+    if with_error {
+        b.assume(exit, err, bin(BinOp::Eq, var(x), int(99)), true);
+    }
+    b.build()
+}
+
+fn mock_trace(join: bool) -> Vec<Event> {
+    let p = program(false);
+    let mut alg = Reachability::new(MockCpa::new(p.clone(), 9, join), p, AlgorithmOptions::default(), RunInfo::default());
+    alg.run()
+}
+
+#[test]
+fn mock_trace_has_merges_coverage_and_unique_states() {
+    let ev = mock_trace(true);
+    let stats = Statistics::of(&ev);
+    assert!(stats.merges_replaced > 0, "{stats:?}");
+    assert!(stats.covered > 0, "{stats:?}");
+    assert!(matches!(ev.last(), Some(Event::AnalysisFinished { verdict: engine::Verdict::True, .. })));
+    let views: Vec<_> = ev
+        .iter()
+        .filter_map(|e| match e {
+            Event::StateCreated { view, origin: engine::trace::Origin::Transfer { .. }, .. } => Some(view.clone().unwrap()),
+            _ => None,
+        })
+        .collect();
+    let mut dedup = views.clone();
+    dedup.sort_by_key(|v| v.to_string());
+    dedup.dedup();
+    assert_eq!(dedup.len(), views.len(), "every mock transfer successor is unique (merge results may equal a later successor)");
+}
+
+#[test]
+fn cursor_seeks_from_every_step_to_every_other() {
+    for join in [false, true] {
+        let ev = mock_trace(join);
+        let n = ev.len();
+        assert!(n > 50, "trace too short to be a good test: {n}");
+        let fresh: Vec<Snapshot> = (0..=n).map(|k| Snapshot::of(&ev[..k])).collect();
+        // Fresh folds differ from one step to the next (each event changes the picture).
+        for k in 0..n {
+            assert_ne!(fresh[k], fresh[k + 1], "event {k} changed nothing");
+        }
+        let mut cursor = Cursor::with_interval(ev.clone(), 7);
+        for from in 0..=n {
+            for to in (0..=n).step_by(if n > 150 { 3 } else { 1 }) {
+                cursor.seek(from);
+                assert_eq!(cursor.snapshot(), &fresh[from]);
+                let s = cursor.seek(to);
+                assert_eq!(s, &fresh[to], "seek {from} → {to}");
+            }
+        }
+    }
+}
+
+#[test]
+fn runs_are_deterministic_and_trace_json_round_trips() {
+    let a = mock_trace(true);
+    let b = mock_trace(true);
+    assert_eq!(a, b);
+    let json = serde_json::to_string(&a).unwrap();
+    let back: Vec<Event> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, a);
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+
+    let p = program(true);
+    let c = Config::preset("value").unwrap();
+    let t1 = build_analysis(p.clone(), &c, true).unwrap().run();
+    let t2 = build_analysis(p, &c, true).unwrap().run();
+    assert_eq!(t1, t2);
+    let json = serde_json::to_string(&t1).unwrap();
+    let back: Vec<Event> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, t1);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v[0]["event"], "analysis_started");
+    assert_eq!(v.as_array().unwrap().last().unwrap()["event"], "analysis_finished");
+}
+
+#[test]
+fn snapshot_spells_out_the_current_step() {
+    let p = program(true);
+    let c = Config::preset("value").unwrap();
+    let ev = build_analysis(p, &c, true).unwrap().run();
+    // After the second pop's events: pop, transfer, stop, add.
+    let second_pop = ev.iter().enumerate().filter(|(_, e)| matches!(e, Event::WaitlistPop { .. })).nth(1).unwrap().0;
+    let third_pop = ev.iter().enumerate().filter(|(_, e)| matches!(e, Event::WaitlistPop { .. })).nth(2).unwrap().0;
+    let s = Snapshot::of(&ev[..third_pop]);
+    let text = s.step_text();
+    assert!(text.starts_with("step 2: pop s1 @N2"), "{text}");
+    assert!(text.contains("transfer along N2→N3"), "{text}");
+    assert!(text.contains("stop: s2 not covered; add s2"), "{text}");
+    assert!(second_pop < third_pop);
+    // The waitlist and reached set of the fold agree with the statistics.
+    assert_eq!(s.reached_len() as u64, s.stats.reached);
+    assert_eq!(s.waitlist.len() as u64, s.stats.waitlist);
+}
+
+#[test]
+fn statistics_are_counted_from_events() {
+    let ev = mock_trace(false);
+    let s = Statistics::of(&ev);
+    let pops = ev.iter().filter(|e| matches!(e, Event::WaitlistPop { .. })).count() as u64;
+    let created = ev.iter().filter(|e| matches!(e, Event::StateCreated { .. })).count() as u64;
+    assert_eq!(s.steps, pops);
+    assert_eq!(s.created, created);
+    assert_eq!(Snapshot::of(&ev).stats, s);
+}
