@@ -107,6 +107,8 @@ fn run_takes_inputs_and_the_integer_model() {
     let m = stdout(&cpaplay(&["run", &f, "--inputs=0", "--int-model=math"]));
     assert!(m.contains("outcome: main returned 0\n"), "{m}");
     assert!(m.ends_with("main::x = -1\n"), "{m}");
+    let extra = stdout(&cpaplay(&["run", &f, "--inputs", "7, 8,9"]));
+    assert!(extra.ends_with("main::x = 6\nnote: 2 of the 3 inputs were not used\n"), "{extra}");
     let none = stdout(&cpaplay(&["run", &f]));
     assert!(none.contains("outcome: ran out of inputs (edge 0) at line 2\n"), "{none}");
 }

@@ -69,9 +69,13 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         return Err(CliError::usage("`run` needs a file: cpaplay run FILE.c --inputs 3,-1,..."));
     };
     let program = load_program(&file)?;
+    let given = inputs.len();
     let mut source = SliceInputs::new(inputs);
     let exec = execute(&program, &mut source, options);
     print!("{}", report(&program, &exec, options.model));
+    if source.used() < given {
+        println!("note: {} of the {given} inputs were not used", given - source.used());
+    }
     Ok(())
 }
 
