@@ -91,7 +91,16 @@ fn check_program(name: &str, p: &Program) -> Vec<String> {
         let var_ty = |v: cfa::VarId| p.variable(v).ty;
         let mut exprs: Vec<(&Expr, Option<IntType>)> = Vec::new();
         match &e.kind {
-            EdgeKind::Call { callee, args, return_site, .. } => {
+            EdgeKind::Call { callee, args, return_site, result } => {
+                if let Some(r) = result {
+                    let ret = p.function(*callee).ret.map(var_ty);
+                    if ret != Some(var_ty(*r)) {
+                        fail(format!("call edge {} stores a {ret:?} result in a {}", e.id.0, var_ty(*r)));
+                    }
+                }
+                if args.len() != p.function(*callee).params.len() {
+                    fail(format!("call edge {} passes {} arguments", e.id.0, args.len()));
+                }
                 if p.function(*callee).entry != e.target {
                     fail(format!("call edge {} does not enter its callee", e.id.0));
                 }
