@@ -231,6 +231,9 @@ struct Builder<'a> {
     protos: HashMap<String, &'a ast::FunctionDecl>,
     globals: HashMap<String, VarId>,
     global_inits: Vec<(VarId, Option<&'a ast::Expr>, Span)>,
+    /// `static` locals, by the start offset of their declarator: they live
+    /// as long as the program, so they are global variables in the CFA.
+    static_locals: HashMap<usize, VarId>,
     warned: HashSet<String>,
     warnings: Vec<Diagnostic>,
     errors: Vec<Diagnostic>,
@@ -250,6 +253,7 @@ impl<'a> Builder<'a> {
             protos: HashMap::new(),
             globals: HashMap::new(),
             global_inits: Vec::new(),
+            static_locals: HashMap::new(),
             warned: HashSet::new(),
             warnings: Vec::new(),
             errors: Vec::new(),
@@ -424,7 +428,24 @@ impl<'a> Builder<'a> {
                         locals: Vec::new(),
                         span: def.decl.span,
                     });
-                    self.func_ids.insert(name, FuncId(fid));
+                    self.func_ids.insert(name.clone(), FuncId(fid));
+                    let mut statics = Vec::new();
+                    for st in &def.body.stmts {
+                        collect_static_locals(st, &mut statics);
+                    }
+                    let mut seen: HashMap<&str, u32> = HashMap::new();
+                    for vd in statics {
+                        let count = seen.entry(vd.name.name.as_str()).or_insert(0);
+                        let q = if *count == 0 {
+                            format!("{name}::{}", vd.name.name)
+                        } else {
+                            format!("{name}::{}#{count}", vd.name.name)
+                        };
+                        *count += 1;
+                        let v = self.new_var(&vd.name.name, q, vd.ty, VarScope::Global, Some(vd.span));
+                        self.static_locals.insert(vd.span.start, v);
+                        self.global_inits.push((v, vd.init.as_ref(), vd.span));
+                    }
                 }
             }
         }
@@ -477,7 +498,8 @@ impl<'a> Builder<'a> {
                     },
                     None => (Rhs::Expr(Expr::Const { value: 0, ty }), "0".to_string()),
                 };
-                self.step(EdgeKind::Declare { var: v, init: Some(rhs) }, span, format!("{ty} {name} = {text};"));
+                let storage = if self.variables[v.0 as usize].qualified.contains("::") { "static " } else { "" };
+                self.step(EdgeKind::Declare { var: v, init: Some(rhs) }, span, format!("{storage}{ty} {name} = {text};"));
             }
         }
         let mut ok = true;
@@ -525,6 +547,11 @@ impl<'a> Builder<'a> {
 
     fn declare_local(&mut self, vd: &'a ast::VarDecl) -> Res<()> {
         let name = vd.name.name.clone();
+        if let Some(&v) = self.static_locals.get(&vd.span.start) {
+            // Initialized once, at the start of `main`, like a global.
+            self.f.scopes.last_mut().expect("scope").insert(name, v);
+            return Ok(());
+        }
         let fname = self.fname();
         let make_var = |b: &mut Self| {
             let count = b.f.name_counts.entry(name.clone()).or_insert(0);
@@ -1549,6 +1576,39 @@ fn collect_cases<'a>(s: &'a ast::Stmt, out: &mut Vec<(Option<&'a ast::Expr>, Spa
         StmtKind::Block(b) => {
             for s in &b.stmts {
                 collect_cases(s, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The `static` local declarations of a function body, in source order.
+fn collect_static_locals<'a>(s: &'a ast::Stmt, out: &mut Vec<&'a ast::VarDecl>) {
+    let decls = |ds: &'a [ast::VarDecl], out: &mut Vec<&'a ast::VarDecl>| {
+        out.extend(ds.iter().filter(|d| d.storage == minic::ast::Storage::Static));
+    };
+    match &s.kind {
+        StmtKind::Decl(ds) => decls(ds, out),
+        StmtKind::For { init: Some(ForInit::Decl(ds)), body, .. } => {
+            decls(ds, out);
+            collect_static_locals(body, out);
+        }
+        StmtKind::If { then_branch, else_branch, .. } => {
+            collect_static_locals(then_branch, out);
+            if let Some(e) = else_branch {
+                collect_static_locals(e, out);
+            }
+        }
+        StmtKind::While { body, .. }
+        | StmtKind::DoWhile { body, .. }
+        | StmtKind::For { body, .. }
+        | StmtKind::Switch { body, .. } => collect_static_locals(body, out),
+        StmtKind::Labeled { stmt, .. } | StmtKind::Case { stmt, .. } | StmtKind::Default(stmt) => {
+            collect_static_locals(stmt, out)
+        }
+        StmtKind::Block(b) => {
+            for s in &b.stmts {
+                collect_static_locals(s, out);
             }
         }
         _ => {}

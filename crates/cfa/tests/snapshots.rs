@@ -240,6 +240,21 @@ int main() {
 "#
 );
 
+golden!(
+    static_locals_live_as_long_as_the_program,
+    r#"int next(void) {
+  static int count = 10;
+  count++;
+  return count;
+}
+int main() {
+  int a = next();
+  int b = next();
+  return a + b;
+}
+"#
+);
+
 #[test]
 fn numbering_is_deterministic() {
     let src = include_str!("../../../../shared/benchmarks/sv-comp/loop-lit/gsv2008.i");

@@ -170,3 +170,11 @@ fn closure_inputs_work() {
     let e = execute(&p, &mut src, Options::default());
     assert_eq!(e.outcome, Outcome::Returned { value: Some(-10) });
 }
+
+#[test]
+fn static_locals_keep_their_value_between_calls() {
+    let src = "int next(void) {\n  static int count = 10;\n  count++;\n  return count;\n}\nint main() {\n  int a = next();\n  int b = next();\n  if (b != 12) reach_error();\n  return a + b;\n}\n";
+    let (p, e) = run(src, &[], IntModel::Math);
+    assert_eq!(e.outcome, Outcome::Returned { value: Some(23) });
+    assert_eq!(value_of(&p, &e, "next::count"), Some(12));
+}
