@@ -18,6 +18,13 @@
 //!   error node; `__VERIFIER_assert(e)` (when not defined in the file) has
 //!   `[!(e)]` lead to an error node; `__VERIFIER_assume(e)` has no edge for
 //!   the false case; `abort()`/`exit(e)` lead to a terminal node.
+//! * A call to a declared but undefined function assigns `Rhs::Nondet` of
+//!   its result type (one warning per function); `__VERIFIER_nondet_X()`
+//!   likewise, without warning.
+//! * A condition whose truth is the same constant under both integer models
+//!   (`while (1)`, `if (0)`) gets only its feasible assume edge.
+//! * `static` locals are program-lifetime variables (scope `Global`,
+//!   qualified `f::name`), initialized with the globals at `main`'s start.
 //!
 //! # Numbering
 //!
@@ -32,7 +39,7 @@
 
 use crate::expr::{BinOp, Expr, UnOp};
 use crate::model::*;
-use minic::ast::{self, BinaryOp, ExprKind, ForInit, Item, ParamType, StmtKind, UnaryOp};
+use minic::ast::{self, BinaryOp, ExprKind, ForInit, Item, ParamType, StmtKind, TranslationUnit, UnaryOp};
 use minic::types::{IntModel, IntType, Type};
 use minic::{Diagnostic, Span};
 use std::collections::{HashMap, HashSet};
@@ -50,7 +57,6 @@ pub fn build(unit: &TranslationUnit) -> Result<Program, Vec<Diagnostic>> {
     Ok(b.finish())
 }
 
-use minic::ast::TranslationUnit;
 
 /// Failure marker: the diagnostic has already been pushed to `errors`.
 #[derive(Debug)]
