@@ -50,7 +50,8 @@ use crate::bound::add_raw;
 /// Tight closure in place. Returns `false` when `γ = ∅` (the matrix is then
 /// left in an unspecified state and must be discarded).
 pub fn close(d: &mut Dbm) -> bool {
-    shortest_paths(d) && tighten_and_strengthen(d)
+    let ok = if fast::applicable(d) { fast::shortest_paths(d) } else { shortest_paths(d) };
+    ok && tighten_and_strengthen(d)
 }
 
 /// Step 1: Floyd–Warshall over the half matrix, one *variable* `k` at a time.
@@ -115,6 +116,107 @@ fn relax_through(d: &mut Dbm, r0: &[i64], r1: &[i64]) {
                 for ((c, &a), &b) in row.iter_mut().zip(&r0[..len]).zip(&r1[..len]) {
                     *c = (*c).min(add_raw(c0, a)).min(add_raw(c1, b));
                 }
+            }
+        }
+    }
+}
+
+/// The same Floyd–Warshall with plain machine additions, for the common case
+/// where every finite bound is small.
+///
+/// Exact [`add_raw`] needs overflow and `+∞` tests on every addition. If all
+/// finite cells satisfy `|c| ≤ L = 2^59 / (4n + 2)`, then (no negative cycle)
+/// every shortest-path value is a sum of at most `2n` of them, so lies in
+/// `[−2^59, 2^59]`. We temporarily encode `+∞` as `BIG = 2^61`: a sum that
+/// uses a `BIG` stays `≥ 2^61 − 2^60 = 2^60`, two cells never add beyond
+/// `2^62` (cells only decrease from `≤ BIG`), and after the loop every value
+/// `≥ 2^60` is read back as `+∞`. With a negative cycle values may fall far
+/// and a sum may wrap around to a large positive number; `min` then ignores
+/// it, which can only keep a bound weaker — and the matrix is `⊥` anyway.
+/// Same algorithm, same results as the exact version (checked by the tests).
+mod fast {
+    use super::super::dbm::{row_start, Dbm, INF};
+
+    const BIG: i64 = 1 << 61;
+    const INF_FROM: i64 = 1 << 60;
+
+    /// Whether every finite cell is within the fast range.
+    pub fn applicable(d: &Dbm) -> bool {
+        let lim = (1i64 << 59) / (4 * d.vars() as i64 + 2);
+        d.m.iter().all(|&v| v == INF || (-lim..=lim).contains(&v))
+    }
+
+    pub fn shortest_paths(d: &mut Dbm) -> bool {
+        for v in d.m.iter_mut() {
+            if *v == INF {
+                *v = BIG;
+            }
+        }
+        let n2 = 2 * d.vars();
+        let mut rows = vec![0i64; 2 * n2];
+        let (r0, r1) = rows.split_at_mut(n2);
+        let mut ok = true;
+        for k in 0..d.vars() {
+            let (p0, p1) = (2 * k, 2 * k + 1);
+            d.full_row(p0, r0);
+            d.full_row(p1, r1);
+            let (up, down) = (r0[p1], r1[p0]);
+            if up < INF_FROM && down < INF_FROM && up + down < 0 {
+                ok = false;
+                break;
+            }
+            for (a, b) in r0.iter_mut().zip(r1.iter_mut()) {
+                let na = (*a).min(up.wrapping_add(*b));
+                let nb = (*b).min(down.wrapping_add(*a));
+                *a = na;
+                *b = nb;
+            }
+            relax(&mut d.m, r0, r1);
+        }
+        for v in d.m.iter_mut() {
+            if *v >= INF_FROM {
+                *v = INF;
+            }
+        }
+        ok && super::diagonal_ok(d)
+    }
+
+    fn relax(m: &mut [i64], r0: &[i64], r1: &[i64]) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU supports AVX2 (checked just above); the
+                // function is safe code compiled with AVX2 enabled.
+                unsafe { relax_avx2(m, r0, r1) };
+                return;
+            }
+        }
+        relax_generic(m, r0, r1)
+    }
+
+    /// The same loop compiled with AVX2, so that `min` over `i64` is
+    /// vectorized (4 cells per instruction).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn relax_avx2(m: &mut [i64], r0: &[i64], r1: &[i64]) {
+        relax_generic(m, r0, r1)
+    }
+
+    #[inline(always)]
+    fn relax_generic(m: &mut [i64], r0: &[i64], r1: &[i64]) {
+        let n2 = r0.len();
+        for i in 0..n2 {
+            let c0 = r1[i ^ 1];
+            let c1 = r0[i ^ 1];
+            if c0 >= INF_FROM && c1 >= INF_FROM {
+                continue;
+            }
+            let s = row_start(i);
+            let len = (i | 1) + 1;
+            let row = &mut m[s..s + len];
+            for ((c, &a), &b) in row.iter_mut().zip(&r0[..len]).zip(&r1[..len]) {
+                let v = c0.wrapping_add(a).min(c1.wrapping_add(b));
+                *c = (*c).min(v);
             }
         }
     }
@@ -245,4 +347,54 @@ pub fn close_incremental(d: &mut Dbm, v: usize) -> bool {
     // 3. Relax every cell through the pivots a0 and a1.
     relax_through(d, &r0, &r1);
     diagonal_ok(d) && tighten_and_strengthen(d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bound::Bound;
+    use proptest::prelude::*;
+
+    fn dbm() -> impl Strategy<Value = Dbm> {
+        (1usize..6).prop_flat_map(|n| {
+            proptest::collection::vec((0..2 * n, 0..2 * n, -30i64..30), 0..4 * n).prop_map(move |cells| {
+                let mut d = Dbm::top(n);
+                for (i, j, c) in cells {
+                    if i != j {
+                        d.tighten(i, j, Bound::finite(c));
+                    }
+                }
+                d
+            })
+        })
+    }
+
+    proptest! {
+        /// The fast (machine-add) and exact Floyd–Warshall agree.
+        #[test]
+        fn fast_and_exact_shortest_paths_agree(d in dbm()) {
+            prop_assert!(fast::applicable(&d));
+            let (mut a, mut b) = (d.clone(), d.clone());
+            let ra = shortest_paths(&mut a);
+            let rb = fast::shortest_paths(&mut b);
+            prop_assert_eq!(ra, rb);
+            if ra {
+                prop_assert_eq!(a, b);
+            }
+        }
+    }
+
+    #[test]
+    fn huge_bounds_take_the_exact_path_and_stay_sound() {
+        // x0 − x1 ≤ 2^62, x1 − x0 ≤ −2^62: satisfiable, beyond the fast range.
+        let mut d = Dbm::top(2);
+        d.set(2, 0, Bound::finite(1 << 62));
+        d.set(0, 2, Bound::finite(-(1 << 62)));
+        assert!(!fast::applicable(&d));
+        assert!(close(&mut d));
+        assert_eq!(d.get(2, 0), Bound::finite(1 << 62));
+        // and a huge negative cycle is still found
+        d.set(0, 2, Bound::finite(-(1 << 62) - 1));
+        assert!(!close(&mut d));
+    }
 }
