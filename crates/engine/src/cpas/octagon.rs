@@ -1,0 +1,1 @@
+//! The Octagon CPA (being implemented by helper octagon-cpa).
