@@ -31,7 +31,7 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
     use Rule::*;
     let d = match rule {
         EOI => ("the end of the file", Construct),
-        WHITESPACE | COMMENT | ident_char => return None,
+        WHITESPACE | ident_char => return None,
         keyword => ("a keyword", Construct),
         ident => ("a name", Construct),
         typedef_name => ("a type name", Construct),
@@ -55,17 +55,17 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         str_lit | str_lits => ("a string", Construct),
         func_name => ("`__func__`", Construct),
         noise | attribute | attr_body | qualifier | extension | attribute_kw | qualifier_kw | qualifier_words
-        | extension_kw => ("a declaration", Construct),
+        | extension_kw | noise_kw => ("a declaration", Construct),
         storage => ("`static`, `extern` or `typedef`", Construct),
         type_word | bad_type_word => ("a type", Construct),
         bad_aggregate | aggregate_kw | balanced_braces => ("a type", Construct),
         bad_thread_storage => ("a type", Construct),
         unknown_type => ("a type", Construct),
-        decl_specs | decl_spec_core | decl_specs_or_unknown => ("a type", Construct),
+        decl_specs | decl_spec_core | decl_specs_or_unknown | decl_start | spec_kw => ("a type", Construct),
         type_name | bad_abstract_declarator => ("a type", Construct),
-        file | file_rest | item => ("a declaration or a function", Construct),
+        file | file_rest | item | function_body => ("a declaration or a function", Construct),
         stray_semi => ("a declaration or a function", Construct),
-        function_def | declaration => ("a declaration", Construct),
+        top_item | declaration => ("a declaration", Construct),
         decl_semi => ("`;` after the declaration", Punct),
         init_declarator | declarator => ("a name to declare", Construct),
         initializer | bad_brace_init => ("an initial value", Construct),
@@ -78,7 +78,7 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         ellipsis => ("a parameter", Construct),
         block => ("a block `{ ... }`", Construct),
         block_close => ("`}`", Punct),
-        statement => ("a statement", Construct),
+        statement | stmt_kw => ("a statement", Construct),
         if_stmt | while_stmt | do_stmt | for_stmt | switch_stmt | case_stmt | default_stmt | break_stmt
         | continue_stmt | return_stmt | goto_stmt | labeled_stmt | empty_stmt | expr_stmt | bad_asm
         | asm_kw => ("a statement", Construct),
@@ -93,19 +93,19 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         label_colon => ("`:` after the label", Punct),
         expr_semi => ("`;` after the expression", Punct),
         stmt_semi => ("`;`", Punct),
-        expr | expr_nc | operand | primary | prefix => ("an expression", Construct),
+        expr | expr_nc | operand | primary | prefix | prefix_start => ("an expression", Construct),
         cast => ("an expression", Construct),
         sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | bad_address_of | bad_deref => {
             ("an expression", Construct)
         }
-        postfix | post_inc | post_dec | bad_index | bad_member | member_arrow | member_dot => {
+        postfix | postfix_start | post_inc | post_dec | bad_index | bad_member | member_arrow | member_dot => {
             ("an operator", Operator)
         }
         call_args => ("an operator", Operator),
         args_close => ("`)` after the arguments", Punct),
         stmt_expr | paren_expr | sizeof_type => ("an expression", Construct),
         paren_close => ("`)`", Punct),
-        infix | infix_nc | comma | shl_assign | shr_assign | add_assign | sub_assign | mul_assign
+        infix | infix_nc | infix_start | infix_groups | comma | shl_assign | shr_assign | add_assign | sub_assign | mul_assign
         | div_assign | rem_assign | and_assign | or_assign | xor_assign | log_or | log_and | shl | shr
         | le | ge | eq | ne | lt | gt | assign | bit_or | bit_xor | bit_and | add | sub | mul | div
         | rem => ("an operator", Operator),
@@ -214,8 +214,9 @@ pub(crate) fn syntax_error(
         if operand && (is_operand_start(r) || matches!(r, Rule::ident | Rule::typedef_name | Rule::keyword)) {
             continue;
         }
-        if operand && describe(r).is_some_and(|(w, _)| w == "a declaration") {
-            // `__extension__` may start an expression too.
+        if operand && describe(r).is_some_and(|(w, _)| matches!(w, "a declaration" | "a type" | "a block `{ ... }`")) {
+            // `__extension__`, a cast `(int)` and a statement expression
+            // `({ ... })` may start an operand too: all are "an expression".
             continue;
         }
         expected.extend(describe(r));

@@ -232,12 +232,15 @@ impl<'a> Builder<'a> {
     pub(crate) fn items(&self, file: Pair<Rule>, out: &mut Vec<Item>) {
         for pair in file.into_inner() {
             match pair.as_rule() {
-                Rule::function_def => {
-                    if let Some(f) = self.function_def(pair) {
-                        out.push(Item::Function(f));
+                Rule::top_item => {
+                    if pair.clone().into_inner().any(|p| p.as_rule() == Rule::block) {
+                        if let Some(f) = self.function_def(pair) {
+                            out.push(Item::Function(f));
+                        }
+                    } else {
+                        self.declaration(pair, true, out, &mut Vec::new());
                     }
                 }
-                Rule::declaration => self.declaration(pair, true, out, &mut Vec::new()),
                 Rule::bad_asm => self.error(self.span(&pair), "inline assembly is not part of mini-C"),
                 _ => {}
             }
@@ -248,7 +251,12 @@ impl<'a> Builder<'a> {
         let span = self.span(&pair);
         let mut inner = pair.into_inner();
         let specs = self.specs(inner.next()?);
-        let decl = self.declarator(inner.next()?);
+        let init_decl = inner.find(|p| p.as_rule() == Rule::init_declarator)?;
+        let mut parts = init_decl.into_inner();
+        let decl = self.declarator(parts.next()?);
+        if let Some(init) = parts.next() {
+            self.error(self.span(&init), "a function definition cannot have an initializer");
+        }
         let body_pair = inner.find(|p| p.as_rule() == Rule::block)?;
         let name = decl.name.clone()?;
         for p in &decl.pointers {
@@ -829,7 +837,9 @@ impl<'a> Builder<'a> {
     pub(crate) fn expr(&self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
         let ops = pair.clone().into_inner().filter(|p| is_operator(p.as_rule())).count();
-        if !self.enter(ops + 1, span) {
+        // Operators are what makes the tree deep (a flat `1 + 1 + ...` is a
+        // left-deep tree); bracket nesting was bounded by the pre-scan.
+        if !self.enter(ops, span) {
             return placeholder(span);
         }
         let e = pratt()
@@ -838,7 +848,7 @@ impl<'a> Builder<'a> {
             .map_postfix(|lhs, op| self.postfix(lhs, op))
             .map_infix(|lhs, op, rhs| self.infix(lhs, op, rhs))
             .parse(pair.into_inner());
-        self.leave(ops + 1);
+        self.leave(ops);
         e
     }
 

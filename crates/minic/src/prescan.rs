@@ -4,6 +4,8 @@
 //! - rejects input that is too large or not text (NUL bytes);
 //! - blanks out preprocessor lines (keeping every byte offset, so spans stay
 //!   exact) and warns about directives other than `#include` and line markers;
+//! - blanks out comments and GCC `__attribute__((...))` (pest need not read
+//!   them again on every backtrack);
 //! - marks uses of typedef names by replacing their first letter with `$`, so
 //!   the grammar can tell `(u32) - x` (a cast) from `(x) - y` (a subtraction);
 //! - estimates how deeply the grammar will recurse (brackets, `?:`, chains of
@@ -164,15 +166,20 @@ impl<'a> Scanner<'a> {
             }
             at_line_start = false;
             if b == b'/' && self.bytes.get(self.i + 1) == Some(&b'/') {
+                let start = self.i;
                 while self.i < n && self.bytes[self.i] != b'\n' {
                     self.i += 1;
                 }
+                self.blank(start, self.i);
                 continue;
             }
             if b == b'/' && self.bytes.get(self.i + 1) == Some(&b'*') {
                 let start = self.i;
                 match self.src[self.i + 2..].find("*/") {
-                    Some(k) => self.i = self.i + 2 + k + 2,
+                    Some(k) => {
+                        self.i = self.i + 2 + k + 2;
+                        self.blank(start, self.i);
+                    }
                     None => {
                         return Err(Diagnostic::error(
                             self.lines.span(start, start + 2),
@@ -192,6 +199,56 @@ impl<'a> Scanner<'a> {
             mismatched: self.mismatched,
             resume_points: self.resume_points,
         })
+    }
+
+    /// Replaces `start..end` of the parsed text by blanks (keeping line breaks).
+    fn blank(&mut self, start: usize, end: usize) {
+        for k in start..end.min(self.out.len()) {
+            if self.out[k] != b'\n' {
+                self.out[k] = b' ';
+            }
+        }
+    }
+
+    /// After `__attribute__` at `start..end`: blank it and its `((...))`.
+    fn blank_attribute(&mut self, start: usize, end: usize) {
+        let n = self.bytes.len();
+        let mut k = end;
+        while k < n && self.bytes[k].is_ascii_whitespace() {
+            k += 1;
+        }
+        if k >= n || self.bytes[k] != b'(' {
+            return;
+        }
+        let mut depth = 0usize;
+        let mut in_str: Option<u8> = None;
+        while k < n {
+            let c = self.bytes[k];
+            match in_str {
+                Some(q) => {
+                    if c == b'\\' {
+                        k += 1;
+                    } else if c == q || c == b'\n' {
+                        in_str = None;
+                    }
+                }
+                None => match c {
+                    b'"' | b'\'' => in_str = Some(c),
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            self.blank(start, k + 1);
+                            self.i = k + 1;
+                            return;
+                        }
+                    }
+                    b';' | b'{' | b'}' => return,
+                    _ => {}
+                },
+            }
+            k += 1;
+        }
     }
 
     /// A preprocessor line starting at `self.i` (the `#`): blank it out.
@@ -399,6 +456,12 @@ impl<'a> Scanner<'a> {
     fn ident(&mut self, word: &str, start: usize, end: usize) -> Result<(), Diagnostic> {
         self.last_ident = Some((start, end));
         match word {
+            // GCC attributes mean nothing to the analysis: blanking them here
+            // saves pest from reading them character by character.
+            "__attribute__" | "__attribute" => {
+                self.blank_attribute(start, end);
+                return Ok(());
+            }
             "typedef" => self.in_typedef = Some(self.stack.len()),
             "if" | "for" | "switch" | "else" | "case" => {
                 self.prefix += 1;
