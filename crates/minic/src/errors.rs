@@ -54,8 +54,9 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         char_lit | char_body => ("a character literal", Construct),
         str_lit | str_lits => ("a string", Construct),
         func_name => ("`__func__`", Construct),
+        // Decorations are never what a student is missing.
         noise | attribute | attr_body | qualifier | extension | attribute_kw | qualifier_kw | qualifier_words
-        | extension_kw | noise_kw => ("a declaration", Construct),
+        | extension_kw | noise_kw => return None,
         storage => ("`static`, `extern` or `typedef`", Construct),
         type_word | bad_type_word => ("a type", Construct),
         bad_aggregate | aggregate_kw | balanced_braces => ("a type", Construct),
@@ -68,7 +69,7 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         top_item | declaration => ("a declaration", Construct),
         decl_semi => ("`;` after the declaration", Punct),
         init_declarator | declarator => ("a name to declare", Construct),
-        initializer | bad_brace_init => ("an initial value", Construct),
+        initializer | bad_brace_init => ("an expression", Construct),
         bad_pointer => ("a name to declare", Construct),
         bad_array => ("`[`", Construct),
         bad_fn_pointer => ("a name to declare", Construct),
@@ -210,7 +211,7 @@ pub(crate) fn syntax_error(
     if operand {
         expected.push(("an expression", Kind::Construct));
     }
-    for r in positives {
+    for &r in &positives {
         if operand && (is_operand_start(r) || matches!(r, Rule::ident | Rule::typedef_name | Rule::keyword)) {
             continue;
         }
@@ -229,6 +230,11 @@ pub(crate) fn syntax_error(
             expected.retain(|(_, k)| *k > Kind::Operator);
         }
     }
+    // After `int x = 1` a block cannot follow (only after `int f()` can it).
+    let before = pre.text.get(..pos).unwrap_or("").trim_end();
+    if positives_have(&positives, Rule::decl_semi) && !before.ends_with(')') {
+        expected.retain(|(w, _)| *w != "a block `{ ... }`");
+    }
     let mut words: Vec<&str> = Vec::new();
     for (w, _) in &expected {
         if !words.contains(w) {
@@ -241,6 +247,10 @@ pub(crate) fn syntax_error(
         format!("expected {}, found {found}", join_or(&words))
     };
     Diagnostic::error(span, msg + &typo_hint(src, pos))
+}
+
+fn positives_have(positives: &[Rule], rule: Rule) -> bool {
+    positives.contains(&rule)
 }
 
 /// Rules that can only start an operand of an expression.
