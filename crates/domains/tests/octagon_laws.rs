@@ -393,3 +393,16 @@ fn matrix_view_labels_and_cells() {
     assert_eq!(texts, vec!["a - b <= 3"]);
     assert_eq!(Octagon::bottom(2).constraints(&["a", "b"])[0].text, "false");
 }
+
+#[test]
+fn embed_permutes_and_adds_fresh_variables() {
+    let mut s = Octagon::top(2);
+    s.assign_interval(1, Interval::range(0, 5));
+    s.guard(&LinExpr::new(vec![(0, 1), (1, -1)], -3), Cmp::Le); // v0 − v1 ≤ 3
+    // new order: fresh, old v1, old v0
+    let e = s.embed(&[None, Some(1), Some(0)]);
+    assert_eq!(e.vars(), 3);
+    assert!(e.interval(0).is_top());
+    assert_eq!(e.interval(1), Interval::range(0, 5));
+    assert!(e.contains(&[100, 0, 3]) && !e.contains(&[100, 0, 4]));
+}

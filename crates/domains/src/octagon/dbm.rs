@@ -129,9 +129,19 @@ impl Dbm {
 
     /// The DBM over the variables `keep[0], keep[1], …` (renumbered `0, 1, …`).
     pub fn select(&self, keep: &[usize]) -> Dbm {
-        let mut out = Dbm::top(keep.len());
-        for (ni, &oi) in keep.iter().enumerate() {
-            for (nj, &oj) in keep.iter().enumerate().take(ni + 1) {
+        let map: Vec<Option<usize>> = keep.iter().map(|&v| Some(v)).collect();
+        self.embed(&map)
+    }
+
+    /// The DBM whose variable `k` is the old variable `map[k]`, or a fresh
+    /// unconstrained one when `map[k]` is `None` (projection, permutation and
+    /// adding variables in one).
+    pub fn embed(&self, map: &[Option<usize>]) -> Dbm {
+        let mut out = Dbm::top(map.len());
+        for (ni, oi) in map.iter().enumerate() {
+            let Some(oi) = *oi else { continue };
+            for (nj, oj) in map.iter().enumerate().take(ni + 1) {
+                let Some(oj) = *oj else { continue };
                 for (a, b) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
                     let (i, j) = (2 * ni + a, 2 * nj + b);
                     if j <= (i | 1) {

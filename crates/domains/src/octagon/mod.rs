@@ -199,6 +199,17 @@ impl Octagon {
         }
     }
 
+    /// The octagon whose variable `k` is `self`'s variable `map[k]`, or a
+    /// fresh unconstrained variable when `map[k]` is `None`. Used to bring two
+    /// octagons over different variable sets to a common one. Sound and
+    /// exact: `γ(result)` = points whose `map`-image lies in `γ(self)`.
+    pub fn embed(&self, map: &[Option<usize>]) -> Octagon {
+        match self.canonical() {
+            None => Octagon::bottom(map.len()),
+            Some(d) => Octagon { dbm: d.embed(map), form: Form::Closed },
+        }
+    }
+
     /// The octagon over `keep[0], keep[1], …` (renumbered `0, 1, …`): a
     /// projection (and, if `keep` repeats or reorders, a permutation).
     pub fn select(&self, keep: &[usize]) -> Octagon {
