@@ -30,6 +30,7 @@
 //! more precise.
 
 use super::dbm::{Dbm, INF};
+use super::kernels;
 use super::{Form, Octagon};
 
 impl Octagon {
@@ -39,8 +40,7 @@ impl Octagon {
         assert_eq!(self.vars(), other.vars(), "octagons over different variables");
         let Some(a) = self.canonical() else { return true };
         let Some(b) = other.canonical() else { return false };
-        // Branch-free inside a chunk (vectorizes), early exit between chunks.
-        a.m.chunks(64).zip(b.m.chunks(64)).all(|(x, y)| x.iter().zip(y).fold(true, |ok, (p, q)| ok & (p <= q)))
+        kernels::all_le(&a.m, &b.m)
     }
 
     /// `self ⊔ other`: the least upper bound (cell-wise max of the closed
@@ -49,7 +49,7 @@ impl Octagon {
         assert_eq!(self.vars(), other.vars(), "octagons over different variables");
         let Some(a) = self.canonical() else { return other.closed().into_owned() };
         let Some(b) = other.canonical() else { return self.closed().into_owned() };
-        let m = a.m.iter().zip(&b.m).map(|(x, y)| *x.max(y)).collect();
+        let m = kernels::max_cells(&a.m, &b.m);
         Octagon { dbm: Dbm { n: a.vars(), m }, form: Form::Closed }
     }
 
@@ -60,7 +60,7 @@ impl Octagon {
         if self.known_bottom() || other.known_bottom() {
             return Octagon::bottom(self.vars());
         }
-        let m = self.dbm.m.iter().zip(&other.dbm.m).map(|(x, y)| *x.min(y)).collect();
+        let m = kernels::min_cells(&self.dbm.m, &other.dbm.m);
         Octagon { dbm: Dbm { n: self.vars(), m }, form: Form::Open }
     }
 
@@ -83,7 +83,7 @@ impl Octagon {
         let Some(b) = next.canonical() else { return self.clone() };
         let a = &self.dbm;
         if thresholds.is_empty() {
-            let m = a.m.iter().zip(&b.m).map(|(&old, &new)| if new > old { INF } else { old }).collect();
+            let m = kernels::widen_cells(&a.m, &b.m);
             return Octagon { dbm: Dbm { n: a.vars(), m }, form: Form::Open };
         }
         let mut out = a.clone();

@@ -21,6 +21,7 @@
 //! |--------------|------|
 //! | [`dbm`]      | coherent half-matrix storage, the encoding of constraints into cells |
 //! | [`closure`]  | tight closure, incremental closure, emptiness |
+//! | `kernels`    | the cell-wise loops of ⊑ ⊔ ⊓ ∇, vectorized where the CPU allows |
 //! | [`lattice`]  | ⊑ ⊔ ⊓ ∇ (and ∇ with thresholds) |
 //! | [`transfer`] | assignments, guards, forgetting — on [`LinExpr`]s |
 //! | [`view`]     | what the UI shows: constraint text, the matrix, a 2-D polygon |
@@ -40,6 +41,7 @@
 
 pub mod closure;
 pub mod dbm;
+mod kernels;
 pub mod lattice;
 pub mod transfer;
 pub mod view;

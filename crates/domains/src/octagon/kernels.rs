@@ -1,0 +1,60 @@
+//! Cell-wise loops over two DBMs of the same size (⊑, ⊔, ⊓, ∇).
+//!
+//! They are the whole cost of the lattice operations, so each is written as a
+//! plain branch-free loop and compiled twice: once for the baseline CPU and
+//! once with AVX2 (selected at run time), where `i64` comparisons vectorize
+//! four cells at a time. The baseline x86-64 target has no 64-bit vector
+//! compare, so without the second copy these loops stay scalar.
+
+use super::dbm::INF;
+
+/// Runs `$body` compiled with AVX2 when the CPU has it, else as is.
+macro_rules! multiversion {
+    ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty $body:block) => {
+        $(#[$doc])*
+        pub(crate) fn $name($($arg: $ty),*) -> $ret {
+            #[inline(always)]
+            fn generic($($arg: $ty),*) -> $ret $body
+            #[cfg(target_arch = "x86_64")]
+            {
+                #[target_feature(enable = "avx2")]
+                unsafe fn avx2($($arg: $ty),*) -> $ret {
+                    generic($($arg),*)
+                }
+                if std::is_x86_feature_detected!("avx2") {
+                    // SAFETY: AVX2 is available (checked just above).
+                    return unsafe { avx2($($arg),*) };
+                }
+            }
+            generic($($arg),*)
+        }
+    };
+}
+
+multiversion! {
+    /// Whether `a[k] ≤ b[k]` for every cell (early exit per chunk).
+    fn all_le(a: &[i64], b: &[i64]) -> bool {
+        a.chunks(64).zip(b.chunks(64)).all(|(x, y)| x.iter().zip(y).fold(true, |ok, (p, q)| ok & (p <= q)))
+    }
+}
+
+multiversion! {
+    /// Cell-wise `max` (the join of closed DBMs).
+    fn max_cells(a: &[i64], b: &[i64]) -> Vec<i64> {
+        a.iter().zip(b).map(|(x, y)| (*x).max(*y)).collect()
+    }
+}
+
+multiversion! {
+    /// Cell-wise `min` (the meet).
+    fn min_cells(a: &[i64], b: &[i64]) -> Vec<i64> {
+        a.iter().zip(b).map(|(x, y)| (*x).min(*y)).collect()
+    }
+}
+
+multiversion! {
+    /// Standard widening cell-wise: keep `old` if `new ≤ old`, else `+∞`.
+    fn widen_cells(old: &[i64], new: &[i64]) -> Vec<i64> {
+        old.iter().zip(new).map(|(&o, &n)| if n > o { INF } else { o }).collect()
+    }
+}
