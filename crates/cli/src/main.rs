@@ -16,6 +16,7 @@ usage:
   cpaplay run FILE.c --inputs 3,-1,... [--int-model math|c]
   cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--json]
   cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
+  cpaplay table DIR [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
 ";
 
 fn main() -> ExitCode {
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
         "run" => commands::run::run(rest),
         "verify" => commands::verify::run(rest),
         "trace" => commands::trace::run(rest),
+        "table" => commands::table::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

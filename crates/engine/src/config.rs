@@ -133,11 +133,11 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "limits.steps",
         default: "0",
         ty: OptionType::UInt,
-        doc: "Stop with UNKNOWN after this many waitlist pops (0: no limit).",
+        doc: "Stop with UNKNOWN after this many waitlist pops (0: no limit). The default keeps a page or a batch run from hanging on a loop the analysis unrolls forever.",
     },
     OptionDecl {
         key: "limits.states",
-        default: "0",
+        default: "100000",
         ty: OptionType::UInt,
         doc: "Stop with UNKNOWN when the reached set grows beyond this many states (0: no limit).",
     },

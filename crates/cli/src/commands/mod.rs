@@ -2,6 +2,7 @@
 
 pub mod cfa;
 pub mod run;
+pub mod table;
 pub mod trace;
 pub mod verify;
 
