@@ -1,0 +1,105 @@
+//! `cpaplay verify` and `cpaplay trace` end to end (the real binary).
+
+use std::process::Command;
+
+fn cpaplay(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_cpaplay")).args(args).output().expect("run cpaplay")
+}
+
+fn write(name: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("cpaplay-verify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
+const UNSAFE: &str = "extern void reach_error(void);\nint main() {\n  int x = 1;\n  if (x == 1) reach_error();\n  return 0;\n}\n";
+const SAFE: &str = "extern void reach_error(void);\nint main() {\n  int x = 1;\n  if (x == 2) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn verify_json_has_the_documented_keys_and_types() {
+    let f = write("unsafe.c", UNSAFE);
+    let out = cpaplay(&["verify", &f, "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "false");
+    assert!(v["reason"].as_str().unwrap().contains("unconfirmed"));
+    for k in ["reached", "created", "steps", "refinements", "solver_queries", "time_ms"] {
+        assert!(v[k].is_u64(), "{k}: {}", v[k]);
+    }
+    assert_eq!(v["confirmed"], false);
+    assert_eq!(v["int_model"], "math");
+    assert_eq!(v["config"]["cpa.value.merge"], "SEP");
+    let path = v["error_path"].as_array().unwrap();
+    assert_eq!(path.last().unwrap()["line"], 4);
+    assert!(path.iter().all(|e| e["label"].is_string() && e["line"].is_u64()));
+
+    let f = write("safe.c", SAFE);
+    let out = cpaplay(&["verify", &f, "--json", "--int-model", "c", "--set", "analysis.traversal.order=BFS"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "true");
+    assert_eq!(v["int_model"], "c");
+    assert_eq!(v["config"]["analysis.traversal.order"], "BFS");
+    assert!(v["error_path"].is_null());
+    assert!(v["confirmed"].is_null());
+}
+
+#[test]
+fn verify_text_starts_with_the_result_line() {
+    let f = write("safe2.c", SAFE);
+    let out = cpaplay(&["verify", &f]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("Verification result: TRUE\n"), "{text}");
+    assert!(text.contains("steps (waitlist pops):"), "{text}");
+}
+
+#[test]
+fn max_steps_gives_unknown() {
+    let f = write("loop.c", "int main() { int x = 0; while (1) { x = x + 1; } return 0; }\n");
+    let out = cpaplay(&["verify", &f, "--max-steps", "30", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "unknown");
+    assert!(v["reason"].as_str().unwrap().contains("limits.steps = 30"));
+    assert_eq!(v["steps"], 30);
+}
+
+#[test]
+fn trace_json_is_a_list_of_events_from_start_to_finish() {
+    let f = write("unsafe2.c", UNSAFE);
+    let out = cpaplay(&["trace", &f, "--json"]);
+    assert!(out.status.success());
+    let events: Vec<engine::Event> = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(matches!(events.first(), Some(engine::Event::AnalysisStarted { .. })));
+    assert!(matches!(events.last(), Some(engine::Event::AnalysisFinished { verdict: engine::Verdict::False, .. })));
+    let text = cpaplay(&["trace", &f]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("step 1: pop s0 @N"), "{text}");
+    assert!(text.contains("finished: FALSE"), "{text}");
+}
+
+#[test]
+fn bad_options_exit_2_naming_the_problem() {
+    let f = write("safe3.c", SAFE);
+    let out = cpaplay(&["verify", &f, "--set", "no.such.option=1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no.such.option"));
+    let out = cpaplay(&["verify", &f, "--set", "cpa.value.merge=SOMETIMES"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cpa.value.merge"));
+    let out = cpaplay(&["verify", &f, "--config", "nonsense"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown configuration `nonsense`"));
+    let out = cpaplay(&["verify", &f, "--int-model", "java"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn bad_programs_exit_1_with_file_line_column() {
+    let f = write("bad.c", "int main() {\n  int *p;\n  return 0;\n}\n");
+    let out = cpaplay(&["verify", &f]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("bad.c:2:"), "{err}");
+    assert!(err.contains("error:"), "{err}");
+}
