@@ -14,13 +14,16 @@ use serde::{Deserialize, Serialize};
 /// A name as written in the source, with its location.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ident {
+    /// The name as written.
     pub name: String,
+    /// Where it is written.
     pub span: Span,
 }
 
 /// A whole source file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TranslationUnit {
+    /// The top-level items in source order (typedefs are resolved, not kept).
     pub items: Vec<Item>,
 }
 
@@ -38,17 +41,24 @@ pub enum Item {
 /// `static`/`extern` as written; `None` for neither.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Storage {
+    /// No storage class.
     None,
+    /// `static`.
     Static,
+    /// `extern`.
     Extern,
 }
 
 /// One declared variable (global or local): `int x = 3`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VarDecl {
+    /// The declared name.
     pub name: Ident,
+    /// Its scalar type (typedef names resolved).
     pub ty: IntType,
+    /// `static`/`extern` as written.
     pub storage: Storage,
+    /// The initial value, if written.
     pub init: Option<Expr>,
     /// The whole declarator, from the type to the end of the initializer.
     pub span: Span,
@@ -59,7 +69,9 @@ pub struct VarDecl {
 /// parameter can be called only if it is one of the known assert helpers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ParamType {
+    /// An integer scalar.
     Int(IntType),
+    /// `char *` or `const char *` (prototypes of the assert helpers only).
     CharPointer,
 }
 
@@ -68,112 +80,204 @@ pub enum ParamType {
 pub struct Param {
     /// Absent in prototypes such as `int f(int);`.
     pub name: Option<Ident>,
+    /// The parameter's type.
     pub ty: ParamType,
+    /// The whole parameter, type and name.
     pub span: Span,
 }
 
 /// The part common to prototypes and definitions: `int f(int x, unsigned y)`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionDecl {
+    /// The function's name.
     pub name: Ident,
+    /// The result type (`void` or a scalar).
     pub ret: Type,
+    /// The parameters in order (empty for `(void)` and `()`).
     pub params: Vec<Param>,
     /// `int f()` — an old-style empty list: any arguments are accepted.
     pub unspecified_params: bool,
+    /// `static`/`extern` as written.
     pub storage: Storage,
+    /// From the start of the specifiers to the end of the parameter list.
     pub span: Span,
 }
 
 /// A function definition: its declaration and its body.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FunctionDef {
+    /// Name, result and parameters.
     pub decl: FunctionDecl,
+    /// The body.
     pub body: Block,
 }
 
 /// `{ ... }`: a list of statements with the span of the braces.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Block {
+    /// The statements in order.
     pub stmts: Vec<Stmt>,
+    /// From `{` to `}`.
     pub span: Span,
 }
 
 /// A statement with its span.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stmt {
+    /// What kind of statement.
     pub kind: StmtKind,
+    /// The whole statement.
     pub span: Span,
 }
 
 /// The statement forms of mini-C.
+#[allow(clippy::large_enum_variant)] // `For` is big; statements are not hot enough to box it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StmtKind {
     /// A local declaration, possibly with several declarators.
     Decl(Vec<VarDecl>),
     /// An expression statement (`x = 3;`, `f(x);`, `x++;`).
     Expr(Expr),
-    If { cond: Expr, then_branch: Box<Stmt>, else_branch: Option<Box<Stmt>> },
-    While { cond: Expr, body: Box<Stmt> },
-    DoWhile { body: Box<Stmt>, cond: Expr },
+    /// `if (cond) then_branch else else_branch`.
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Runs when the condition is non-zero.
+        then_branch: Box<Stmt>,
+        /// Runs otherwise, if present.
+        else_branch: Option<Box<Stmt>>,
+    },
+    /// `while (cond) body`.
+    While {
+        /// Checked before each iteration.
+        cond: Expr,
+        /// The loop body.
+        body: Box<Stmt>,
+    },
+    /// `do body while (cond);`.
+    DoWhile {
+        /// The loop body, run at least once.
+        body: Box<Stmt>,
+        /// Checked after each iteration.
+        cond: Expr,
+    },
     /// `for (init; cond; step) body`; every part may be absent.
-    For { init: Option<ForInit>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    For {
+        /// Runs once before the loop.
+        init: Option<ForInit>,
+        /// Checked before each iteration; absent means always true.
+        cond: Option<Expr>,
+        /// Runs after each iteration.
+        step: Option<Expr>,
+        /// The loop body.
+        body: Box<Stmt>,
+    },
+    /// `break;`.
     Break,
+    /// `continue;`.
     Continue,
+    /// `return;` or `return e;`.
     Return(Option<Expr>),
+    /// `goto L;`.
     Goto(Ident),
-    Labeled { label: Ident, stmt: Box<Stmt> },
+    /// `L: stmt`.
+    Labeled {
+        /// The label.
+        label: Ident,
+        /// The labelled statement.
+        stmt: Box<Stmt>,
+    },
+    /// A nested block `{ ... }`.
     Block(Block),
     /// The empty statement `;`.
     Empty,
-    Switch { cond: Expr, body: Box<Stmt> },
+    /// `switch (cond) body`.
+    Switch {
+        /// The value compared with the `case`s.
+        cond: Expr,
+        /// The body holding the `case`/`default` labels.
+        body: Box<Stmt>,
+    },
     /// `case value: stmt` — `value` is a constant expression.
-    Case { value: Expr, stmt: Box<Stmt> },
+    Case {
+        /// The constant compared with the switch value.
+        value: Expr,
+        /// The labelled statement.
+        stmt: Box<Stmt>,
+    },
+    /// `default: stmt`.
     Default(Box<Stmt>),
 }
 
 /// The first part of a `for` header.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ForInit {
+    /// `for (int i = 0; ...)`.
     Decl(Vec<VarDecl>),
+    /// `for (i = 0; ...)`.
     Expr(Expr),
 }
 
 /// An expression with its span.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Expr {
+    /// What kind of expression.
     pub kind: ExprKind,
+    /// The whole expression (including parentheses around it).
     pub span: Span,
 }
 
 /// Unary operators `- + ! ~`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum UnaryOp {
+    /// `-e`.
     Neg,
+    /// `+e`.
     Plus,
+    /// `!e`: 1 if `e` is zero, else 0.
     Not,
+    /// `~e`.
     BitNot,
 }
 
 /// Binary operators; `&&`/`||` are kept here and lowered to control flow by the CFA builder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BinaryOp {
+    /// `+`.
     Add,
+    /// `-`.
     Sub,
+    /// `*`.
     Mul,
+    /// `/` (truncates toward zero).
     Div,
+    /// `%` (sign of the dividend).
     Rem,
+    /// `<<`.
     Shl,
+    /// `>>`.
     Shr,
+    /// `&`.
     BitAnd,
+    /// `|`.
     BitOr,
+    /// `^`.
     BitXor,
+    /// `<`.
     Lt,
+    /// `<=`.
     Le,
+    /// `>`.
     Gt,
+    /// `>=`.
     Ge,
+    /// `==`.
     Eq,
+    /// `!=`.
     Ne,
+    /// `&&` (short-circuit).
     LogAnd,
+    /// `||` (short-circuit).
     LogOr,
 }
 
@@ -221,22 +325,80 @@ impl UnaryOp {
 pub enum ExprKind {
     /// An integer or character literal with its C type (from suffix and value,
     /// C11 6.4.4.1); `sizeof` folds to one of type `unsigned int`.
-    IntLit { value: u128, ty: IntType },
+    IntLit {
+        /// The value (at most 64 bits).
+        value: u128,
+        /// Its C type.
+        ty: IntType,
+    },
     /// A string literal; legal only as an argument of the assert helpers.
     StrLit(String),
+    /// A variable.
     Var(Ident),
-    Unary { op: UnaryOp, operand: Box<Expr> },
-    Binary { op: BinaryOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// `op operand`.
+    Unary {
+        /// The operator.
+        op: UnaryOp,
+        /// Its operand.
+        operand: Box<Expr>,
+    },
+    /// `lhs op rhs`.
+    Binary {
+        /// The operator.
+        op: BinaryOp,
+        /// The left operand.
+        lhs: Box<Expr>,
+        /// The right operand.
+        rhs: Box<Expr>,
+    },
     /// `target = value` (op `None`) or `target op= value`.
-    Assign { target: Ident, op: Option<BinaryOp>, value: Box<Expr> },
+    Assign {
+        /// The assigned variable.
+        target: Ident,
+        /// `None` for `=`, `Some(Add)` for `+=`, ...
+        op: Option<BinaryOp>,
+        /// The right-hand side.
+        value: Box<Expr>,
+    },
     /// `++x`, `x++`, `--x`, `x--`.
-    IncDec { target: Ident, increment: bool, prefix: bool },
-    Conditional { cond: Box<Expr>, then_expr: Box<Expr>, else_expr: Box<Expr> },
+    IncDec {
+        /// The variable changed.
+        target: Ident,
+        /// `++` (true) or `--` (false).
+        increment: bool,
+        /// `++x` (true: the value after) or `x++` (false: the value before).
+        prefix: bool,
+    },
+    /// `cond ? then_expr : else_expr`.
+    Conditional {
+        /// The condition.
+        cond: Box<Expr>,
+        /// The value when the condition is non-zero.
+        then_expr: Box<Expr>,
+        /// The value otherwise.
+        else_expr: Box<Expr>,
+    },
     /// `(T) e`, including `(void) e`.
-    Cast { ty: Type, expr: Box<Expr> },
-    Call { callee: Ident, args: Vec<Expr> },
+    Cast {
+        /// The target type.
+        ty: Type,
+        /// The converted expression.
+        expr: Box<Expr>,
+    },
+    /// `callee(args...)`.
+    Call {
+        /// The called function.
+        callee: Ident,
+        /// The arguments in order.
+        args: Vec<Expr>,
+    },
     /// `a, b`: evaluates `a`, then yields `b`.
-    Comma { lhs: Box<Expr>, rhs: Box<Expr> },
+    Comma {
+        /// Evaluated first, value discarded.
+        lhs: Box<Expr>,
+        /// Evaluated second: the value of the whole.
+        rhs: Box<Expr>,
+    },
     /// GCC statement expression `({ ... })`; its value is that of the last
     /// expression statement, if any.
     StmtExpr(Block),

@@ -12,25 +12,41 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
+    /// Something the analysis cannot work with.
     Error,
+    /// Something suspicious that does not stop the analysis.
     Warning,
 }
 
 /// One message about the input program, located by its span.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
+    /// Error or warning.
     pub severity: Severity,
+    /// The source text it is about.
     pub span: Span,
+    /// What is wrong, in words a student understands.
     pub message: String,
 }
 
 impl Diagnostic {
+    /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Error, span, message: message.into() }
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+        }
     }
+    /// A warning at `span`.
     pub fn warning(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, span, message: message.into() }
+        Diagnostic {
+            severity: Severity::Warning,
+            span,
+            message: message.into(),
+        }
     }
+    /// Whether this is an error (not a warning).
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
@@ -43,6 +59,10 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "",
             Severity::Warning => "warning: ",
         };
-        write!(f, "line {}, column {}: {}{}", self.span.line, self.span.col, kind, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}{}",
+            self.span.line, self.span.col, kind, self.message
+        )
     }
 }

@@ -55,14 +55,16 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         str_lit | str_lits => ("a string", Construct),
         func_name => ("`__func__`", Construct),
         // Decorations are never what a student is missing.
-        noise | attribute | attr_body | qualifier | extension | attribute_kw | qualifier_kw | qualifier_words
-        | extension_kw | noise_kw => return None,
+        noise | attribute | attr_body | qualifier | extension | attribute_kw | qualifier_kw
+        | qualifier_words | extension_kw | noise_kw => return None,
         storage => ("`static`, `extern` or `typedef`", Construct),
         type_word | bad_type_word => ("a type", Construct),
         bad_aggregate | aggregate_kw | balanced_braces => ("a type", Construct),
         bad_thread_storage => ("a type", Construct),
         unknown_type => ("a type", Construct),
-        decl_specs | decl_spec_core | decl_specs_or_unknown | decl_start | spec_kw => ("a type", Construct),
+        decl_specs | decl_spec_core | decl_specs_or_unknown | decl_start | spec_kw => {
+            ("a type", Construct)
+        }
         type_name | bad_abstract_declarator => ("a type", Construct),
         file | file_rest | item | function_body => ("a declaration or a function", Construct),
         stray_semi => ("a declaration or a function", Construct),
@@ -80,9 +82,9 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         block => ("a block `{ ... }`", Construct),
         block_close => ("`}`", Punct),
         statement | stmt_kw => ("a statement", Construct),
-        if_stmt | while_stmt | do_stmt | for_stmt | switch_stmt | case_stmt | default_stmt | break_stmt
-        | continue_stmt | return_stmt | goto_stmt | labeled_stmt | empty_stmt | expr_stmt | bad_asm
-        | asm_kw => ("a statement", Construct),
+        if_stmt | while_stmt | do_stmt | for_stmt | switch_stmt | case_stmt | default_stmt
+        | break_stmt | continue_stmt | return_stmt | goto_stmt | labeled_stmt | empty_stmt
+        | expr_stmt | bad_asm | asm_kw => ("a statement", Construct),
         cond_open => ("`(` before the condition", Punct),
         cond_close => ("`)` after the condition", Punct),
         do_while => ("`while` after the body of `do`", Punct),
@@ -99,17 +101,18 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | bad_address_of | bad_deref => {
             ("an expression", Construct)
         }
-        postfix | postfix_start | post_inc | post_dec | bad_index | bad_member | member_arrow | member_dot => {
-            ("an operator", Operator)
-        }
+        postfix | postfix_start | post_inc | post_dec | bad_index | bad_member | member_arrow
+        | member_dot => ("an operator", Operator),
         call_args => ("an operator", Operator),
         args_close => ("`)` after the arguments", Punct),
         stmt_expr | paren_expr | sizeof_type => ("an expression", Construct),
         paren_close => ("`)`", Punct),
-        infix | infix_nc | infix_start | infix_groups | comma | shl_assign | shr_assign | add_assign | sub_assign | mul_assign
-        | div_assign | rem_assign | and_assign | or_assign | xor_assign | log_or | log_and | shl | shr
-        | le | ge | eq | ne | lt | gt | assign | bit_or | bit_xor | bit_and | add | sub | mul | div
-        | rem => ("an operator", Operator),
+        infix | infix_nc | infix_start | infix_groups | comma | shl_assign | shr_assign
+        | add_assign | sub_assign | mul_assign | div_assign | rem_assign | and_assign
+        | or_assign | xor_assign | log_or | log_and | shl | shr | le | ge | eq | ne | lt | gt
+        | assign | bit_or | bit_xor | bit_and | add | sub | mul | div | rem => {
+            ("an operator", Operator)
+        }
         conditional => ("an operator", Operator),
         cond_colon => ("`:` of the conditional `? :`", Punct),
     };
@@ -119,14 +122,20 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
 /// Words for the token found at `pos`: "`while`", "`;`", "the end of the file".
 pub(crate) fn found_token(src: &str, pos: usize) -> String {
     let rest = src.get(pos..).unwrap_or("");
-    let Some(c) = rest.chars().next() else { return "the end of the file".to_string() };
+    let Some(c) = rest.chars().next() else {
+        return "the end of the file".to_string();
+    };
     if c.is_ascii_alphanumeric() || c == '_' {
-        let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').take(40).collect();
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .take(40)
+            .collect();
         return format!("`{word}`");
     }
     const PUNCT: [&str; 24] = [
-        "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=",
-        "/=", "%=", "&=", "|=", "^=", "##", "::",
+        "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+        "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", "::",
     ];
     if let Some(p) = PUNCT.iter().find(|p| rest.starts_with(**p)) {
         return format!("`{p}`");
@@ -171,7 +180,10 @@ pub(crate) fn syntax_error(
     if at_end {
         if let Some(&(b, at)) = pre.unclosed.last() {
             let (line, _) = lines.line_col(at);
-            return Diagnostic::error(span, format!("unclosed `{}` opened at line {line}", bracket_name(b)));
+            return Diagnostic::error(
+                span,
+                format!("unclosed `{}` opened at line {line}", bracket_name(b)),
+            );
         }
     }
     if let Some((_, expected)) = pre.mismatched.iter().find(|(at, _)| *at == pos) {
@@ -212,10 +224,16 @@ pub(crate) fn syntax_error(
         expected.push(("an expression", Kind::Construct));
     }
     for &r in &positives {
-        if operand && (is_operand_start(r) || matches!(r, Rule::ident | Rule::typedef_name | Rule::keyword)) {
+        if operand
+            && (is_operand_start(r)
+                || matches!(r, Rule::ident | Rule::typedef_name | Rule::keyword))
+        {
             continue;
         }
-        if operand && describe(r).is_some_and(|(w, _)| matches!(w, "a declaration" | "a type" | "a block `{ ... }`")) {
+        if operand
+            && describe(r)
+                .is_some_and(|(w, _)| matches!(w, "a declaration" | "a type" | "a block `{ ... }`"))
+        {
             // `__extension__`, a cast `(int)` and a statement expression
             // `({ ... })` may start an operand too: all are "an expression".
             continue;
@@ -258,9 +276,29 @@ fn is_operand_start(rule: Rule) -> bool {
     use Rule::*;
     matches!(
         rule,
-        int_lit | bad_float_lit | bad_number | char_lit | str_lit | str_lits | func_name | kw_sizeof | sizeof_op
-            | sizeof_type | paren_expr | stmt_expr | cast | pre_inc | pre_dec | neg | plus | not | bit_not
-            | bad_address_of | bad_deref | expr | expr_nc
+        int_lit
+            | bad_float_lit
+            | bad_number
+            | char_lit
+            | str_lit
+            | str_lits
+            | func_name
+            | kw_sizeof
+            | sizeof_op
+            | sizeof_type
+            | paren_expr
+            | stmt_expr
+            | cast
+            | pre_inc
+            | pre_dec
+            | neg
+            | plus
+            | not
+            | bit_not
+            | bad_address_of
+            | bad_deref
+            | expr
+            | expr_nc
     )
 }
 
@@ -277,11 +315,20 @@ fn join_or(words: &[&str]) -> String {
 /// a hint naming it.
 fn typo_hint(src: &str, pos: usize) -> String {
     // The word just before the error position (skipping blanks and a parenthesised part).
-    let line_start = src[..pos.min(src.len())].rfind(['\n', ';', '{', '}']).map(|i| i + 1).unwrap_or(0);
+    let line_start = src[..pos.min(src.len())]
+        .rfind(['\n', ';', '{', '}'])
+        .map(|i| i + 1)
+        .unwrap_or(0);
     let line = &src[line_start..pos.min(src.len())];
-    let first: String = line.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-    const KEYWORDS: [&str; 12] =
-        ["while", "for", "if", "else", "return", "switch", "break", "continue", "unsigned", "int", "goto", "default"];
+    let first: String = line
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    const KEYWORDS: [&str; 12] = [
+        "while", "for", "if", "else", "return", "switch", "break", "continue", "unsigned", "int",
+        "goto", "default",
+    ];
     if first.len() < 3 || KEYWORDS.contains(&first.as_str()) {
         return String::new();
     }
@@ -299,14 +346,25 @@ fn is_typo(a: &str, b: &str) -> bool {
     if a.len() == b.len() {
         let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
         return diff.len() == 1
-            || (diff.len() == 2 && diff[1] == diff[0] + 1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]);
+            || (diff.len() == 2
+                && diff[1] == diff[0] + 1
+                && a[diff[0]] == b[diff[1]]
+                && a[diff[1]] == b[diff[0]]);
     }
-    let (short, long) = if a.len() < b.len() { (&a, &b) } else { (&b, &a) };
+    let (short, long) = if a.len() < b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
     if long.len() != short.len() + 1 {
         return false;
     }
     (0..long.len()).any(|skip| {
-        long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter())
+        long.iter()
+            .enumerate()
+            .filter(|(i, _)| *i != skip)
+            .map(|(_, c)| c)
+            .eq(short.iter())
     })
 }
 

@@ -13,6 +13,8 @@
 //!
 //! Architecture invariant: this crate knows nothing of CFAs or analyses.
 
+#![warn(missing_docs)]
+
 pub mod ast;
 mod check;
 pub mod diag;
@@ -23,8 +25,8 @@ mod prescan;
 pub mod span;
 pub mod types;
 
-pub use diag::{Diagnostic, Severity};
 pub use check::{builtin_signature, const_eval, ASSERT_HELPERS};
+pub use diag::{Diagnostic, Severity};
 pub use prescan::{MAX_INPUT_BYTES, MAX_NESTING};
 pub use span::Span;
 pub use types::{IntModel, IntType, Type};
@@ -38,7 +40,9 @@ pub const MAX_SYNTAX_ERRORS: usize = 10;
 /// and all diagnostics (errors and warnings) in source order.
 #[derive(Clone, Debug)]
 pub struct ParseOutput {
+    /// The checked AST; `None` if any diagnostic is an error.
     pub unit: Option<ast::TranslationUnit>,
+    /// Errors and warnings, sorted by position.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -59,7 +63,12 @@ pub fn parse(source: &str) -> ParseOutput {
     let lines = span::LineIndex::new(source);
     let pre = match prescan::prescan(source, &lines) {
         Ok(p) => p,
-        Err(d) => return ParseOutput { unit: None, diagnostics: vec![d] },
+        Err(d) => {
+            return ParseOutput {
+                unit: None,
+                diagnostics: vec![d],
+            }
+        }
     };
     let mut diagnostics = pre.warnings.clone();
     if source.trim().is_empty() {
@@ -67,7 +76,10 @@ pub fn parse(source: &str) -> ParseOutput {
             lines.span(0, 0),
             "the file is empty: a mini-C program needs at least a `main` function",
         ));
-        return ParseOutput { unit: None, diagnostics };
+        return ParseOutput {
+            unit: None,
+            diagnostics,
+        };
     }
 
     let builder = parser::Builder::new(source, &lines);
@@ -110,7 +122,10 @@ pub fn parse(source: &str) -> ParseOutput {
     }
     diagnostics.sort_by_key(|d| d.span.start);
     let ok = !diagnostics.iter().any(|d| d.is_error());
-    ParseOutput { unit: ok.then_some(unit), diagnostics }
+    ParseOutput {
+        unit: ok.then_some(unit),
+        diagnostics,
+    }
 }
 
 /// A diagnostic as the command line prints it:
@@ -120,5 +135,8 @@ pub fn render_diagnostic(file: &str, d: &Diagnostic) -> String {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    format!("{file}:{}:{}: {kind}: {}", d.span.line, d.span.col, d.message)
+    format!(
+        "{file}:{}:{}: {kind}: {}",
+        d.span.line, d.span.col, d.message
+    )
 }

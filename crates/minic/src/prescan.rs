@@ -61,7 +61,10 @@ pub(crate) fn prescan(src: &str, lines: &LineIndex) -> Result<Prescan, Diagnosti
         ));
     }
     if let Some(i) = src.bytes().position(|b| b == 0) {
-        return Err(Diagnostic::error(lines.span(i, i + 1), "the file contains binary data (NUL byte)"));
+        return Err(Diagnostic::error(
+            lines.span(i, i + 1),
+            "the file contains binary data (NUL byte)",
+        ));
     }
     Scanner::new(src, lines).run()
 }
@@ -191,7 +194,12 @@ impl<'a> Scanner<'a> {
             }
             self.token(b)?;
         }
-        let unclosed = self.stack.iter().filter(|o| o.bracket != b'?').map(|o| (o.bracket, o.at)).collect();
+        let unclosed = self
+            .stack
+            .iter()
+            .filter(|o| o.bracket != b'?')
+            .map(|o| (o.bracket, o.at))
+            .collect();
         Ok(Prescan {
             text: String::from_utf8(self.out).unwrap_or_default(),
             warnings: self.out_warnings,
@@ -273,13 +281,25 @@ impl<'a> Scanner<'a> {
         }
         let line = &self.src[start..end];
         let body = line[1..].trim_start();
-        let name: String = body.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let name: String = body
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
         let is_line_marker = name.chars().next().is_some_and(|c| c.is_ascii_digit());
         if !(name.is_empty() || name == "include" || name == "line" || is_line_marker) {
-            let shown: String = line.lines().next().unwrap_or("").trim_end().chars().take(40).collect();
+            let shown: String = line
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim_end()
+                .chars()
+                .take(40)
+                .collect();
             self.out_warnings.push(Diagnostic::warning(
                 self.lines.span(start, end),
-                format!("the preprocessor directive `{shown}` is ignored (mini-C has no preprocessor)"),
+                format!(
+                    "the preprocessor directive `{shown}` is ignored (mini-C has no preprocessor)"
+                ),
             ));
         }
         for k in start..end {
@@ -308,7 +328,11 @@ impl<'a> Scanner<'a> {
         }
         if b.is_ascii_digit() {
             let mut end = start + 1;
-            while end < n && (self.bytes[end].is_ascii_alphanumeric() || self.bytes[end] == b'_' || self.bytes[end] == b'.') {
+            while end < n
+                && (self.bytes[end].is_ascii_alphanumeric()
+                    || self.bytes[end] == b'_'
+                    || self.bytes[end] == b'.')
+            {
                 end += 1;
             }
             self.i = end;
@@ -320,8 +344,15 @@ impl<'a> Scanner<'a> {
             let mut end = start + 1;
             loop {
                 if end >= n || self.bytes[end] == b'\n' {
-                    let what = if b == b'"' { "string literal: `\"` has no closing `\"`" } else { "character literal: `'` has no closing `'`" };
-                    return Err(Diagnostic::error(self.lines.span(start, start + 1), format!("unterminated {what}")));
+                    let what = if b == b'"' {
+                        "string literal: `\"` has no closing `\"`"
+                    } else {
+                        "character literal: `'` has no closing `'`"
+                    };
+                    return Err(Diagnostic::error(
+                        self.lines.span(start, start + 1),
+                        format!("unterminated {what}"),
+                    ));
                 }
                 if self.bytes[end] == b'\\' {
                     end += 2;
@@ -340,13 +371,22 @@ impl<'a> Scanner<'a> {
         }
         // Punctuation: one byte at a time is enough here (multi-byte
         // characters are skipped whole).
-        let len = self.src[start..].chars().next().map(|c| c.len_utf8()).unwrap_or(1);
+        let len = self.src[start..]
+            .chars()
+            .next()
+            .map(|c| c.len_utf8())
+            .unwrap_or(1);
         self.i = start + len;
         self.before_token(None);
         match b {
             b'(' | b'[' | b'{' | b'?' => {
                 let (saved_prefix, saved_do) = (self.prefix, self.do_pending);
-                self.stack.push(Open { bracket: b, at: start, saved_prefix, saved_do });
+                self.stack.push(Open {
+                    bracket: b,
+                    at: start,
+                    saved_prefix,
+                    saved_do,
+                });
                 if b == b'{' {
                     self.prefix = 0;
                     self.do_pending = 0;
@@ -414,10 +454,8 @@ impl<'a> Scanner<'a> {
                     self.resume_points.push(self.i);
                 }
             }
-            b',' => {
-                if self.in_typedef.is_some_and(|d| d == self.stack.len()) {
-                    self.declare_typedef();
-                }
+            b',' if self.in_typedef.is_some_and(|d| d == self.stack.len()) => {
+                self.declare_typedef()
             }
             _ => {}
         }
@@ -468,7 +506,10 @@ impl<'a> Scanner<'a> {
                 self.check_depth(start)?;
             }
             "while" => {
-                if self.do_pending > 0 && self.last == Some(Tok::Other) && self.prev_is_stmt_end(start) {
+                if self.do_pending > 0
+                    && self.last == Some(Tok::Other)
+                    && self.prev_is_stmt_end(start)
+                {
                     self.do_pending -= 1;
                 } else {
                     self.prefix += 1;

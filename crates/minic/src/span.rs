@@ -7,9 +7,13 @@ use serde::{Deserialize, Serialize};
 /// "line 4, column 7" without re-scanning the text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
+    /// Byte offset of the first byte.
     pub start: usize,
+    /// Byte offset just past the last byte.
     pub end: usize,
+    /// 1-based line of `start`.
     pub line: u32,
+    /// 1-based column of `start`, in characters.
     pub col: u32,
 }
 
@@ -19,7 +23,12 @@ impl Span {
         if other.start < self.start {
             return other.to(self);
         }
-        Span { start: self.start, end: self.end.max(other.end), line: self.line, col: self.col }
+        Span {
+            start: self.start,
+            end: self.end.max(other.end),
+            line: self.line,
+            col: self.col,
+        }
     }
 }
 
@@ -57,8 +66,18 @@ impl LineIndex {
     /// Indexes `src`.
     pub fn new(src: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(src.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-        LineIndex { src_len: src.len(), starts, ascii: src.is_ascii(), src: src.to_string() }
+        starts.extend(
+            src.bytes()
+                .enumerate()
+                .filter(|(_, b)| *b == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        LineIndex {
+            src_len: src.len(),
+            starts,
+            ascii: src.is_ascii(),
+            src: src.to_string(),
+        }
     }
 
     /// The 1-based (line, column) of byte offset `offset`; columns count characters.
@@ -69,13 +88,22 @@ impl LineIndex {
             Err(i) => i - 1,
         };
         let start = self.starts[line];
-        let col = if self.ascii { offset - start } else { self.src[start..offset].chars().count() };
+        let col = if self.ascii {
+            offset - start
+        } else {
+            self.src[start..offset].chars().count()
+        };
         (line as u32 + 1, col as u32 + 1)
     }
 
     /// The span of bytes `start..end`, with the line and column of `start`.
     pub fn span(&self, start: usize, end: usize) -> Span {
         let (line, col) = self.line_col(start);
-        Span { start, end: end.max(start).min(self.src_len.max(start)), line, col }
+        Span {
+            start,
+            end: end.max(start).min(self.src_len.max(start)),
+            line,
+            col,
+        }
     }
 }

@@ -18,6 +18,7 @@ pub enum IntModel {
 }
 
 impl IntModel {
+    /// The name used on the command line: `math` or `c`.
     pub fn name(self) -> &'static str {
         match self {
             IntModel::Math => "math",
@@ -32,7 +33,9 @@ impl std::str::FromStr for IntModel {
         match s.to_ascii_lowercase().as_str() {
             "math" => Ok(IntModel::Math),
             "c" => Ok(IntModel::C),
-            _ => Err(format!("unknown integer model `{s}` (expected `math` or `c`)")),
+            _ => Err(format!(
+                "unknown integer model `{s}` (expected `math` or `c`)"
+            )),
         }
     }
 }
@@ -41,17 +44,29 @@ impl std::str::FromStr for IntModel {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum IntType {
+    /// `_Bool`: 0 or 1.
     Bool,
+    /// `char` (signed in ILP32 on x86).
     Char,
+    /// `signed char`.
     SChar,
+    /// `unsigned char`.
     UChar,
+    /// `short`.
     Short,
+    /// `unsigned short`.
     UShort,
+    /// `int`.
     Int,
+    /// `unsigned int`.
     UInt,
+    /// `long` (32 bits in ILP32).
     Long,
+    /// `unsigned long`.
     ULong,
+    /// `long long`.
     LongLong,
+    /// `unsigned long long`.
     ULongLong,
 }
 
@@ -68,6 +83,7 @@ impl IntType {
         }
     }
 
+    /// Whether the type has negative values.
     pub fn is_signed(self) -> bool {
         use IntType::*;
         matches!(self, Char | SChar | Short | Int | Long | LongLong)
@@ -207,7 +223,9 @@ impl fmt::Display for IntType {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Type {
+    /// `void`: function results and casts only.
     Void,
+    /// An integer scalar.
     Int(IntType),
 }
 

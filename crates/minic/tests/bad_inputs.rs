@@ -86,35 +86,81 @@ fn every_bad_input_gives_exactly_the_expected_errors() {
     let mut mismatches = Vec::new();
     for case in CASES {
         let out = minic::parse(case.src);
-        assert!(out.unit.is_none(), "{}: an input with errors must not give an AST", case.name);
-        let got: Vec<(u32, u32, String)> = out.errors().map(|d| (d.span.line, d.span.col, d.message.clone())).collect();
-        let want: Vec<(u32, u32, String)> = case.errors.iter().map(|(l, c, m)| (*l, *c, m.to_string())).collect();
+        assert!(
+            out.unit.is_none(),
+            "{}: an input with errors must not give an AST",
+            case.name
+        );
+        let got: Vec<(u32, u32, String)> = out
+            .errors()
+            .map(|d| (d.span.line, d.span.col, d.message.clone()))
+            .collect();
+        let want: Vec<(u32, u32, String)> = case
+            .errors
+            .iter()
+            .map(|(l, c, m)| (*l, *c, m.to_string()))
+            .collect();
         if got != want {
             mismatches.push(format!("{}:\n  want {want:?}\n  got  {got:?}", case.name));
         }
         for d in &out.diagnostics {
-            assert!(d.span.line >= 1 && d.span.col >= 1 && d.span.start <= case.src.len(), "{}: {d:?}", case.name);
-            for rule_word in ["Rule", "expr_", "_stmt", "decl_", "EOI", "SOI", "positives", "ident"] {
-                assert!(!d.message.contains(rule_word), "{}: a grammar rule name in {:?}", case.name, d.message);
+            assert!(
+                d.span.line >= 1 && d.span.col >= 1 && d.span.start <= case.src.len(),
+                "{}: {d:?}",
+                case.name
+            );
+            for rule_word in [
+                "Rule",
+                "expr_",
+                "_stmt",
+                "decl_",
+                "EOI",
+                "SOI",
+                "positives",
+                "ident",
+            ] {
+                assert!(
+                    !d.message.contains(rule_word),
+                    "{}: a grammar rule name in {:?}",
+                    case.name,
+                    d.message
+                );
             }
         }
     }
-    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} mismatches:\n{}",
+        mismatches.len(),
+        mismatches.join("\n")
+    );
 }
 
 #[test]
 fn display_and_cli_rendering_of_a_diagnostic() {
     let out = minic::parse("int main() {\n  int x = 0;\n  int *p;\n}\n");
     let d = out.errors().next().expect("an error");
-    assert_eq!(d.to_string(), "line 3, column 7: pointers are not part of mini-C");
-    assert_eq!(minic::render_diagnostic("prog.c", d), "prog.c:3:7: error: pointers are not part of mini-C");
+    assert_eq!(
+        d.to_string(),
+        "line 3, column 7: pointers are not part of mini-C"
+    );
+    assert_eq!(
+        minic::render_diagnostic("prog.c", d),
+        "prog.c:3:7: error: pointers are not part of mini-C"
+    );
 }
 
 #[test]
 fn warnings_do_not_stop_the_parse() {
-    let out = minic::parse("#define N 10\n#include <assert.h>\n# 1 \"x.c\"\n#line 7\nint main() { return 0; }\n");
+    let out = minic::parse(
+        "#define N 10\n#include <assert.h>\n# 1 \"x.c\"\n#line 7\nint main() { return 0; }\n",
+    );
     assert!(out.unit.is_some());
-    let rendered: Vec<String> = out.diagnostics.iter().map(|d| minic::render_diagnostic("w.c", d)).collect();
+    let rendered: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| minic::render_diagnostic("w.c", d))
+        .collect();
     assert_eq!(
         rendered,
         vec!["w.c:1:1: warning: the preprocessor directive `#define N 10` is ignored (mini-C has no preprocessor)"]
@@ -131,7 +177,11 @@ fn warnings_do_not_stop_the_parse() {
 fn syntax_errors_in_several_items_are_all_reported() {
     // Parsing resumes at the next top-level item after each syntax error.
     let src = "int a = ;\nint b = 1\nint main() { return 0; }\nint c = );\n";
-    let got: Vec<String> = minic::parse(src).diagnostics.iter().map(|d| d.to_string()).collect();
+    let got: Vec<String> = minic::parse(src)
+        .diagnostics
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
     assert_eq!(
         got,
         vec![

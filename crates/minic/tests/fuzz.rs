@@ -9,8 +9,12 @@ use std::sync::OnceLock;
 fn seeds() -> &'static Vec<String> {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks/sv-comp");
-        let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv")).expect("benchmarks beside main/");
+        let dir = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/benchmarks/sv-comp"
+        );
+        let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv"))
+            .expect("benchmarks beside main/");
         manifest
             .lines()
             .skip(1)
@@ -21,13 +25,94 @@ fn seeds() -> &'static Vec<String> {
 }
 
 const TOKENS: &[&str] = &[
-    "int", "unsigned", "char", "long", "short", "_Bool", "void", "signed", "const", "static", "extern", "typedef",
-    "if", "else", "while", "do", "for", "switch", "case", "default", "break", "continue", "return", "goto",
-    "sizeof", "__extension__", "__attribute__", "struct", "float", "asm", "x", "y", "main", "f", "L",
-    "__VERIFIER_nondet_int", "reach_error", "__assert_fail", "__PRETTY_FUNCTION__", "0", "1", "0x1fU", "017",
-    "1.5", "'a'", "'\\n'", "\"s\"", "(", ")", "{", "}", "[", "]", ";", ",", ":", "?", "=", "==", "+", "-",
-    "*", "/", "%", "&", "&&", "|", "||", "^", "~", "!", "<", "<=", "<<", ">", ">>=", "++", "--", "->", ".",
-    "#define X", "\n", " ", "/*", "*/", "//", "'", "\"",
+    "int",
+    "unsigned",
+    "char",
+    "long",
+    "short",
+    "_Bool",
+    "void",
+    "signed",
+    "const",
+    "static",
+    "extern",
+    "typedef",
+    "if",
+    "else",
+    "while",
+    "do",
+    "for",
+    "switch",
+    "case",
+    "default",
+    "break",
+    "continue",
+    "return",
+    "goto",
+    "sizeof",
+    "__extension__",
+    "__attribute__",
+    "struct",
+    "float",
+    "asm",
+    "x",
+    "y",
+    "main",
+    "f",
+    "L",
+    "__VERIFIER_nondet_int",
+    "reach_error",
+    "__assert_fail",
+    "__PRETTY_FUNCTION__",
+    "0",
+    "1",
+    "0x1fU",
+    "017",
+    "1.5",
+    "'a'",
+    "'\\n'",
+    "\"s\"",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    ",",
+    ":",
+    "?",
+    "=",
+    "==",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "&",
+    "&&",
+    "|",
+    "||",
+    "^",
+    "~",
+    "!",
+    "<",
+    "<=",
+    "<<",
+    ">",
+    ">>=",
+    "++",
+    "--",
+    "->",
+    ".",
+    "#define X",
+    "\n",
+    " ",
+    "/*",
+    "*/",
+    "//",
+    "'",
+    "\"",
 ];
 
 /// Checks the invariants of one parse.
@@ -37,7 +122,11 @@ fn check(src: &str) -> Result<(), TestCaseError> {
     prop_assert_eq!(out.unit.is_some(), !has_error);
     for d in &out.diagnostics {
         prop_assert!(d.span.line >= 1 && d.span.col >= 1, "{:?}", d);
-        prop_assert!(d.span.start <= d.span.end && d.span.end <= src.len().max(d.span.start), "{:?}", d);
+        prop_assert!(
+            d.span.start <= d.span.end && d.span.end <= src.len().max(d.span.start),
+            "{:?}",
+            d
+        );
         prop_assert!(d.span.start <= src.len(), "{:?}", d);
         let (line, col) = minic::span::line_col(src, d.span.start);
         prop_assert_eq!((d.span.line, d.span.col), (line, col), "{:?}", d);
@@ -58,7 +147,11 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), 1usize..12).prop_map(|(at, len)| Mutation::Delete { at, len }),
         (any::<usize>(), 0..TOKENS.len()).prop_map(|(at, token)| Mutation::Insert { at, token }),
-        (any::<usize>(), any::<usize>(), 1usize..8).prop_map(|(a, b, len)| Mutation::Swap { a, b, len }),
+        (any::<usize>(), any::<usize>(), 1usize..8).prop_map(|(a, b, len)| Mutation::Swap {
+            a,
+            b,
+            len
+        }),
         (any::<usize>(), 1usize..40).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
     ]
 }

@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 
 fn benchmarks_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks/sv-comp"));
+    let dir = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/benchmarks/sv-comp"
+    ));
     assert!(
         dir.join("MANIFEST.tsv").is_file(),
         "the SV-COMP benchmarks are missing: expected {}/MANIFEST.tsv (shared/ must sit beside main/)",
@@ -16,23 +19,37 @@ fn benchmarks_dir() -> PathBuf {
 /// The `path` column of the manifest.
 fn manifest_paths() -> Vec<String> {
     let dir = benchmarks_dir();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("MANIFEST.tsv is readable");
+    let manifest =
+        std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("MANIFEST.tsv is readable");
     let mut lines = manifest.lines();
     let header: Vec<&str> = lines.next().expect("header line").split('\t').collect();
-    let col = header.iter().position(|h| *h == "path").expect("a `path` column");
-    lines.filter(|l| !l.trim().is_empty()).map(|l| l.split('\t').nth(col).expect("path field").to_string()).collect()
+    let col = header
+        .iter()
+        .position(|h| *h == "path")
+        .expect("a `path` column");
+    lines
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split('\t').nth(col).expect("path field").to_string())
+        .collect()
 }
 
 #[test]
 fn every_manifest_file_parses_without_errors() {
     let dir = benchmarks_dir();
     let paths = manifest_paths();
-    assert!(paths.len() >= 50, "expected the whole corpus, found {} entries", paths.len());
+    assert!(
+        paths.len() >= 50,
+        "expected the whole corpus, found {} entries",
+        paths.len()
+    );
     let mut failures = Vec::new();
     for path in &paths {
         let src = std::fs::read_to_string(dir.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
         let out = minic::parse(&src);
-        let errors: Vec<String> = out.errors().map(|d| minic::render_diagnostic(path, d)).collect();
+        let errors: Vec<String> = out
+            .errors()
+            .map(|d| minic::render_diagnostic(path, d))
+            .collect();
         if !errors.is_empty() || out.unit.is_none() {
             failures.push(errors.join("\n"));
             continue;
@@ -40,17 +57,24 @@ fn every_manifest_file_parses_without_errors() {
         let unit = out.unit.expect("checked above");
         // Every file defines `main`, and the corpus has no warnings-worthy constructs.
         assert!(
-            unit.items.iter().any(|i| matches!(i, minic::ast::Item::Function(f) if f.decl.name.name == "main")),
+            unit.items
+                .iter()
+                .any(|i| matches!(i, minic::ast::Item::Function(f) if f.decl.name.name == "main")),
             "{path}: no main in the AST"
         );
     }
-    assert!(failures.is_empty(), "files with errors:\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "files with errors:\n{}",
+        failures.join("\n")
+    );
 }
 
 #[test]
 fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
     use minic::ast::{ExprKind, Item, StmtKind};
-    let src = std::fs::read_to_string(benchmarks_dir().join("loop-lit/bhmr2007.i")).expect("readable");
+    let src =
+        std::fs::read_to_string(benchmarks_dir().join("loop-lit/bhmr2007.i")).expect("readable");
     let unit = minic::parse(&src).unit.expect("parses");
     let reach = unit
         .items
@@ -60,19 +84,51 @@ fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
             _ => None,
         })
         .expect("reach_error is defined");
-    let StmtKind::Expr(e) = &reach.body.stmts[0].kind else { panic!("an expression statement") };
-    let ExprKind::Comma { lhs, rhs } = &e.kind else { panic!("a comma expression, got {e:?}") };
+    let StmtKind::Expr(e) = &reach.body.stmts[0].kind else {
+        panic!("an expression statement")
+    };
+    let ExprKind::Comma { lhs, rhs } = &e.kind else {
+        panic!("a comma expression, got {e:?}")
+    };
     // `(void) sizeof ((0) ? 1 : 0)` folds to a cast of the constant 4.
-    let ExprKind::Cast { ty: minic::Type::Void, expr } = &lhs.kind else { panic!("a void cast") };
-    assert_eq!(expr.kind, ExprKind::IntLit { value: 4, ty: minic::IntType::UInt });
-    let ExprKind::StmtExpr(block) = &rhs.kind else { panic!("a statement expression") };
-    let StmtKind::If { else_branch: Some(els), .. } = &block.stmts[0].kind else { panic!("if/else") };
-    let StmtKind::Expr(call) = &els.kind else { panic!("a call statement") };
-    let ExprKind::Call { callee, args } = &call.kind else { panic!("a call") };
+    let ExprKind::Cast {
+        ty: minic::Type::Void,
+        expr,
+    } = &lhs.kind
+    else {
+        panic!("a void cast")
+    };
+    assert_eq!(
+        expr.kind,
+        ExprKind::IntLit {
+            value: 4,
+            ty: minic::IntType::UInt
+        }
+    );
+    let ExprKind::StmtExpr(block) = &rhs.kind else {
+        panic!("a statement expression")
+    };
+    let StmtKind::If {
+        else_branch: Some(els),
+        ..
+    } = &block.stmts[0].kind
+    else {
+        panic!("if/else")
+    };
+    let StmtKind::Expr(call) = &els.kind else {
+        panic!("a call statement")
+    };
+    let ExprKind::Call { callee, args } = &call.kind else {
+        panic!("a call")
+    };
     assert_eq!(callee.name, "__assert_fail");
     assert_eq!(args.len(), 4);
     assert_eq!(args[0].kind, ExprKind::StrLit("0".into()));
-    assert_eq!(args[3].kind, ExprKind::StrLit("reach_error".into()), "__PRETTY_FUNCTION__ is the function name");
+    assert_eq!(
+        args[3].kind,
+        ExprKind::StrLit("reach_error".into()),
+        "__PRETTY_FUNCTION__ is the function name"
+    );
     // The multi-line glibc prototypes are kept with their `const char *` parameters.
     let proto = unit
         .items
@@ -91,7 +147,10 @@ fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
             minic::ast::ParamType::CharPointer
         ]
     );
-    assert_eq!(proto.params[0].name.as_ref().map(|n| n.name.as_str()), Some("__assertion"));
+    assert_eq!(
+        proto.params[0].name.as_ref().map(|n| n.name.as_str()),
+        Some("__assertion")
+    );
 }
 
 /// Parsing speed: the whole corpus, measured in release builds (`cargo test
@@ -100,8 +159,10 @@ fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
 #[ignore = "timing; run in release mode"]
 fn corpus_parses_fast() {
     let dir = benchmarks_dir();
-    let sources: Vec<String> =
-        manifest_paths().iter().map(|p| std::fs::read_to_string(dir.join(p)).expect("readable")).collect();
+    let sources: Vec<String> = manifest_paths()
+        .iter()
+        .map(|p| std::fs::read_to_string(dir.join(p)).expect("readable"))
+        .collect();
     let lines: usize = sources.iter().map(|s| s.lines().count()).sum();
     let start = std::time::Instant::now();
     let cpu_start = cpu_time_ns();
