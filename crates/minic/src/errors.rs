@@ -93,9 +93,11 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         for_close => ("`)` to end the `for` header", Punct),
         for_decl => ("a declaration", Construct),
         for_init_expr | for_cond | for_step => ("an expression", Construct),
-        label_colon => ("`:` after the label", Punct),
+        case_colon => ("`:` after the `case` value", Punct),
+        default_colon => ("`:` after `default`", Punct),
+        bad_implicit_int => ("a declaration or a function", Construct),
         expr_semi => ("`;` after the expression", Punct),
-        stmt_semi => ("`;`", Punct),
+        stmt_semi => ("`;` at the end of the statement", Punct),
         expr | expr_nc | operand | primary | prefix | prefix_start => ("an expression", Construct),
         cast => ("an expression", Construct),
         sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | bad_address_of | bad_deref => {
@@ -173,7 +175,7 @@ pub(crate) fn syntax_error(
         };
     let span = lines.span(pos, (pos + 1).min(src.len()));
     let found = found_token(src, pos);
-    let at_end = pos >= src.len() || src[pos..].trim().is_empty();
+    let at_end = src.get(pos..).is_none_or(|rest| rest.trim().is_empty());
 
     // Unbalanced brackets explain most errors at the end of the file or at a
     // stray closing bracket better than any list of expectations.
@@ -216,6 +218,9 @@ pub(crate) fn syntax_error(
         ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         ErrorVariant::CustomError { message } => return Diagnostic::error(span, message.clone()),
     };
+    if found == "`else`" {
+        return Diagnostic::error(span, "`else` without an `if` before it");
+    }
     let mut expected: Vec<(&'static str, Kind)> = Vec::new();
     // Where an operand could start, pest lists every kind of operand (a
     // name, a number, `sizeof`, ...): say "an expression" instead.
@@ -247,6 +252,25 @@ pub(crate) fn syntax_error(
         if best > Kind::Operator {
             expected.retain(|(_, k)| *k > Kind::Operator);
         }
+    }
+    // Once a name to declare or the end of the declaration may come, more
+    // type words are possible but not what the student is missing.
+    if positives.iter().any(|r| {
+        matches!(
+            r,
+            Rule::decl_semi | Rule::declarator | Rule::init_declarator
+        )
+    }) {
+        expected.retain(|(w, _)| {
+            !matches!(
+                *w,
+                "a type" | "a type name" | "`static`, `extern` or `typedef`"
+            )
+        });
+    }
+    // After an expression statement, a name could only continue a declaration.
+    if positives_have(&positives, Rule::expr_semi) {
+        expected.retain(|(w, _)| *w != "a name");
     }
     // After `int x = 1` a block cannot follow (only after `int f()` can it).
     let before = pre.text.get(..pos).unwrap_or("").trim_end();
@@ -315,11 +339,14 @@ fn join_or(words: &[&str]) -> String {
 /// a hint naming it.
 fn typo_hint(src: &str, pos: usize) -> String {
     // The word just before the error position (skipping blanks and a parenthesised part).
-    let line_start = src[..pos.min(src.len())]
+    let Some(head) = src.get(..pos.min(src.len())) else {
+        return String::new();
+    };
+    let line_start = head
         .rfind(['\n', ';', '{', '}'])
         .map(|i| i + 1)
         .unwrap_or(0);
-    let line = &src[line_start..pos.min(src.len())];
+    let line = &head[line_start..];
     let first: String = line
         .trim_start()
         .chars()

@@ -256,6 +256,17 @@ impl<'a> Builder<'a> {
                 Rule::bad_asm => {
                     self.error(self.span(&pair), "inline assembly is not part of mini-C")
                 }
+                Rule::bad_implicit_int => {
+                    if let Some(name) = pair.into_inner().next().map(|p| self.ident(&p)) {
+                        self.error(
+                            name.span,
+                            format!(
+                                "the function `{}` needs a result type: write `int {}(...)` (mini-C has no implicit `int`)",
+                                name.name, name.name
+                            ),
+                        );
+                    }
+                }
                 _ => {}
             }
         }
@@ -293,7 +304,10 @@ impl<'a> Builder<'a> {
             self.error(specs.span, "a `typedef` cannot have a body");
         }
         let ret = specs.ty.unwrap_or(Type::Int(IntType::Int));
-        let header_span = span.to(decl.span);
+        let header_span = Span {
+            end: decl.span.end,
+            ..span
+        };
         let fdecl = self.function_decl(name, ret, specs.storage, params, true, header_span);
         self.fn_types
             .borrow_mut()
@@ -1412,7 +1426,8 @@ fn significant<'i>(pairs: Pairs<'i, Rule>) -> impl Iterator<Item = Pair<'i, Rule
                 | Rule::cond_open
                 | Rule::cond_close
                 | Rule::do_while
-                | Rule::label_colon
+                | Rule::case_colon
+                | Rule::default_colon
                 | Rule::stmt_semi
                 | Rule::expr_semi
                 | Rule::block_close

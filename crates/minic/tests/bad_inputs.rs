@@ -78,6 +78,16 @@ const CASES: &[Case] = &[
     Case { name: "call_of_variable", src: "int main() {\n  int x = 0;\n  return x(1);\n}\n", errors: &[(3, 10, "`x` is a variable, not a function")] },
     Case { name: "missing_type", src: "int main() {\n  static x = 1;\n}\n", errors: &[(2, 3, "missing type: write `int` (mini-C has no implicit `int`)")] },
     Case { name: "multi_error", src: "int main() {\n  int x = 1\n}\nint f() {\n  return (;\n}\nint g() {\n  whlie (1) {}\n}\n", errors: &[(3, 1, "expected `;` after the declaration, found `}`"), (5, 11, "expected an expression, found `;`"), (8, 13, "expected `;` after the expression, found `{` (is `whlie` a misspelled `while`?)")] },
+    Case { name: "else_without_if", src: "int main() {\n  else {}\n}\n", errors: &[(2, 3, "`else` without an `if` before it")] },
+    Case { name: "function_without_result_type", src: "main() {\n}\n", errors: &[(1, 1, "the function `main` needs a result type: write `int main(...)` (mini-C has no implicit `int`)")] },
+    Case { name: "missing_colon_after_case", src: "int main() {\n  int x;\n  switch (x) { case 1 x = 2; }\n}\n", errors: &[(3, 23, "expected `:` after the `case` value, found `x`")] },
+    Case { name: "missing_semicolon_after_do_while", src: "int main() {\n  int x;\n  do { } while (x)\n}\n", errors: &[(4, 1, "expected `;` at the end of the statement, found `}`")] },
+    Case { name: "misspelled_return", src: "int main() {\n  retrun 0;\n}\n", errors: &[(2, 10, "expected `;` after the expression, found `0` (is `retrun` a misspelled `return`?)")] },
+    Case { name: "comma_instead_of_semicolon_in_for", src: "int main() {\n  int i;\n  for (i = 0; i < 3, i++) {}\n}\n", errors: &[(3, 25, "expected `;` in the `for` header, found `)`")] },
+    Case { name: "name_starting_with_digit", src: "int main() {\n  int 3x = 1;\n}\n", errors: &[(2, 7, "expected `;` after the declaration or a name to declare, found `3x`")] },
+    Case { name: "condition_without_parentheses", src: "int main() {\n  int x;\n  if x > 3 {}\n}\n", errors: &[(3, 6, "expected `(` before the condition, found `x`")] },
+    Case { name: "declaration_missing_semicolon_at_end_of_file", src: "int main() {\n  return 0;\n}\nint x = 1\n", errors: &[(5, 1, "expected `;` after the declaration, found the end of the file")] },
+    Case { name: "unknown_escape", src: "int main() {\n  return '\\q';\n}\n", errors: &[(2, 10, "unknown escape sequence `\\q`")] },
 ];
 
 #[test]
