@@ -21,6 +21,7 @@ use crate::cpa::DynCpa;
 use crate::cpas::callstack::CallstackCpa;
 use crate::cpas::composite::{CompositeAnalysis, CompositeCpa};
 use crate::cpas::location::LocationCpa;
+use crate::cpas::octagon::{OctagonCpa, OctagonOptions};
 use crate::cpas::value::{ValueCpa, ValueOptions, ValuePrecision};
 use crate::trace::RunInfo;
 use crate::waitlist::TraversalOrder;
@@ -130,14 +131,20 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Octagon CPA: apply the merge operator only at loop heads (merge^sep elsewhere).",
     },
     OptionDecl {
+        key: "cpa.octagon.wideningThresholds",
+        default: "true",
+        ty: OptionType::Bool,
+        doc: "Octagon CPA: merge^widening first raises a growing bound to the next constant of the program (each constant c, c-1, c+1 and their negations) before giving it up to infinity.",
+    },
+    OptionDecl {
         key: "limits.steps",
-        default: "0",
+        default: "100000",
         ty: OptionType::UInt,
         doc: "Stop with UNKNOWN after this many waitlist pops (0: no limit). The default keeps a page or a batch run from hanging on a loop the analysis unrolls forever.",
     },
     OptionDecl {
         key: "limits.states",
-        default: "100000",
+        default: "0",
         ty: OptionType::UInt,
         doc: "Stop with UNKNOWN when the reached set grows beyond this many states (0: no limit).",
     },
@@ -446,8 +453,18 @@ fn make_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigErr
     Ok(Box::new(ValueCpa::new(p.clone(), options)))
 }
 
-fn octagon_unavailable(_p: &Arc<Program>, _c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
-    Err(ConfigError::new("the Octagon CPA is not available (cpa.octagon.OctagonCPA is not built into this engine yet)"))
+fn make_octagon(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    let options = OctagonOptions {
+        merge: match c.get("cpa.octagon.mergeop.type") {
+            "JOIN" => crate::trace::MergeKind::Join,
+            "WIDENING" => crate::trace::MergeKind::Widening,
+            _ => crate::trace::MergeKind::Sep,
+        },
+        only_merge_at_loop_heads: c.get_bool("cpa.octagon.mergeop.onlyMergeAtLoopHeads"),
+        widening_thresholds: c.get_bool("cpa.octagon.wideningThresholds"),
+        int_model: c.int_model(),
+    };
+    Ok(Box::new(OctagonCpa::new(p.clone(), options)))
 }
 
 /// The registry: the constructor for a CPA class name of
@@ -458,7 +475,7 @@ pub fn component_constructor(class: &str) -> Option<CpaConstructor> {
         "cpa.location.LocationCPA" => Some(make_location),
         "cpa.callstack.CallstackCPA" => Some(make_callstack),
         "cpa.value.ValueAnalysisCPA" => Some(make_value),
-        "cpa.octagon.OctagonCPA" => Some(octagon_unavailable),
+        "cpa.octagon.OctagonCPA" => Some(make_octagon),
         _ => None,
     }
 }

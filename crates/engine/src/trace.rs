@@ -134,6 +134,8 @@ pub enum ViewContent {
     Values { values: Vec<ValueBinding> },
     /// A conjunction of constraints as text (`x - y <= 3`), e.g. octagons.
     Constraints { constraints: Vec<String> },
+    /// Octagon CPA: readable constraints, the DBM and per-variable bounds.
+    Octagon { octagon: OctagonView },
     /// Anything else, as text.
     Text { text: String },
 }
@@ -189,6 +191,35 @@ pub mod wide_int {
     }
 }
 
+/// What the UI shows of an octagon state (Octagon CPA).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OctagonView {
+    /// The constraints of the closed octagon, readable (`ticks >= 0`,
+    /// `b - a <= 1`); `false` for ⊥, empty for ⊤.
+    pub constraints: Vec<String>,
+    /// The bounds of every variable that has some constraint (for plotting).
+    pub bounds: Vec<VarBounds>,
+    /// Row/column labels of the DBM: `+x`, `-x`, … for the variables of
+    /// `bounds`, in that order.
+    pub labels: Vec<String>,
+    /// The closed DBM: `cells[i][j] = Some(c)` means `labels[j] - labels[i] <= c`
+    /// (`None` = +∞).
+    pub cells: Vec<Vec<Option<i64>>>,
+    /// Whether the octagon is ⊥ (no concrete state).
+    pub bottom: bool,
+}
+
+/// The interval of one variable in an octagon (`None` = unbounded side).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VarBounds {
+    /// The variable's display name.
+    pub name: String,
+    /// Lower bound.
+    pub lo: Option<i64>,
+    /// Upper bound.
+    pub hi: Option<i64>,
+}
+
 /// One component CPA's view of a state: which CPA, and what it shows.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ComponentView {
@@ -231,6 +262,7 @@ impl fmt::Display for ViewContent {
                 write!(f, "}}")
             }
             ViewContent::Constraints { constraints } => write!(f, "{{{}}}", constraints.join(", ")),
+            ViewContent::Octagon { octagon } => write!(f, "{{{}}}", octagon.constraints.join(", ")),
             ViewContent::Text { text } => f.write_str(text),
         }
     }

@@ -7,5 +7,4 @@ pub mod composite;
 pub mod location;
 pub mod mock;
 pub mod value;
-// The Octagon CPA (helper `domains`) registers here with one line:
-// pub mod octagon;
+pub mod octagon;
