@@ -99,7 +99,7 @@ test('the page loads cross-origin isolated and renders the example CFA', async (
     () => performance.getEntriesByName('cpa-playground:first-render')[0]?.startTime ?? null,
   );
   assert.notEqual(firstRender, null, 'the app marks its first render');
-  console.log(`# time to first render: ${firstRender.toFixed(0)} ms after navigation start (goto → listing visible: ${loadMs} ms)`);
+  console.log(`time to first render: ${firstRender.toFixed(0)} ms after navigation start (goto → listing visible: ${loadMs} ms)`);
 
   const text = await listing.innerText();
   assert.match(text, /\bmain\b/, 'the listing names function main');
