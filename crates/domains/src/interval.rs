@@ -44,9 +44,8 @@ const POS_INF: i64 = i64::MAX;
 
 /// An integer interval or `⊥` (see the module docs).
 ///
-/// Encoding: `lo == i64::MIN` is `−∞`, `hi == i64::MAX` is `+∞`, and `⊥` is the
-/// unique value with `lo > hi` (`lo = +∞, hi = −∞`). Finite bounds therefore
-/// range over `i64::MIN + 1 ..= i64::MAX − 1`.
+/// Encoding: `lo == i64::MIN` is `−∞`, `hi == i64::MAX` is `+∞`, and `⊥` is
+/// the canonical value with `lo > hi` (`lo = i64::MAX, hi = i64::MIN`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Interval {
     lo: i64,
@@ -162,10 +161,10 @@ impl Interval {
 
     /// `[lo, hi]` with `None` meaning the infinite bound on that side; `⊥`
     /// when `lo > hi`.
+    /// (A finite `lo = i64::MIN` reads as `−∞` and `hi = i64::MAX` as `+∞`:
+    /// the encoding cannot tell them apart, and the larger set is sound.)
     pub fn new(lo: Option<i64>, hi: Option<i64>) -> Interval {
-        let lo = lo.map_or(NEG_INF, |v| v.max(NEG_INF + 1));
-        let hi = hi.map_or(POS_INF, |v| v.min(POS_INF - 1));
-        Interval::norm(lo, hi)
+        Interval::norm(lo.unwrap_or(NEG_INF), hi.unwrap_or(POS_INF))
     }
 
     /// The finite interval `[lo, hi]` (`⊥` if `lo > hi`).
@@ -179,7 +178,7 @@ impl Interval {
     }
 
     fn norm(lo: i64, hi: i64) -> Interval {
-        if lo > hi || lo == POS_INF || hi == NEG_INF {
+        if lo > hi {
             Interval::BOTTOM
         } else {
             Interval { lo, hi }
@@ -228,7 +227,7 @@ impl Interval {
 
     /// Whether `v ∈ γ(self)`.
     pub fn contains(self, v: i64) -> bool {
-        !self.is_bottom() && self.lo <= v && v <= self.hi && (v != NEG_INF || self.lo == NEG_INF)
+        self.lo <= v && v <= self.hi
     }
 
     /// `self ⊑ other`, i.e. `γ(self) ⊆ γ(other)`.
@@ -310,9 +309,9 @@ impl Interval {
         if self.is_bottom() {
             return self;
         }
-        let lo = if self.hi == POS_INF { NEG_INF } else { -self.hi };
-        let hi = if self.lo == NEG_INF { POS_INF } else { -self.lo };
-        Interval { lo, hi }
+        let lo = if self.hi == POS_INF { NEG_INF } else { lo_of(-(self.hi as i128)) };
+        let hi = if self.lo == NEG_INF { POS_INF } else { hi_of(-(self.lo as i128)) };
+        Interval::norm(lo, hi)
     }
 
     /// `a + b`.
@@ -569,6 +568,42 @@ mod tests {
     }
 
     #[test]
+    fn extreme_bounds_never_panic_nor_lose_values() {
+        let vals = [i64::MIN, i64::MIN + 1, -7, -1, 0, 1, 7, i64::MAX - 1, i64::MAX];
+        let mut itvs = vec![Interval::TOP, Interval::BOTTOM];
+        for &l in &vals {
+            for &h in &vals {
+                itvs.push(Interval::range(l, h));
+            }
+        }
+        let fits = |v: i128| i64::try_from(v).ok();
+        for &a in &itvs {
+            for &b in &itvs {
+                let ops = [a.add(b), a.sub(b), a.mul(b), a.div(b), a.rem(b), a.neg(), a.join(b), a.meet(b), a.widen(b)];
+                let _ = a.wrap_to(32, true).leq(b.wrap_to(8, false));
+                for &x in vals.iter().filter(|&&x| a.contains(x)) {
+                    if let Some(v) = fits(-(x as i128)) {
+                        assert!(ops[5].contains(v), "-{x} not in {}", ops[5]);
+                    }
+                    for &y in vals.iter().filter(|&&y| b.contains(y)) {
+                        let (x, y) = (x as i128, y as i128);
+                        let mut exact = vec![(0, x + y), (1, x - y), (2, x * y)];
+                        if y != 0 {
+                            exact.push((3, x / y));
+                            exact.push((4, x % y));
+                        }
+                        for (k, v) in exact {
+                            if let Some(v) = fits(v) {
+                                assert!(ops[k].contains(v), "op {k} on {a}, {b}: {v} not in {}", ops[k]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
     fn arithmetic_examples() {
         let r = Interval::range;
         assert_eq!(r(1, 3).add(r(10, 20)), r(11, 23));
@@ -583,5 +618,9 @@ mod tests {
         assert_eq!(r(250, 260).wrap_to(8, false), r(0, 255));
         assert_eq!(r(256, 260).wrap_to(8, false), r(0, 4));
         assert_eq!(format!("{}", Interval::new(None, Some(3))), "[-∞, 3]");
+        // The extreme constants are kept (as a half-line), never lost.
+        assert!(Interval::constant(i64::MIN).contains(i64::MIN));
+        assert!(Interval::constant(i64::MAX).contains(i64::MAX));
+        assert!(!Interval::constant(i64::MIN).is_bottom());
     }
 }

@@ -406,3 +406,45 @@ fn embed_permutes_and_adds_fresh_variables() {
     assert_eq!(e.interval(1), Interval::range(0, 5));
     assert!(e.contains(&[100, 0, 3]) && !e.contains(&[100, 0, 4]));
 }
+
+/// Constants at the edges of `i64`, to shake out overflow.
+fn extreme() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        Just(i64::MIN),
+        Just(i64::MIN + 1),
+        Just(i64::MAX),
+        Just(i64::MAX - 1),
+        Just(1i64 << 62),
+        Just(-(1i64 << 62)),
+        -3i64..4,
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// Extreme constants never panic and never lose a point.
+    #[test]
+    fn extreme_constants_stay_sound(a in (2usize..3).prop_flat_map(octagon), x in 0usize..2, y in 0usize..2, k in extreme(), c in extreme(), g in extreme(), op in cmp()) {
+        let e = LinExpr::new(vec![(y, k)], c);
+        let mut t = a.clone();
+        t.assign(x, &e);
+        let mut u = a.clone();
+        let ge = LinExpr::new(vec![(x, 1), (y, k)], g);
+        u.guard(&ge, op);
+        let w = a.widen_with_thresholds(&t, &[i64::MIN, -1, 0, i64::MAX]);
+        prop_assert!(a.leq(&w));
+        let _ = t.join(&u).constraints(&["x", "y"]);
+        for p in gamma(&a, R) {
+            let v = e.eval_at(&p);
+            if let Ok(v) = i64::try_from(v) {
+                let mut q = p.clone();
+                q[x] = v;
+                prop_assert!(t.contains(&q), "{:?} -> {:?} lost", p, q);
+            }
+            if op.holds(ge.eval_at(&p)) {
+                prop_assert!(u.contains(&p), "{:?} lost by guard", p);
+            }
+        }
+    }
+}

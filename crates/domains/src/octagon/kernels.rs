@@ -2,13 +2,13 @@
 //!
 //! They are the whole cost of the lattice operations, so each is written as a
 //! plain branch-free loop and compiled twice: once for the baseline CPU and
-//! once with AVX2 (selected at run time), where `i64` comparisons vectorize
-//! four cells at a time. The baseline x86-64 target has no 64-bit vector
+//! again with AVX2 and with AVX-512F (selected at run time), where `i64`
+//! comparisons vectorize four or eight cells at a time. The baseline x86-64 target has no 64-bit vector
 //! compare, so without the second copy these loops stay scalar.
 
 use super::dbm::INF;
 
-/// Runs `$body` compiled with AVX2 when the CPU has it, else as is.
+/// Runs `$body` compiled with AVX-512F or AVX2 when the CPU has it, else as is.
 macro_rules! multiversion {
     ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty $body:block) => {
         $(#[$doc])*
@@ -17,6 +17,14 @@ macro_rules! multiversion {
             fn generic($($arg: $ty),*) -> $ret $body
             #[cfg(target_arch = "x86_64")]
             {
+                #[target_feature(enable = "avx512f")]
+                unsafe fn avx512($($arg: $ty),*) -> $ret {
+                    generic($($arg),*)
+                }
+                if std::is_x86_feature_detected!("avx512f") {
+                    // SAFETY: AVX-512F is available (checked just above).
+                    return unsafe { avx512($($arg),*) };
+                }
                 #[target_feature(enable = "avx2")]
                 unsafe fn avx2($($arg: $ty),*) -> $ret {
                     generic($($arg),*)
@@ -56,5 +64,12 @@ multiversion! {
     /// Standard widening cell-wise: keep `old` if `new ≤ old`, else `+∞`.
     fn widen_cells(old: &[i64], new: &[i64]) -> Vec<i64> {
         old.iter().zip(new).map(|(&o, &n)| if n > o { INF } else { o }).collect()
+    }
+}
+
+multiversion! {
+    /// Whether every cell is `+∞` or within `[−lim, lim]`.
+    fn all_in_range(m: &[i64], lim: i64) -> bool {
+        m.iter().fold(true, |ok, &v| ok & ((v == INF) | ((v >= -lim) & (v <= lim))))
     }
 }

@@ -171,7 +171,8 @@ impl Octagon {
 
 /// The range of `V_j − V_i` in a closed DBM: `[−m[j][i], m[i][j]]`.
 fn range_of(d: &Dbm, i: usize, j: usize) -> Interval {
-    Interval::new(d.get(j, i).get().map(|c| -c), d.get(i, j).get())
+    // (−i64::MIN does not fit: that lower bound is dropped, which is sound.)
+    Interval::new(d.get(j, i).get().and_then(|c| c.checked_neg()), d.get(i, j).get())
 }
 
 /// Text for `term ∈ range`, leaving out the sides that `implied` already
