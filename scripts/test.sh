@@ -5,7 +5,9 @@
 #   1. native tests:      cargo test --workspace
 #   2. the web build:     trunk build --release  (-> dist/)
 #   3. wasm tests:        cargo test --target wasm32-unknown-unknown for each
-#                         crate with wasm-bindgen-test (skipped when none)
+#                         crate with a wasm-bindgen-test dev-dependency, in
+#                         headless chromium via chromedriver (flags from the
+#                         crate's webdriver.json); skipped when none
 #   4. browser tests:     node --test tests/e2e/  (headless chromium against
 #                         dist/ served with COOP/COEP on a free localhost port)
 #

@@ -1,0 +1,36 @@
+//! The page's code compiled to WebAssembly and run in headless chromium
+//! (`wasm-bindgen-test`; scripts/test.sh runs it with
+//! `CHROMEDRIVER=/usr/bin/chromedriver cargo test -p web --target wasm32-unknown-unknown`).
+//! Natively this file is empty: the same view-model tests run on the host.
+#![cfg(target_arch = "wasm32")]
+
+use std::time::Duration;
+
+use wasm_bindgen_test::*;
+use web::view::{CfaView, Model, EXAMPLE_PROGRAM};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// The front end and the lowering work the same in wasm32 as natively.
+#[wasm_bindgen_test]
+fn example_lowers_in_wasm() {
+    let model = Model::new(EXAMPLE_PROGRAM);
+    let text = model.view.text();
+    assert!(matches!(model.view, CfaView::Cfa { .. }), "{text}");
+    assert!(text.contains("[loop head]"), "{text}");
+    assert!(text.contains("ERROR"), "{text}");
+}
+
+/// The Yew app mounts and shows the listing of the example.
+#[wasm_bindgen_test]
+async fn app_renders_the_example_listing() {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<web::app::App>::with_root(root.clone()).render();
+    yew::platform::time::sleep(Duration::from_millis(100)).await;
+    let listing = root.query_selector("[data-testid=cfa-listing]").unwrap().expect("the CFA listing is shown");
+    let text = listing.text_content().unwrap_or_default();
+    assert!(text.contains("loop head"), "{text}");
+    assert!(text.contains("ERROR"), "{text}");
+}
