@@ -34,6 +34,17 @@ quietly() {
   rm -f "$log"
 }
 
+# check_version TOOL EXPECTED: fails unless `TOOL --version` prints EXPECTED
+# (e.g. another copy earlier on PATH would shadow the one just installed).
+check_version() {
+  local got
+  got="$("$1" --version 2>/dev/null || true)"
+  if [ "$got" != "$2" ]; then
+    say "error: after installing, '$1 --version' says '${got:-nothing}', expected '$2' ($(command -v "$1" || echo 'not on PATH'))" >&2
+    exit 1
+  fi
+}
+
 # --- Debian packages --------------------------------------------------------
 missing=()
 for pkg in chromium chromium-driver z3; do
@@ -65,6 +76,7 @@ fi
 if [ "$(trunk --version 2>/dev/null || true)" != "trunk $TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (cargo install, ~16 min on 2 cores)"
   quietly cargo install --locked --force trunk --version "$TRUNK_VERSION"
+  check_version trunk "trunk $TRUNK_VERSION"
 fi
 
 # The CLI must match the wasm-bindgen crate in Cargo.lock exactly.
@@ -77,6 +89,7 @@ if [ "$(wasm-bindgen --version 2>/dev/null || true)" != "wasm-bindgen $WASM_BIND
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, ~7 min on 2 cores)"
   # Not --locked: its lock file pins a webpki-roots version the registry lacks.
   quietly cargo install --force wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  check_version wasm-bindgen "wasm-bindgen $WASM_BINDGEN_VERSION"
 fi
 
 # --- npm packages -----------------------------------------------------------
