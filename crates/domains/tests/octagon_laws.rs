@@ -448,3 +448,41 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    /// `x := e + [lo, hi]`: every choice of the remainder is kept.
+    #[test]
+    fn interval_linear_assignment_is_sound(a in (2usize..4).prop_flat_map(octagon), x in 0usize..3, e in lin(3), lo in -3i64..3, w in 0i64..4, unbounded in 0u8..4) {
+        let n = a.vars();
+        let x = x % n;
+        let e = LinExpr::new(e.terms.iter().map(|&(v, c)| (v % n, c)).collect(), e.constant);
+        let rest = match unbounded {
+            0 => Interval::new(None, Some(lo + w)),
+            1 => Interval::new(Some(lo), None),
+            _ => Interval::range(lo, lo + w),
+        };
+        let mut t = a.clone();
+        t.assign_with_interval(x, &e, rest);
+        for p in gamma(&a, radius(n)) {
+            for r in [lo, lo + w, lo - 5, lo + w + 5] {
+                if !rest.contains(r) { continue; }
+                let mut q = p.clone();
+                q[x] = (e.eval_at(&p) + r as i128) as i64;
+                prop_assert!(t.contains(&q), "{:?} -> {:?} lost by {} := {:?} + {}", p, q, x, e, rest);
+            }
+        }
+    }
+}
+
+#[test]
+fn interval_shift_keeps_relations() {
+    // y ∈ [0, 10], x == y; x := x + [1, 2]  ⇒  1 <= x - y <= 2
+    let mut s = Octagon::top(2);
+    s.assign_interval(1, Interval::range(0, 10));
+    s.assign(0, &LinExpr::var(1));
+    s.assign_with_interval(0, &LinExpr::var(0), Interval::range(1, 2));
+    let texts: Vec<String> = s.constraints(&["x", "y"]).into_iter().map(|c| c.text).collect();
+    assert_eq!(texts, vec!["1 <= x <= 12", "0 <= y <= 10", "1 <= x - y <= 2"]);
+}

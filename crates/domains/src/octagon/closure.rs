@@ -38,11 +38,20 @@
 //! * The two pivot rows of variable `k` are materialized once per
 //!   iteration, and rows `i` with `m[i][2k] = m[i][2k+1] = +∞` are skipped —
 //!   on sparse octagons most of them.
+//! * Exact arithmetic costs an overflow and a `+∞` test per addition. When
+//!   every finite bound is small (always, in practice) the Floyd–Warshall
+//!   loop runs on plain machine additions instead (`fast`, with its
+//!   argument why no sum can overflow) and falls back to the exact loop
+//!   otherwise; tests check that both give the same matrix.
+//! * The inner loops are compiled for AVX-512F and AVX2 as well and chosen at
+//!   run time (the baseline x86-64 target has no 64-bit vector `min`). This
+//!   is the one place with `unsafe` (calling a `#[target_feature]` function
+//!   after checking the CPU); the loop bodies are safe code.
 //! * We do **not** decompose the matrix into independent variable blocks as
-//!   ELINA does: it would need a partition to be maintained by every
-//!   operation, which doubles the code a student has to read, and the
-//!   `+∞`-skip already gets most of the benefit for the sparse octagons the
-//!   playground produces. See `BENCHMARKS.md` for the measured effect.
+//!   ELINA does: every operation would have to maintain the partition, which
+//!   doubles the code a student has to read, and the `+∞`-skip plus
+//!   incremental closure already give most of the benefit on the sparse
+//!   octagons an analysis produces. Measured: `BENCHMARKS.md`.
 
 use super::dbm::{row_start, Dbm, INF};
 use crate::bound::add_raw;

@@ -16,6 +16,8 @@
 //! | `x := x + c`                       | shift every bound on `x` by `c`       | yes    |
 //! | `x := −x + c`                      | swap `+x`/`−x`, then shift           | yes    |
 //! | `x := Σ aᵢ·yᵢ + c` (other)         | interval of the rhs, plus `x ± yⱼ` via intervals of `rhs ∓ yⱼ` | no |
+//! | `x := x + [a, b]`                  | every bound on `x` moves by the worst case | yes |
+//! | `x := e + [a, b]` (other)          | as the general linear case, `[a, b]` added | no |
 //! | `±x ± y ≤ c`, `±x ≤ c` (`<`, `=`, `≥`, `>`) | one DBM cell, incremental closure | yes |
 //! | other linear `e ≤ 0`              | unary/binary consequences via intervals of the rest | no |
 //! | `e ≠ 0`                            | refines only a bound equal to the excluded value | no |
@@ -196,7 +198,66 @@ impl Octagon {
                     self.set_bottom();
                 }
             }
-            _ => self.assign_linear(x, &t, c),
+            _ => self.assign_linear(x, &t, c, Interval::constant(0)),
+        }
+    }
+
+    /// `x := e + r` for some `r ∈ rest` — Miné's *interval linear form*
+    /// (useful when part of an expression is only known as an interval, e.g.
+    /// `x := y + nondet()` with the nondet in a type's range). Exact for
+    /// `x := x + [a, b]` (every bound on `x` moves by the worst case) and
+    /// `x := ±y + [a, b]` (`a ≤ x ∓ y ≤ b`); otherwise the general linear
+    /// approximation with `rest` added to every interval. `⊥` if `rest` is.
+    pub fn assign_with_interval(&mut self, x: usize, e: &LinExpr, rest: Interval) {
+        if !self.ready() {
+            return;
+        }
+        if rest.is_bottom() {
+            self.set_bottom();
+            return;
+        }
+        let (t, c) = e.normalized();
+        if let Some(k) = rest.as_constant() {
+            if let Ok(c) = i64::try_from(c + k as i128) {
+                let e = LinExpr::new(e.terms.clone(), c);
+                return self.assign(x, &e);
+            }
+        }
+        match t.as_slice() {
+            &[(y, 1)] if y == x => self.shift_interval(x, const_itv(c).add(rest)),
+            _ => self.assign_linear(x, &t, c, rest),
+        }
+    }
+
+    /// `x := x + δ` for some `δ ∈ d`: the bound on `V_j − V_i` grows by the
+    /// largest increase of `V_j` plus the largest decrease of `V_i`
+    /// (`+x` rises by at most `d.hi`, falls by at most `−d.lo`; `−x` the
+    /// other way round).
+    fn shift_interval(&mut self, x: usize, d: Interval) {
+        let n2 = 2 * self.vars();
+        let hi = d.hi().map(|h| h as i128);
+        let neg_lo = d.lo().map(|l| -(l as i128));
+        let up = |s: usize| if s == 2 * x { hi } else if s == 2 * x + 1 { neg_lo } else { Some(0) };
+        let down = |s: usize| if s == 2 * x { neg_lo } else if s == 2 * x + 1 { hi } else { Some(0) };
+        let cells = (2 * x..2 * x + 2)
+            .flat_map(|i| (0..=(i | 1)).map(move |j| (i, j)))
+            .chain((2 * x + 2..n2).flat_map(|i| [(i, 2 * x), (i, 2 * x + 1)]));
+        for (i, j) in cells {
+            if i == j {
+                continue;
+            }
+            let k = super::dbm::idx(i, j);
+            let v = self.dbm.m[k];
+            if v == super::dbm::INF {
+                continue;
+            }
+            self.dbm.m[k] = match (up(j), down(i)) {
+                (Some(a), Some(b)) => Bound::from_i128(v as i128 + a + b).raw(),
+                _ => super::dbm::INF,
+            };
+        }
+        if !closure::close_incremental(&mut self.dbm, x) {
+            self.set_bottom();
         }
     }
 
@@ -261,8 +322,8 @@ impl Octagon {
 
     /// `x := Σ aᵢ·yᵢ + c` (general case): interval of the rhs for `x`, and
     /// intervals of `rhs ∓ yⱼ` for `x ∓ yⱼ`, all evaluated before `x` changes.
-    fn assign_linear(&mut self, x: usize, t: &[(usize, i128)], c: i128) {
-        let whole = eval_terms(&self.dbm, t, c);
+    fn assign_linear(&mut self, x: usize, t: &[(usize, i128)], c: i128, rest: Interval) {
+        let whole = eval_terms(&self.dbm, t, c).add(rest);
         if whole.is_bottom() {
             self.set_bottom();
             return;
@@ -278,7 +339,7 @@ impl Octagon {
                 let s: i128 = if positive { 1 } else { -1 };
                 let shifted: Vec<(usize, i128)> =
                     t.iter().map(|&(v, b)| if v == y { (v, b - s) } else { (v, b) }).filter(|p| p.1 != 0).collect();
-                rel.push((signed(y, positive), eval_terms(&self.dbm, &shifted, c)));
+                rel.push((signed(y, positive), eval_terms(&self.dbm, &shifted, c).add(rest)));
             }
         }
         forget_in(&mut self.dbm, x);
