@@ -28,7 +28,7 @@ impl Rng {
 fn random_octagon(n: usize, dense: bool, seed: u64, point: &[i64]) -> Octagon {
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut d = Dbm::top(n);
-    let val = |i: usize| if i % 2 == 0 { point[i / 2] } else { -point[i / 2] };
+    let val = |i: usize| if i.is_multiple_of(2) { point[i / 2] } else { -point[i / 2] };
     let mut add = |i: usize, j: usize, rng: &mut Rng| {
         if i != j {
             let c = val(j) - val(i) + rng.below(20) as i64;

@@ -41,6 +41,9 @@ use std::fmt;
 #[serde(transparent)]
 pub struct Bound(i64);
 
+// `add` is the saturating-to-`+∞` sum, not `std::ops::Add` (which would
+// suggest ordinary integer addition).
+#[allow(clippy::should_implement_trait)]
 impl Bound {
     /// `+∞`: no constraint at all (the top of the order).
     pub const INF: Bound = Bound(i64::MAX);

@@ -153,6 +153,9 @@ impl Ext {
     }
 }
 
+// The arithmetic is named like `std::ops` (and also available as operators,
+// below); the inherent methods keep `a.add(b)` working without imports.
+#[allow(clippy::should_implement_trait)]
 impl Interval {
     /// `⊥`: no value (an unreachable state or an impossible expression).
     pub const BOTTOM: Interval = Interval { lo: POS_INF, hi: NEG_INF };
@@ -456,6 +459,31 @@ impl Interval {
     }
 }
 
+macro_rules! binop {
+    ($tr:ident, $f:ident) => {
+        /// The interval operation of the same name (sound, see the module docs).
+        impl std::ops::$tr for Interval {
+            type Output = Interval;
+            fn $f(self, o: Interval) -> Interval {
+                Interval::$f(self, o)
+            }
+        }
+    };
+}
+binop!(Add, add);
+binop!(Sub, sub);
+binop!(Mul, mul);
+binop!(Div, div);
+binop!(Rem, rem);
+
+/// `−a` (sound, exact).
+impl std::ops::Neg for Interval {
+    type Output = Interval;
+    fn neg(self) -> Interval {
+        Interval::neg(self)
+    }
+}
+
 impl fmt::Debug for Interval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
@@ -607,6 +635,8 @@ mod tests {
     fn arithmetic_examples() {
         let r = Interval::range;
         assert_eq!(r(1, 3).add(r(10, 20)), r(11, 23));
+        assert_eq!(r(1, 3) + r(10, 20) - r(1, 1), r(10, 22));
+        assert_eq!(-r(1, 3) * r(2, 2), r(-6, -2));
         assert_eq!(r(-2, 3).mul(r(-4, 5)), r(-12, 15));
         assert_eq!(r(-7, 7).div(r(2, 2)), r(-3, 3));
         assert_eq!(r(0, 100).rem(r(3, 3)), r(0, 2));

@@ -15,6 +15,8 @@
 //! a transfer `t`, `post(γ(a)) ⊆ γ(t(a))`. A wrong `⊥` would make an analysis
 //! prove an unsafe program safe, so every approximation errs towards `⊤`.
 
+#![warn(missing_docs)]
+
 pub mod bound;
 pub mod interval;
 pub mod octagon;

@@ -344,8 +344,7 @@ fn tighten_and_strengthen(d: &mut Dbm) -> bool {
     for (j, x) in ub.iter_mut().enumerate() {
         *x = u[j ^ 1];
     }
-    for i in 0..n2 {
-        let ui = u[i];
+    for (i, &ui) in u.iter().enumerate() {
         if ui == INF {
             continue;
         }

@@ -37,7 +37,7 @@
 //!
 //! *API boundary*: the domain knows nothing of CFAs or the CPA algorithm;
 //! variables are numbers `0..n`, expressions are [`LinExpr`]s and
-//! [`Interval`](crate::interval::Interval)s.
+//! [`Interval`]s.
 
 pub mod closure;
 pub mod dbm;
@@ -173,7 +173,7 @@ impl Octagon {
         if self.form == Form::Empty {
             return false;
         }
-        let val = |i: usize| if i % 2 == 0 { p[i / 2] as i128 } else { -(p[i / 2] as i128) };
+        let val = |i: usize| if i.is_multiple_of(2) { p[i / 2] as i128 } else { -(p[i / 2] as i128) };
         let n2 = 2 * self.vars();
         (0..n2).all(|i| {
             (0..=(i | 1)).all(|j| match self.dbm.get(i, j).get() {
