@@ -10,31 +10,34 @@ use super::dbm::INF;
 
 /// Runs `$body` compiled with AVX-512F or AVX2 when the CPU has it, else as is.
 macro_rules! multiversion {
-    ($(#[$doc:meta])* fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty $body:block) => {
+    ($(#[$doc:meta])* fn $name:ident($first:ident: $fty:ty $(, $arg:ident: $ty:ty)*) -> $ret:ty $body:block) => {
         $(#[$doc])*
-        pub(crate) fn $name($($arg: $ty),*) -> $ret {
+        pub(crate) fn $name($first: $fty $(, $arg: $ty)*) -> $ret {
             #[inline(always)]
-            fn generic($($arg: $ty),*) -> $ret $body
+            fn generic($first: $fty $(, $arg: $ty)*) -> $ret $body
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f")]
-                unsafe fn avx512($($arg: $ty),*) -> $ret {
-                    generic($($arg),*)
-                }
-                if std::is_x86_feature_detected!("avx512f") {
-                    // SAFETY: AVX-512F is available (checked just above).
-                    return unsafe { avx512($($arg),*) };
+                unsafe fn avx512($first: $fty $(, $arg: $ty)*) -> $ret {
+                    generic($first $(, $arg)*)
                 }
                 #[target_feature(enable = "avx2")]
-                unsafe fn avx2($($arg: $ty),*) -> $ret {
-                    generic($($arg),*)
+                unsafe fn avx2($first: $fty $(, $arg: $ty)*) -> $ret {
+                    generic($first $(, $arg)*)
                 }
-                if std::is_x86_feature_detected!("avx2") {
-                    // SAFETY: AVX2 is available (checked just above).
-                    return unsafe { avx2($($arg),*) };
+                // Tiny matrices (n ≤ 4) are not worth the switch.
+                if $first.len() > 48 {
+                    if std::is_x86_feature_detected!("avx512f") {
+                        // SAFETY: AVX-512F is available (checked just above).
+                        return unsafe { avx512($first $(, $arg)*) };
+                    }
+                    if std::is_x86_feature_detected!("avx2") {
+                        // SAFETY: AVX2 is available (checked just above).
+                        return unsafe { avx2($first $(, $arg)*) };
+                    }
                 }
             }
-            generic($($arg),*)
+            generic($first $(, $arg)*)
         }
     };
 }
