@@ -48,7 +48,7 @@
 //! states) end it with UNKNOWN naming the limit.
 
 use crate::cpa::Cpa;
-use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, Verdict};
+use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, StopKind, Verdict};
 use crate::waitlist::{reverse_postorder, TraversalOrder, Waitlist};
 use cfa::{EdgeId, NodeId, Program};
 use std::collections::{BTreeMap, VecDeque};
@@ -68,6 +68,9 @@ pub struct AlgorithmOptions {
     /// Whether [`Event::StateCreated`] carries the state's view (off for
     /// batch runs that only need statistics).
     pub record_views: bool,
+    /// Whether stop^sep uses the coverage index (see [`Cpa::index_shape`]);
+    /// it never changes the outcome or the trace, only the speed.
+    pub coverage_index: bool,
 }
 
 impl Default for AlgorithmOptions {
@@ -78,6 +81,7 @@ impl Default for AlgorithmOptions {
             max_steps: None,
             max_states: None,
             record_views: true,
+            coverage_index: true,
         }
     }
 }
@@ -115,6 +119,15 @@ pub enum Phase {
     Done,
 }
 
+/// The reached states at one location: in insertion order, plus the
+/// coverage index (states grouped by the CPA's [`Cpa::index_shape`], then
+/// by [`Cpa::index_hash`]) that lets stop^sep skip states that cannot cover.
+#[derive(Clone, Debug, Default)]
+struct Partition {
+    ids: Vec<StateId>,
+    groups: Vec<(Vec<u32>, BTreeMap<u64, Vec<StateId>>)>,
+}
+
 /// The CPA+ reachability algorithm over the CPA `C`, as a steppable object.
 pub struct Reachability<C: Cpa> {
     cpa: C,
@@ -122,9 +135,12 @@ pub struct Reachability<C: Cpa> {
     options: AlgorithmOptions,
     info: RunInfo,
     states: Vec<StateRecord<C::State, C::Precision>>,
-    /// The reached set, partitioned by location (states in insertion order).
-    partitions: BTreeMap<Option<NodeId>, Vec<StateId>>,
+    /// The reached set, partitioned by location.
+    partitions: BTreeMap<Option<NodeId>, Partition>,
     reached_len: usize,
+    /// For each state, when it (last) entered the reached set.
+    added_at: Vec<u64>,
+    adds: u64,
     waitlist: Waitlist,
     phase: Phase,
     pending: VecDeque<Event>,
@@ -151,6 +167,8 @@ impl<C: Cpa> Reachability<C> {
             states: Vec::new(),
             partitions: BTreeMap::new(),
             reached_len: 0,
+            added_at: Vec::new(),
+            adds: 0,
             waitlist,
             phase: Phase::Start,
             pending: VecDeque::new(),
@@ -158,6 +176,12 @@ impl<C: Cpa> Reachability<C> {
             outcome: None,
             target: None,
         }
+    }
+
+    /// Turns the coverage index on or off (for comparisons; the trace is
+    /// the same either way).
+    pub fn set_coverage_index(&mut self, on: bool) {
+        self.options.coverage_index = on;
     }
 
     /// The next event, or `None` once [`Event::AnalysisFinished`] was returned.
@@ -242,7 +266,7 @@ impl<C: Cpa> Reachability<C> {
 
     /// The states currently in the reached set, by location partition.
     pub fn reached(&self) -> impl Iterator<Item = (StateId, &C::State)> + '_ {
-        self.partitions.values().flatten().map(move |id| (*id, &self.states[id.0 as usize].state))
+        self.partitions.values().flat_map(|p| p.ids.iter()).map(move |id| (*id, &self.states[id.0 as usize].state))
     }
 
     /// The size of the reached set.
@@ -306,7 +330,20 @@ impl<C: Cpa> Reachability<C> {
     fn add_to_reached(&mut self, id: StateId) {
         let loc = self.states[id.0 as usize].location;
         self.states[id.0 as usize].in_reached = true;
-        self.partitions.entry(loc).or_default().push(id);
+        if self.added_at.len() < self.states.len() {
+            self.added_at.resize(self.states.len(), 0);
+        }
+        self.adds += 1;
+        self.added_at[id.0 as usize] = self.adds;
+        let state = &self.states[id.0 as usize].state;
+        let shape = self.cpa.index_shape(state);
+        let hash = self.cpa.index_hash(state, &shape);
+        let part = self.partitions.entry(loc).or_default();
+        part.ids.push(id);
+        match part.groups.iter_mut().find(|(s, _)| *s == shape) {
+            Some((_, buckets)) => buckets.entry(hash).or_default().push(id),
+            None => part.groups.push((shape, BTreeMap::from([(hash, vec![id])]))),
+        }
         self.reached_len += 1;
         self.emit(Event::ReachedAdd { state: id });
         let index = self.waitlist.push(id, loc);
@@ -316,8 +353,19 @@ impl<C: Cpa> Reachability<C> {
     fn remove_from_reached(&mut self, id: StateId, replaced_by: StateId) {
         let loc = self.states[id.0 as usize].location;
         self.states[id.0 as usize].in_reached = false;
+        let state = &self.states[id.0 as usize].state;
+        let shape = self.cpa.index_shape(state);
+        let hash = self.cpa.index_hash(state, &shape);
         if let Some(p) = self.partitions.get_mut(&loc) {
-            p.retain(|s| *s != id);
+            p.ids.retain(|s| *s != id);
+            if let Some((_, buckets)) = p.groups.iter_mut().find(|(s, _)| *s == shape) {
+                if let Some(b) = buckets.get_mut(&hash) {
+                    b.retain(|s| *s != id);
+                    if b.is_empty() {
+                        buckets.remove(&hash);
+                    }
+                }
+            }
         }
         self.reached_len -= 1;
         self.emit(Event::ReachedRemove { state: id, replaced_by });
@@ -440,6 +488,30 @@ impl<C: Cpa> Reachability<C> {
         }
     }
 
+    /// The reached states at `loc` that stop must consider for `e`, in
+    /// insertion order. For stop^sep only those the coverage index cannot
+    /// rule out (a state `e'` with `e ⊑ e'` is always among them); for other
+    /// stop operators all of them.
+    fn stop_candidates(&self, e: StateId, loc: Option<NodeId>, kind: StopKind) -> Vec<StateId> {
+        let Some(part) = self.partitions.get(&loc) else { return Vec::new() };
+        if !self.options.coverage_index || kind != StopKind::Sep || part.groups.len() <= 1 && part.ids.len() < 8 {
+            return part.ids.clone();
+        }
+        let state = &self.states[e.0 as usize].state;
+        let shape = self.cpa.index_shape(state);
+        let mut out = Vec::new();
+        for (g, buckets) in &part.groups {
+            if self.cpa.index_may_cover(&shape, g) {
+                if let Some(b) = buckets.get(&self.cpa.index_hash(state, g)) {
+                    out.extend_from_slice(b);
+                }
+            }
+        }
+        // The partition's order: when each entered the reached set.
+        out.sort_unstable_by_key(|id| self.added_at[id.0 as usize]);
+        out
+    }
+
     /// prec, merge and stop for one successor e'. Returns true when the run ended.
     fn handle_successor(&mut self, succ: StateId) -> bool {
         // (ê, π̂) := prec(e', π)
@@ -458,7 +530,7 @@ impl<C: Cpa> Reachability<C> {
 
         // for each e'' ∈ reached (at the same location): merge
         if self.cpa.merge_operator().kind() != MergeKind::Sep {
-            let partition: Vec<StateId> = self.partitions.get(&loc).cloned().unwrap_or_default();
+            let partition: Vec<StateId> = self.partitions.get(&loc).map(|p| p.ids.clone()).unwrap_or_default();
             for r in partition {
                 if !self.states[r.0 as usize].in_reached {
                     continue;
@@ -485,9 +557,9 @@ impl<C: Cpa> Reachability<C> {
         }
 
         // if ¬stop(ê, reached, π̂): add ê to waitlist and reached
-        let partition: Vec<StateId> = self.partitions.get(&loc).cloned().unwrap_or_default();
-        let reached_states: Vec<&C::State> = partition.iter().map(|r| &self.states[r.0 as usize].state).collect();
         let stop = self.cpa.stop_operator();
+        let partition = self.stop_candidates(e_hat, loc, stop.kind());
+        let reached_states: Vec<&C::State> = partition.iter().map(|r| &self.states[r.0 as usize].state).collect();
         let coverage = stop.stop(&self.states[e_hat.0 as usize].state, &reached_states, &precision);
         let covered_by: Vec<StateId> = coverage.by.iter().filter_map(|i| partition.get(*i).copied()).collect();
         self.emit(Event::Stop { state: e_hat, operator: stop.kind(), covered: coverage.covered, covered_by });

@@ -429,6 +429,7 @@ impl Config {
             max_steps: nonzero(self.get_u64("limits.steps")),
             max_states: nonzero(self.get_u64("limits.states")).map(|n| n as usize),
             record_views: true,
+            coverage_index: true,
         }
     }
 }

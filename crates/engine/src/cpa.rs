@@ -296,6 +296,27 @@ pub trait Cpa {
     fn describe_precision(&self, precision: &Self::Precision) -> String {
         format!("{precision:?}")
     }
+
+    // -- optional coverage index (speeds up stop^sep, never changes it) ----
+
+    /// The *shape* of a state for the reached set's coverage index: reached
+    /// states are grouped by shape, and stop^sep only looks at groups whose
+    /// shape [may cover](Cpa::index_may_cover) the new state's. The default
+    /// (one shape for all) disables the index.
+    fn index_shape(&self, _state: &Self::State) -> Vec<u32> {
+        Vec::new()
+    }
+    /// Whether a state of shape `covering` can be ⊒ a state of shape `covered`.
+    /// Contract: `e ⊑ e'` ⇒ `index_may_cover(shape(e), shape(e'))`.
+    fn index_may_cover(&self, _covered: &[u32], _covering: &[u32]) -> bool {
+        true
+    }
+    /// A hash of `state` seen through the shape `shape` of a potential
+    /// covering state. Contract: `e ⊑ e'` ⇒
+    /// `index_hash(e, shape(e')) == index_hash(e', shape(e'))`.
+    fn index_hash(&self, _state: &Self::State, _shape: &[u32]) -> u64 {
+        0
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -364,6 +385,12 @@ pub trait DynCpa: Send + Sync {
     fn view(&self, state: &dyn DynState) -> ComponentView;
     /// See [`Cpa::describe_precision`].
     fn describe_precision(&self, precision: &dyn DynState) -> String;
+    /// See [`Cpa::index_shape`].
+    fn index_shape(&self, state: &dyn DynState) -> Vec<u32>;
+    /// See [`Cpa::index_may_cover`].
+    fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool;
+    /// See [`Cpa::index_hash`].
+    fn index_hash(&self, state: &dyn DynState, shape: &[u32]) -> u64;
 }
 
 fn down<'a, T: 'static>(cpa: &str, s: &'a dyn DynState) -> &'a T {
@@ -443,4 +470,22 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     fn describe_precision(&self, precision: &dyn DynState) -> String {
         Cpa::describe_precision(self, down::<C::Precision>(Cpa::name(self), precision))
     }
+    fn index_shape(&self, state: &dyn DynState) -> Vec<u32> {
+        Cpa::index_shape(self, down::<C::State>(Cpa::name(self), state))
+    }
+    fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool {
+        Cpa::index_may_cover(self, covered, covering)
+    }
+    fn index_hash(&self, state: &dyn DynState, shape: &[u32]) -> u64 {
+        Cpa::index_hash(self, down::<C::State>(Cpa::name(self), state), shape)
+    }
+}
+
+/// A deterministic hash (SipHash with fixed keys) for coverage indexes.
+pub fn stable_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    use std::hash::Hasher;
+    #[allow(deprecated)]
+    let mut h = std::hash::SipHasher::new();
+    value.hash(&mut h);
+    h.finish()
 }

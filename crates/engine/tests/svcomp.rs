@@ -22,7 +22,7 @@ fn value_analysis_never_says_true_for_an_unsafe_task() {
     let mut config = Config::preset("value").unwrap();
     config.set("analysis.intModel", "C").unwrap();
     // Small enough for a debug build to run all tasks in well under a minute.
-    config.set("limits.steps", "3000").unwrap();
+    config.set("limits.steps", "10000").unwrap();
     let started = Instant::now();
     let (mut tasks, mut wrong, mut correct, mut steps) = (0, Vec::new(), 0, 0u64);
     println!("{:<55} {:>8} {:>8} {:>8} {:>8} {:>8}", "task", "expected", "verdict", "reached", "created", "steps");
@@ -58,4 +58,24 @@ fn value_analysis_never_says_true_for_an_unsafe_task() {
     println!("{tasks} tasks, {correct} correct, {steps} steps in {secs:.1} s ({:.0} pops/s)", steps as f64 / secs);
     assert!(tasks >= 50, "only {tasks} tasks in MANIFEST.tsv");
     assert!(wrong.is_empty(), "wrong TRUE verdicts (unsound!): {wrong:?}");
+}
+
+#[test]
+fn the_coverage_index_changes_nothing_but_speed() {
+    let dir = folder();
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
+    for line in manifest.lines().skip(1).step_by(3) {
+        let path = line.split('\t').next().unwrap();
+        let program = Arc::new(cfa::from_source(&std::fs::read_to_string(dir.join(path)).unwrap()).unwrap());
+        for preset in ["value", "value-join"] {
+            let mut config = Config::preset(preset).unwrap();
+            config.set("analysis.intModel", "C").unwrap();
+            config.set("limits.steps", "400").unwrap();
+            let with = build_analysis(program.clone(), &config, true).unwrap().run();
+            let mut a = build_analysis(program.clone(), &config, true).unwrap();
+            a.set_coverage_index(false);
+            let without = a.run();
+            assert_eq!(with, without, "{path} ({preset})");
+        }
+    }
 }

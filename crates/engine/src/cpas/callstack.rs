@@ -117,6 +117,9 @@ impl Cpa for CallstackCpa {
     fn call_stack(&self, state: &CallstackState) -> Option<Vec<NodeId>> {
         Some(state.frames.iter().map(|f| f.call_site).collect())
     }
+    fn index_hash(&self, state: &CallstackState, _shape: &[u32]) -> u64 {
+        crate::cpa::stable_hash(state)
+    }
     fn view(&self, state: &CallstackState) -> ComponentView {
         ComponentView {
             cpa: "CallstackCPA".into(),

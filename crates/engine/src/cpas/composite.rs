@@ -276,6 +276,47 @@ impl Cpa for CompositeAnalysis {
     fn state_view(&self, state: &CompositeState) -> StateView {
         StateView { components: composite_views(self, state) }
     }
+    /// The component shapes, each prefixed by its length.
+    fn index_shape(&self, state: &CompositeState) -> Vec<u32> {
+        let mut out = Vec::new();
+        for (i, c) in self.cpa.inner.cpas.iter().enumerate() {
+            let s = c.index_shape(&*state.parts[i]);
+            out.push(s.len() as u32);
+            out.extend(s);
+        }
+        out
+    }
+    fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool {
+        let (mut a, mut b) = (covered, covering);
+        for c in self.cpa.inner.cpas.iter() {
+            let (Some((&la, ra)), Some((&lb, rb))) = (a.split_first(), b.split_first()) else { return true };
+            let (la, lb) = (la as usize, lb as usize);
+            if ra.len() < la || rb.len() < lb {
+                return true;
+            }
+            if !c.index_may_cover(&ra[..la], &rb[..lb]) {
+                return false;
+            }
+            a = &ra[la..];
+            b = &rb[lb..];
+        }
+        true
+    }
+    fn index_hash(&self, state: &CompositeState, shape: &[u32]) -> u64 {
+        let mut rest = shape;
+        let mut hashes = Vec::with_capacity(state.parts.len());
+        for (i, c) in self.cpa.inner.cpas.iter().enumerate() {
+            let part: &[u32] = match rest.split_first() {
+                Some((&l, r)) if r.len() >= l as usize => {
+                    rest = &r[l as usize..];
+                    &r[..l as usize]
+                }
+                _ => &[],
+            };
+            hashes.push(c.index_hash(&*state.parts[i], part));
+        }
+        crate::cpa::stable_hash(&hashes)
+    }
     fn describe_precision(&self, precision: &CompositePrecision) -> String {
         self.cpa
             .inner

@@ -87,6 +87,9 @@ impl Cpa for LocationCpa {
     fn is_target(&self, state: &NodeId) -> bool {
         self.program.nodes.get(state.0 as usize).is_some_and(|n| n.error)
     }
+    fn index_hash(&self, state: &NodeId, _shape: &[u32]) -> u64 {
+        state.0 as u64
+    }
     fn view(&self, state: &NodeId) -> ComponentView {
         ComponentView { cpa: "LocationCPA".into(), content: ViewContent::Location { node: *state } }
     }

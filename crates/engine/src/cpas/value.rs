@@ -352,6 +352,22 @@ impl Cpa for ValueCpa {
             .collect();
         ComponentView { cpa: "ValueAnalysisCPA".into(), content: ViewContent::Values { values } }
     }
+    /// The variables with a known value (sorted): `e ⊑ e'` needs
+    /// `dom(e') ⊆ dom(e)`.
+    fn index_shape(&self, state: &ValueState) -> Vec<u32> {
+        state.values.keys().map(|v| v.0).collect()
+    }
+    fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool {
+        // covering ⊆ covered (both sorted)
+        let mut it = covered.iter();
+        covering.iter().all(|v| it.any(|w| w == v))
+    }
+    /// The hash of the bindings of `shape`'s variables (e ⊑ e' means e
+    /// agrees with e' on dom(e')).
+    fn index_hash(&self, state: &ValueState, shape: &[u32]) -> u64 {
+        let bindings: Vec<(u32, Option<i128>)> = shape.iter().map(|v| (*v, state.get(VarId(*v)))).collect();
+        crate::cpa::stable_hash(&bindings)
+    }
     fn describe_precision(&self, precision: &ValuePrecision) -> String {
         match precision {
             ValuePrecision::Full => "all variables".into(),
