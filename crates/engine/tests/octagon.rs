@@ -195,6 +195,12 @@ fn unsigned_wrap_and_overflow_are_not_assumed_away_under_c() {
     let ovf = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main() { int x = __VERIFIER_nondet_int(); int y = x + 1; if (y < x) reach_error(); return 0; }";
     assert_eq!(run(ovf, "octagon-sep", &["analysis.intModel=C"]).verdict, Verdict::False);
     assert_eq!(run(ovf, "octagon-sep", &["analysis.intModel=MATH"]).verdict, Verdict::True);
+    // `w + 1` on any unsigned w spans two wrap windows: the transfer splits
+    // (w < UINT_MAX: w + 1; w == UINT_MAX: 0) and keeps w == x exactly.
+    let split = "extern void reach_error(void);\nextern unsigned int __VERIFIER_nondet_uint(void);\nint main() { unsigned int w = __VERIFIER_nondet_uint(); unsigned int x = w; w = w + 1; x = x + 1; if (w != x) reach_error(); return 0; }";
+    assert_eq!(run(split, "octagon-sep", &["analysis.intModel=C"]).verdict, Verdict::True);
+    let split_err = "extern void reach_error(void);\nextern unsigned int __VERIFIER_nondet_uint(void);\nint main() { unsigned int w = __VERIFIER_nondet_uint(); unsigned int v = w + 1; if (v < w) reach_error(); return 0; }";
+    assert_eq!(run(split_err, "octagon-sep", &["analysis.intModel=C"]).verdict, Verdict::False);
     // A casted comparison: (unsigned) x > 5u holds for every negative x, so
     // the guard must not be read as the signed `x > 5`.
     let cast_err = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main() { int x = __VERIFIER_nondet_int(); if ((unsigned int) x > 5u) { if (x < 0) reach_error(); } return 0; }";

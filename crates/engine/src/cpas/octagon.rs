@@ -648,6 +648,73 @@ impl OctagonCpa {
         self.assign(o, var.0 as usize, &a);
     }
 
+    /// `var := e`, split by wrap-around under `c`: when the top-level
+    /// operation of `e` has an exact linear form whose interval spans two
+    /// wrap-around windows of its type (e.g. `w + 1` for any unsigned `w`),
+    /// the octagon is split on the window (`w + 1 ≤ UINT_MAX` or not) and
+    /// each part gets the exact, shifted assignment — two successors
+    /// instead of one that forgets every relation of `var`. Otherwise one
+    /// successor, as [`Self::assign_rhs`].
+    fn assign_expr_split(&self, o: &Octagon, var: VarId, e: &Expr) -> Vec<Octagon> {
+        let single = || {
+            let mut o = o.clone();
+            self.assign_rhs(&mut o, var, &Rhs::Expr(e.clone()));
+            vec![o]
+        };
+        if !self.c_model() {
+            return single();
+        }
+        let (raw, ty) = match e {
+            Expr::Binary { op: op @ (BinOp::Add | BinOp::Sub | BinOp::Mul), ty, lhs, rhs } => {
+                let l = self.eval(o, lhs);
+                let r = self.eval(o, rhs);
+                (self.arith(*op, *ty, &l, &r).normalized(), *ty)
+            }
+            Expr::Unary { op: UnOp::Neg, ty, arg } => {
+                let a = self.eval(o, arg);
+                (AVal { lin: a.lin.and_then(|l| l.scale(-1)), itv: a.itv.neg() }.normalized(), *ty)
+            }
+            Expr::Cast { ty, arg } => (self.eval(o, arg), *ty),
+            _ => return single(),
+        };
+        let var_ty = self.var_ty(var);
+        if ty == IntType::Bool || var_ty != ty || ty.bits() > 32 {
+            return single();
+        }
+        let (Some(lin), Some(lo), Some(hi)) = (raw.lin.clone(), raw.itv.lo(), raw.itv.hi()) else { return single() };
+        let (min, max) = (ty.min_value(), ty.max_value());
+        if raw.itv.fits_in(min, max) || lin.to_linexpr().is_none() {
+            return single();
+        }
+        let period = 1i128 << ty.bits();
+        let k_lo = (lo as i128 - min).div_euclid(period);
+        let k_hi = (hi as i128 - min).div_euclid(period);
+        if k_hi - k_lo != 1 {
+            return single();
+        }
+        let mut out = Vec::new();
+        for k in [k_lo, k_hi] {
+            let (wlo, whi) = (min + k * period, max + k * period);
+            let low = AVal { lin: Some(Lin::constant(wlo)), itv: itv_i128(Some(wlo), Some(wlo)) };
+            let high = AVal { lin: Some(Lin::constant(whi)), itv: itv_i128(Some(whi), Some(whi)) };
+            let mut part = self.guard_cmp(o, &raw, &low, BinOp::Ge);
+            part = self.guard_cmp(&part, &raw, &high, BinOp::Le);
+            if part.is_bottom() {
+                continue;
+            }
+            // Re-evaluate on the part: the linear form is the same, the
+            // interval is now inside the window.
+            let value = AVal { lin: lin.add(&Lin::constant(-k * period), 1), itv: Interval::TOP };
+            let itv = itv_i128(Some(lo.max(wlo as i64) as i128 - k * period), Some(hi.min(whi as i64) as i128 - k * period));
+            let value = AVal { lin: value.lin, itv }.normalized();
+            self.assign(&mut part, var.0 as usize, &value);
+            if !part.is_bottom() {
+                out.push(part);
+            }
+        }
+        out
+    }
+
     /// `var := anything of its type`.
     fn havoc(&self, o: &mut Octagon, var: VarId) {
         let itv = self.unknown_of(self.var_ty(var));
@@ -850,6 +917,16 @@ impl TransferRelation for OctagonCpa {
         let at_loop_head = self.program.nodes.get(edge.target.0 as usize).is_some_and(|n| n.loop_head);
         let mut next = match &edge.kind {
             EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => state.clone(),
+            EdgeKind::Declare { var, init: Some(Rhs::Expr(e)) } | EdgeKind::Assign { var, rhs: Rhs::Expr(e) } => {
+                let parts = self.assign_expr_split(&state.octagon, *var, e);
+                let mut out = Vec::with_capacity(parts.len());
+                for octagon in parts {
+                    if !octagon.is_bottom() {
+                        out.push(OctagonState { octagon, frames: state.frames.clone(), at_loop_head });
+                    }
+                }
+                return Ok(out);
+            }
             EdgeKind::Declare { var, init } => {
                 let mut s = state.clone();
                 match init {
