@@ -416,3 +416,98 @@ mod tests {
         assert_eq!(found_token("}", 0), "`}`");
     }
 }
+
+/// How to resume after a syntax error inside a block: the byte range of the
+/// statement around `pos` and what to put there (same length, so every
+/// offset after it stays valid).
+///
+/// The range runs from the start of the statement (after the previous `;`,
+/// `{` or `}` outside parentheses) through the next `;` outside parentheses,
+/// or up to the next `{`/`}`. A broken header before a block (`if (x {`,
+/// `whlie (x) {`) becomes `if(1)` so that the block, and an `else` after it,
+/// still parse. `None` at top level, or when there is nothing to replace.
+pub(crate) fn statement_repair(text: &str, pos: usize) -> Option<(usize, String)> {
+    let b = text.as_bytes();
+    let pos = pos.min(b.len());
+    // The innermost `{` still open at `pos`.
+    let mut depth = 0usize;
+    let mut block = None;
+    for i in (0..pos).rev() {
+        match b[i] {
+            b'}' => depth += 1,
+            b'{' if depth == 0 => {
+                block = Some(i);
+                break;
+            }
+            b'{' => depth -= 1,
+            _ => {}
+        }
+    }
+    let block = block?;
+    let (mut start, mut paren, mut brace) = (block + 1, 0usize, 0usize);
+    for (i, &c) in b.iter().enumerate().take(pos).skip(block + 1) {
+        match c {
+            b'(' => paren += 1,
+            b')' => paren = paren.saturating_sub(1),
+            b'{' => brace += 1,
+            b'}' => {
+                brace = brace.saturating_sub(1);
+                if brace == 0 && paren == 0 {
+                    start = i + 1;
+                }
+            }
+            b';' if paren == 0 && brace == 0 => start = i + 1,
+            _ => {}
+        }
+    }
+    let mut end = pos;
+    let mut before_block = false;
+    while end < b.len() {
+        match b[end] {
+            b'(' => paren += 1,
+            b')' => paren = paren.saturating_sub(1),
+            b';' if paren == 0 => {
+                end += 1;
+                break;
+            }
+            b'{' | b'}' => {
+                before_block = b[end] == b'{';
+                break;
+            }
+            _ => {}
+        }
+        end += 1;
+    }
+    let region = text.get(start..end)?;
+    if region.trim().is_empty() {
+        return None;
+    }
+    let mut replacement: Vec<u8> = region
+        .bytes()
+        .map(|c| if c == b'\n' { b'\n' } else { b' ' })
+        .collect();
+    if before_block {
+        // Keep an `else` in front, and turn a broken statement header into `if(1)`.
+        let trimmed = region.trim_start();
+        let lead = region.len() - trimmed.len();
+        let (keep, rest) = match trimmed.strip_prefix("else") {
+            Some(r) if !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
+                (lead + 4, r)
+            }
+            _ => (lead, trimmed),
+        };
+        let word: String = rest
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let header = matches!(word.as_str(), "if" | "while" | "for" | "switch")
+            || rest.trim_start().contains('(');
+        replacement[..keep].copy_from_slice(&region.as_bytes()[..keep]);
+        if header && region.len() - keep >= 6 {
+            replacement[keep + 1..keep + 6].copy_from_slice(b"if(1)");
+        }
+    }
+    let replacement = String::from_utf8(replacement).ok()?;
+    Some((start, replacement))
+}

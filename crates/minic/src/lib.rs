@@ -56,9 +56,10 @@ impl ParseOutput {
 /// Parses and checks a mini-C program. `unit` is `Some` exactly when no
 /// diagnostic is an error.
 ///
-/// After a syntax error, parsing resumes at the next top-level item, so one
-/// run reports up to [`MAX_SYNTAX_ERRORS`] of them; semantic checks run only
-/// on a file without syntax errors.
+/// After a syntax error, parsing resumes after the broken statement (inside
+/// a block) or at the next top-level item, so one run reports up to
+/// [`MAX_SYNTAX_ERRORS`] of them; semantic checks run only on a file without
+/// syntax errors.
 pub fn parse(source: &str) -> ParseOutput {
     let lines = span::LineIndex::new(source);
     let pre = match prescan::prescan(source, &lines) {
@@ -82,40 +83,76 @@ pub fn parse(source: &str) -> ParseOutput {
         };
     }
 
-    let builder = parser::Builder::new(source, &lines);
     let mut items = Vec::new();
+    let mut builder_diagnostics = Vec::new();
     let mut syntax_errors = Vec::new();
     let mut base = 0;
     let mut rule = parser::Rule::file;
+    // The text pest reads; statements around syntax errors get replaced (by
+    // text of the same length) to find further errors.
+    let mut text = pre.text.clone();
+    // The source with the same repairs, for the names and literals the AST
+    // builder reads (the parsed text also has typedef names marked).
+    let mut repaired_source = std::borrow::Cow::Borrowed(source);
+    let mut last_error: Option<usize> = None;
+    let mut attempts = 0;
     loop {
-        let text = pre.text.get(base..).unwrap_or("");
-        match parser::MiniCParser::parse(rule, text) {
+        let result = parser::MiniCParser::parse(rule, text.get(base..).unwrap_or(""));
+        let e = match result {
             Ok(mut pairs) => {
                 if let Some(file) = pairs.next() {
+                    let builder = parser::Builder::new(&repaired_source, &lines);
                     builder.set_base(base);
                     builder.items(file, &mut items);
+                    builder_diagnostics = builder.into_diagnostics();
                 }
                 break;
             }
-            Err(e) => {
-                let d = errors::syntax_error(&e, base, source, &lines, &pre);
-                let pos = d.span.start;
-                syntax_errors.push(d);
-                if syntax_errors.len() >= MAX_SYNTAX_ERRORS {
-                    break;
-                }
-                match pre.resume_points.iter().find(|&&r| r > pos) {
-                    Some(&r) => {
-                        base = r;
-                        rule = parser::Rule::file_rest;
-                    }
-                    None => break,
-                }
+            Err(e) => e,
+        };
+        let d = errors::syntax_error(&e, base, source, &lines, &pre);
+        let pos = d.span.start;
+        // A repair may leave the same error in place: report it once.
+        if last_error.is_none_or(|last| pos > last) {
+            syntax_errors.push(d);
+            last_error = Some(pos);
+        }
+        if syntax_errors.len() >= MAX_SYNTAX_ERRORS {
+            break;
+        }
+        // Inside a block: replace the broken statement and parse again.
+        // A repair must change the text (and there are at most
+        // `4 * MAX_SYNTAX_ERRORS` attempts), so this ends.
+        let repair = errors::statement_repair(&text, pos).filter(|(s, r)| {
+            let end = s + r.len();
+            *s >= base
+                && text.get(*s..end) != Some(r.as_str())
+                && [&text, source]
+                    .iter()
+                    .all(|t| t.is_char_boundary(*s) && t.is_char_boundary(end))
+        });
+        attempts += 1;
+        if attempts > 4 * MAX_SYNTAX_ERRORS {
+            break;
+        }
+        if let Some((start, replacement)) = repair {
+            text.replace_range(start..start + replacement.len(), &replacement);
+            repaired_source
+                .to_mut()
+                .replace_range(start..start + replacement.len(), &replacement);
+            continue;
+        }
+        // Otherwise resume at the next top-level item.
+        match pre.resume_points.iter().find(|&&r| r > pos) {
+            Some(&r) => {
+                base = r;
+                rule = parser::Rule::file_rest;
             }
+            None => break,
         }
     }
     diagnostics.extend(syntax_errors.iter().cloned());
-    diagnostics.extend(builder.into_diagnostics());
+    diagnostics.extend(builder_diagnostics);
     let unit = ast::TranslationUnit { items };
     if syntax_errors.is_empty() && !diagnostics.iter().any(|d| d.is_error()) {
         diagnostics.extend(check::check(&unit, &lines));

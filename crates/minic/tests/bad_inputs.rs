@@ -201,3 +201,42 @@ fn syntax_errors_in_several_items_are_all_reported() {
         ]
     );
 }
+
+#[test]
+fn errors_in_several_statements_of_one_function_are_all_reported() {
+    // Parsing resumes after each broken statement; `if (x {` is repaired so
+    // that its block and `else` still parse (no follow-on errors).
+    let src = "int main() {\n  int x = 1\n  int y = 2;\n  if (x {\n    y = 3\n  } else {\n    y = 4;\n  }\n\
+               whlie (x < 3) {\n    x++;\n  }\n  for (x = 0; x < 3, x++) { y--; }\n  return (y;\n}\n\
+               int f() { return 1 }\n";
+    let got: Vec<String> = minic::parse(src)
+        .diagnostics
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            "line 3, column 3: expected `;` after the declaration, found `int`",
+            "line 4, column 9: expected `)` after the condition, found `{`",
+            "line 6, column 3: expected `;` after the expression, found `}`",
+            "line 9, column 15: expected `;` after the expression, found `{` (is `whlie` a misspelled `while`?)",
+            "line 12, column 25: expected `;` in the `for` header, found `)`",
+            "line 13, column 12: expected `)`, found `;`",
+            "line 15, column 20: expected `;` at the end of the statement, found `}`",
+        ]
+    );
+}
+
+#[test]
+fn at_most_ten_syntax_errors_are_reported() {
+    let src = format!("int main() {{\n{}}}\n", "  x = ;\n".repeat(50));
+    let out = minic::parse(&src);
+    assert_eq!(out.diagnostics.len(), minic::MAX_SYNTAX_ERRORS);
+    let lines: Vec<u32> = out.diagnostics.iter().map(|d| d.span.line).collect();
+    assert_eq!(lines, (2..12).collect::<Vec<u32>>());
+    assert!(out
+        .diagnostics
+        .iter()
+        .all(|d| d.message == "expected an expression, found `;`"));
+}
