@@ -395,28 +395,6 @@ fn is_typo(a: &str, b: &str) -> bool {
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn typos_are_one_edit_or_swap() {
-        assert!(is_typo("whlie", "while"));
-        assert!(is_typo("retrun", "return"));
-        assert!(is_typo("fr", "for"));
-        assert!(!is_typo("main", "while"));
-        assert!(!is_typo("x", "if"));
-    }
-
-    #[test]
-    fn found_token_words() {
-        assert_eq!(found_token("a += 1", 2), "`+=`");
-        assert_eq!(found_token("whlie (x)", 0), "`whlie`");
-        assert_eq!(found_token("x", 1), "the end of the file");
-        assert_eq!(found_token("}", 0), "`}`");
-    }
-}
-
 /// How to resume after a syntax error inside a block: the byte range of the
 /// statement around `pos` and what to put there (same length, so every
 /// offset after it stays valid).
@@ -510,4 +488,44 @@ pub(crate) fn statement_repair(text: &str, pos: usize) -> Option<(usize, String)
     }
     let replacement = String::from_utf8(replacement).ok()?;
     Some((start, replacement))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_are_one_edit_or_swap() {
+        assert!(is_typo("whlie", "while"));
+        assert!(is_typo("retrun", "return"));
+        assert!(is_typo("fr", "for"));
+        assert!(!is_typo("main", "while"));
+        assert!(!is_typo("x", "if"));
+    }
+
+    #[test]
+    fn found_token_words() {
+        assert_eq!(found_token("a += 1", 2), "`+=`");
+        assert_eq!(found_token("whlie (x)", 0), "`whlie`");
+        assert_eq!(found_token("x", 1), "the end of the file");
+        assert_eq!(found_token("}", 0), "`}`");
+    }
+
+    #[test]
+    fn statement_repair_replaces_the_broken_statement() {
+        let text = "int main() {\n  int x = 1\n  int y;\n}";
+        // The error is at the second `int`: both lines go, up to the `;`.
+        let pos = text.find("int y").unwrap();
+        let (start, rep) = statement_repair(text, pos).unwrap();
+        assert_eq!(start, text.find('{').unwrap() + 1);
+        assert_eq!(rep, "\n           \n        ");
+        // A broken header before a block becomes `if(1)`, keeping `else`.
+        let text = "int main() { x; } else if (x { }";
+        let pos = text.rfind('{').unwrap();
+        let (start, rep) = statement_repair(text, pos).unwrap();
+        assert_eq!(&text[start..start + rep.len()], " else if (x ");
+        assert_eq!(rep, " else if(1) ");
+        // Nothing to repair at top level.
+        assert_eq!(statement_repair("int x = ;", 8), None);
+    }
 }
