@@ -520,8 +520,8 @@ mod tests {
         assert_eq!(start, text.find('{').unwrap() + 1);
         assert_eq!(rep, "\n           \n        ");
         // A broken header before a block becomes `if(1)`, keeping `else`.
-        let text = "int main() { x; } else if (x { }";
-        let pos = text.rfind('{').unwrap();
+        let text = "int main() { if (x) { x; } else if (x { } }";
+        let pos = text.find("(x {").unwrap() + 3;
         let (start, rep) = statement_repair(text, pos).unwrap();
         assert_eq!(&text[start..start + rep.len()], " else if (x ");
         assert_eq!(rep, " else if(1) ");
