@@ -216,6 +216,14 @@ pub(crate) fn syntax_error(
 
     let positives: Vec<Rule> = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => positives.clone(),
+        // pest's own guard (native targets): the program nests deeper than
+        // the stack of this thread allows.
+        ErrorVariant::CustomError { message } if message.contains("limit reached") => {
+            return Diagnostic::error(
+                span,
+                "the program is nested too deeply to be parsed here (out of stack space)",
+            );
+        }
         ErrorVariant::CustomError { message } => return Diagnostic::error(span, message.clone()),
     };
     if found == "`else`" {
