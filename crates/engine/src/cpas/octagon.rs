@@ -472,17 +472,10 @@ impl OctagonCpa {
                     AVal { lin, itv: l.itv.mul(factor) }
                 } else {
                     // x >> k = ⌊x / 2^k⌋: monotone in x and in k, so corners.
-                    let shr = |x: Option<i64>, k: i64| -> Option<i128> {
-                        x.map(|x| (x as i128).div_euclid(1i128 << k.min(120)))
-                    };
-                    let lo = match l.itv.lo() {
-                        None => None,
-                        Some(_) => Some(shr(l.itv.lo(), k0).unwrap().min(shr(l.itv.lo(), k1).unwrap())),
-                    };
-                    let hi = match l.itv.hi() {
-                        None => None,
-                        Some(_) => Some(shr(l.itv.hi(), k0).unwrap().max(shr(l.itv.hi(), k1).unwrap())),
-                    };
+                    // (Finite bounds are below 2^63, so k ≥ 63 acts like 63.)
+                    let shr = |x: i64, k: i64| (x as i128).div_euclid(1i128 << k.min(100));
+                    let lo = l.itv.lo().map(|x| shr(x, k0).min(shr(x, k1)));
+                    let hi = l.itv.hi().map(|x| shr(x, k0).max(shr(x, k1)));
                     AVal::of_itv(itv_i128(lo, hi))
                 }
             }
