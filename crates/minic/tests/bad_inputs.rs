@@ -240,3 +240,53 @@ fn at_most_ten_syntax_errors_are_reported() {
         .iter()
         .all(|d| d.message == "expected an expression, found `;`"));
 }
+
+fn first_error_of(src: &str) -> (u32, u32, String) {
+    let out = minic::parse(src);
+    let d = out
+        .errors()
+        .next()
+        .unwrap_or_else(|| panic!("expected an error, got {:?}", out.diagnostics));
+    (d.span.line, d.span.col, d.message.clone())
+}
+
+#[test]
+fn ten_thousand_parentheses_are_refused_before_pest_runs() {
+    let src = format!(
+        "int main() {{ return {}1{}; }}",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    );
+    // `{` is level 1, so the 200th `(` (column 21 + 199) is level 201.
+    assert_eq!(
+        first_error_of(&src),
+        (
+            1,
+            220,
+            "nesting deeper than 200 levels is not supported".to_string()
+        )
+    );
+}
+
+#[test]
+fn a_megabyte_of_valid_code_parses() {
+    let mut src = String::from("int g;\n");
+    let mut i = 0;
+    while src.len() < 1_000_000 {
+        src.push_str(&format!(
+            "int f{i}(int a, unsigned b) {{\n  int x = a * 3 + (int) b;\n  if (x > 10) {{ x = x - 1; }} else {{ x++; }}\n  while (x > 0) x--;\n  return x + g;\n}}\n"
+        ));
+        i += 1;
+    }
+    src.push_str("int main() { return f0(1, 2u); }\n");
+    let start = std::time::Instant::now();
+    let out = minic::parse(&src);
+    assert!(
+        out.diagnostics.is_empty(),
+        "{:?}",
+        &out.diagnostics[..out.diagnostics.len().min(3)]
+    );
+    assert_eq!(out.unit.expect("parses").items.len(), i + 2);
+    // Generous even for unoptimized builds; catches accidental quadratic work.
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
