@@ -324,7 +324,9 @@ impl UnaryOp {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ExprKind {
     /// An integer or character literal with its C type (from suffix and value,
-    /// C11 6.4.4.1); `sizeof` folds to one of type `unsigned int`.
+    /// C11 6.4.4.1); `sizeof` folds to one of type `unsigned int`. Character
+    /// constants have type `int`; as `char` is signed, one above 127 (`'\xff'`)
+    /// is written as the negation `-(256 - v)` instead.
     IntLit {
         /// The value (at most 64 bits).
         value: u128,

@@ -1056,6 +1056,17 @@ impl<'a> Builder<'a> {
                 }
             },
             Rule::char_lit => match literal::char_literal(self.text(&pair)) {
+                // `char` is signed (ILP32 on x86): '\xff' is the int -1.
+                Ok(value) if value > 127 => ExprKind::Unary {
+                    op: UnaryOp::Neg,
+                    operand: Box::new(Expr {
+                        kind: ExprKind::IntLit {
+                            value: 256 - value,
+                            ty: IntType::Int,
+                        },
+                        span,
+                    }),
+                },
                 Ok(value) => ExprKind::IntLit {
                     value,
                     ty: IntType::Int,

@@ -224,6 +224,9 @@ fn literal_types_and_values() {
     assert_eq!(expr("'\\0'"), "0:int");
     assert_eq!(expr("'\\x41'"), "65:int");
     assert_eq!(expr("'\\''"), "39:int");
+    // `char` is signed: a character constant above 127 is negative.
+    assert_eq!(expr("'\\xff'"), "(- 1:int)");
+    assert_eq!(expr("'\\200'"), "(- 128:int)");
 }
 
 #[test]
