@@ -1,0 +1,64 @@
+//! Front-end speed: parse, check and lower to CFAs every task of the SV-COMP
+//! folder (`../shared/benchmarks/sv-comp`), one criterion benchmark per file,
+//! plus a large synthetic file to see the per-line cost at scale.
+//!
+//! Run: `cargo bench -p cfa --bench frontend`. The closing figure of merit is
+//! the median time per 100 source lines (target: under 1 ms natively).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use std::path::PathBuf;
+
+fn svcomp_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp")
+}
+
+/// The task files listed in MANIFEST.tsv, with their text.
+fn tasks() -> Vec<(String, String)> {
+    let dir = svcomp_dir();
+    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv"))
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.join("MANIFEST.tsv").display()));
+    manifest
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split('\t').next())
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let text = std::fs::read_to_string(dir.join(p)).expect("task file");
+            (p.to_string(), text)
+        })
+        .collect()
+}
+
+/// A long but ordinary program: `n` small functions, each a loop with a branch.
+fn synthetic(n: usize) -> String {
+    let mut s = String::from("extern int __VERIFIER_nondet_int(void);\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "int f{i}(int a) {{\n  int s = 0;\n  for (int k = 0; k < a; k++) {{\n    if (k % 3 == 0 && s < 100) s += k; else s = s - 1;\n  }}\n  return s;\n}}\n"
+        ));
+    }
+    s.push_str("int main(void) {\n  int x = __VERIFIER_nondet_int();\n  return f0(x);\n}\n");
+    s
+}
+
+fn frontend(c: &mut Criterion) {
+    let mut group = c.benchmark_group("svcomp");
+    for (path, text) in tasks() {
+        group.bench_function(&path, |b| {
+            b.iter(|| {
+                let program = cfa::from_source(black_box(&text)).expect("every task lowers");
+                black_box(program.nodes.len())
+            })
+        });
+    }
+    group.finish();
+
+    let big = synthetic(500);
+    let lines = big.lines().count();
+    c.bench_function(&format!("synthetic/{lines}-lines"), |b| {
+        b.iter(|| black_box(cfa::from_source(black_box(&big)).expect("lowers").nodes.len()))
+    });
+}
+
+criterion_group!(benches, frontend);
+criterion_main!(benches);
