@@ -149,6 +149,11 @@ impl<'a> Scanner<'a> {
     fn run(mut self) -> Result<Prescan, Diagnostic> {
         let n = self.bytes.len();
         let mut at_line_start = true;
+        // A UTF-8 byte order mark (some Windows editors write one) is blank.
+        if self.src.starts_with('\u{FEFF}') {
+            self.blank(0, 3);
+            self.i = 3;
+        }
         while self.i < n {
             let b = self.bytes[self.i];
             match b {

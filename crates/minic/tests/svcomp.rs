@@ -187,3 +187,28 @@ fn cpu_time_ns() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     s.split_whitespace().next()?.parse().ok()
 }
+
+#[test]
+fn windows_line_endings_and_a_byte_order_mark_change_nothing() {
+    let src =
+        std::fs::read_to_string(benchmarks_dir().join("loop-lit/bhmr2007.i")).expect("readable");
+    let unix = minic::parse(&src).unit.expect("parses");
+    let windows = format!("\u{FEFF}{}", src.replace('\n', "\r\n"));
+    let out = minic::parse(&windows);
+    assert!(out.diagnostics.is_empty(), "{:?}", out.diagnostics);
+    let unit = out.unit.expect("parses");
+    assert_eq!(unit.items.len(), unix.items.len());
+    // Same lines and columns (the mark is column 1 of line 1, not counted after it).
+    let main = |u: &minic::ast::TranslationUnit| {
+        u.items
+            .iter()
+            .find_map(|i| match i {
+                minic::ast::Item::Function(f) if f.decl.name.name == "main" => {
+                    Some((f.decl.name.span.line, f.decl.name.span.col))
+                }
+                _ => None,
+            })
+            .expect("main")
+    };
+    assert_eq!(main(&unit), main(&unix));
+}
