@@ -285,9 +285,17 @@ pub(crate) fn syntax_error(
     if positives_have(&positives, Rule::decl_semi) && !before.ends_with(')') {
         expected.retain(|(w, _)| *w != "a block `{ ... }`");
     }
-    let mut words: Vec<&str> = Vec::new();
+    let mut words: Vec<String> = Vec::new();
     for (w, _) in &expected {
-        if !words.contains(w) {
+        // Say which `(` a missing `)` would close.
+        let w = match (*w, open_paren_before(&pre.text, pos)) {
+            ("`)`", Some(at)) => {
+                let (line, col) = lines.line_col(at);
+                format!("`)` to close the `(` at line {line}, column {col}")
+            }
+            _ => w.to_string(),
+        };
+        if !words.contains(&w) {
             words.push(w);
         }
     }
@@ -334,8 +342,27 @@ fn is_operand_start(rule: Rule) -> bool {
     )
 }
 
+/// The innermost `(` still open at `pos` (within the current statement).
+fn open_paren_before(text: &str, pos: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for (i, c) in text.as_bytes()[..pos.min(text.len())]
+        .iter()
+        .enumerate()
+        .rev()
+    {
+        match c {
+            b')' => depth += 1,
+            b'(' if depth == 0 => return Some(i),
+            b'(' => depth -= 1,
+            b';' | b'{' | b'}' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
 /// "a", "a or b", "a, b or c".
-fn join_or(words: &[&str]) -> String {
+fn join_or(words: &[String]) -> String {
     match words {
         [] => String::new(),
         [one] => one.to_string(),

@@ -88,6 +88,11 @@ const CASES: &[Case] = &[
     Case { name: "condition_without_parentheses", src: "int main() {\n  int x;\n  if x > 3 {}\n}\n", errors: &[(3, 6, "expected `(` before the condition, found `x`")] },
     Case { name: "declaration_missing_semicolon_at_end_of_file", src: "int main() {\n  return 0;\n}\nint x = 1\n", errors: &[(5, 1, "expected `;` after the declaration, found the end of the file")] },
     Case { name: "unknown_escape", src: "int main() {\n  return '\\q';\n}\n", errors: &[(2, 10, "unknown escape sequence `\\q`")] },
+    Case {
+        name: "unclosed_parenthesis_in_expression",
+        src: "int main() {\n  int x = (1 + 2;\n}\n",
+        errors: &[(2, 17, "expected `)` to close the `(` at line 2, column 11, found `;`")],
+    },
 ];
 
 #[test]
@@ -222,7 +227,7 @@ fn errors_in_several_statements_of_one_function_are_all_reported() {
             "line 6, column 3: expected `;` after the expression, found `}`",
             "line 9, column 15: expected `;` after the expression, found `{` (is `whlie` a misspelled `while`?)",
             "line 12, column 25: expected `;` in the `for` header, found `)`",
-            "line 13, column 12: expected `)`, found `;`",
+            "line 13, column 12: expected `)` to close the `(` at line 13, column 10, found `;`",
             "line 15, column 20: expected `;` at the end of the statement, found `}`",
         ]
     );
