@@ -112,6 +112,8 @@ struct Declarator {
     pointers: Vec<Span>,
     params: Option<ParamList>,
     span: Span,
+    /// An error was already reported for it (array, function pointer).
+    bad: bool,
 }
 
 struct ParamList {
@@ -735,15 +737,20 @@ impl<'a> Builder<'a> {
             pointers: Vec::new(),
             params: None,
             span,
+            bad: false,
         };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::bad_pointer => d.pointers.push(self.span(&p)),
                 Rule::ident => d.name = Some(self.ident(&p)),
                 Rule::bad_fn_pointer => {
+                    d.bad = true;
                     self.error(self.span(&p), "function pointers are not part of mini-C");
                 }
-                Rule::bad_array => self.error(self.span(&p), "arrays are not part of mini-C"),
+                Rule::bad_array => {
+                    d.bad = true;
+                    self.error(self.span(&p), "arrays are not part of mini-C");
+                }
                 Rule::params => {
                     if d.params.is_some() {
                         self.error(self.span(&p), "a function cannot return a function");
@@ -779,13 +786,15 @@ impl<'a> Builder<'a> {
                     let mut specs_pairs = vec![sp];
                     let mut name = None;
                     let mut pointers = Vec::new();
+                    let mut bad = false;
                     for q in inner {
                         match q.as_rule() {
                             Rule::declarator => {
                                 let d = self.declarator(q);
-                                if d.params.is_some() {
+                                if d.params.is_some() && !d.bad {
                                     self.error(d.span, "function pointers are not part of mini-C");
                                 }
+                                bad |= d.bad || d.params.is_some();
                                 name = d.name;
                                 pointers = d.pointers;
                             }
@@ -800,6 +809,12 @@ impl<'a> Builder<'a> {
                         // `unknown_type` followed by more specifiers: report the unknown type.
                         let first = self.specs(specs_pairs.remove(0));
                         Specs { ty: None, ..first }
+                    };
+                    // An error was reported already: leave the parameter out.
+                    let specs = if bad {
+                        Specs { ty: None, ..specs }
+                    } else {
+                        specs
                     };
                     list.params.push(RawParam {
                         specs,

@@ -93,6 +93,26 @@ const CASES: &[Case] = &[
         src: "int main() {\n  int x = (1 + 2;\n}\n",
         errors: &[(2, 17, "expected `)` to close the `(` at line 2, column 11, found `;`")],
     },
+    Case {
+        name: "unknown_parameter_type",
+        src: "int f(size_t n) { return 0; }\nint main() { return 0; }\n",
+        errors: &[(1, 7, "unknown type name `size_t`")],
+    },
+    Case {
+        name: "function_pointer_parameter",
+        src: "int f(int (*g)(int)) { return 0; }\nint main() { return 0; }\n",
+        errors: &[(1, 11, "function pointers are not part of mini-C")],
+    },
+    Case {
+        name: "argv",
+        src: "int main(int argc, char **argv) { return 0; }\n",
+        errors: &[(1, 25, "pointers are not part of mini-C")],
+    },
+    Case {
+        name: "assignment_to_an_expression",
+        src: "int main() {\n  int a;\n  a++ = 1;\n}\n",
+        errors: &[(3, 7, "the left side of `=` must be a variable")],
+    },
 ];
 
 #[test]
