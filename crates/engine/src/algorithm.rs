@@ -111,10 +111,28 @@ pub enum Phase {
     Pop,
     /// Computing the successors of `popped` along its outgoing `edges`;
     /// `next` is the edge to do next.
-    Edges { popped: StateId, edges: Vec<EdgeId>, next: usize },
+    Edges {
+        /// The popped state.
+        popped: StateId,
+        /// Its location's outgoing edges.
+        edges: Vec<EdgeId>,
+        /// The index of the edge to do next.
+        next: usize,
+    },
     /// Handling (prec, merge, stop) the successors `succs` of `popped` along
     /// `edges[edge]`; `k` is the successor to handle next.
-    Successors { popped: StateId, edges: Vec<EdgeId>, edge: usize, succs: Vec<StateId>, k: usize },
+    Successors {
+        /// The popped state.
+        popped: StateId,
+        /// Its location's outgoing edges.
+        edges: Vec<EdgeId>,
+        /// The index of the edge whose successors these are.
+        edge: usize,
+        /// The successors along that edge.
+        succs: Vec<StateId>,
+        /// The index of the successor to handle next.
+        k: usize,
+    },
     /// The run is over.
     Done,
 }
@@ -125,8 +143,11 @@ pub enum Phase {
 #[derive(Clone, Debug, Default)]
 struct Partition {
     ids: Vec<StateId>,
-    groups: Vec<(Vec<u32>, BTreeMap<u64, Vec<StateId>>)>,
+    groups: Vec<(Vec<u32>, Buckets)>,
 }
+
+/// Reached states of one shape, by their index hash.
+type Buckets = BTreeMap<u64, Vec<StateId>>;
 
 /// The CPA+ reachability algorithm over the CPA `C`, as a steppable object.
 pub struct Reachability<C: Cpa> {

@@ -198,14 +198,13 @@ impl<D: AbstractDomain, P> StopOperator<D::State, P> for StopSep<D> {
     }
 }
 
-/// stop^join(e, R) = e ⊑ ⊔R (sound because ⊔R over-approximates ∪γ(R)
-/// only in the direction that matters: γ(e) ⊆ γ(⊔R) is what is checked; it
-/// is exact only for domains where γ(⊔R) = ∪γ(R), so use it with care).
+/// stop^join(e, R) = e ⊑ ⊔R: covered by the join of all reached states.
 ///
-/// Note: for domains where the join loses precision, stop^join may cover
-/// a state that no single reached state covers; the contract
-/// `γ(e) ⊆ ∪γ(R)` then holds only if γ(⊔R) = ∪γ(R). It is offered for
-/// teaching and for domains (like the mock) where that holds.
+/// Contract caveat: γ(e) ⊆ γ(⊔R) implies the stop contract
+/// γ(e) ⊆ ∪γ(R) only when the domain's join is exact (γ(⊔R) = ∪γ(R), as
+/// for powerset domains like the mock's tag sets). For domains whose join
+/// over-approximates (values, octagons) stop^join may cover states no
+/// reached state covers — it is offered for teaching that very point.
 #[derive(Clone, Debug, Default)]
 pub struct StopJoin<D>(pub D);
 

@@ -18,6 +18,8 @@
 //! Architecture invariant: nothing here knows about the web page; the UI is
 //! a function of the trace.
 
+#![warn(missing_docs)]
+
 pub mod algorithm;
 pub mod config;
 pub mod cpa;

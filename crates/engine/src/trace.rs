@@ -102,11 +102,24 @@ pub enum Origin {
     /// The initial state e₀ at the entry of `main`.
     Initial,
     /// A successor of `parent` along the CFA edge `edge` (transfer relation).
-    Transfer { parent: StateId, edge: EdgeId },
+    Transfer {
+        /// The state the transfer started from.
+        parent: StateId,
+        /// The CFA edge taken.
+        edge: EdgeId,
+    },
     /// The result of the precision adjustment `prec` applied to `of`.
-    Precision { of: StateId },
+    Precision {
+        /// The state before the adjustment.
+        of: StateId,
+    },
     /// The result of `merge(new, reached)`; it replaces `reached`.
-    Merge { new: StateId, reached: StateId },
+    Merge {
+        /// The new state e (the transfer successor after prec).
+        new: StateId,
+        /// The reached state e' it was merged into.
+        reached: StateId,
+    },
 }
 
 impl Origin {
@@ -126,18 +139,36 @@ impl Origin {
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum ViewContent {
     /// Location CPA: the CFA node.
-    Location { node: NodeId },
+    Location {
+        /// The CFA node.
+        node: NodeId,
+    },
     /// Callstack CPA: the call sites, outermost first.
-    Callstack { call_sites: Vec<NodeId> },
+    Callstack {
+        /// The call sites, outermost first.
+        call_sites: Vec<NodeId>,
+    },
     /// Value CPA: the variables with a known value (all others are ⊤).
     /// Sorted by variable id.
-    Values { values: Vec<ValueBinding> },
+    Values {
+        /// The known bindings.
+        values: Vec<ValueBinding>,
+    },
     /// A conjunction of constraints as text (`x - y <= 3`), e.g. octagons.
-    Constraints { constraints: Vec<String> },
+    Constraints {
+        /// The constraints.
+        constraints: Vec<String>,
+    },
     /// Octagon CPA: readable constraints, the DBM and per-variable bounds.
-    Octagon { octagon: OctagonView },
+    Octagon {
+        /// The octagon.
+        octagon: OctagonView,
+    },
     /// Anything else, as text.
-    Text { text: String },
+    Text {
+        /// The text.
+        text: String,
+    },
 }
 
 /// One known value of the Value CPA: `name = value`.
@@ -304,9 +335,13 @@ pub struct RunInfo {
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
     /// The run begins. Always the first event.
-    AnalysisStarted { info: RunInfo },
+    AnalysisStarted {
+        /// The configuration summary.
+        info: RunInfo,
+    },
     /// A new abstract state exists (not yet in the reached set).
     StateCreated {
+        /// The new state's id.
         state: StateId,
         /// Its CFA location (the Location CPA's component).
         location: Option<NodeId>,
@@ -320,55 +355,146 @@ pub enum Event {
     },
     /// A state was added to the waitlist at position `index` of the
     /// waitlist's order (0 = popped next).
-    WaitlistPush { state: StateId, index: usize },
+    WaitlistPush {
+        /// The state.
+        state: StateId,
+        /// Its position in pop order (0 = next).
+        index: usize,
+    },
     /// The algorithm's main loop took `state` from the waitlist; this begins
     /// step number `step` (1-based).
-    WaitlistPop { state: StateId, step: u64 },
+    WaitlistPop {
+        /// The popped state.
+        state: StateId,
+        /// The step number (1-based).
+        step: u64,
+    },
     /// A state left the waitlist without being popped (merge replaced it).
-    WaitlistRemove { state: StateId },
+    WaitlistRemove {
+        /// The removed state.
+        state: StateId,
+    },
     /// The transfer relation computed the successors of `from` along `edge`
     /// (`source → target`, labelled `label`); an empty `successors` list
     /// means the edge is infeasible from `from` (⊥).
     Transfer {
+        /// The popped state.
         from: StateId,
+        /// The CFA edge.
         edge: EdgeId,
+        /// The edge's source node.
         source: NodeId,
+        /// The edge's target node.
         target: NodeId,
+        /// The edge's operation as C-like text.
         label: String,
+        /// The successor states (empty: infeasible).
         successors: Vec<StateId>,
     },
     /// The precision adjustment turned `state` into `result` (only recorded
     /// when it changed the state or the precision).
-    PrecisionAdjusted { state: StateId, result: StateId, precision: String },
+    PrecisionAdjusted {
+        /// The state before prec.
+        state: StateId,
+        /// The adjusted state.
+        result: StateId,
+        /// The (new) precision in words.
+        precision: String,
+    },
     /// merge(new, reached) was computed with operator `operator`; `result`
     /// is `reached` itself when nothing changed, otherwise a fresh state that
     /// replaces `reached` in the reached set and the waitlist.
-    Merge { operator: MergeKind, new: StateId, reached: StateId, result: StateId, replaced: bool },
+    Merge {
+        /// The operator applied to this pair.
+        operator: MergeKind,
+        /// The new state e (the transfer successor after prec).
+        new: StateId,
+        /// The reached state e' it was merged into.
+        reached: StateId,
+        /// The merge result (`reached` when unchanged).
+        result: StateId,
+        /// Whether the result replaced `reached`.
+        replaced: bool,
+    },
     /// stop(state, R) was decided: `covered` with the reached states that
     /// cover it (one for stop^sep).
-    Stop { state: StateId, operator: StopKind, covered: bool, covered_by: Vec<StateId> },
+    Stop {
+        /// The state checked.
+        state: StateId,
+        /// The stop operator.
+        operator: StopKind,
+        /// Whether it is covered (and so not added).
+        covered: bool,
+        /// The reached states covering it.
+        covered_by: Vec<StateId>,
+    },
     /// A state was added to the reached set.
-    ReachedAdd { state: StateId },
+    ReachedAdd {
+        /// The added state.
+        state: StateId,
+    },
     /// A state left the reached set, replaced by a merge result.
-    ReachedRemove { state: StateId, replaced_by: StateId },
+    ReachedRemove {
+        /// The removed state.
+        state: StateId,
+        /// The merge result that replaced it.
+        replaced_by: StateId,
+    },
     /// A target state (at an error location) entered the reached set.
-    TargetReached { state: StateId, location: NodeId },
+    TargetReached {
+        /// The target state.
+        state: StateId,
+        /// Its error location.
+        location: NodeId,
+    },
     /// A query to an SMT solver (SMT-LIB2 text) and its answer (`sat`,
     /// `unsat`, `unknown`). Reserved for the symbolic analyses.
-    SolverQuery { id: u32, smtlib: String, answer: String },
+    SolverQuery {
+        /// The query number in this run.
+        id: u32,
+        /// The query as SMT-LIB2 text.
+        smtlib: String,
+        /// `sat`, `unsat` or `unknown`.
+        answer: String,
+    },
     /// The verdict of a counterexample (feasibility) check for the error
     /// path ending in `target`. Reserved for the counterexample check.
-    Counterexample { target: StateId, feasible: Option<bool>, description: String },
+    Counterexample {
+        /// The target state whose path was checked.
+        target: StateId,
+        /// Feasible, infeasible, or undecided (`None`).
+        feasible: Option<bool>,
+        /// What the check found, in words.
+        description: String,
+    },
     /// CEGAR computed a new precision. Reserved for CEGAR.
-    Refinement { precision: String, reason: String },
+    Refinement {
+        /// The new precision in words.
+        precision: String,
+        /// Why (e.g. the interpolants found).
+        reason: String,
+    },
     /// A sequential combination switched to the next configuration.
     /// Reserved for restart algorithms.
-    Restart { configuration: String },
+    Restart {
+        /// The configuration that runs next.
+        configuration: String,
+    },
     /// Block-abstraction memoization looked up a block summary.
     /// Reserved for BAM.
-    BamCache { block: String, hit: bool },
+    BamCache {
+        /// The block (function) summarized.
+        block: String,
+        /// Whether a summary was found.
+        hit: bool,
+    },
     /// The run ended. Always the last event.
-    AnalysisFinished { verdict: Verdict, reason: String },
+    AnalysisFinished {
+        /// The verdict.
+        verdict: Verdict,
+        /// Why, in words.
+        reason: String,
+    },
 }
 
 impl Event {

@@ -426,6 +426,7 @@ impl Cursor {
             let i = self.current.position;
             self.current.apply(&self.events[i]);
             let p = self.current.position;
+            #[allow(clippy::manual_is_multiple_of)] // keeps rust-version 1.85
             if p % self.interval == 0 && p / self.interval == self.checkpoints.len() {
                 self.checkpoints.push(self.current.clone());
             }
