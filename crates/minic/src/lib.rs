@@ -96,8 +96,13 @@ pub fn parse(source: &str) -> ParseOutput {
     let mut repaired_source = std::borrow::Cow::Borrowed(source);
     let mut last_error: Option<usize> = None;
     let mut attempts = 0;
+    // Bytes given to pest so far: recovery stops at twice the largest
+    // input, so a huge broken file cannot keep the parser busy for long.
+    let mut parsed_bytes = 0;
     loop {
-        let result = parser::MiniCParser::parse(rule, text.get(base..).unwrap_or(""));
+        let rest = text.get(base..).unwrap_or("");
+        parsed_bytes += rest.len();
+        let result = parser::MiniCParser::parse(rule, rest);
         let e = match result {
             Ok(mut pairs) => {
                 if let Some(file) = pairs.next() {
@@ -132,7 +137,7 @@ pub fn parse(source: &str) -> ParseOutput {
                     .all(|t| t.is_char_boundary(*s) && t.is_char_boundary(end))
         });
         attempts += 1;
-        if attempts > 4 * MAX_SYNTAX_ERRORS {
+        if attempts > 4 * MAX_SYNTAX_ERRORS || parsed_bytes > 2 * MAX_INPUT_BYTES {
             break;
         }
         if let Some((start, replacement)) = repair {
