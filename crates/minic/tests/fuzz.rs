@@ -195,7 +195,7 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: 200,
         failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(0x6d69_6e69_63),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x006d_696e_6963),
         ..ProptestConfig::default()
     })]
 
