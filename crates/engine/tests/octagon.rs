@@ -201,6 +201,10 @@ fn unsigned_wrap_and_overflow_are_not_assumed_away_under_c() {
     assert_eq!(run(split, "octagon-sep", &["analysis.intModel=C"]).verdict, Verdict::True);
     let split_err = "extern void reach_error(void);\nextern unsigned int __VERIFIER_nondet_uint(void);\nint main() { unsigned int w = __VERIFIER_nondet_uint(); unsigned int v = w + 1; if (v < w) reach_error(); return 0; }";
     assert_eq!(run(split_err, "octagon-sep", &["analysis.intModel=C"]).verdict, Verdict::False);
+    // (unsigned) x < 5u: split on the sign of x (negative x wraps above
+    // INT_MAX), so the guard bounds x to [0, 4] exactly.
+    let cast = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main() { int x = __VERIFIER_nondet_int(); if ((unsigned int) x < 5u) { if (x < 0 || x > 4) reach_error(); } return 0; }";
+    assert_eq!(run(cast, "octagon-sep", &["analysis.intModel=C"]).verdict, Verdict::True);
     // A casted comparison: (unsigned) x > 5u holds for every negative x, so
     // the guard must not be read as the signed `x > 5`.
     let cast_err = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main() { int x = __VERIFIER_nondet_int(); if ((unsigned int) x > 5u) { if (x < 0) reach_error(); } return 0; }";

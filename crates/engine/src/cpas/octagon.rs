@@ -582,6 +582,19 @@ impl OctagonCpa {
                 let op = if positive { *op } else { op.negate_comparison().expect("comparison") };
                 let l = self.eval(o, lhs);
                 let r = self.eval(o, rhs);
+                // A cast that wraps part of its operand's values (e.g.
+                // `(unsigned) x` for an int x that may be negative): guard
+                // each wrap window separately, exactly, and join the parts.
+                if l.lin.is_none() {
+                    if let Some(parts) = self.cast_split(o, lhs) {
+                        return self.join_parts(o, parts.into_iter().map(|(p, l)| self.guard_cmp(&p, &l, &r, op)));
+                    }
+                }
+                if r.lin.is_none() {
+                    if let Some(parts) = self.cast_split(o, rhs) {
+                        return self.join_parts(o, parts.into_iter().map(|(p, r)| self.guard_cmp(&p, &l, &r, op)));
+                    }
+                }
                 self.guard_cmp(o, &l, &r, op)
             }
             Expr::Cast { ty, arg } => {
@@ -603,6 +616,44 @@ impl OctagonCpa {
                 self.truth(o, &v, positive)
             }
         }
+    }
+
+    /// For `(T) a` under `c` whose operand has an exact linear form spanning
+    /// exactly two wrap-around windows of `T`: the two parts of `o` (one per
+    /// window) with the cast's exact value on each. `None` otherwise.
+    fn cast_split(&self, o: &Octagon, e: &Expr) -> Option<Vec<(Octagon, AVal)>> {
+        let Expr::Cast { ty, arg } = e else { return None };
+        if !self.c_model() || *ty == IntType::Bool || ty.bits() > 32 {
+            return None;
+        }
+        let a = self.eval(o, arg);
+        let lin = a.lin.clone()?;
+        let (lo, hi) = (a.itv.lo()? as i128, a.itv.hi()? as i128);
+        let (min, max) = (ty.min_value(), ty.max_value());
+        let period = 1i128 << ty.bits();
+        let (k_lo, k_hi) = ((lo - min).div_euclid(period), (hi - min).div_euclid(period));
+        if k_hi - k_lo != 1 {
+            return None;
+        }
+        let mut parts = Vec::new();
+        for k in [k_lo, k_hi] {
+            let (wlo, whi) = (min + k * period, max + k * period);
+            let low = AVal { lin: Some(Lin::constant(wlo)), itv: itv_i128(Some(wlo), Some(wlo)) };
+            let high = AVal { lin: Some(Lin::constant(whi)), itv: itv_i128(Some(whi), Some(whi)) };
+            let part = self.guard_cmp(o, &a, &low, BinOp::Ge);
+            let part = self.guard_cmp(&part, &a, &high, BinOp::Le);
+            if part.is_bottom() {
+                continue;
+            }
+            let itv = itv_i128(Some(lo.max(wlo) - k * period), Some(hi.min(whi) - k * period));
+            parts.push((part, AVal { lin: lin.add(&Lin::constant(-k * period), 1), itv }.normalized()));
+        }
+        Some(parts)
+    }
+
+    /// The octagon hull of the parts (⊥ when all are ⊥).
+    fn join_parts(&self, o: &Octagon, parts: impl Iterator<Item = Octagon>) -> Octagon {
+        parts.filter(|p| !p.is_bottom()).reduce(|a, b| a.join(&b)).unwrap_or_else(|| Octagon::bottom(o.vars()))
     }
 
     fn truth(&self, o: &Octagon, v: &AVal, positive: bool) -> Octagon {
