@@ -30,6 +30,11 @@
 //!   `0u - 1 = 4294967295`); otherwise the relation is dropped and the value
 //!   is only known to lie in the type's range. Casts are conversions of the
 //!   same kind, so guards on casted or unsigned comparisons stay sound.
+//!   Two refinements keep relations across a possible wrap: an assignment
+//!   whose top-level `+`, `-`, `*`, unary `-` or cast spans exactly two wrap
+//!   windows (`w + 1` for any unsigned `w`) yields two successors, one per
+//!   window, each exact; a comparison on such a cast (`(unsigned) x < 5u`)
+//!   is guarded per window and the parts are joined.
 //! * Merge (`cpa.octagon.mergeop.type`): merge^sep (`e'`), merge^join
 //!   (`e ⊔ e'`) or merge^widening (`e' ∇ (e ⊔ e')`, CPAchecker's octagon
 //!   widening merge, with thresholds from the program's constants when
