@@ -135,6 +135,18 @@ test('a syntax error shows its line and column, and fixing it brings the CFA bac
   assert.deepEqual(marked, ["9"], 'the gutter marks the error line');
   await page.screenshot({ path: path.join(artifacts, '2-syntax-error.png') });
 
+  // Clicking the diagnostic puts the caret at line 9, column 3 (`int flag`).
+  await diagnostics.locator('button.diag-jump').first().click();
+  const caret = await editor().evaluate((area) => ({
+    focused: document.activeElement === area,
+    at: area.selectionStart,
+    expected: area.value.split('\n').slice(0, 8).join('\n').length + 1 + 2,
+    next: area.value.slice(area.selectionStart, area.selectionStart + 8),
+  }));
+  assert.equal(caret.focused, true, 'the editor has the focus');
+  assert.equal(caret.at, caret.expected, 'the caret is at the diagnostic');
+  assert.equal(caret.next, 'int flag');
+
   // Type the `;` back.
   await caretAfter('int ticks = 0');
   await page.keyboard.type(';');
@@ -143,6 +155,16 @@ test('a syntax error shows its line and column, and fixing it brings the CFA bac
   assert.equal(await listing.innerText(), listingBefore, 'the same CFA as before the error');
   assert.equal(await page.locator('.gutter .error-line').count(), 0);
   await page.screenshot({ path: path.join(artifacts, '3-fixed.png') });
+});
+
+test('Tab indents inside the editor instead of leaving it', async () => {
+  await caretAfter('ticks++;');
+  await page.keyboard.press('Tab');
+  assert.match(await editor().inputValue(), /ticks\+\+; {2}\n/);
+  assert.equal(await editor().evaluate((area) => document.activeElement === area), true);
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  assert.match(await editor().inputValue(), /ticks\+\+;\n/);
 });
 
 test('the program survives a reload', async () => {

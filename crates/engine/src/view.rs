@@ -381,9 +381,12 @@ impl Cursor {
     /// The default distance between checkpoints.
     pub const DEFAULT_INTERVAL: usize = 64;
 
-    /// A cursor at position 0 of `events`.
+    /// A cursor at position 0 of `events`, with checkpoints every
+    /// [`Self::DEFAULT_INTERVAL`] events — or sparser for long traces, so at
+    /// most about 512 checkpoints (snapshots) are ever kept.
     pub fn new(events: Vec<Event>) -> Self {
-        Self::with_interval(events, Self::DEFAULT_INTERVAL)
+        let interval = Self::DEFAULT_INTERVAL.max(events.len() / 512);
+        Self::with_interval(events, interval)
     }
 
     /// A cursor with checkpoints every `interval` events (at least 1).

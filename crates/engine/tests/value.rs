@@ -149,3 +149,22 @@ int main() { int x = 1; if (x != 1) reach_error(); return 0; }
     assert_eq!(verify(src, "value", &[]).0, Verdict::True);
     assert_eq!(verify(src, "value", &["cpa.value.precision=EMPTY"]).0, Verdict::False);
 }
+
+#[test]
+fn composite_merge_agrees_on_call_stacks_before_joining() {
+    // f runs under two different call stacks; merge^join must keep them
+    // apart (CPAchecker's AGREE), so each return sees its own x.
+    let src = r#"
+extern void reach_error(void);
+int f(int x) { return x; }
+int main() {
+  int a = f(1);
+  int b = f(2);
+  if (a != 1) reach_error();
+  if (b != 2) reach_error();
+  return 0;
+}
+"#;
+    assert_eq!(verify(src, "value-join", &[]).0, Verdict::True);
+    assert_eq!(verify(src, "value", &[]).0, Verdict::True);
+}

@@ -3,10 +3,10 @@
 
 use std::rc::Rc;
 
-use web_sys::HtmlTextAreaElement;
+use web_sys::{HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::prelude::*;
 
-use crate::view::{line_numbers, Action, CfaView, DiagnosticRow, FunctionListing, Model, EXAMPLE_PROGRAM};
+use crate::view::{line_numbers, utf16_offset, Action, CfaView, DiagnosticRow, FunctionListing, Model, EXAMPLE_PROGRAM};
 
 /// Where the program text is kept between reloads (the browser's local
 /// storage; nothing leaves the machine).
@@ -61,6 +61,20 @@ pub fn app() -> Html {
         let model = model.clone();
         Callback::from(move |text: String| model.dispatch(Action::Edit(text)))
     };
+    // Clicking a diagnostic puts the caret at its line and column.
+    let editor_ref = use_node_ref();
+    let on_jump = {
+        let model = model.clone();
+        let editor_ref = editor_ref.clone();
+        Callback::from(move |(line, col): (u32, u32)| {
+            if let Some(area) = editor_ref.cast::<HtmlTextAreaElement>() {
+                let at = utf16_offset(&model.source, line, col);
+                let _ = area.focus();
+                let _ = area.set_selection_range(at, at);
+                reveal_line(&area, line);
+            }
+        })
+    };
     let on_reset = {
         let model = model.clone();
         Callback::from(move |_: MouseEvent| model.dispatch(Action::ResetExample))
@@ -78,11 +92,11 @@ pub fn app() -> Html {
             <main class="panes">
                 <section class="pane editor-pane" aria-label="Program">
                     <h2>{ "Program" }</h2>
-                    <Editor source={model.source.clone()} error_lines={model.view.error_lines()} on_edit={on_edit} />
+                    <Editor source={model.source.clone()} error_lines={model.view.error_lines()} on_edit={on_edit} node_ref={editor_ref} />
                 </section>
                 <section class="pane cfa-pane" aria-label="Control-flow automaton">
                     <h2>{ "Control-flow automaton" }</h2>
-                    <CfaPane view={model.view.clone()} />
+                    <CfaPane view={model.view.clone()} on_jump={on_jump} />
                 </section>
             </main>
         </div>
@@ -98,6 +112,20 @@ pub struct EditorProps {
     pub error_lines: Vec<u32>,
     /// Called with the new text on every edit.
     pub on_edit: Callback<String>,
+    /// Gives the parent the textarea (to move the caret).
+    pub node_ref: NodeRef,
+}
+
+/// Scrolls the editor so that `line` (1-based) is visible: its gutter
+/// number stands at the same height as the line.
+fn reveal_line(area: &HtmlTextAreaElement, line: u32) {
+    let Some(editor) = area.parent_element() else { return };
+    let selector = format!(".gutter .lineno:nth-child({line})");
+    if let Ok(Some(number)) = editor.query_selector(&selector) {
+        let options = ScrollIntoViewOptions::new();
+        options.set_block(ScrollLogicalPosition::Nearest);
+        number.scroll_into_view_with_scroll_into_view_options(&options);
+    }
 }
 
 /// A plain textarea with a line-number gutter. The textarea is as tall as
@@ -109,6 +137,22 @@ pub fn editor(props: &EditorProps) -> Html {
         Callback::from(move |e: InputEvent| {
             let area: HtmlTextAreaElement = e.target_unchecked_into();
             on_edit.emit(area.value());
+        })
+    };
+    // Tab indents (two spaces) instead of leaving the editor.
+    let onkeydown = {
+        let on_edit = props.on_edit.clone();
+        Callback::from(move |e: KeyboardEvent| {
+            if e.key() != "Tab" || e.shift_key() || e.ctrl_key() || e.alt_key() || e.meta_key() {
+                return;
+            }
+            e.prevent_default();
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            let (start, end) = (area.selection_start().ok().flatten(), area.selection_end().ok().flatten());
+            if let (Some(start), Some(end)) = (start, end) {
+                let _ = area.set_range_text_with_start_and_end_and_mode("  ", start, end, "end");
+                on_edit.emit(area.value());
+            }
         })
     };
     let lines = line_numbers(&props.source);
@@ -129,7 +173,9 @@ pub fn editor(props: &EditorProps) -> Html {
                 rows={rows}
                 aria-label="mini-C program"
                 value={props.source.clone()}
+                ref={props.node_ref.clone()}
                 {oninput}
+                {onkeydown}
             />
         </div>
     }
@@ -140,6 +186,8 @@ pub fn editor(props: &EditorProps) -> Html {
 pub struct CfaPaneProps {
     /// What to show.
     pub view: CfaView,
+    /// Called with (line, column) when a diagnostic is clicked.
+    pub on_jump: Callback<(u32, u32)>,
 }
 
 /// The diagnostics of a broken program, or the CFA listing of a good one.
@@ -153,7 +201,7 @@ pub fn cfa_pane(props: &CfaPaneProps) -> Html {
                     <p class="status status-error" data-testid="status">
                         { format!("{errors} error{} — fix {} to see the CFA", plural(errors), if errors == 1 { "it" } else { "them" }) }
                     </p>
-                    <ul class="diag-list">{ for rows.iter().map(diagnostic) }</ul>
+                    <ul class="diag-list">{ for rows.iter().map(|r| diagnostic(r, &props.on_jump)) }</ul>
                 </div>
             }
         }
@@ -169,7 +217,7 @@ pub fn cfa_pane(props: &CfaPaneProps) -> Html {
                         ) }
                     </p>
                     if !warnings.is_empty() {
-                        <ul class="diag-list">{ for warnings.iter().map(diagnostic) }</ul>
+                        <ul class="diag-list">{ for warnings.iter().map(|r| diagnostic(r, &props.on_jump)) }</ul>
                     }
                     <div class="listing" data-testid="cfa-listing">
                         { for functions.iter().map(function_listing) }
@@ -192,13 +240,19 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-fn diagnostic(row: &DiagnosticRow) -> Html {
+fn diagnostic(row: &DiagnosticRow, on_jump: &Callback<(u32, u32)>) -> Html {
     let (class, kind) = if row.is_error { ("diag diag-error", "error") } else { ("diag diag-warning", "warning") };
+    let onclick = {
+        let (line, col) = (row.line, row.col);
+        on_jump.reform(move |_: MouseEvent| (line, col))
+    };
     html! {
         <li class={class}>
-            <span class="diag-pos">{ format!("{}:{}", row.line, row.col) }</span>
-            <span class="diag-kind">{ kind }</span>
-            <span class="diag-msg">{ row.message.clone() }</span>
+            <button class="diag-jump" title={format!("Go to line {}, column {}", row.line, row.col)} {onclick}>
+                <span class="diag-pos">{ format!("{}:{}", row.line, row.col) }</span>
+                <span class="diag-kind">{ kind }</span>
+                <span class="diag-msg">{ row.message.clone() }</span>
+            </button>
         </li>
     }
 }
@@ -218,7 +272,7 @@ fn function_listing(f: &FunctionListing) -> Html {
                     let node_class = if n.markers.is_empty() { "node".to_string() }
                         else { format!("node {}", n.markers.iter().map(|m| format!("row-{}", m.css_class())).collect::<Vec<_>>().join(" ")) };
                     html! {
-                        <tbody class={node_class}>
+                        <tbody class={node_class} data-node={n.id.clone()}>
                             <tr class="node-row">
                                 <td class="node-id">{ n.id.clone() }</td>
                                 <td class="line">{ n.line }</td>

@@ -304,6 +304,21 @@ pub fn line_numbers(source: &str) -> std::ops::RangeInclusive<usize> {
     1..=source.split('\n').count()
 }
 
+/// The caret position a browser text field uses (UTF-16 code units from the
+/// start) for 1-based `line` and `col` (in characters) of `source`; past
+/// the end of a line or of the text it stops at that end.
+pub fn utf16_offset(source: &str, line: u32, col: u32) -> u32 {
+    let mut offset = 0usize;
+    for (i, text) in source.split('\n').enumerate() {
+        if i + 1 == line as usize {
+            let in_line: usize = text.chars().take(col.saturating_sub(1) as usize).map(char::len_utf16).sum();
+            return (offset + in_line) as u32;
+        }
+        offset += text.encode_utf16().count() + 1;
+    }
+    source.encode_utf16().count() as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -408,6 +423,18 @@ function main (entry N0, exit N1)
         assert_eq!(line_numbers(""), 1..=1);
         assert_eq!(line_numbers("a\nb"), 1..=2);
         assert_eq!(line_numbers("a\nb\n"), 1..=3);
+    }
+
+    #[test]
+    fn caret_offsets_count_utf16_units() {
+        let src = "ab\nµx𝔸y\nz";
+        assert_eq!(utf16_offset(src, 1, 1), 0);
+        assert_eq!(utf16_offset(src, 2, 1), 3);
+        // `µ` is one UTF-16 unit, `𝔸` two.
+        assert_eq!(utf16_offset(src, 2, 4), 3 + 1 + 1 + 2);
+        assert_eq!(utf16_offset(src, 2, 99), 3 + 5);
+        assert_eq!(utf16_offset(src, 3, 1), 9);
+        assert_eq!(utf16_offset(src, 7, 1), 10);
     }
 
     // The tests below go through the real front end (`minic` + `cfa`).
