@@ -132,3 +132,23 @@ fn statistics_are_counted_from_events() {
     assert_eq!(s.created, created);
     assert_eq!(Snapshot::of(&ev).stats, s);
 }
+
+/// The step-by-step story of the symbolic-execution paper's Listing 1 under
+/// the value analysis, as the trace command prints it (reviewed snapshot).
+#[test]
+fn listing_1_story_snapshot() {
+    let src = "extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main() {\n  int a = __VERIFIER_nondet_int();\n  int b;\n  if (a >= 0) b = a; else b = a + 1;\n  if (b < a) reach_error();\n  return 0;\n}\n";
+    let program = Arc::new(cfa::from_source(src).unwrap());
+    let c = Config::preset("value").unwrap();
+    let events = build_analysis(program, &c, true).unwrap().run();
+    let mut snap = Snapshot::default();
+    let mut story = Vec::new();
+    for e in &events {
+        if matches!(e, Event::WaitlistPop { .. }) && !snap.current_step.is_empty() {
+            story.push(snap.step_text());
+        }
+        snap.apply(e);
+    }
+    story.push(snap.step_text());
+    insta::assert_snapshot!(story.join("\n"));
+}
