@@ -153,41 +153,6 @@ fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
     );
 }
 
-/// Parsing speed: the whole corpus, measured in release builds (`cargo test
-/// --release -p minic -- --ignored`); the budget is 1 ms per 100 lines.
-#[test]
-#[ignore = "timing; run in release mode"]
-fn corpus_parses_fast() {
-    let dir = benchmarks_dir();
-    let sources: Vec<String> = manifest_paths()
-        .iter()
-        .map(|p| std::fs::read_to_string(dir.join(p)).expect("readable"))
-        .collect();
-    let lines: usize = sources.iter().map(|s| s.lines().count()).sum();
-    let start = std::time::Instant::now();
-    let cpu_start = cpu_time_ns();
-    let rounds = 20;
-    for _ in 0..rounds {
-        for s in &sources {
-            assert!(minic::parse(s).unit.is_some());
-        }
-    }
-    // On-CPU time when the OS tells it (the machine may be shared), else wall time.
-    let ms = match (cpu_start, cpu_time_ns()) {
-        (Some(a), Some(b)) => (b - a) as f64 / 1e6,
-        _ => start.elapsed().as_secs_f64() * 1000.0,
-    };
-    let per_100_lines = ms / rounds as f64 / (lines as f64 / 100.0);
-    eprintln!("{lines} lines; {per_100_lines:.4} ms per 100 lines");
-    assert!(per_100_lines < 1.0, "{per_100_lines} ms per 100 lines");
-}
-
-/// This thread's time on a CPU (Linux), unaffected by other processes.
-fn cpu_time_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
 #[test]
 fn windows_line_endings_and_a_byte_order_mark_change_nothing() {
     let src =
