@@ -66,7 +66,7 @@ done
 if ((${#wasm_crates[@]})); then
   for crate in "${wasm_crates[@]}"; do
     step "wasm tests ($crate)" env CHROMEDRIVER=/usr/bin/chromedriver \
-      cargo test -p "$crate" --target wasm32-unknown-unknown || true
+      cargo test -p "$crate" --target wasm32-unknown-unknown --profile wasm-test || true
   done
 else
   skip "wasm tests" "no crate has wasm-bindgen-test tests"
