@@ -6,6 +6,7 @@ use std::rc::Rc;
 use web_sys::{HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::prelude::*;
 
+use crate::analysis_app::AnalysisPane;
 use crate::view::{line_numbers, utf16_offset, Action, CfaView, DiagnosticRow, FunctionListing, Model, EXAMPLE_PROGRAM};
 
 /// Where the program text is kept between reloads (the browser's local
@@ -97,6 +98,10 @@ pub fn app() -> Html {
                 <section class="pane cfa-pane" aria-label="Control-flow automaton">
                     <h2>{ "Control-flow automaton" }</h2>
                     <CfaPane view={model.view.clone()} on_jump={on_jump} />
+                </section>
+                <section class="pane analysis-pane" aria-label="Analysis">
+                    <h2>{ "Analysis" }</h2>
+                    <AnalysisPane source={model.source.clone()} analyzable={matches!(model.view, CfaView::Cfa { .. })} />
                 </section>
             </main>
         </div>

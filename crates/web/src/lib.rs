@@ -11,7 +11,10 @@
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
 
+pub mod analysis;
 pub mod view;
 
+#[cfg(target_arch = "wasm32")]
+pub mod analysis_app;
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -1,0 +1,425 @@
+//! The analysis pane (Yew): the configuration chooser, the Analyze/Cancel
+//! actions, the stepping controls and the panels of [`crate::analysis`].
+//!
+//! The CPA+ algorithm runs in slices: each timer tick computes waitlist pops
+//! for at most [`SLICE_MS`] milliseconds, then yields to the browser, so the
+//! page never freezes and Cancel works at any time. Stepping only seeks the
+//! [`engine::view::Cursor`] over the recorded events (step back is a seek,
+//! never a re-run).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_events::{EventListener, EventListenerOptions};
+use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
+use yew::prelude::*;
+
+use crate::analysis::{next_break, Breakpoint, Panels, Run, RunSpec, StateLine, PRESETS};
+
+/// The longest a computing slice may keep the browser busy.
+pub const SLICE_MS: f64 = 12.0;
+
+/// Play speeds offered (events per second).
+const SPEEDS: &[u32] = &[2, 5, 10, 30, 100];
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// The pane's mutable state, shared with the computing and playing tasks.
+#[derive(Default)]
+struct Shared {
+    spec: RunSpec,
+    run: Option<Run>,
+    /// The program text the run analyses (the listing is highlighted only
+    /// while the editor still holds it).
+    run_source: String,
+    /// Bumped to cancel the computing task.
+    compute_gen: u64,
+    computing: bool,
+    cancelled: bool,
+    error: Option<String>,
+    /// Bumped to stop the playing task.
+    play_gen: u64,
+    playing: bool,
+    speed: u32,
+}
+
+/// A stepping control.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Ctl {
+    Step,
+    Back,
+    End,
+    Start,
+    Seek(usize),
+    Break(Breakpoint),
+    TogglePlay,
+}
+
+type State = Rc<RefCell<Shared>>;
+
+fn control(shared: &State, redraw: &UseForceUpdateHandle, ctl: Ctl) {
+    let mut sh = shared.borrow_mut();
+    if ctl != Ctl::TogglePlay {
+        // Any manual move pauses.
+        sh.playing = false;
+        sh.play_gen += 1;
+    }
+    let Some(run) = sh.run.as_mut() else { return };
+    let pos = run.cursor.position();
+    match ctl {
+        Ctl::Step => {
+            run.cursor.seek(pos + 1);
+        }
+        Ctl::Back => {
+            run.cursor.seek(pos.saturating_sub(1));
+        }
+        Ctl::End => {
+            let n = run.cursor.len();
+            run.cursor.seek(n);
+        }
+        Ctl::Start => {
+            run.cursor.seek(0);
+        }
+        Ctl::Seek(k) => {
+            run.cursor.seek(k);
+        }
+        Ctl::Break(bp) => {
+            let to = next_break(&run.cursor, bp).unwrap_or(run.cursor.len());
+            run.cursor.seek(to);
+        }
+        Ctl::TogglePlay => {
+            sh.playing = !sh.playing;
+            sh.play_gen += 1;
+            if sh.playing {
+                let gen = sh.play_gen;
+                let (shared, redraw) = (shared.clone(), redraw.clone());
+                wasm_bindgen_futures::spawn_local(async move { play(shared, redraw, gen).await });
+            }
+        }
+    }
+    drop(sh);
+    redraw.force_update();
+}
+
+async fn play(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
+    loop {
+        let speed = shared.borrow().speed.max(1);
+        TimeoutFuture::new(1000 / speed).await;
+        {
+            let mut sh = shared.borrow_mut();
+            if sh.play_gen != gen || !sh.playing {
+                return;
+            }
+            let computing = sh.computing;
+            let Some(run) = sh.run.as_mut() else { return };
+            let pos = run.cursor.position();
+            if pos >= run.cursor.len() {
+                if !computing {
+                    sh.playing = false;
+                    drop(sh);
+                    redraw.force_update();
+                    return;
+                }
+            } else {
+                run.cursor.seek(pos + 1);
+            }
+        }
+        redraw.force_update();
+    }
+}
+
+async fn compute(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
+    loop {
+        {
+            let mut sh = shared.borrow_mut();
+            if sh.compute_gen != gen {
+                return;
+            }
+            let Some(run) = sh.run.as_mut() else { return };
+            let t0 = now_ms();
+            let mut done;
+            loop {
+                done = run.advance(8);
+                if done || now_ms() - t0 > SLICE_MS {
+                    break;
+                }
+            }
+            if done {
+                sh.computing = false;
+            }
+            drop(sh);
+            redraw.force_update();
+            if done {
+                return;
+            }
+        }
+        TimeoutFuture::new(0).await;
+    }
+}
+
+/// Properties of [`AnalysisPane`].
+#[derive(Properties, PartialEq)]
+pub struct AnalysisPaneProps {
+    /// The editor's current program text.
+    pub source: String,
+    /// Whether the program lowers to a CFA (Analyze is offered only then).
+    pub analyzable: bool,
+}
+
+/// The analysis pane: chooser, run status, controls and panels.
+#[function_component(AnalysisPane)]
+pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
+    let shared: State = use_mut_ref(|| Shared { speed: 10, ..Shared::default() });
+    let redraw = use_force_update();
+
+    // ←/→ step, space plays/pauses — anywhere except in form fields.
+    {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        use_effect_with((), move |_| {
+            let document = web_sys::window().and_then(|w| w.document());
+            let listener = document.map(|d| {
+                // Not passive: the arrow keys and space must not scroll the page.
+                EventListener::new_with_options(&d, "keydown", EventListenerOptions::enable_prevent_default(), move |e| {
+                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else { return };
+                    if e.ctrl_key() || e.alt_key() || e.meta_key() {
+                        return;
+                    }
+                    let in_field = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"));
+                    if in_field {
+                        return;
+                    }
+                    let ctl = match e.key().as_str() {
+                        "ArrowRight" => Ctl::Step,
+                        "ArrowLeft" => Ctl::Back,
+                        " " => Ctl::TogglePlay,
+                        _ => return,
+                    };
+                    e.prevent_default();
+                    control(&shared, &redraw, ctl);
+                })
+            });
+            move || drop(listener)
+        });
+    }
+
+    let on_preset = {
+        let shared = shared.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            shared.borrow_mut().spec.preset = sel.value();
+        })
+    };
+    let on_model = {
+        let shared = shared.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            shared.borrow_mut().spec.int_model = if sel.value() == "c" { minic::IntModel::C } else { minic::IntModel::Math };
+        })
+    };
+    let on_limit = {
+        let shared = shared.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(n) = input.value().trim().parse::<u64>() {
+                shared.borrow_mut().spec.max_steps = n;
+            }
+        })
+    };
+    let on_analyze = {
+        let (shared, redraw, source) = (shared.clone(), redraw.clone(), props.source.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut sh = shared.borrow_mut();
+            sh.compute_gen += 1;
+            sh.play_gen += 1;
+            sh.playing = false;
+            sh.cancelled = false;
+            match Run::start(&source, sh.spec.clone()) {
+                Ok(run) => {
+                    sh.run = Some(run);
+                    sh.run_source = source.clone();
+                    sh.error = None;
+                    sh.computing = true;
+                    let gen = sh.compute_gen;
+                    let (shared, redraw) = (shared.clone(), redraw.clone());
+                    wasm_bindgen_futures::spawn_local(async move { compute(shared, redraw, gen).await });
+                }
+                Err(e) => {
+                    sh.run = None;
+                    sh.error = Some(e);
+                    sh.computing = false;
+                }
+            }
+            drop(sh);
+            redraw.force_update();
+        })
+    };
+    let on_cancel = {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| {
+            let mut sh = shared.borrow_mut();
+            sh.compute_gen += 1;
+            sh.computing = false;
+            sh.cancelled = true;
+            drop(sh);
+            redraw.force_update();
+        })
+    };
+    let on_speed = {
+        let shared = shared.clone();
+        Callback::from(move |e: Event| {
+            let sel: HtmlSelectElement = e.target_unchecked_into();
+            shared.borrow_mut().speed = sel.value().parse().unwrap_or(10);
+        })
+    };
+    let ctl = |c: Ctl| {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| control(&shared, &redraw, c))
+    };
+    let on_slider = {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            if let Ok(k) = input.value().parse::<usize>() {
+                control(&shared, &redraw, Ctl::Seek(k));
+            }
+        })
+    };
+
+    let sh = shared.borrow();
+    let spec = sh.spec.clone();
+    let chooser = html! {
+        <div class="chooser" data-testid="chooser">
+            <label>{ "Configuration " }
+                <select data-testid="preset" onchange={on_preset}>
+                    { for PRESETS.iter().map(|(name, what)| html! {
+                        <option value={*name} selected={spec.preset == *name} title={*what}>{ *name }</option>
+                    }) }
+                </select>
+            </label>
+            <label>{ "Integers " }
+                <select data-testid="int-model" onchange={on_model}>
+                    <option value="math" selected={spec.int_model == minic::IntModel::Math}>{ "math" }</option>
+                    <option value="c" selected={spec.int_model == minic::IntModel::C}>{ "c" }</option>
+                </select>
+            </label>
+            <label title="limits.steps: the run stops as UNKNOWN after this many waitlist pops (0: no limit)">{ "Step limit " }
+                <input data-testid="step-limit" type="number" min="0" step="100" value={spec.max_steps.to_string()} onchange={on_limit} />
+            </label>
+            <button class="primary" data-testid="analyze" disabled={!props.analyzable || sh.computing} onclick={on_analyze}>{ "Analyze" }</button>
+            if sh.computing {
+                <button data-testid="cancel" onclick={on_cancel}>{ "Cancel" }</button>
+            }
+        </div>
+    };
+
+    let Some(run) = sh.run.as_ref() else {
+        return html! {
+            <div class="analysis" data-testid="analysis">
+                { chooser }
+                if let Some(e) = &sh.error {
+                    <p class="status status-error" data-testid="run-status">{ e.clone() }</p>
+                } else {
+                    <p class="hint">{ "Choose a configuration and press Analyze to run the CPA+ reachability algorithm; then step through its events." }</p>
+                }
+            </div>
+        };
+    };
+
+    let steps = run.steps();
+    let status = if sh.computing {
+        format!("computing… {steps} steps, {} events so far", run.cursor.len())
+    } else if sh.cancelled && !run.finished() {
+        format!("cancelled after {steps} steps ({} events); the trace so far can be stepped", run.cursor.len())
+    } else {
+        let outcome = run.cursor.events().iter().rev().find_map(|e| match e {
+            engine::trace::Event::AnalysisFinished { verdict, reason } => Some(format!("{} — {reason}", verdict.upper())),
+            _ => None,
+        });
+        format!("{} ({steps} steps, {} events)", outcome.unwrap_or_else(|| "finished".into()), run.cursor.len())
+    };
+    let status_class = if sh.computing { "run-status computing" } else { "run-status done" };
+    let panels = Panels::of(&run.program, &run.cursor);
+    let fresh = sh.run_source == props.source;
+    let speed = sh.speed;
+    let playing = sh.playing;
+
+    html! {
+        <div class="analysis" data-testid="analysis">
+            { chooser }
+            <p class={status_class} data-testid="run-status">
+                <span class="run-config">{ run.spec.describe() }</span>{ ": " }{ status }
+            </p>
+            if !fresh {
+                <p class="hint stale">{ "The program changed since this run; press Analyze to run it again." }</p>
+            }
+            <div class="controls" data-testid="controls">
+                <button data-testid="step-start" title="Back to event 0" onclick={ctl(Ctl::Start)}>{ "◀◀ Start" }</button>
+                <button data-testid="step-back" title="Step back (←)" onclick={ctl(Ctl::Back)}>{ "◀ Step back" }</button>
+                <button data-testid="step" title="Step (→)" onclick={ctl(Ctl::Step)}>{ "Step ▶" }</button>
+                <button data-testid="play" title="Play / pause (space)" onclick={ctl(Ctl::TogglePlay)}>{ if playing { "Pause" } else { "Play" } }</button>
+                <select data-testid="speed" title="Play speed" onchange={on_speed}>
+                    { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == speed}>{ format!("{s} ev/s") }</option> }) }
+                </select>
+                <button data-testid="run-end" title="Last event" onclick={ctl(Ctl::End)}>{ "Run to end ▶▶" }</button>
+            </div>
+            <div class="timeline">
+                <label>{ "Events " }
+                    <input data-testid="timeline" type="range" min="0" max={run.cursor.len().to_string()} value={panels.position.to_string()} oninput={on_slider} />
+                </label>
+                <span data-testid="position" class="position">{ format!("event {} of {}", panels.position, panels.total) }</span>
+            </div>
+            <div class="breakpoints">
+                <span class="bp-label">{ "Run to the " }</span>
+                <button data-testid="bp-merge" onclick={ctl(Ctl::Break(Breakpoint::MergeChanged))}>{ Breakpoint::MergeChanged.label() }</button>
+                <button data-testid="bp-covered" onclick={ctl(Ctl::Break(Breakpoint::Covered))}>{ Breakpoint::Covered.label() }</button>
+                <button data-testid="bp-target" onclick={ctl(Ctl::Break(Breakpoint::Target))}>{ Breakpoint::Target.label() }</button>
+                <button data-testid="bp-pop" onclick={ctl(Ctl::Break(Breakpoint::Pop))}>{ Breakpoint::Pop.label() }</button>
+            </div>
+            if fresh {
+                <style>{ panels.highlight_css() }</style>
+            }
+            <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
+            if let Some(v) = &panels.verdict {
+                <p class="verdict" data-testid="verdict">{ format!("Verdict: {v}") }</p>
+            }
+            <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
+            <div class="panel-grid">
+                <section class="panel">
+                    <h3>{ format!("Waitlist ({})", panels.waitlist.len()) }</h3>
+                    <ol class="states" data-testid="waitlist">
+                        { for panels.waitlist.iter().map(state_item) }
+                    </ol>
+                </section>
+                <section class="panel">
+                    <h3>{ format!("Reached set ({})", panels.reached.iter().map(|g| g.states.len()).sum::<usize>()) }</h3>
+                    <div data-testid="reached">
+                        { for panels.reached.iter().map(|g| html! {
+                            <div class="loc-group">
+                                <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
+                                <ul class="states">{ for g.states.iter().map(state_item) }</ul>
+                            </div>
+                        }) }
+                    </div>
+                </section>
+            </div>
+        </div>
+    }
+}
+
+fn state_item(s: &StateLine) -> Html {
+    let class = classes!("state", s.current.then_some("current"), s.target.then_some("target"));
+    html! {
+        <li class={class}>
+            <span class="sid">{ s.id.clone() }</span>{ " " }
+            <span class="sloc">{ format!("@{}", s.location) }</span>{ " " }
+            <span class="stext">{ s.text.clone() }</span>
+        </li>
+    }
+}

@@ -1,0 +1,217 @@
+// Browser end-to-end tests of the analysis in the page (dist/): choose a
+// configuration, analyze Listing 2.1 of the octagon thesis, step through the
+// CPA+ algorithm's events forward and back, run to the end, and hit a step
+// limit while the page stays responsive.
+//
+//   node --test tests/e2e/        (after `trunk build --release`)
+//
+// Screenshots go to tests/e2e/artifacts/ (git-ignored).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/static-server.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const distDir = path.resolve(repo, process.env.DIST_DIR ?? 'dist');
+const artifacts = path.join(here, 'artifacts');
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const TIMEOUT = 30_000;
+
+let server;
+let baseUrl;
+let context;
+let page;
+let userDataDir;
+const pageErrors = [];
+const consoleErrors = [];
+
+before(async () => {
+  assert.ok(fs.existsSync(path.join(distDir, 'index.html')), `no build in ${distDir}: run trunk build --release first`);
+  fs.mkdirSync(artifacts, { recursive: true });
+  ({ server, url: baseUrl } = await startServer(distDir, 0));
+  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cpa-e2e-analysis-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1280, height: 800 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(TIMEOUT);
+  page.on('pageerror', (err) => pageErrors.push(String(err)));
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+});
+
+after(async () => {
+  await context?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+});
+
+const byId = (id) => page.locator(`[data-testid=${id}]`);
+
+/** What the analysis panels show, as text. */
+async function view() {
+  return {
+    position: await byId('position').innerText(),
+    step: await byId('step-text').innerText(),
+    waitlist: await byId('waitlist').innerText(),
+    reached: await byId('reached').innerText(),
+    stats: await byId('stats').innerText(),
+  };
+}
+
+/** Chooses a configuration and step limit, presses Analyze, waits for the end of the run. */
+async function analyze(preset, limit) {
+  await byId('preset').selectOption(preset);
+  if (limit !== undefined) {
+    await byId('step-limit').fill(String(limit));
+    await byId('step-limit').dispatchEvent('change');
+  }
+  await byId('analyze').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
+}
+
+test('Listing 2.1 under octagon-widening: step, step back, run to the end', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await analyze('octagon-widening');
+  assert.match(await byId('run-status').innerText(), /octagon-widening, math.*TRUE/);
+  assert.match(await byId('position').innerText(), /^event 0 of \d+$/);
+
+  const seen = [];
+  for (let i = 1; i <= 20; i++) {
+    await byId('step').click();
+    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), i);
+    seen[i] = await view();
+  }
+  const v20 = seen[20];
+  assert.match(v20.position, /^event 20 of /);
+  // The same panels as the native view-model test at event 20
+  // (crates/web/src/analysis.rs): step 3 pops s2 at N2 and transfers it
+  // along the loop's `while` edge; the waitlist is empty (one path so far).
+  assert.equal(v20.step, 'step 3: pop s2 @N2; transfer along N2→N3 `while` → s3; stop: s3 not covered');
+  assert.equal(v20.waitlist.trim(), '');
+  assert.deepEqual(v20.reached.split('\n').map((l) => l.trim()).filter(Boolean), [
+    'N0 (1)', 's0 @N0 ⊤',
+    'N1 (1)', 's1 @N1 ticks == 0',
+    'N2 (1)', 's2 @N2 ticks == 0',
+  ]);
+  assert.equal(v20.stats, 'reached 3 · created 4 · steps 3');
+  // The listing marks the current node and edge and counts reached states;
+  // the gutter marks the while loop's line (10).
+  const highlighted = await page.evaluate(() => {
+    const gutter = [...document.querySelectorAll('.gutter .lineno')].filter((n) => getComputedStyle(n).color === 'rgb(255, 255, 255)');
+    const n1 = document.querySelector('.listing tbody[data-node="N1"] .node-id');
+    return { lines: gutter.map((n) => n.innerText), n1badge: getComputedStyle(n1, '::after').content };
+  });
+  assert.deepEqual(highlighted.lines, ['10']);
+  assert.equal(highlighted.n1badge, '" 1"');
+  // The current edge's source line is highlighted in the gutter, the node in the listing.
+  await page.screenshot({ path: path.join(artifacts, 'analysis-1-step-20.png') });
+
+  for (let i = 0; i < 5; i++) await byId('step-back').click();
+  assert.deepEqual(await view(), seen[15], 'five steps back is the view seen at event 15');
+
+  // Keyboard: → steps, ← steps back (focus outside the editor).
+  await page.locator('h1').click();
+  await page.keyboard.press('ArrowRight');
+  assert.deepEqual(await view(), seen[16]);
+  await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await view(), seen[15]);
+
+  // Breakpoint: the next merge that changed a state.
+  await byId('bp-merge').click();
+  assert.match(await byId('step-text').innerText(), /merge .* replaces/);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-2-merge.png') });
+
+  await byId('run-end').click();
+  assert.match(await byId('verdict').innerText(), /^Verdict: TRUE/);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-3-end.png') });
+});
+
+test('octagon-sep with a step limit of 300 ends UNKNOWN and the page stays responsive', async () => {
+  await analyze('octagon-sep', 300);
+  const status = await byId('run-status').innerText();
+  assert.match(status, /UNKNOWN/);
+  assert.match(status, /300/);
+  assert.match(status, /step/i);
+  await byId('run-end').click();
+  assert.match(await byId('verdict').innerText(), /UNKNOWN/);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-4-step-limit.png') });
+
+  // An edit still updates the CFA.
+  const before = await byId('status').innerText();
+  await page.locator('[data-testid=editor] textarea').evaluate((area) => area.focus());
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\nint extra() { int e = 1; return e; }');
+  await page.waitForFunction((b) => document.querySelector('[data-testid=status]').innerText !== b, before);
+  assert.match(await byId('status').innerText(), /2 functions/);
+  assert.match(await page.locator('.stale').innerText(), /program changed/);
+});
+
+test('a long run computes in slices: the page answers while computing, and Cancel stops it', async () => {
+  await byId('preset').selectOption('octagon-sep');
+  await byId('step-limit').fill('0');
+  await byId('step-limit').dispatchEvent('change');
+  await byId('analyze').click();
+  // While computing, the page renders progress and answers to input.
+  await page.waitForFunction(() => /computing… \d+ steps/.test(document.querySelector('[data-testid=run-status]').innerText));
+  const t0 = Date.now();
+  const answered = await page.evaluate(() => new Promise((resolve) => setTimeout(() => resolve(true), 0)));
+  assert.equal(answered, true);
+  const latency = Date.now() - t0;
+  console.log(`timer latency while computing: ${latency} ms`);
+  assert.ok(latency < 500, `the page answered within 500 ms (took ${latency})`);
+  await byId('cancel').click();
+  assert.match(await byId('run-status').innerText(), /cancelled after \d+ steps/);
+});
+
+test('time to render one step with a large reached set', async () => {
+  // Listing 2.1 under octagon-sep grows one state per loop iteration.
+  await page.getByRole('button', { name: 'Reset example' }).click();
+  await analyze('octagon-sep', 1100);
+  await byId('run-end').click();
+  const reached = await byId('stats').innerText();
+  console.log(`large run: ${reached}`);
+  const times = [];
+  for (let i = 0; i < 5; i++) {
+    const ms = await page.evaluate(async () => {
+      const pos = document.querySelector('[data-testid=position]').innerText;
+      const t = performance.now();
+      document.querySelector('[data-testid=step-back]').click();
+      while (document.querySelector('[data-testid=position]').innerText === pos) {
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      return performance.now() - t;
+    });
+    times.push(ms);
+  }
+  console.log(`render one step back with the large reached set: ${times.map((t) => t.toFixed(1)).join(', ')} ms`);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-5-large.png') });
+});
+
+test('the analysis raised no errors', () => {
+  assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+});
+
