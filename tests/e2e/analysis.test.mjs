@@ -157,6 +157,7 @@ test('octagon-sep with a step limit of 300 ends UNKNOWN and the page stays respo
   assert.match(status, /step/i);
   await byId('run-end').click();
   assert.match(await byId('verdict').innerText(), /UNKNOWN/);
+  assert.match(await byId('verdict').getAttribute('class'), /verdict-unknown/);
   await page.screenshot({ path: path.join(artifacts, 'analysis-4-step-limit.png') });
 
   // An edit still updates the CFA.

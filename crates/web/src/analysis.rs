@@ -179,6 +179,27 @@ pub struct StateLine {
     pub current: bool,
     /// A target state.
     pub target: bool,
+    /// Named by the last event shown (the transfer's successors, the
+    /// merge's operands and result, the stop's state and its coverers).
+    pub involved: bool,
+}
+
+/// The states the event `e` is about.
+pub fn involved_states(e: &Event) -> Vec<StateId> {
+    match e {
+        Event::StateCreated { state, .. }
+        | Event::WaitlistPush { state, .. }
+        | Event::WaitlistPop { state, .. }
+        | Event::WaitlistRemove { state }
+        | Event::ReachedAdd { state }
+        | Event::TargetReached { state, .. } => vec![*state],
+        Event::ReachedRemove { state, replaced_by } => vec![*state, *replaced_by],
+        Event::Transfer { successors, .. } => successors.clone(),
+        Event::PrecisionAdjusted { state, result, .. } => vec![*state, *result],
+        Event::Merge { new, reached, result, .. } => vec![*new, *reached, *result],
+        Event::Stop { state, covered_by, .. } => std::iter::once(*state).chain(covered_by.iter().copied()).collect(),
+        _ => vec![],
+    }
 }
 
 /// The reached states at one location.
@@ -241,7 +262,7 @@ pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
     }
 }
 
-fn state_line(snapshot: &Snapshot, id: StateId) -> StateLine {
+fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLine {
     let info = snapshot.state(id);
     StateLine {
         id: id.to_string(),
@@ -249,6 +270,7 @@ fn state_line(snapshot: &Snapshot, id: StateId) -> StateLine {
         text: state_text(snapshot, id),
         current: snapshot.current_state == Some(id),
         target: info.is_some_and(|s| s.target),
+        involved: involved.contains(&id),
     }
 }
 
@@ -257,11 +279,12 @@ impl Panels {
     /// the cursor is past the run's `AnalysisFinished` event).
     pub fn of(program: &Program, cursor: &Cursor) -> Panels {
         let s = cursor.snapshot();
+        let involved = s.position.checked_sub(1).and_then(|i| cursor.events().get(i)).map(involved_states).unwrap_or_default();
         let reached: Vec<LocationGroup> = s
             .reached
             .iter()
             .filter(|(_, ids)| !ids.is_empty())
-            .map(|(node, ids)| LocationGroup { node: node.to_string(), states: ids.iter().map(|&id| state_line(s, id)).collect() })
+            .map(|(node, ids)| LocationGroup { node: node.to_string(), states: ids.iter().map(|&id| state_line(s, id, &involved)).collect() })
             .collect();
         let node_counts = reached.iter().map(|g| (g.node.clone(), g.states.len())).collect();
         let current_node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location).map(|l| l.to_string());
@@ -282,7 +305,7 @@ impl Panels {
             position: s.position,
             total: cursor.len(),
             step_text: s.step_text(),
-            waitlist: s.waitlist.iter().map(|&id| state_line(s, id)).collect(),
+            waitlist: s.waitlist.iter().map(|&id| state_line(s, id, &involved)).collect(),
             reached,
             stats: format!("reached {} · created {} · steps {}", st.reached, st.created, st.steps),
             verdict: s.finished.as_ref().map(|(v, reason)| format!("{} — {reason}", v.upper())),
@@ -405,6 +428,8 @@ mod tests {
         run.cursor.seek(m);
         let p = Panels::of(&run.program, &run.cursor);
         assert!(p.step_text.contains("merge") && p.step_text.contains(" replaces s"), "{}", p.step_text);
+        let involved: Vec<&str> = p.reached.iter().flat_map(|g| &g.states).filter(|s| s.involved).map(|s| s.id.as_str()).collect();
+        assert_eq!(involved, ["s3"], "the merge's reached operand is highlighted (its result is not in the reached set yet)");
         let c = next_break(&run.cursor, Breakpoint::Covered).expect("a covering stop");
         assert!(c > m);
         run.cursor.seek(c);

@@ -387,7 +387,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             }
             <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
             if let Some(v) = &panels.verdict {
-                <p class="verdict" data-testid="verdict">{ format!("Verdict: {v}") }</p>
+                <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))} data-testid="verdict">{ format!("Verdict: {v}") }</p>
             }
             <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
             <div class="panel-grid">
@@ -414,7 +414,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
 }
 
 fn state_item(s: &StateLine) -> Html {
-    let class = classes!("state", s.current.then_some("current"), s.target.then_some("target"));
+    let class = classes!("state", s.current.then_some("current"), s.target.then_some("target"), s.involved.then_some("involved"));
     html! {
         <li class={class}>
             <span class="sid">{ s.id.clone() }</span>{ " " }
