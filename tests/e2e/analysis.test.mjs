@@ -144,6 +144,19 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   assert.match(await byId('step-text').innerText(), /merge .* replaces/);
   await page.screenshot({ path: path.join(artifacts, 'analysis-2-merge.png') });
 
+  // The timeline slider seeks; space plays at the chosen speed and pauses.
+  await byId('timeline').fill('15');
+  assert.deepEqual(await view(), seen[15], 'the slider at 15 shows event 15');
+  await byId('speed').selectOption('30');
+  await page.locator('h1').click();
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => /^event (1[7-9]|[2-9]\d|\d{3}) /.test(document.querySelector('[data-testid=position]').innerText));
+  await page.keyboard.press(' ');
+  assert.equal(await byId('play').innerText(), 'Play', 'space paused the play');
+  const paused = await byId('position').innerText();
+  await page.waitForTimeout(200);
+  assert.equal(await byId('position').innerText(), paused, 'nothing moves while paused');
+
   await byId('run-end').click();
   assert.match(await byId('verdict').innerText(), /^Verdict: TRUE/);
   await page.screenshot({ path: path.join(artifacts, 'analysis-3-end.png') });
