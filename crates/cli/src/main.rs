@@ -19,7 +19,20 @@ usage:
   cpaplay table DIR [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
 ";
 
+/// Lets `cpaplay ... | head` end quietly: with SIGPIPE at its default action
+/// the process ends when the reader goes away, instead of `println!`
+/// panicking on a broken pipe (Rust ignores SIGPIPE by default).
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: resetting a signal disposition to its default before any thread
+    // is started has no memory-safety implications.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some((command, rest)) = args.split_first() else {
         eprint!("{USAGE}");
