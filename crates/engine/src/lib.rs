@@ -6,7 +6,8 @@
 //!   domain, transfer relation, merge, stop, precision adjustment) and the
 //!   stock operators (merge^sep, merge^join, stop^sep, stop^join), plus the
 //!   type-erased [`cpa::DynCpa`] for configurations chosen at run time;
-//! * [`cpas`]: the CPAs — Location, Callstack, Composite, Value, and a mock;
+//! * [`cpas`]: the CPAs — Location, Callstack, Composite, Value, Octagon,
+//!   and a mock whose every step is unique (for testing the fold);
 //! * [`algorithm`]: the CPA+ reachability algorithm as a steppable state
 //!   machine over a [`waitlist`];
 //! * [`trace`]: the event trace every run produces;

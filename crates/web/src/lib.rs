@@ -5,8 +5,13 @@
 //!
 //! - [`view`]: the page's state and everything it shows, as plain Rust data
 //!   (no Yew, no web-sys), tested natively by `cargo test --workspace`;
-//! - `app` (only when compiled for `wasm32`): the Yew components that render
-//!   a [`view::Model`] and turn user input into [`view::Action`]s.
+//! - [`analysis`]: a run of the CPA algorithm in the page (computed in
+//!   slices, seeked with `engine::view::Cursor`) and the panels shown at the
+//!   cursor's event (step in words, waitlist, reached set, statistics,
+//!   highlights), as plain Rust data, tested natively;
+//! - `app` and `analysis_app` (only when compiled for `wasm32`): the Yew
+//!   components that render [`view::Model`] and [`analysis::Panels`] and turn
+//!   user input into actions.
 //!
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
