@@ -9,66 +9,22 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/static-server.mjs';
+import { artifacts, openBrowser } from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '..', '..');
-const distDir = path.resolve(repo, process.env.DIST_DIR ?? 'dist');
-const artifacts = path.join(here, 'artifacts');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-
-// As root on a machine without outside network: no sandbox, no GPU, and no
-// background connections (they are refused here, many at a time).
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** How long to wait for the page to show something (the wasm is compiled on load). */
-const TIMEOUT = 20_000;
-
-let server;
-let baseUrl;
-let context;
+let browser;
 let page;
-let userDataDir;
-const pageErrors = [];
-const consoleErrors = [];
+let baseUrl;
+let pageErrors;
+let consoleErrors;
 
 before(async () => {
-  assert.ok(fs.existsSync(path.join(distDir, 'index.html')), `no build in ${distDir}: run trunk build --release first`);
-  fs.mkdirSync(artifacts, { recursive: true });
-  ({ server, url: baseUrl } = await startServer(distDir, 0));
-  userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cpa-e2e-profile-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.setDefaultTimeout(TIMEOUT);
-  page.on('pageerror', (err) => pageErrors.push(String(err)));
-  page.on('console', (msg) => {
-    if (msg.type() === 'error') consoleErrors.push(msg.text());
-  });
+  browser = await openBrowser({ profilePrefix: 'cpa-e2e-profile-', timeout: 20_000 });
+  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
 });
 
 after(async () => {
-  await context?.close();
-  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
-  if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
+  await browser?.close();
 });
 
 /** The editor's textarea. */
