@@ -83,28 +83,29 @@ test('a syntax error shows its line and column, and fixing it brings the CFA bac
   const diagnostics = page.locator('[data-testid=diagnostics]');
   await diagnostics.waitFor();
   const diagText = await diagnostics.innerText();
-  // The parser reports the missing `;` where the next token starts: line 9, column 3.
-  assert.match(diagText, /\b9:3\b/, `diagnostic with line:column, got:\n${diagText}`);
-  assert.match(diagText, /;/, 'the message says what was expected');
+  // The parser points where the `;` belongs: the end of line 8, column 16
+  // (after `int ticks = 0`), and names what follows on line 9.
+  assert.match(diagText, /\b8:16\b/, `diagnostic with line:column, got:\n${diagText}`);
+  assert.match(diagText, /expected `;` after the declaration, found `int` on line 9/, 'the message says what was expected');
   assert.equal(await page.locator('[data-testid=cfa-listing]').count(), 0, 'no CFA while the program is broken');
   const marked = await page.locator('.gutter .error-line').allInnerTexts();
-  assert.deepEqual(marked, ["9"], 'the gutter marks the error line');
+  assert.deepEqual(marked, ["8"], 'the gutter marks the error line');
   await page.screenshot({ path: path.join(artifacts, '2-syntax-error.png') });
 
-  // Clicking the diagnostic puts the caret at line 9, column 3 (`int flag`).
+  // Clicking the diagnostic puts the caret at line 8, column 16: exactly
+  // where the `;` has to be typed.
   await diagnostics.locator('button.diag-jump').first().click();
   const caret = await editor().evaluate((area) => ({
     focused: document.activeElement === area,
     at: area.selectionStart,
-    expected: area.value.split('\n').slice(0, 8).join('\n').length + 1 + 2,
-    next: area.value.slice(area.selectionStart, area.selectionStart + 8),
+    expected: area.value.split('\n').slice(0, 7).join('\n').length + 1 + 15,
+    before: area.value.slice(area.selectionStart - 13, area.selectionStart),
   }));
   assert.equal(caret.focused, true, 'the editor has the focus');
   assert.equal(caret.at, caret.expected, 'the caret is at the diagnostic');
-  assert.equal(caret.next, 'int flag');
+  assert.equal(caret.before, 'int ticks = 0');
 
-  // Type the `;` back.
-  await caretAfter('int ticks = 0');
+  // Type the `;` right there.
   await page.keyboard.type(';');
   const listing = page.locator('[data-testid=cfa-listing]');
   await listing.waitFor();

@@ -159,6 +159,16 @@ fn bracket_name(b: u8) -> &'static str {
     }
 }
 
+/// Where pest stopped, as an offset into the source. Recovery repairs the
+/// text here; the diagnostic may point elsewhere (a missing `;` is shown at
+/// the end of the previous token).
+pub(crate) fn error_offset(err: &pest::error::Error<Rule>, base: usize) -> usize {
+    base + match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    }
+}
+
 /// Turns a pest error into one diagnostic in plain words. `base` is the
 /// offset of the parsed text within the source.
 pub(crate) fn syntax_error(
@@ -168,11 +178,7 @@ pub(crate) fn syntax_error(
     lines: &LineIndex,
     pre: &Prescan,
 ) -> Diagnostic {
-    let pos = base
-        + match err.location {
-            InputLocation::Pos(p) => p,
-            InputLocation::Span((s, _)) => s,
-        };
+    let pos = error_offset(err, base);
     let span = lines.span(pos, (pos + 1).min(src.len()));
     let found = found_token(src, pos);
     let at_end = src.get(pos..).is_none_or(|rest| rest.trim().is_empty());
@@ -298,6 +304,23 @@ pub(crate) fn syntax_error(
         if !words.contains(&w) {
             words.push(w);
         }
+    }
+    // A missing `;` belongs right after the previous token. When the next
+    // token is on a later line, point at the end of the previous one (where
+    // the student has to type the `;`) and say what follows, instead of
+    // blaming the first token of the next line.
+    let semicolon_only = !words.is_empty() && words.iter().all(|w| w.starts_with("`;`"));
+    let prev_end = before.len();
+    if semicolon_only && prev_end > 0 && lines.line_col(prev_end).0 < lines.line_col(pos).0 {
+        let follows = if at_end {
+            found.clone()
+        } else {
+            format!("{found} on line {}", lines.line_col(pos).0)
+        };
+        return Diagnostic::error(
+            lines.span(prev_end, (prev_end + 1).min(src.len())),
+            format!("expected {}, found {follows}", join_or(&words)) + &typo_hint(src, pos),
+        );
     }
     let msg = if words.is_empty() {
         format!("unexpected {found}")

@@ -116,7 +116,7 @@ pub fn parse(source: &str) -> ParseOutput {
             Err(e) => e,
         };
         let d = errors::syntax_error(&e, base, source, &lines, &pre);
-        let pos = d.span.start;
+        let pos = errors::error_offset(&e, base);
         // A repair may leave the same error in place: report it once.
         if last_error.is_none_or(|last| pos > last) {
             syntax_errors.push(d);

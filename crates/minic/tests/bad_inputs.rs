@@ -17,8 +17,8 @@ const CASES: &[Case] = &[
     Case { name: "truncated_after_brace", src: "int main() {", errors: &[(1, 13, "unclosed `{` opened at line 1")] },
     Case { name: "truncated_in_initializer", src: "int main() {\n  int x = ", errors: &[(2, 11, "unclosed `{` opened at line 1")] },
     Case { name: "truncated_in_params", src: "int main(", errors: &[(1, 10, "unclosed `(` opened at line 1")] },
-    Case { name: "missing_semicolon_after_declaration", src: "int main() {\n  int x = 1\n  return x;\n}\n", errors: &[(3, 3, "expected `;` after the declaration, found `return`")] },
-    Case { name: "missing_semicolon_after_expression", src: "int main() {\n  int x;\n  x = 1\n}\n", errors: &[(4, 1, "expected `;` after the expression, found `}`")] },
+    Case { name: "missing_semicolon_after_declaration", src: "int main() {\n  int x = 1\n  return x;\n}\n", errors: &[(2, 12, "expected `;` after the declaration, found `return` on line 3")] },
+    Case { name: "missing_semicolon_after_expression", src: "int main() {\n  int x;\n  x = 1\n}\n", errors: &[(3, 8, "expected `;` after the expression, found `}` on line 4")] },
     Case { name: "misspelled_while", src: "int main() {\n  int x = 0;\n  whlie (x < 3) {\n    x++;\n  }\n}\n", errors: &[(3, 17, "expected `;` after the expression, found `{` (is `whlie` a misspelled `while`?)")] },
     Case { name: "extra_closing_brace", src: "int main() {\n  return 0;\n}\n}\n", errors: &[(4, 1, "`}` has no matching `{`")] },
     Case { name: "missing_paren_after_condition", src: "int main() {\n  int x = 0;\n  if (x {\n  }\n}\n", errors: &[(3, 9, "expected `)` after the condition, found `{`")] },
@@ -77,16 +77,16 @@ const CASES: &[Case] = &[
     Case { name: "string_to_user_function", src: "int f(int a) { return a; }\nint main() {\n  return f(\"s\");\n}\n", errors: &[(3, 12, "strings are not part of mini-C (they may only be passed to `__assert_fail`, `__assert_perror_fail` and `__assert`)")] },
     Case { name: "call_of_variable", src: "int main() {\n  int x = 0;\n  return x(1);\n}\n", errors: &[(3, 10, "`x` is a variable, not a function")] },
     Case { name: "missing_type", src: "int main() {\n  static x = 1;\n}\n", errors: &[(2, 3, "missing type: write `int` (mini-C has no implicit `int`)")] },
-    Case { name: "multi_error", src: "int main() {\n  int x = 1\n}\nint f() {\n  return (;\n}\nint g() {\n  whlie (1) {}\n}\n", errors: &[(3, 1, "expected `;` after the declaration, found `}`"), (5, 11, "expected an expression, found `;`"), (8, 13, "expected `;` after the expression, found `{` (is `whlie` a misspelled `while`?)")] },
+    Case { name: "multi_error", src: "int main() {\n  int x = 1\n}\nint f() {\n  return (;\n}\nint g() {\n  whlie (1) {}\n}\n", errors: &[(2, 12, "expected `;` after the declaration, found `}` on line 3"), (5, 11, "expected an expression, found `;`"), (8, 13, "expected `;` after the expression, found `{` (is `whlie` a misspelled `while`?)")] },
     Case { name: "else_without_if", src: "int main() {\n  else {}\n}\n", errors: &[(2, 3, "`else` without an `if` before it")] },
     Case { name: "function_without_result_type", src: "main() {\n}\n", errors: &[(1, 1, "the function `main` needs a result type: write `int main(...)` (mini-C has no implicit `int`)")] },
     Case { name: "missing_colon_after_case", src: "int main() {\n  int x;\n  switch (x) { case 1 x = 2; }\n}\n", errors: &[(3, 23, "expected `:` after the `case` value, found `x`")] },
-    Case { name: "missing_semicolon_after_do_while", src: "int main() {\n  int x;\n  do { } while (x)\n}\n", errors: &[(4, 1, "expected `;` at the end of the statement, found `}`")] },
+    Case { name: "missing_semicolon_after_do_while", src: "int main() {\n  int x;\n  do { } while (x)\n}\n", errors: &[(3, 19, "expected `;` at the end of the statement, found `}` on line 4")] },
     Case { name: "misspelled_return", src: "int main() {\n  retrun 0;\n}\n", errors: &[(2, 10, "expected `;` after the expression, found `0` (is `retrun` a misspelled `return`?)")] },
     Case { name: "comma_instead_of_semicolon_in_for", src: "int main() {\n  int i;\n  for (i = 0; i < 3, i++) {}\n}\n", errors: &[(3, 25, "expected `;` in the `for` header, found `)`")] },
     Case { name: "name_starting_with_digit", src: "int main() {\n  int 3x = 1;\n}\n", errors: &[(2, 7, "expected `;` after the declaration or a name to declare, found `3x`")] },
     Case { name: "condition_without_parentheses", src: "int main() {\n  int x;\n  if x > 3 {}\n}\n", errors: &[(3, 6, "expected `(` before the condition, found `x`")] },
-    Case { name: "declaration_missing_semicolon_at_end_of_file", src: "int main() {\n  return 0;\n}\nint x = 1\n", errors: &[(5, 1, "expected `;` after the declaration, found the end of the file")] },
+    Case { name: "declaration_missing_semicolon_at_end_of_file", src: "int main() {\n  return 0;\n}\nint x = 1\n", errors: &[(4, 10, "expected `;` after the declaration, found the end of the file")] },
     Case { name: "unknown_escape", src: "int main() {\n  return '\\q';\n}\n", errors: &[(2, 10, "unknown escape sequence `\\q`")] },
     Case {
         name: "unclosed_parenthesis_in_expression",
@@ -221,7 +221,7 @@ fn syntax_errors_in_several_items_are_all_reported() {
         got,
         vec![
             "line 1, column 9: expected an expression, found `;`",
-            "line 3, column 1: expected `;` after the declaration, found `int`",
+            "line 2, column 10: expected `;` after the declaration, found `int` on line 3",
             "line 4, column 9: `)` has no matching `(`",
         ]
     );
@@ -242,9 +242,9 @@ fn errors_in_several_statements_of_one_function_are_all_reported() {
     assert_eq!(
         got,
         vec![
-            "line 3, column 3: expected `;` after the declaration, found `int`",
+            "line 2, column 12: expected `;` after the declaration, found `int` on line 3",
             "line 4, column 9: expected `)` after the condition, found `{`",
-            "line 6, column 3: expected `;` after the expression, found `}`",
+            "line 5, column 10: expected `;` after the expression, found `}` on line 6",
             "line 9, column 15: expected `;` after the expression, found `{` (is `whlie` a misspelled `while`?)",
             "line 12, column 25: expected `;` in the `for` header, found `)`",
             "line 13, column 12: expected `)` to close the `(` at line 13, column 10, found `;`",
