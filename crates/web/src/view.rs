@@ -7,7 +7,7 @@
 //! (`cargo test -p web`). The Yew components in `app` only render these
 //! values.
 
-use cfa::{EdgeKind, NodeKind, Program};
+use cfa::{NodeKind, Program};
 use minic::{Diagnostic, Severity};
 
 /// The built-in example: Listing 2.1 of the octagon thesis (a loop of
@@ -275,27 +275,13 @@ fn function_listing(program: &Program, f: &cfa::Function) -> FunctionListing {
                     target: e.target.to_string(),
                     line: e.line,
                     label: e.label.clone(),
-                    kind: edge_kind_word(&e.kind),
+                    kind: cfa::edge_kind_name(&e.kind),
                 })
                 .collect();
             NodeRow { id: n.id.to_string(), line: n.line, markers, edges }
         })
         .collect();
     FunctionListing { name: f.name.clone(), entry: f.entry.to_string(), exit: f.exit.to_string(), nodes }
-}
-
-fn edge_kind_word(kind: &EdgeKind) -> &'static str {
-    match kind {
-        EdgeKind::Blank => "blank",
-        EdgeKind::Declare { .. } => "declare",
-        EdgeKind::Assign { .. } => "assign",
-        EdgeKind::Assume { .. } => "assume",
-        EdgeKind::Call { .. } => "call",
-        EdgeKind::Return { .. } => "return",
-        EdgeKind::ReturnStatement { .. } => "return-statement",
-        EdgeKind::Terminate => "terminate",
-        EdgeKind::ReachError => "reach-error",
-    }
 }
 
 /// The 1-based line numbers for an editor gutter showing `source`
@@ -322,7 +308,7 @@ pub fn utf16_offset(source: &str, line: u32, col: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use cfa::{Edge, EdgeId, FuncId, Function, Node, NodeId};
+    use cfa::{Edge, EdgeId, EdgeKind, FuncId, Function, Node, NodeId};
     use minic::Span;
 
     /// A hand-built program `main(){ while(c) ; ERROR: }` so the listing is
