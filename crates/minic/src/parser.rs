@@ -1181,24 +1181,7 @@ impl<'a> Builder<'a> {
         }
         match op.as_rule() {
             Rule::pre_inc | Rule::pre_dec => {
-                let increment = op.as_rule() == Rule::pre_inc;
-                match rhs.kind {
-                    ExprKind::Var(target) => Expr {
-                        kind: ExprKind::IncDec {
-                            target,
-                            increment,
-                            prefix: true,
-                        },
-                        span,
-                    },
-                    _ => {
-                        let sym = if increment { "++" } else { "--" };
-                        if !is_placeholder(&rhs) {
-                            self.error(op_span, format!("`{sym}` needs a variable"));
-                        }
-                        placeholder(span)
-                    }
-                }
+                self.inc_dec(rhs, op.as_rule() == Rule::pre_inc, true, op_span, span)
             }
             Rule::cast => {
                 let Some(tn) = op.into_inner().next() else {
@@ -1243,29 +1226,34 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// `++x`, `x++`, `--x`, `x--`: the operand must be a variable; anything
+    /// else is an error at the operator (unless it already was one).
+    fn inc_dec(&self, operand: Expr, increment: bool, prefix: bool, op_span: Span, span: Span) -> Expr {
+        match operand.kind {
+            ExprKind::Var(target) => Expr {
+                kind: ExprKind::IncDec {
+                    target,
+                    increment,
+                    prefix,
+                },
+                span,
+            },
+            _ => {
+                let sym = if increment { "++" } else { "--" };
+                if !is_placeholder(&operand) {
+                    self.error(op_span, format!("`{sym}` needs a variable"));
+                }
+                placeholder(span)
+            }
+        }
+    }
+
     fn postfix(&self, lhs: Expr, op: Pair<Rule>) -> Expr {
         let op_span = self.span(&op);
         let span = lhs.span.to(op_span);
         match op.as_rule() {
             Rule::post_inc | Rule::post_dec => {
-                let increment = op.as_rule() == Rule::post_inc;
-                match lhs.kind {
-                    ExprKind::Var(target) => Expr {
-                        kind: ExprKind::IncDec {
-                            target,
-                            increment,
-                            prefix: false,
-                        },
-                        span,
-                    },
-                    _ => {
-                        let sym = if increment { "++" } else { "--" };
-                        if !is_placeholder(&lhs) {
-                            self.error(op_span, format!("`{sym}` needs a variable"));
-                        }
-                        placeholder(span)
-                    }
-                }
+                self.inc_dec(lhs, op.as_rule() == Rule::post_inc, false, op_span, span)
             }
             Rule::call_args => {
                 let args: Vec<Expr> = op

@@ -81,6 +81,7 @@ const CASES: &[Case] = &[
     Case { name: "else_without_if", src: "int main() {\n  else {}\n}\n", errors: &[(2, 3, "`else` without an `if` before it")] },
     Case { name: "function_without_result_type", src: "main() {\n}\n", errors: &[(1, 1, "the function `main` needs a result type: write `int main(...)` (mini-C has no implicit `int`)")] },
     Case { name: "missing_colon_after_case", src: "int main() {\n  int x;\n  switch (x) { case 1 x = 2; }\n}\n", errors: &[(3, 23, "expected `:` after the `case` value, found `x`")] },
+    Case { name: "increment_of_an_expression", src: "int main() {\n  int x;\n  (x + 1)++;\n  --(x + 1);\n}\n", errors: &[(3, 10, "`++` needs a variable"), (4, 3, "`--` needs a variable")] },
     Case { name: "missing_semicolon_after_do_while", src: "int main() {\n  int x;\n  do { } while (x)\n}\n", errors: &[(3, 19, "expected `;` at the end of the statement, found `}` on line 4")] },
     Case { name: "misspelled_return", src: "int main() {\n  retrun 0;\n}\n", errors: &[(2, 10, "expected `;` after the expression, found `0` (is `retrun` a misspelled `return`?)")] },
     Case { name: "comma_instead_of_semicolon_in_for", src: "int main() {\n  int i;\n  for (i = 0; i < 3, i++) {}\n}\n", errors: &[(3, 25, "expected `;` in the `for` header, found `)`")] },
