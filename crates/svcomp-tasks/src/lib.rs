@@ -1,0 +1,205 @@
+//! The SV-COMP tasks shipped beside the project (`../shared/benchmarks/sv-comp`)
+//! as typed data: each task's file, its *expected verdict* (whether the
+//! error location is reachable), category and features, read from the
+//! folder's `MANIFEST.tsv`.
+//!
+//! One reader for everything that walks the folder: the front-end, CFA,
+//! interpreter and engine tests, the front-end benchmark and `cpaplay table`.
+//! It also holds [`XorShift`], the small deterministic generator the
+//! randomized tests share, so a failing seed reproduces everywhere.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The verdict a task is known to have: `True` when no execution reaches the
+/// error location (the program is safe), `False` when one does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Expected {
+    /// Safe: the error location is unreachable.
+    True,
+    /// Unsafe: some execution reaches the error location.
+    False,
+}
+
+impl Expected {
+    /// `true` / `false`, as MANIFEST.tsv and `cpaplay verify --json` spell it.
+    pub fn lower(self) -> &'static str {
+        match self {
+            Expected::True => "true",
+            Expected::False => "false",
+        }
+    }
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.lower())
+    }
+}
+
+/// One verification task: a program and its expected verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Task {
+    /// The file, relative to the folder (e.g. `loop-acceleration/const_1-1.c`).
+    pub path: String,
+    /// The known verdict for reachability of the error location.
+    pub expected: Expected,
+    /// The SV-COMP category (the folder's first path component).
+    pub category: String,
+    /// Feature tags (`loops`, `nondet`, `unsigned`, …).
+    pub features: Vec<String>,
+    /// The absolute file name.
+    pub file: PathBuf,
+}
+
+impl Task {
+    /// The program text (panics with the file name if unreadable: tests only
+    /// call this on files the manifest lists).
+    pub fn source(&self) -> String {
+        std::fs::read_to_string(&self.file).unwrap_or_else(|e| panic!("{}: cannot read: {e}", self.file.display()))
+    }
+
+    /// Whether the task carries a feature tag.
+    pub fn has_feature(&self, feature: &str) -> bool {
+        self.features.iter().any(|f| f == feature)
+    }
+}
+
+/// Where the shared SV-COMP folder sits: `shared/benchmarks/sv-comp` beside
+/// the repository.
+pub fn folder() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp")
+}
+
+/// All tasks of the shared folder, in manifest order. Panics with a clear
+/// message when the folder or its manifest is missing (for tests and benches).
+pub fn tasks() -> Vec<Task> {
+    let dir = folder();
+    read_folder(&dir).unwrap_or_else(|e| panic!("the SV-COMP benchmarks (expected beside the repository): {e}"))
+}
+
+/// The task at `path` (relative to the folder); panics if the manifest has none.
+pub fn task(path: &str) -> Task {
+    tasks()
+        .into_iter()
+        .find(|t| t.path == path)
+        .unwrap_or_else(|| panic!("MANIFEST.tsv lists no task {path}"))
+}
+
+/// Reads `dir/MANIFEST.tsv`; the error names the file and the bad line.
+pub fn read_folder(dir: &Path) -> Result<Vec<Task>, String> {
+    let manifest = dir.join("MANIFEST.tsv");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| format!("{}: cannot read: {e}", manifest.display()))?;
+    parse_manifest(dir, &text).map_err(|e| format!("{}: {e}", manifest.display()))
+}
+
+/// Parses a manifest's text: a header naming at least the columns `path` and
+/// `expected_verdict` (optionally `category` and `features`, comma-separated),
+/// then one task per line. Blank lines are skipped.
+pub fn parse_manifest(dir: &Path, text: &str) -> Result<Vec<Task>, String> {
+    let mut lines = text.lines().enumerate();
+    let (_, header) = lines.next().ok_or("empty manifest")?;
+    let columns: Vec<&str> = header.split('\t').collect();
+    let col = |name: &str| columns.iter().position(|c| *c == name);
+    let path_col = col("path").ok_or("the header has no `path` column")?;
+    let verdict_col = col("expected_verdict").ok_or("the header has no `expected_verdict` column")?;
+    let (category_col, features_col) = (col("category"), col("features"));
+    let mut tasks = Vec::new();
+    for (index, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        let field = |i: usize| fields.get(i).copied().ok_or_else(|| format!("line {}: too few columns", index + 1));
+        let path = field(path_col)?.to_string();
+        let expected = match field(verdict_col)? {
+            "true" => Expected::True,
+            "false" => Expected::False,
+            other => return Err(format!("line {}: expected verdict `{other}` is neither true nor false", index + 1)),
+        };
+        let category = match category_col.and_then(|i| fields.get(i)) {
+            Some(c) => c.to_string(),
+            None => path.split('/').next().unwrap_or_default().to_string(),
+        };
+        let features = features_col
+            .and_then(|i| fields.get(i))
+            .map(|f| f.split(',').filter(|s| !s.is_empty()).map(str::to_string).collect())
+            .unwrap_or_default();
+        tasks.push(Task { file: dir.join(&path), path, expected, category, features });
+    }
+    Ok(tasks)
+}
+
+/// Marsaglia's xorshift64 generator: deterministic, seedable, good enough to
+/// pick random programs and mutations in tests (never zero-seeded).
+#[derive(Clone, Debug)]
+pub struct XorShift(u64);
+
+impl XorShift {
+    /// A generator from a seed (0 is replaced by a fixed non-zero seed).
+    pub fn new(seed: u64) -> Self {
+        XorShift(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next_u64() % n
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shared_folder_has_both_verdicts_and_readable_files() {
+        let tasks = tasks();
+        assert!(tasks.len() >= 50, "only {} tasks", tasks.len());
+        assert!(tasks.iter().any(|t| t.expected == Expected::True));
+        assert!(tasks.iter().any(|t| t.expected == Expected::False));
+        for t in &tasks {
+            assert!(t.file.is_file(), "{} is listed but missing", t.path);
+            assert!(!t.category.is_empty());
+        }
+        assert!(tasks.iter().any(|t| t.has_feature("loops")));
+    }
+
+    #[test]
+    fn malformed_manifests_are_reported_with_their_line() {
+        let dir = Path::new("/nowhere");
+        assert_eq!(parse_manifest(dir, ""), Err("empty manifest".to_string()));
+        assert!(parse_manifest(dir, "file\texpected_verdict\n").unwrap_err().contains("`path`"));
+        let bad = "path\texpected_verdict\na.c\tmaybe\n";
+        assert_eq!(
+            parse_manifest(dir, bad),
+            Err("line 2: expected verdict `maybe` is neither true nor false".to_string())
+        );
+        assert_eq!(parse_manifest(dir, "path\texpected_verdict\na.c\n"), Err("line 2: too few columns".to_string()));
+        let ok = parse_manifest(dir, "path\texpected_verdict\n\nx/a.c\tfalse\n").unwrap();
+        assert_eq!(ok[0].category, "x");
+        assert_eq!(ok[0].expected, Expected::False);
+    }
+
+    #[test]
+    fn xorshift_is_deterministic_and_bounded() {
+        let (mut a, mut b) = (XorShift::new(7), XorShift::new(7));
+        let xs: Vec<u64> = (0..100).map(|_| a.below(10)).collect();
+        let ys: Vec<u64> = (0..100).map(|_| b.below(10)).collect();
+        assert_eq!(xs, ys);
+        assert!(xs.iter().all(|&x| x < 10));
+        assert!(xs.iter().any(|&x| x != xs[0]));
+        assert_eq!(XorShift::new(0).below(0), 0);
+    }
+}
