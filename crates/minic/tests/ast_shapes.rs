@@ -367,10 +367,6 @@ fn spans_point_at_the_source() {
 
 #[test]
 fn whole_program_snapshot() {
-    let src = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/sv-comp/loop-lit/bhmr2007.i"
-    ))
-    .expect("the sv-comp benchmarks sit beside main/");
+    let src = svcomp_tasks::task("loop-lit/bhmr2007.i").source();
     insta::assert_snapshot!(render(&parse_ok(&src)));
 }

@@ -9,18 +9,7 @@ use std::sync::OnceLock;
 fn seeds() -> &'static Vec<String> {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        let dir = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/benchmarks/sv-comp"
-        );
-        let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv"))
-            .expect("benchmarks beside main/");
-        manifest
-            .lines()
-            .skip(1)
-            .filter_map(|l| l.split('\t').next())
-            .map(|p| std::fs::read_to_string(format!("{dir}/{p}")).expect("readable"))
-            .collect()
+        svcomp_tasks::tasks().iter().map(|t| t.source()).collect()
     })
 }
 

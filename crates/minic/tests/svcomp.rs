@@ -1,50 +1,17 @@
 //! Every task of the SV-COMP corpus (`shared/benchmarks/sv-comp/MANIFEST.tsv`)
 //! must parse and check without a single error, unmodified.
 
-use std::path::PathBuf;
-
-fn benchmarks_dir() -> PathBuf {
-    let dir = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/benchmarks/sv-comp"
-    ));
-    assert!(
-        dir.join("MANIFEST.tsv").is_file(),
-        "the SV-COMP benchmarks are missing: expected {}/MANIFEST.tsv (shared/ must sit beside main/)",
-        dir.display()
-    );
-    dir
-}
-
-/// The `path` column of the manifest.
-fn manifest_paths() -> Vec<String> {
-    let dir = benchmarks_dir();
-    let manifest =
-        std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("MANIFEST.tsv is readable");
-    let mut lines = manifest.lines();
-    let header: Vec<&str> = lines.next().expect("header line").split('\t').collect();
-    let col = header
-        .iter()
-        .position(|h| *h == "path")
-        .expect("a `path` column");
-    lines
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| l.split('\t').nth(col).expect("path field").to_string())
-        .collect()
-}
-
 #[test]
 fn every_manifest_file_parses_without_errors() {
-    let dir = benchmarks_dir();
-    let paths = manifest_paths();
+    let tasks = svcomp_tasks::tasks();
     assert!(
-        paths.len() >= 50,
+        tasks.len() >= 50,
         "expected the whole corpus, found {} entries",
-        paths.len()
+        tasks.len()
     );
     let mut failures = Vec::new();
-    for path in &paths {
-        let src = std::fs::read_to_string(dir.join(path)).unwrap_or_else(|e| panic!("{path}: {e}"));
+    for task in &tasks {
+        let (path, src) = (&task.path, task.source());
         let out = minic::parse(&src);
         let errors: Vec<String> = out
             .errors()
@@ -73,8 +40,7 @@ fn every_manifest_file_parses_without_errors() {
 #[test]
 fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
     use minic::ast::{ExprKind, Item, StmtKind};
-    let src =
-        std::fs::read_to_string(benchmarks_dir().join("loop-lit/bhmr2007.i")).expect("readable");
+    let src = svcomp_tasks::task("loop-lit/bhmr2007.i").source();
     let unit = minic::parse(&src).unit.expect("parses");
     let reach = unit
         .items
@@ -155,8 +121,7 @@ fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
 
 #[test]
 fn windows_line_endings_and_a_byte_order_mark_change_nothing() {
-    let src =
-        std::fs::read_to_string(benchmarks_dir().join("loop-lit/bhmr2007.i")).expect("readable");
+    let src = svcomp_tasks::task("loop-lit/bhmr2007.i").source();
     let unix = minic::parse(&src).unit.expect("parses");
     let windows = format!("\u{FEFF}{}", src.replace('\n', "\r\n"));
     let out = minic::parse(&windows);
