@@ -6,27 +6,10 @@
 //! the median time per 100 source lines (target: under 1 ms natively).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use std::path::PathBuf;
-
-fn svcomp_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp")
-}
 
 /// The task files listed in MANIFEST.tsv, with their text.
 fn tasks() -> Vec<(String, String)> {
-    let dir = svcomp_dir();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv"))
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.join("MANIFEST.tsv").display()));
-    manifest
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split('\t').next())
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let text = std::fs::read_to_string(dir.join(p)).expect("task file");
-            (p.to_string(), text)
-        })
-        .collect()
+    svcomp_tasks::tasks().iter().map(|t| (t.path.clone(), t.source())).collect()
 }
 
 /// A long but ordinary program: `n` small functions, each a loop with a branch.

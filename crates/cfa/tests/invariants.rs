@@ -7,15 +7,7 @@ use std::path::PathBuf;
 
 fn sources() -> Vec<(String, String)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let bench = root.join("../shared/benchmarks/sv-comp");
-    let manifest = std::fs::read_to_string(bench.join("MANIFEST.tsv")).expect("benchmark manifest present");
-    let mut out: Vec<(String, String)> = manifest
-        .lines()
-        .skip(1)
-        .filter_map(|l| l.split('\t').next())
-        .filter(|p| !p.is_empty())
-        .map(|p| (p.to_string(), std::fs::read_to_string(bench.join(p)).expect("benchmark file")))
-        .collect();
+    let mut out: Vec<(String, String)> = svcomp_tasks::tasks().iter().map(|t| (t.path.clone(), t.source())).collect();
     if let Ok(dir) = std::fs::read_dir(root.join("static/examples")) {
         let mut extra: Vec<_> = dir.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
         extra.sort();

@@ -5,25 +5,10 @@
 
 use cfa::{NodeId, Program};
 use std::collections::BTreeSet;
-use std::path::PathBuf;
-
-fn bench_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp")
-}
 
 fn tasks() -> Vec<(String, String)> {
-    let dir = bench_dir();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv"))
-        .unwrap_or_else(|e| panic!("the benchmark manifest {} is missing: {e}", dir.join("MANIFEST.tsv").display()));
-    let tasks: Vec<(String, String)> = manifest
-        .lines()
-        .skip(1)
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| {
-            let mut cols = l.split('\t');
-            (cols.next().unwrap().to_string(), cols.next().unwrap_or("").to_string())
-        })
-        .collect();
+    let tasks: Vec<(String, String)> =
+        svcomp_tasks::tasks().into_iter().map(|t| (t.path, t.expected.lower().to_string())).collect();
     assert!(tasks.len() >= 50, "expected the full benchmark set, found {} tasks", tasks.len());
     tasks
 }
@@ -76,7 +61,7 @@ fn every_task_lowers_and_its_error_locations_are_where_the_source_says() {
     let mut total_nodes = 0;
     let tasks = tasks();
     for (path, verdict) in &tasks {
-        let file = bench_dir().join(path);
+        let file = svcomp_tasks::folder().join(path);
         let src = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let program = match cfa::from_source(&src) {
             Ok(p) => p,
