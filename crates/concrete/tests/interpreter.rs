@@ -143,8 +143,7 @@ fn recorded_states_follow_the_path() {
 /// An SV-COMP FALSE task: some inputs reach its error location.
 #[test]
 fn sv_comp_false_task_reaches_its_error() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/benchmarks/sv-comp/loop-acceleration/diamond_1-2.c");
-    let src = std::fs::read_to_string(path).expect("benchmark file present");
+    let src = svcomp_tasks::task("loop-acceleration/diamond_1-2.c").source();
     let p = program(&src);
     let mut found = None;
     for seed in 0..200u64 {

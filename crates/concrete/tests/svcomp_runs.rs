@@ -4,19 +4,15 @@
 
 use concrete::{execute, Options, Outcome, RandomInputs};
 use minic::IntModel;
-use std::path::PathBuf;
 
 #[test]
 fn random_runs_of_every_task() {
-    let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp");
-    let manifest = std::fs::read_to_string(bench.join("MANIFEST.tsv")).expect("benchmark manifest present");
     let mut bad = Vec::new();
     let mut false_found = 0;
     let mut false_total = 0;
-    for line in manifest.lines().skip(1).filter(|l| !l.is_empty()) {
-        let mut cols = line.split('\t');
-        let (path, verdict) = (cols.next().unwrap(), cols.next().unwrap());
-        let src = std::fs::read_to_string(bench.join(path)).unwrap();
+    for task in svcomp_tasks::tasks() {
+        let (path, verdict) = (task.path.as_str(), task.expected.lower());
+        let src = task.source();
         let p = cfa::from_source(&src).unwrap_or_else(|d| panic!("{path}: {d:?}"));
         let mut reached = false;
         for seed in 0..8u64 {
