@@ -102,6 +102,7 @@ pub fn app() -> Html {
                 <section class="pane analysis-pane" aria-label="Analysis">
                     <h2>{ "Analysis" }</h2>
                     <AnalysisPane source={model.source.clone()} analyzable={matches!(model.view, CfaView::Cfa { .. })} />
+                    <crate::solver_app::SolverPanel />
                 </section>
             </main>
         </div>

@@ -13,13 +13,19 @@
 //!   components that render [`view::Model`] and [`analysis::Panels`] and turn
 //!   user input into actions.
 //!
+//! - [`solver`]: Z3 in the page (loaded lazily through `www/js/z3-glue.mjs`)
+//!   and the log of every query; `solver_app` is its Yew panel.
+//!
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
 
 pub mod analysis;
+pub mod solver;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod analysis_app;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod solver_app;

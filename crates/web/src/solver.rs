@@ -1,0 +1,475 @@
+//! Z3 in the page: the browser back end of the solver interface.
+//!
+//! The engine hands out self-contained SMT-LIB2 scripts whose first output
+//! line is `sat`, `unsat` or `unknown`; in the page they are answered by the
+//! `z3-solver` package (Z3 compiled to WebAssembly, ~35 MB). Z3 is loaded
+//! lazily: nothing of it is fetched before the first query, so the first
+//! paint and every value/octagon analysis never wait for it.
+//!
+//! * UI-free (tested natively): [`Answer`] and [`parse_answer`] (Z3's output
+//!   text → answer or [`SolverError`]), the [`SolverLog`] of every query with
+//!   its answer and timing, [`LoadStatus`] (what the progress indicator
+//!   shows, parsed from the glue's JSON), and [`ROUND_TRIP`], the sat and
+//!   unsat queries of the round-trip button.
+//! * In the browser only: `check(script)` (async, via the glue
+//!   `www/js/z3-glue.mjs`, injected on first need), `check_logged` (the same,
+//!   recorded in the page-wide log), and `subscribe`/`status` for the
+//!   Solver log panel (`crate::solver_app`).
+
+use serde::Deserialize;
+
+/// Z3's verdict on a script's first `(check-sat)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Satisfiable.
+    Sat,
+    /// Unsatisfiable.
+    Unsat,
+    /// Z3 gave up (timeout, incomplete theory).
+    Unknown,
+}
+
+impl Answer {
+    /// `sat`, `unsat` or `unknown`, as Z3 prints it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Answer::Sat => "sat",
+            Answer::Unsat => "unsat",
+            Answer::Unknown => "unknown",
+        }
+    }
+}
+
+/// Why a query has no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SolverError {
+    /// Z3 could not be loaded into the page (network, no cross-origin
+    /// isolation, missing files).
+    Load(String),
+    /// Z3 rejected the script: its `(error "…")` message.
+    Script(String),
+    /// Z3 answered, but not with sat/unsat/unknown first.
+    NoAnswer(String),
+}
+
+impl std::fmt::Display for SolverError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SolverError::Load(m) => write!(f, "Z3 could not be loaded: {m}"),
+            SolverError::Script(m) => write!(f, "Z3 rejected the query: {m}"),
+            SolverError::NoAnswer(m) => write!(f, "Z3 gave no sat/unsat/unknown answer: {m}"),
+        }
+    }
+}
+
+/// Reads Z3's output for a script: the first non-empty line must be `sat`,
+/// `unsat` or `unknown`; an `(error "…")` line anywhere is the script's
+/// error (Z3 keeps going after errors, so it may come before or after).
+pub fn parse_answer(output: &str) -> Result<Answer, SolverError> {
+    let mut lines = output.lines().map(str::trim).filter(|l| !l.is_empty());
+    if let Some(err) = output.lines().map(str::trim).find(|l| l.starts_with("(error")) {
+        let msg = err.trim_start_matches("(error").trim_end_matches(')').trim().trim_matches('"');
+        return Err(SolverError::Script(msg.to_string()));
+    }
+    match lines.next() {
+        Some("sat") => Ok(Answer::Sat),
+        Some("unsat") => Ok(Answer::Unsat),
+        Some("unknown") => Ok(Answer::Unknown),
+        Some(other) => Err(SolverError::NoAnswer(other.chars().take(200).collect())),
+        None => Err(SolverError::NoAnswer("empty output (no (check-sat) in the script?)".into())),
+    }
+}
+
+/// One query of the round-trip check: what it asks, the script, and the
+/// answer a correct solver gives.
+#[derive(Clone, Copy, Debug)]
+pub struct RoundTripQuery {
+    /// What the query asks, in words.
+    pub label: &'static str,
+    /// The SMT-LIB2 script.
+    pub script: &'static str,
+    /// The right answer.
+    pub expected: Answer,
+}
+
+/// The round-trip button's two queries: the path conditions of two paths of
+/// the built-in example (Listing 2.1). Leaving the loop with `flag <= 0`
+/// and returning is feasible (sat); reaching `ERROR` needs `!(flag <= 0)`
+/// and `!(flag > 0)` at once, which is infeasible (unsat).
+pub const ROUND_TRIP: [RoundTripQuery; 2] = [
+    RoundTripQuery {
+        label: "path N5→N7 (flag <= 0, return 0): feasible?",
+        script: "(set-logic QF_LIA)\n\
+                 (declare-const flag Int)\n\
+                 (declare-const ticks Int)\n\
+                 (assert (>= ticks 0))\n\
+                 (assert (<= flag 0))\n\
+                 (check-sat)\n",
+        expected: Answer::Sat,
+    },
+    RoundTripQuery {
+        label: "error path N5→N8→N10→ERROR: feasible?",
+        script: "(set-logic QF_LIA)\n\
+                 (declare-const flag Int)\n\
+                 (assert (not (<= flag 0)))\n\
+                 (assert (not (> flag 0)))\n\
+                 (check-sat)\n",
+        expected: Answer::Unsat,
+    },
+];
+
+/// One query in the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogEntry {
+    /// 1, 2, … in the order asked.
+    pub id: usize,
+    /// Who asked: `round trip`, `your query`, or the analysis step.
+    pub origin: String,
+    /// The SMT-LIB2 script sent.
+    pub script: String,
+    /// Z3's output text, once answered.
+    pub output: Option<String>,
+    /// The answer read from the output, or why there is none.
+    pub result: Option<Result<Answer, SolverError>>,
+    /// Milliseconds from asking to answer (includes loading Z3 for the first).
+    pub elapsed_ms: Option<f64>,
+    /// The answer a correct solver gives, when known (round trip).
+    pub expected: Option<Answer>,
+}
+
+impl LogEntry {
+    /// The answer column: `sat`, `unsat`, `unknown`, `error: …`, or `…`
+    /// while pending.
+    pub fn answer_text(&self) -> String {
+        match &self.result {
+            None => "…".into(),
+            Some(Ok(a)) => a.word().into(),
+            Some(Err(e)) => format!("error: {e}"),
+        }
+    }
+
+    /// Whether the answer differs from the known right one.
+    pub fn wrong(&self) -> bool {
+        matches!((&self.result, self.expected), (Some(Ok(a)), Some(e)) if *a != e)
+    }
+
+    /// The entry as copyable text: the script, then the answer as an
+    /// SMT-LIB2 comment.
+    pub fn copy_text(&self) -> String {
+        let mut s = self.script.clone();
+        if !s.ends_with('\n') {
+            s.push('\n');
+        }
+        s += &format!("; answer: {}\n", self.answer_text());
+        s
+    }
+}
+
+/// Every query asked in this page, oldest first.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SolverLog {
+    /// The entries, in order.
+    pub entries: Vec<LogEntry>,
+}
+
+impl SolverLog {
+    /// Records a new pending query; returns its id.
+    pub fn ask(&mut self, origin: &str, script: &str, expected: Option<Answer>) -> usize {
+        let id = self.entries.len() + 1;
+        self.entries.push(LogEntry {
+            id,
+            origin: origin.into(),
+            script: script.into(),
+            output: None,
+            result: None,
+            elapsed_ms: None,
+            expected,
+        });
+        id
+    }
+
+    /// Records the outcome of query `id` (Z3's output or a load error).
+    pub fn answer(&mut self, id: usize, outcome: Result<String, SolverError>, elapsed_ms: f64) {
+        let Some(e) = self.entries.iter_mut().find(|e| e.id == id) else { return };
+        e.result = Some(match &outcome {
+            Ok(out) => parse_answer(out),
+            Err(err) => Err(err.clone()),
+        });
+        e.output = outcome.ok();
+        e.elapsed_ms = Some(elapsed_ms);
+    }
+
+    /// Queries still waiting for Z3.
+    pub fn pending(&self) -> usize {
+        self.entries.iter().filter(|e| e.result.is_none()).count()
+    }
+}
+
+/// How far loading Z3 has come, as the glue reports it (`cpaZ3.status()`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+pub struct LoadStatus {
+    /// `idle`, `script`, `download`, `compile`, `ready` or `failed`.
+    pub phase: String,
+    /// Bytes of `z3-built.wasm` received.
+    #[serde(default)]
+    pub loaded: u64,
+    /// Its size, when the server says (0 otherwise).
+    #[serde(default)]
+    pub total: u64,
+    /// Why loading failed.
+    #[serde(default)]
+    pub error: String,
+}
+
+impl LoadStatus {
+    /// Parses the glue's JSON; anything unreadable is "not loaded".
+    pub fn from_json(json: &str) -> LoadStatus {
+        serde_json::from_str(json).unwrap_or_else(|_| LoadStatus { phase: "idle".into(), ..LoadStatus::default() })
+    }
+
+    /// Whether Z3 answers queries now.
+    pub fn ready(&self) -> bool {
+        self.phase == "ready"
+    }
+
+    /// Whether loading is under way.
+    pub fn loading(&self) -> bool {
+        matches!(self.phase.as_str(), "script" | "download" | "compile")
+    }
+
+    /// Download progress in [0, 1], when known.
+    pub fn fraction(&self) -> Option<f64> {
+        match self.phase.as_str() {
+            "download" if self.total > 0 => Some((self.loaded as f64 / self.total as f64).min(1.0)),
+            "compile" | "ready" => Some(1.0),
+            _ => None,
+        }
+    }
+
+    /// The status line of the Solver log panel.
+    pub fn text(&self) -> String {
+        let mb = |b: u64| b as f64 / 1_000_000.0;
+        match self.phase.as_str() {
+            "idle" | "" => "Z3 is not loaded yet: it loads (≈35 MB) the first time a query needs it.".into(),
+            "script" => "Loading Z3: its JavaScript…".into(),
+            "download" if self.total > 0 => {
+                format!("Loading Z3: {:.1} of {:.1} MB of WebAssembly", mb(self.loaded), mb(self.total))
+            }
+            "download" => format!("Loading Z3: {:.1} MB of WebAssembly", mb(self.loaded)),
+            "compile" => "Loading Z3: compiling and starting its threads…".into(),
+            "ready" => "Z3 is ready.".into(),
+            "failed" => format!("Z3 could not be loaded: {}", self.error),
+            other => format!("Z3: {other}"),
+        }
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+pub use browser::*;
+
+#[cfg(target_arch = "wasm32")]
+mod browser {
+    //! The browser side: the glue calls and the page-wide log.
+    use std::cell::RefCell;
+
+    use wasm_bindgen::prelude::*;
+
+    use super::{LoadStatus, SolverError, SolverLog};
+
+    // The loader: injects the glue (www/js/z3-glue.mjs, bundled to
+    // z3-glue.js) on first use and marks, for the measurements, when a
+    // solver was first needed and when the first answer came back.
+    #[wasm_bindgen(inline_js = r#"
+let gluePromise = null;
+let firstAnswer = false;
+function glue() {
+  if (!gluePromise) {
+    performance.mark('cpa-z3:need');
+    gluePromise = new Promise((resolve, reject) => {
+      if (globalThis.cpaZ3) { resolve(globalThis.cpaZ3); return; }
+      const s = document.createElement('script');
+      s.src = 'z3-glue.js';
+      s.onload = () => globalThis.cpaZ3 ? resolve(globalThis.cpaZ3) : reject(new Error('z3-glue.js did not define cpaZ3'));
+      s.onerror = () => reject(new Error('cannot load z3-glue.js'));
+      document.head.appendChild(s);
+    });
+  }
+  return gluePromise;
+}
+export async function cpa_z3_check(script) {
+  const g = await glue();
+  const out = await g.check(script);
+  if (!firstAnswer) { firstAnswer = true; performance.mark('cpa-z3:first-answer'); }
+  return out;
+}
+export function cpa_z3_status() {
+  if (!gluePromise) return '{"phase":"idle"}';
+  return globalThis.cpaZ3 ? globalThis.cpaZ3.status() : '{"phase":"script"}';
+}
+export function cpa_copy_text(text) {
+  if (navigator.clipboard) navigator.clipboard.writeText(text).catch(() => {});
+}
+"#)]
+    extern "C" {
+        #[wasm_bindgen(catch)]
+        async fn cpa_z3_check(script: String) -> Result<JsValue, JsValue>;
+        fn cpa_z3_status() -> String;
+        fn cpa_copy_text(text: String);
+    }
+
+    fn error_text(e: &JsValue) -> String {
+        e.as_string()
+            .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
+            .unwrap_or_else(|| "unknown error".into())
+    }
+
+    /// Runs one self-contained SMT-LIB2 script in Z3 (loading Z3 first if
+    /// needed) and returns its output text. Never blocks: the page keeps
+    /// running while Z3 loads and solves.
+    pub async fn check(script: &str) -> Result<String, SolverError> {
+        match cpa_z3_check(script.to_string()).await {
+            Ok(v) => v.as_string().ok_or_else(|| SolverError::NoAnswer("Z3 returned no text".into())),
+            Err(e) => Err(SolverError::Load(error_text(&e))),
+        }
+    }
+
+    /// How far loading Z3 has come.
+    pub fn status() -> LoadStatus {
+        LoadStatus::from_json(&cpa_z3_status())
+    }
+
+    /// Copies `text` to the clipboard (silently does nothing where the
+    /// browser refuses).
+    pub fn copy_to_clipboard(text: &str) {
+        cpa_copy_text(text.to_string());
+    }
+
+    thread_local! {
+        static LOG: RefCell<SolverLog> = RefCell::new(SolverLog::default());
+        static LISTENERS: RefCell<Vec<(u64, yew::Callback<()>)>> = const { RefCell::new(Vec::new()) };
+        static NEXT_LISTENER: RefCell<u64> = const { RefCell::new(0) };
+    }
+
+    /// A copy of the page-wide solver log.
+    pub fn log() -> SolverLog {
+        LOG.with(|l| l.borrow().clone())
+    }
+
+    /// Calls `on_change` whenever the log or the loading status changes;
+    /// returns a key for [`unsubscribe`].
+    pub fn subscribe(on_change: yew::Callback<()>) -> u64 {
+        let key = NEXT_LISTENER.with(|n| {
+            let mut n = n.borrow_mut();
+            *n += 1;
+            *n
+        });
+        LISTENERS.with(|l| l.borrow_mut().push((key, on_change)));
+        key
+    }
+
+    /// Stops calling the listener `key`.
+    pub fn unsubscribe(key: u64) {
+        LISTENERS.with(|l| l.borrow_mut().retain(|(k, _)| *k != key));
+    }
+
+    fn notify() {
+        let listeners: Vec<yew::Callback<()>> = LISTENERS.with(|l| l.borrow().iter().map(|(_, c)| c.clone()).collect());
+        for c in listeners {
+            c.emit(());
+        }
+    }
+
+    fn now_ms() -> f64 {
+        web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+    }
+
+    /// Like [`check`], but recorded in the solver log under `origin`
+    /// (with the known right answer, if any), and with the loading progress
+    /// shown while Z3 arrives.
+    pub async fn check_logged(origin: &str, script: &str, expected: Option<super::Answer>) -> Result<String, SolverError> {
+        let id = LOG.with(|l| l.borrow_mut().ask(origin, script, expected));
+        notify();
+        if !status().ready() {
+            // Redraw the progress indicator until this query is answered.
+            wasm_bindgen_futures::spawn_local(async move {
+                loop {
+                    gloo_timers::future::TimeoutFuture::new(150).await;
+                    notify();
+                    let answered = LOG.with(|l| l.borrow().entries.iter().any(|e| e.id == id && e.result.is_some()));
+                    if answered {
+                        return;
+                    }
+                }
+            });
+        }
+        let t0 = now_ms();
+        let outcome = check(script).await;
+        let ms = now_ms() - t0;
+        LOG.with(|l| l.borrow_mut().answer(id, outcome.clone(), ms));
+        notify();
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_are_read_from_the_first_line() {
+        assert_eq!(parse_answer("sat\n"), Ok(Answer::Sat));
+        assert_eq!(parse_answer("unsat\n(:reason-unknown \"\")\n"), Ok(Answer::Unsat));
+        assert_eq!(parse_answer("\n  unknown\n"), Ok(Answer::Unknown));
+        assert_eq!(parse_answer("sat\n(\n  (define-fun x () Int\n    0)\n)\n"), Ok(Answer::Sat));
+        assert_eq!(
+            parse_answer("(error \"line 1 column 156: invalid expression, unexpected input\")\n"),
+            Err(SolverError::Script("line 1 column 156: invalid expression, unexpected input".into()))
+        );
+        assert!(matches!(parse_answer("(error \"unknown constant y\")\nsat\n"), Err(SolverError::Script(_))));
+        assert!(matches!(parse_answer(""), Err(SolverError::NoAnswer(_))));
+        assert!(matches!(parse_answer("success\n"), Err(SolverError::NoAnswer(_))));
+    }
+
+    #[test]
+    fn the_log_records_queries_and_answers_in_order() {
+        let mut log = SolverLog::default();
+        let a = log.ask("round trip", ROUND_TRIP[0].script, Some(Answer::Sat));
+        let b = log.ask("round trip", ROUND_TRIP[1].script, Some(Answer::Unsat));
+        assert_eq!((a, b, log.pending()), (1, 2, 2));
+        assert_eq!(log.entries[0].answer_text(), "…");
+        log.answer(b, Ok("unsat\n".into()), 12.0);
+        log.answer(a, Ok("unsat\n".into()), 500.0);
+        assert_eq!(log.pending(), 0);
+        assert!(log.entries[0].wrong(), "sat expected, unsat given");
+        assert!(!log.entries[1].wrong());
+        assert_eq!(log.entries[1].elapsed_ms, Some(12.0));
+        assert!(log.entries[1].copy_text().ends_with("(check-sat)\n; answer: unsat\n"), "{}", log.entries[1].copy_text());
+        let c = log.ask("your query", "(check-sat", None);
+        log.answer(c, Err(SolverError::Load("cannot load z3-glue.js".into())), 1.0);
+        assert_eq!(log.entries[2].answer_text(), "error: Z3 could not be loaded: cannot load z3-glue.js");
+        assert!(!log.entries[2].wrong());
+        log.answer(99, Ok("sat".into()), 0.0); // unknown ids are ignored
+        assert_eq!(log.entries.len(), 3);
+    }
+
+    #[test]
+    fn round_trip_queries_are_self_contained_and_end_in_check_sat() {
+        for q in ROUND_TRIP {
+            assert!(q.script.trim_end().ends_with("(check-sat)"), "{}", q.label);
+            assert_eq!(q.script.matches('(').count(), q.script.matches(')').count(), "{}", q.label);
+        }
+        assert_eq!(ROUND_TRIP.map(|q| q.expected), [Answer::Sat, Answer::Unsat]);
+    }
+
+    #[test]
+    fn load_status_lines() {
+        assert_eq!(LoadStatus::from_json("not json").phase, "idle");
+        let s = LoadStatus::from_json(r#"{"phase":"download","loaded":17469206,"total":34938413,"error":""}"#);
+        assert!(s.loading() && !s.ready());
+        assert_eq!(s.text(), "Loading Z3: 17.5 of 34.9 MB of WebAssembly");
+        assert!((s.fraction().unwrap() - 0.5).abs() < 1e-6);
+        let f = LoadStatus::from_json(r#"{"phase":"failed","error":"cannot load z3-built.js"}"#);
+        assert_eq!(f.text(), "Z3 could not be loaded: cannot load z3-built.js");
+        assert!(LoadStatus::from_json(r#"{"phase":"ready"}"#).ready());
+    }
+}

@@ -1,0 +1,194 @@
+// Browser end-to-end tests of Z3 in the page (dist/): the page is
+// cross-origin isolated, loads nothing of Z3 before it is needed, then a
+// round trip through z3-solver answers sat and unsat and shows both in the
+// Solver log; a student's own query (and a broken one) are answered; the
+// corpus of SMT-LIB2 queries recorded with native z3 (crates/smt/tests/corpus)
+// is replayed in the page with the same answers. Z3 is loaded once for the
+// whole file.
+//
+//   DIST_DIR=dist node --test tests/e2e/solver.test.mjs   (after `trunk build --release`)
+//
+// Measured (printed): wasm bytes transferred before the first paint, and the
+// time from the first solver need to the first Z3 answer.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { artifacts, openBrowser } from './harness.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let browser;
+let page;
+let baseUrl;
+let pageErrors;
+let consoleErrors;
+const requests = [];
+
+before(async () => {
+  browser = await openBrowser({ profilePrefix: 'cpa-e2e-solver-', timeout: 60_000 });
+  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
+  page.on('request', (r) => requests.push(r.url()));
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const byId = (id) => page.locator(`[data-testid=${id}]`);
+
+/** The solver log's entries, oldest first: origin, answer, script. */
+async function entries() {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid=solver-entry]')].reverse().map((li) => ({
+      id: li.dataset.id,
+      origin: li.querySelector('.solver-origin').innerText,
+      answer: li.querySelector('[data-testid=solver-answer]').innerText,
+      script: li.querySelector('[data-testid=solver-script]').innerText,
+    })),
+  );
+}
+
+async function waitForAnswered(count) {
+  await page.waitForFunction(
+    (n) => {
+      const answers = [...document.querySelectorAll('[data-testid=solver-answer]')];
+      return answers.length >= n && answers.every((a) => a.innerText !== '…');
+    },
+    count,
+    { timeout: 60_000 },
+  );
+}
+
+test('the page is cross-origin isolated and loads nothing of Z3 before it is needed', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await page.waitForFunction(() => performance.getEntriesByName('cpa-playground:first-render').length > 0);
+  assert.equal(await page.evaluate(() => crossOriginIsolated), true, 'COOP/COEP make the page cross-origin isolated');
+  const firstPaint = await page.evaluate(() => {
+    const mark = performance.getEntriesByName('cpa-playground:first-render')[0].startTime;
+    const wasm = performance
+      .getEntriesByType('resource')
+      .filter((r) => r.name.endsWith('.wasm') && r.startTime <= mark)
+      .map((r) => ({ name: r.name.split('/').pop(), transfer: r.transferSize, body: r.encodedBodySize }));
+    return { mark, wasm };
+  });
+  const bytes = firstPaint.wasm.reduce((s, r) => s + (r.transfer || r.body), 0);
+  console.log(`first render at ${firstPaint.mark.toFixed(0)} ms; wasm before it: ${JSON.stringify(firstPaint.wasm)} = ${bytes} bytes`);
+  assert.equal(firstPaint.wasm.length, 1, 'exactly one wasm file (the page) before the first paint');
+  assert.ok(!firstPaint.wasm[0].name.startsWith('z3'), 'it is not Z3');
+  assert.ok(bytes < 3_000_000, `the page's wasm is small (${bytes} bytes)`);
+  assert.deepEqual(requests.filter((u) => /z3/.test(u)), [], 'no Z3 file requested at startup');
+  assert.match(await byId('solver-status').innerText(), /not loaded yet/);
+  assert.equal(await page.evaluate(() => typeof globalThis.initZ3), 'undefined');
+
+  // An octagon analysis needs no solver: it runs to its verdict and Z3 stays unloaded.
+  await byId('preset').selectOption('octagon-widening');
+  await byId('analyze').click();
+  await page.waitForFunction(() => /TRUE/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? ''));
+  assert.deepEqual(requests.filter((u) => /z3/.test(u)), [], 'an octagon analysis never loads Z3');
+});
+
+test('a round trip through z3-solver answers sat and unsat and shows both in the solver log', async () => {
+  await byId('solver-round-trip').click();
+  // The progress indicator shows while Z3 loads.
+  await page.waitForFunction(() => /Loading Z3|Z3 is ready/.test(document.querySelector('[data-testid=solver-status]').innerText));
+  const loadingText = await byId('solver-status').innerText();
+  console.log(`status right after the click: ${loadingText}`);
+  // The page stays usable while Z3 loads: stepping the analysis works.
+  await byId('step').click();
+  assert.match(await byId('position').innerText(), /^event 1 of/);
+  await page.screenshot({ path: path.join(artifacts, 'solver-1-loading.png') });
+
+  await waitForAnswered(2);
+  const log = await entries();
+  assert.equal(log.length, 2);
+  assert.match(log[0].origin, /round trip: path .*feasible\?/);
+  assert.equal(log[0].answer, 'sat');
+  assert.match(log[0].script, /\(assert \(<= flag 0\)\)/);
+  assert.equal(log[1].answer, 'unsat');
+  assert.match(log[1].script, /\(check-sat\)/);
+  assert.equal(await page.locator('.solver-answer.wrong').count(), 0);
+  assert.match(await byId('solver-status').innerText(), /Z3 is ready/);
+  const t = await page.evaluate(() => {
+    const at = (n) => performance.getEntriesByName(n)[0]?.startTime;
+    return { need: at('cpa-z3:need'), ready: at('cpa-z3:ready'), first: at('cpa-z3:first-answer') };
+  });
+  console.log(`first solver need → Z3 ready: ${(t.ready - t.need).toFixed(0)} ms; → first answer: ${(t.first - t.need).toFixed(0)} ms`);
+  assert.ok(t.first > t.need);
+  const wasm = await page.evaluate(() =>
+    performance.getEntriesByType('resource').filter((r) => r.name.endsWith('z3-built.wasm')).map((r) => r.encodedBodySize),
+  );
+  console.log(`z3-built.wasm fetched once after the need: ${wasm} bytes`);
+  assert.equal(wasm.length, 1);
+  await byId('solver-panel').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'solver-2-round-trip.png') });
+});
+
+test("the student's own query is answered, and a broken one reports Z3's error", async () => {
+  await page.locator('.solver-own summary').click();
+  await byId('solver-own-check').click();
+  await waitForAnswered(3);
+  let log = await entries();
+  assert.equal(log[2].origin, 'your query');
+  assert.equal(log[2].answer, 'unsat', 'x < y and y < x');
+
+  await byId('solver-own-text').fill('(declare-const x Int)\n(assert (> x undefined_name))\n(check-sat)\n');
+  await byId('solver-own-check').click();
+  await waitForAnswered(4);
+  log = await entries();
+  assert.match(log[3].answer, /^error: Z3 rejected the query: .*unknown constant/);
+  // Z3 still answers after an error (each query starts from a reset).
+  await byId('solver-own-text').fill('(declare-const x (_ BitVec 32))\n(assert (bvslt (bvadd x #x00000001) x))\n(check-sat)\n');
+  await byId('solver-own-check').click();
+  await waitForAnswered(5);
+  log = await entries();
+  assert.equal(log[4].answer, 'sat', 'x + 1 < x under 32-bit wrap-around (x = INT_MAX)');
+  await page.screenshot({ path: path.join(artifacts, 'solver-3-own-queries.png') });
+});
+
+/** The recorded corpus: every `*.smt2` with the native answer next to it. */
+function corpus() {
+  const dir = path.join(repo, 'crates', 'smt', 'tests', 'corpus');
+  if (!fs.existsSync(dir)) return [];
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.smt2')).sort();
+  return files.map((f) => {
+    const script = fs.readFileSync(path.join(dir, f), 'utf8');
+    const answerFile = path.join(dir, f.replace(/\.smt2$/, '.answer'));
+    const expectFile = path.join(dir, f.replace(/\.smt2$/, '.expected'));
+    let expected = null;
+    if (fs.existsSync(answerFile)) expected = fs.readFileSync(answerFile, 'utf8');
+    else if (fs.existsSync(expectFile)) expected = fs.readFileSync(expectFile, 'utf8');
+    else {
+      // Or as a leading comment: `; expected: sat`
+      const m = /^;\s*(?:expected|answer|z3)\s*:\s*(sat|unsat|unknown)/im.exec(script);
+      if (m) expected = m[1];
+    }
+    return { name: f, script, expected: expected?.trim().split('\n')[0].trim() };
+  });
+}
+
+test('the corpus of queries recorded with native z3 gets the same answers in the page', async (t) => {
+  const queries = corpus().filter((q) => q.expected);
+  if (queries.length === 0) {
+    t.skip('no corpus in crates/smt/tests/corpus yet');
+    return;
+  }
+  const t0 = Date.now();
+  const answers = await page.evaluate(async (qs) => {
+    const out = [];
+    for (const q of qs) out.push((await globalThis.cpaZ3.check(q.script)).trim().split('\n')[0]);
+    return out;
+  }, queries);
+  const wrong = queries.filter((q, i) => answers[i] !== q.expected).map((q, i) => `${q.name}: ${answers[queries.indexOf(q)]} ≠ ${q.expected}`);
+  console.log(`corpus: ${queries.length} queries replayed in ${Date.now() - t0} ms`);
+  assert.ok(queries.length >= 50, `a corpus of at least 50 queries (${queries.length})`);
+  assert.deepEqual(wrong, []);
+});
+
+test('Z3 raised no errors in the page', () => {
+  assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+});
