@@ -16,7 +16,6 @@ use engine::{build_analysis, Config, Event, Verdict};
 use minic::IntModel;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -230,17 +229,14 @@ fn calls_and_recursion_keep_the_callers_variables() {
 // ---------------------------------------------------------------------------
 
 struct Gen {
-    state: u64,
+    rng: svcomp_tasks::XorShift,
     out: String,
     loops: usize,
 }
 
 impl Gen {
     fn next(&mut self, n: u64) -> u64 {
-        self.state ^= self.state << 13;
-        self.state ^= self.state >> 7;
-        self.state ^= self.state << 17;
-        self.state % n
+        self.rng.below(n)
     }
     fn var(&mut self) -> &'static str {
         ["x", "y", "z", "u"][self.next(4) as usize]
@@ -318,7 +314,7 @@ impl Gen {
 }
 
 fn program_text(seed: u64) -> String {
-    let mut g = Gen { state: seed | 1, out: String::new(), loops: 0 };
+    let mut g = Gen { rng: svcomp_tasks::XorShift::new(seed | 1), out: String::new(), loops: 0 };
     g.out.push_str("extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n");
     g.out.push_str("int f(int p, int q) { if (p < q) return q - p; return p + 1; }\nint main() {\n  signed char c = 0;\n");
     for v in ["x", "y", "z"] {
@@ -414,16 +410,8 @@ fn the_soundness_check_is_not_vacuous() {
 // SV-COMP
 // ---------------------------------------------------------------------------
 
-fn svcomp_folder() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp");
-    assert!(dir.join("MANIFEST.tsv").exists(), "the SV-COMP folder is missing: {}", dir.display());
-    dir
-}
-
 #[test]
 fn svcomp_octagon_widening_never_says_true_for_an_unsafe_task() {
-    let dir = svcomp_folder();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
     let mut config = Config::preset("octagon-widening").unwrap();
     config.set("analysis.intModel", "C").unwrap();
     config.set("limits.steps", "2000").unwrap();
@@ -431,10 +419,9 @@ fn svcomp_octagon_widening_never_says_true_for_an_unsafe_task() {
     let mut wrong = Vec::new();
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     println!("{:<55} {:>8} {:>8} {:>8} {:>8} {:>8} {:>6}", "task", "expected", "verdict", "reached", "created", "steps", "ms");
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (path, expected) = (cols[0], cols[1]);
-        let src = std::fs::read_to_string(dir.join(path)).unwrap();
+    for task in svcomp_tasks::tasks() {
+        let (path, expected) = (task.path.as_str(), task.expected.lower());
+        let src = task.source();
         let program = Arc::new(cfa::from_source(&src).unwrap_or_else(|d| panic!("{path} does not parse: {d:?}")));
         let t = Instant::now();
         let mut a = build_analysis(program, &config, false).unwrap();

@@ -13,19 +13,14 @@ use proptest::prelude::*;
 use std::sync::Arc;
 
 struct Gen {
-    state: u64,
+    rng: svcomp_tasks::XorShift,
     out: String,
     loops: usize,
 }
 
 impl Gen {
     fn next(&mut self, n: u64) -> u64 {
-        let mut x = self.state;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.state = x;
-        x % n
+        self.rng.below(n)
     }
     fn var(&mut self) -> &'static str {
         ["a", "b", "c"][self.next(3) as usize]
@@ -84,7 +79,7 @@ impl Gen {
 }
 
 fn program_text(seed: u64) -> String {
-    let mut g = Gen { state: seed | 1, out: String::new(), loops: 0 };
+    let mut g = Gen { rng: svcomp_tasks::XorShift::new(seed | 1), out: String::new(), loops: 0 };
     g.out.push_str("extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\nint main() {\n");
     for v in ["a", "b", "c"] {
         let init = if g.next(2) == 0 { "__VERIFIER_nondet_int()".to_string() } else { (g.next(5) as i64 - 2).to_string() };

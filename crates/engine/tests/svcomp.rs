@@ -5,20 +5,11 @@
 
 use engine::view::Statistics;
 use engine::{build_analysis, Config, Verdict};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
-fn folder() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp");
-    assert!(dir.join("MANIFEST.tsv").exists(), "the SV-COMP folder is missing: {}", dir.display());
-    dir
-}
-
 #[test]
 fn value_analysis_never_says_true_for_an_unsafe_task() {
-    let dir = folder();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
     let mut config = Config::preset("value").unwrap();
     config.set("analysis.intModel", "C").unwrap();
     // Small enough for a debug build to run all tasks in well under a minute.
@@ -26,10 +17,9 @@ fn value_analysis_never_says_true_for_an_unsafe_task() {
     let started = Instant::now();
     let (mut tasks, mut wrong, mut correct, mut steps) = (0, Vec::new(), 0, 0u64);
     println!("{:<55} {:>8} {:>8} {:>8} {:>8} {:>8}", "task", "expected", "verdict", "reached", "created", "steps");
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (path, expected) = (cols[0], cols[1]);
-        let src = std::fs::read_to_string(dir.join(path)).unwrap();
+    for task in svcomp_tasks::tasks() {
+        let (path, expected) = (task.path.as_str(), task.expected.lower());
+        let src = task.source();
         let program = match cfa::from_source(&src) {
             Ok(p) => Arc::new(p),
             Err(d) => panic!("{path} does not parse: {d:?}"),
@@ -62,11 +52,9 @@ fn value_analysis_never_says_true_for_an_unsafe_task() {
 
 #[test]
 fn the_coverage_index_changes_nothing_but_speed() {
-    let dir = folder();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).unwrap();
-    for line in manifest.lines().skip(1).step_by(3) {
-        let path = line.split('\t').next().unwrap();
-        let program = Arc::new(cfa::from_source(&std::fs::read_to_string(dir.join(path)).unwrap()).unwrap());
+    for task in svcomp_tasks::tasks().iter().step_by(3) {
+        let path = &task.path;
+        let program = Arc::new(cfa::from_source(&task.source()).unwrap());
         for preset in ["value", "value-join"] {
             let mut config = Config::preset(preset).unwrap();
             config.set("analysis.intModel", "C").unwrap();
