@@ -21,7 +21,7 @@ use crate::cpa::DynCpa;
 use crate::cpas::callstack::CallstackCpa;
 use crate::cpas::composite::{CompositeAnalysis, CompositeCpa};
 use crate::cpas::location::LocationCpa;
-use crate::cpas::octagon::{OctagonCpa, OctagonOptions};
+use crate::cpas::octagon::{OctagonCpa, OctagonOptions, OctagonPrecision};
 use crate::cpas::value::{ValueCpa, ValueOptions, ValuePrecision};
 use crate::trace::RunInfo;
 use crate::waitlist::TraversalOrder;
@@ -111,6 +111,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         default: "FULL",
         ty: OptionType::Enum(&["FULL", "EMPTY"]),
         doc: "Initial precision of the Value CPA: track all variables (FULL) or none (EMPTY, for CEGAR to refine).",
+    },
+    OptionDecl {
+        key: "cpa.octagon.precision",
+        default: "FULL",
+        ty: OptionType::Enum(&["FULL", "EMPTY"]),
+        doc: "Initial precision of the Octagon CPA: the octagon relates all variables (FULL) or none (EMPTY, for CEGAR to refine).",
     },
     OptionDecl {
         key: "cpa.callstack.depth",
@@ -464,6 +470,11 @@ fn make_octagon(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigE
         only_merge_at_loop_heads: c.get_bool("cpa.octagon.mergeop.onlyMergeAtLoopHeads"),
         widening_thresholds: c.get_bool("cpa.octagon.wideningThresholds"),
         int_model: c.int_model(),
+        precision: if c.get("cpa.octagon.precision") == "EMPTY" {
+            OctagonPrecision::Tracked(BTreeSet::new())
+        } else {
+            OctagonPrecision::Full
+        },
     };
     Ok(Box::new(OctagonCpa::new(p.clone(), options)))
 }

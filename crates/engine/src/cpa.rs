@@ -148,6 +148,13 @@ pub trait StopOperator<S, P> {
 pub trait PrecisionAdjustment<S, P> {
     /// `(ê, π̂)`; return clones when nothing changes.
     fn prec(&self, state: &S, precision: &P) -> (S, P);
+    /// `prec` for a state at a known CFA `location` (the composite passes
+    /// its location component's node), for precisions that differ per
+    /// location (`π : L → 2^X`, as CEGAR refines them). Defaults to
+    /// [`Self::prec`]; same contract.
+    fn prec_at(&self, state: &S, precision: &P, _location: Option<NodeId>) -> (S, P) {
+        self.prec(state, precision)
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -374,6 +381,8 @@ pub trait DynCpa: Send + Sync {
     fn stop(&self, state: &dyn DynState, reached: &[&dyn DynState], precision: &dyn DynState) -> Coverage;
     /// See [`PrecisionAdjustment::prec`].
     fn prec(&self, state: &dyn DynState, precision: &dyn DynState) -> (ErasedState, ErasedPrecision);
+    /// See [`PrecisionAdjustment::prec_at`].
+    fn prec_at(&self, state: &dyn DynState, precision: &dyn DynState, location: Option<NodeId>) -> (ErasedState, ErasedPrecision);
     /// See [`Cpa::location`].
     fn location(&self, state: &dyn DynState) -> Option<NodeId>;
     /// See [`Cpa::call_stack`].
@@ -452,6 +461,12 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     fn prec(&self, state: &dyn DynState, precision: &dyn DynState) -> (ErasedState, ErasedPrecision) {
         let n = Cpa::name(self);
         let (s, p) = self.precision_adjustment().prec(down::<C::State>(n, state), down::<C::Precision>(n, precision));
+        (Arc::new(s), Arc::new(p))
+    }
+    fn prec_at(&self, state: &dyn DynState, precision: &dyn DynState, location: Option<NodeId>) -> (ErasedState, ErasedPrecision) {
+        let n = Cpa::name(self);
+        let (s, p) =
+            self.precision_adjustment().prec_at(down::<C::State>(n, state), down::<C::Precision>(n, precision), location);
         (Arc::new(s), Arc::new(p))
     }
     fn location(&self, state: &dyn DynState) -> Option<NodeId> {

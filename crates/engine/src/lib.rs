@@ -25,6 +25,7 @@ pub mod algorithm;
 pub mod config;
 pub mod cpa;
 pub mod cpas;
+pub mod precision;
 pub mod testkit;
 pub mod trace;
 pub mod view;

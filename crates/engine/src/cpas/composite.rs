@@ -10,7 +10,8 @@
 //!   location and call-stack components agree; then every component applies
 //!   its own merge operator. Otherwise merge^sep (the reached state stays).
 //! * Stop: stop^sep on the product order (∃e' ∈ R: e ⊑ e').
-//! * Precision adjustment: component-wise.
+//! * Precision adjustment: component-wise, each component told the
+//!   state's location (for per-location precisions).
 
 use crate::cpa::{
     AbstractDomain, Cpa, DynCpa, ErasedPrecision, ErasedState, MergeOperator, PrecisionAdjustment,
@@ -181,10 +182,12 @@ pub struct CompositePrec(Arc<Components>);
 
 impl PrecisionAdjustment<CompositeState, CompositePrecision> for CompositePrec {
     fn prec(&self, state: &CompositeState, precision: &CompositePrecision) -> (CompositeState, CompositePrecision) {
+        // The location component's node, for per-location precisions.
+        let location = self.0.cpas.iter().enumerate().find_map(|(i, c)| c.location(&*state.parts[i]));
         let mut s = Vec::with_capacity(state.parts.len());
         let mut p = Vec::with_capacity(state.parts.len());
         for (i, c) in self.0.cpas.iter().enumerate() {
-            let (a, b) = c.prec(&*state.parts[i], &*precision.parts[i]);
+            let (a, b) = c.prec_at(&*state.parts[i], &*precision.parts[i], location);
             s.push(a);
             p.push(b);
         }

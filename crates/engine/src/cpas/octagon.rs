@@ -41,12 +41,15 @@
 //!   `cpa.octagon.wideningThresholds = true`); with
 //!   `cpa.octagon.mergeop.onlyMergeAtLoopHeads = true` the operator applies
 //!   only at CFA loop heads and merge^sep elsewhere. Stop: stop^sep.
-//! * Precision: the tracked variables (all by default); the precision
-//!   adjustment forgets untracked ones.
+//! * Precision: the tracked variables (all by default; `cpa.octagon.precision
+//!   = EMPTY` starts with none and lets CEGAR refine them per location,
+//!   [`OctagonPrecision::Refined`]); the precision adjustment forgets the
+//!   variables `π(l)` does not track at the state's location `l`.
 
 use crate::cpa::{
     AbstractDomain, Cpa, MergeOperator, PrecisionAdjustment, StopOperator, StopSep, TransferError, TransferRelation,
 };
+use crate::precision::VarPrecision;
 use crate::trace::{ComponentView, MergeKind, OctagonView, VarBounds, ViewContent};
 use cfa::{BinOp, Edge, EdgeKind, Expr, FuncId, NodeId, Program, Rhs, UnOp, VarId};
 use domains::octagon::Dbm;
@@ -146,13 +149,41 @@ impl MergeOperator<OctagonState, OctagonPrecision> for OctagonMerge {
     }
 }
 
-/// The precision of the Octagon CPA: which variables are tracked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The precision of the Octagon CPA: which variables the octagon tracks
+/// (where).
+#[derive(Clone, Debug)]
 pub enum OctagonPrecision {
     /// Every variable.
     Full,
     /// Only these (the others are forgotten by the precision adjustment).
     Tracked(BTreeSet<VarId>),
+    /// Per location, what CEGAR's refinements found necessary (`π(l)`, see
+    /// [`VarPrecision`]); shared by all states of a run.
+    Refined(Arc<VarPrecision>),
+}
+
+impl PartialEq for OctagonPrecision {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (OctagonPrecision::Full, OctagonPrecision::Full) => true,
+            (OctagonPrecision::Tracked(a), OctagonPrecision::Tracked(b)) => a == b,
+            (OctagonPrecision::Refined(a), OctagonPrecision::Refined(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for OctagonPrecision {}
+
+impl OctagonPrecision {
+    /// Whether the octagon keeps `var` at `location`.
+    pub fn tracks_at(&self, location: Option<NodeId>, var: VarId) -> bool {
+        match self {
+            OctagonPrecision::Full => true,
+            OctagonPrecision::Tracked(t) => t.contains(&var),
+            OctagonPrecision::Refined(p) => p.tracks(location, var),
+        }
+    }
 }
 
 /// The Octagon CPA's options (`cpa.octagon.*`, `analysis.intModel`).
@@ -167,6 +198,9 @@ pub struct OctagonOptions {
     pub widening_thresholds: bool,
     /// `analysis.intModel`.
     pub int_model: IntModel,
+    /// The initial precision π₀ (`cpa.octagon.precision`: all variables,
+    /// or a refined one for CEGAR).
+    pub precision: OctagonPrecision,
 }
 
 impl Default for OctagonOptions {
@@ -176,6 +210,7 @@ impl Default for OctagonOptions {
             only_merge_at_loop_heads: false,
             widening_thresholds: true,
             int_model: IntModel::Math,
+            precision: OctagonPrecision::Full,
         }
     }
 }
@@ -1024,18 +1059,21 @@ pub struct OctagonPrecisionAdjustment {
 
 impl PrecisionAdjustment<OctagonState, OctagonPrecision> for OctagonPrecisionAdjustment {
     fn prec(&self, state: &OctagonState, precision: &OctagonPrecision) -> (OctagonState, OctagonPrecision) {
-        match precision {
-            OctagonPrecision::Full => (state.clone(), precision.clone()),
-            OctagonPrecision::Tracked(t) => {
-                let mut s = state.clone();
-                for (v, itv) in self.unknown.iter().enumerate() {
-                    if !t.contains(&VarId(v as u32)) && v < s.octagon.vars() {
-                        s.octagon.assign_interval(v, *itv);
-                    }
-                }
-                (s, precision.clone())
+        self.prec_at(state, precision, None)
+    }
+    /// Forgets (back to "any value of its type") every variable that
+    /// `π(location)` does not track.
+    fn prec_at(&self, state: &OctagonState, precision: &OctagonPrecision, location: Option<NodeId>) -> (OctagonState, OctagonPrecision) {
+        if matches!(precision, OctagonPrecision::Full) || state.octagon.is_bottom() {
+            return (state.clone(), precision.clone());
+        }
+        let mut s = state.clone();
+        for (v, itv) in self.unknown.iter().enumerate() {
+            if v < s.octagon.vars() && !precision.tracks_at(location, VarId(v as u32)) {
+                s.octagon.assign_interval(v, *itv);
             }
         }
+        (s, precision.clone())
     }
 }
 
@@ -1068,7 +1106,7 @@ impl Cpa for OctagonCpa {
         }
     }
     fn initial_precision(&self, _entry: NodeId) -> OctagonPrecision {
-        OctagonPrecision::Full
+        self.options.precision.clone()
     }
     fn view(&self, state: &OctagonState) -> ComponentView {
         ComponentView { cpa: "OctagonCPA".into(), content: ViewContent::Octagon { octagon: self.octagon_view(state) } }
@@ -1076,6 +1114,7 @@ impl Cpa for OctagonCpa {
     fn describe_precision(&self, precision: &OctagonPrecision) -> String {
         match precision {
             OctagonPrecision::Full => "all variables".into(),
+            OctagonPrecision::Refined(p) => p.describe(&self.program),
             OctagonPrecision::Tracked(t) => {
                 let names: Vec<String> = t.iter().map(|v| self.names.get(v.0 as usize).cloned().unwrap_or_default()).collect();
                 format!("{{{}}}", names.join(", "))

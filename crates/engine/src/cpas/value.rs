@@ -23,8 +23,11 @@
 //! * Recursion: a call saves the callee's variables of the caller's
 //!   activation in a frame, a return restores them (so a recursive
 //!   activation cannot clobber the caller's locals).
-//! * Precision: the set of tracked variables (`cpa.value.precision =
-//!   FULL|EMPTY`); the precision adjustment forgets untracked variables.
+//! * Precision: the tracked variables (`cpa.value.precision =
+//!   FULL|EMPTY`), for CEGAR per location ([`ValuePrecision::Refined`],
+//!   `π(l)` grown by explicit-value interpolation); the precision
+//!   adjustment forgets the variables `π(l)` does not track at the state's
+//!   location `l`.
 //! * Merge: merge^sep (the default, as in CPAchecker) or merge^join
 //!   (`cpa.value.merge`). Stop: stop^sep.
 //!
@@ -35,6 +38,7 @@ use crate::cpa::{
     AbstractDomain, Cpa, MergeJoin, MergeOperator, MergeSep, PrecisionAdjustment, StopOperator, StopSep, TransferError,
     TransferRelation,
 };
+use crate::precision::VarPrecision;
 use crate::trace::{ComponentView, ValueBinding, ViewContent};
 use cfa::{BinOp, Edge, EdgeKind, Expr, NodeId, Program, Rhs, UnOp, VarId};
 use minic::IntModel;
@@ -98,21 +102,49 @@ impl AbstractDomain for ValueDomain {
     }
 }
 
-/// The precision of the Value CPA: which variables are tracked.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The precision of the Value CPA: which variables are tracked (where).
+#[derive(Clone, Debug)]
 pub enum ValuePrecision {
     /// Track every variable (static full precision).
     Full,
-    /// Track only these (empty = track nothing; CEGAR refines it).
+    /// Track only these, at every location (empty = track nothing).
     Tracked(BTreeSet<VarId>),
+    /// Track per location what CEGAR's refinements found necessary
+    /// (`π(l)`, see [`VarPrecision`]); shared by all states of a run.
+    Refined(Arc<VarPrecision>),
 }
 
+impl PartialEq for ValuePrecision {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (ValuePrecision::Full, ValuePrecision::Full) => true,
+            (ValuePrecision::Tracked(a), ValuePrecision::Tracked(b)) => a == b,
+            // One refined precision is shared by a whole run: pointer
+            // equality is the fast path.
+            (ValuePrecision::Refined(a), ValuePrecision::Refined(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for ValuePrecision {}
+
 impl ValuePrecision {
-    /// Whether `var` is tracked.
+    /// Whether `var` is tracked somewhere (for a location-independent
+    /// precision: everywhere).
     pub fn tracks(&self, var: VarId) -> bool {
         match self {
             ValuePrecision::Full => true,
             ValuePrecision::Tracked(s) => s.contains(&var),
+            ValuePrecision::Refined(p) => p.variables().contains(&var),
+        }
+    }
+
+    /// Whether `var` is tracked at `location`.
+    pub fn tracks_at(&self, location: Option<NodeId>, var: VarId) -> bool {
+        match self {
+            ValuePrecision::Refined(p) => p.tracks(location, var),
+            _ => self.tracks(var),
         }
     }
 }
@@ -295,17 +327,24 @@ pub struct ValuePrecisionAdjustment;
 
 impl PrecisionAdjustment<ValueState, ValuePrecision> for ValuePrecisionAdjustment {
     fn prec(&self, state: &ValueState, precision: &ValuePrecision) -> (ValueState, ValuePrecision) {
-        match precision {
-            ValuePrecision::Full => (state.clone(), precision.clone()),
-            ValuePrecision::Tracked(t) => {
-                let mut s = state.clone();
-                s.values.retain(|k, _| t.contains(k));
-                for f in &mut s.frames {
-                    f.retain(|k, _| t.contains(k));
-                }
-                (s, precision.clone())
-            }
+        self.prec_at(state, precision, None)
+    }
+    /// Forgets the variables `π(location)` does not track (in the current
+    /// activation and in the saved frames).
+    fn prec_at(&self, state: &ValueState, precision: &ValuePrecision, location: Option<NodeId>) -> (ValueState, ValuePrecision) {
+        if matches!(precision, ValuePrecision::Full) {
+            return (state.clone(), precision.clone());
         }
+        let keep = |k: &VarId| precision.tracks_at(location, *k);
+        if state.values.keys().all(keep) && state.frames.iter().all(|f| f.keys().all(keep)) {
+            return (state.clone(), precision.clone());
+        }
+        let mut s = state.clone();
+        s.values.retain(|k, _| keep(k));
+        for f in &mut s.frames {
+            f.retain(|k, _| keep(k));
+        }
+        (s, precision.clone())
     }
 }
 
@@ -371,6 +410,7 @@ impl Cpa for ValueCpa {
     fn describe_precision(&self, precision: &ValuePrecision) -> String {
         match precision {
             ValuePrecision::Full => "all variables".into(),
+            ValuePrecision::Refined(p) => p.describe(&self.program),
             ValuePrecision::Tracked(t) => {
                 let names: Vec<String> = t
                     .iter()
