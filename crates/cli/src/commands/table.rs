@@ -19,8 +19,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let [dir] = a.files.as_slice() else {
         return Err(CliError::usage("`table` takes exactly one directory (holding MANIFEST.tsv)"));
     };
-    let manifest = std::fs::read_to_string(format!("{dir}/MANIFEST.tsv"))
-        .map_err(|e| CliError::input(format!("{dir}/MANIFEST.tsv: cannot read: {e}")))?;
+    let tasks = svcomp_tasks::read_folder(std::path::Path::new(dir)).map_err(CliError::input)?;
     let names: Vec<String> = a
         .config
         .clone()
@@ -51,12 +50,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     println!("{header}\n{sep}");
     // steps, ms, correct, wrong TRUE (unsound), unknown, false alarms
     let mut totals = vec![(0u64, 0u128, 0usize, 0usize, 0usize, 0usize); names.len()];
-    for line in manifest.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        if cols.len() < 2 {
-            continue;
-        }
-        let (path, expected) = (cols[0], cols[1]);
+    for task in &tasks {
+        let (path, expected) = (task.path.as_str(), task.expected.lower());
         let mut row = format!("| {path} | {expected} |");
         let program = match load_program(&format!("{dir}/{path}")) {
             Ok(p) => Arc::new(p),
