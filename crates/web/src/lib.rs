@@ -16,10 +16,14 @@
 //! - [`solver`]: Z3 in the page (loaded lazily through `www/js/z3-glue.mjs`)
 //!   and the log of every query; `solver_app` is its Yew panel.
 //!
+//! - [`selection`]: linked selection (a node, edge or state highlighted in
+//!   every panel), plain Rust; `linked` shares it through a Yew context.
+//!
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
 
 pub mod analysis;
+pub mod selection;
 pub mod solver;
 pub mod view;
 
@@ -27,5 +31,7 @@ pub mod view;
 pub mod analysis_app;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod linked;
 #[cfg(target_arch = "wasm32")]
 pub mod solver_app;
