@@ -1,0 +1,224 @@
+//! Solver back ends: something that reads an SMT-LIB2 script and returns
+//! what the solver printed.
+//!
+//! The interface is text in, text out ([`SolverBackend::solve`]), so the
+//! same scripts go to a native `z3` process, to `z3-solver` in the browser
+//! (which the page drives itself, asynchronously — see the engine's parked
+//! queries), or to a table of recorded answers ([`RecordedBackend`]).
+//!
+//! Natively, [`Z3Process`] keeps one `z3 -in` process alive across queries
+//! (each query starts with `(reset)`), with a per-query time limit; a
+//! missing or dying `z3` is an [`SolverError`], never a panic or a hang.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// Why a back end could not answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolverError {
+    /// The reason in words (`z3 not found: …`, `timeout after 5000 ms`).
+    pub reason: String,
+}
+
+impl SolverError {
+    /// An error with this reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        SolverError { reason: reason.into() }
+    }
+
+    /// The output text that stands for this error: `unknown` followed by an
+    /// `(error "…")` line, which [`crate::parse_response`] reads back as an
+    /// `unknown` answer with the reason.
+    pub fn as_output(&self) -> String {
+        format!("unknown\n(error \"{}\")\n", self.reason.replace('"', "'"))
+    }
+}
+
+impl fmt::Display for SolverError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for SolverError {}
+
+/// A solver: runs one self-contained SMT-LIB2 script and returns its output.
+pub trait SolverBackend {
+    /// A short name for reports (`z3 4.8.12 (process)`).
+    fn name(&self) -> String;
+    /// The solver's output for `script` (first line `sat`/`unsat`/`unknown`).
+    fn solve(&mut self, script: &str) -> Result<String, SolverError>;
+    /// Like [`SolverBackend::solve`], but errors become `unknown` output
+    /// text (see [`SolverError::as_output`]).
+    fn solve_text(&mut self, script: &str) -> String {
+        match self.solve(script) {
+            Ok(s) => s,
+            Err(e) => e.as_output(),
+        }
+    }
+}
+
+/// A back end that answers from a table of recorded outputs (by script
+/// text) — for replaying a trace or a corpus without a solver. Scripts not
+/// in the table are answered `unknown`.
+#[derive(Clone, Debug, Default)]
+pub struct RecordedBackend {
+    /// Script text → output text.
+    pub answers: BTreeMap<String, String>,
+}
+
+impl SolverBackend for RecordedBackend {
+    fn name(&self) -> String {
+        "recorded answers".into()
+    }
+    fn solve(&mut self, script: &str) -> Result<String, SolverError> {
+        self.answers.get(script).cloned().ok_or_else(|| SolverError::new("no recorded answer for this query"))
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use native::Z3Process;
+
+#[cfg(not(target_arch = "wasm32"))]
+mod native {
+    use super::{SolverBackend, SolverError};
+    use std::io::{BufRead, BufReader, Write};
+    use std::path::PathBuf;
+    use std::process::{Child, ChildStdin, Command, Stdio};
+    use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+    use std::time::{Duration, Instant};
+
+    const DONE: &str = "@@cpaplay-done@@";
+
+    struct Running {
+        child: Child,
+        stdin: ChildStdin,
+        lines: Receiver<String>,
+    }
+
+    impl Drop for Running {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    /// A persistent `z3 -in` process answering scripts one after another.
+    /// Started on the first query; restarted after it died or timed out.
+    pub struct Z3Process {
+        path: PathBuf,
+        timeout: Duration,
+        running: Option<Running>,
+        version: Option<String>,
+    }
+
+    impl Z3Process {
+        /// A back end running the `z3` at `path` (Debian: `/usr/bin/z3`)
+        /// with a time limit per query.
+        pub fn new(path: impl Into<PathBuf>, timeout: Duration) -> Self {
+            Z3Process { path: path.into(), timeout, running: None, version: None }
+        }
+
+        /// `z3` from `$CPAPLAY_Z3`, else `/usr/bin/z3` if it exists, else `z3`
+        /// on `PATH`.
+        pub fn system(timeout: Duration) -> Self {
+            let path = std::env::var_os("CPAPLAY_Z3").map(PathBuf::from).unwrap_or_else(|| {
+                let deb = PathBuf::from("/usr/bin/z3");
+                if deb.exists() {
+                    deb
+                } else {
+                    PathBuf::from("z3")
+                }
+            });
+            Z3Process::new(path, timeout)
+        }
+
+        /// The per-query time limit.
+        pub fn timeout(&self) -> Duration {
+            self.timeout
+        }
+
+        fn start(&mut self) -> Result<&mut Running, SolverError> {
+            if self.running.is_none() {
+                let mut child = Command::new(&self.path)
+                    .arg("-in")
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .map_err(|e| SolverError::new(format!("cannot start z3 ({}): {e}", self.path.display())))?;
+                let stdin = child.stdin.take().ok_or_else(|| SolverError::new("z3 has no stdin"))?;
+                let stdout = child.stdout.take().ok_or_else(|| SolverError::new("z3 has no stdout"))?;
+                let (tx, rx) = channel();
+                std::thread::spawn(move || {
+                    for line in BufReader::new(stdout).lines() {
+                        match line {
+                            Ok(l) => {
+                                if tx.send(l).is_err() {
+                                    break;
+                                }
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                });
+                self.running = Some(Running { child, stdin, lines: rx });
+            }
+            self.running.as_mut().ok_or_else(|| SolverError::new("z3 did not start"))
+        }
+
+        fn exchange(&mut self, input: &str) -> Result<String, SolverError> {
+            let deadline = Instant::now() + self.timeout + Duration::from_millis(500);
+            let r = self.start()?;
+            r.stdin
+                .write_all(input.as_bytes())
+                .and_then(|_| r.stdin.flush())
+                .map_err(|e| SolverError::new(format!("z3 stopped accepting input: {e}")))?;
+            let mut out = String::new();
+            loop {
+                let left = deadline.saturating_duration_since(Instant::now());
+                match r.lines.recv_timeout(left) {
+                    Ok(line) if line.trim() == DONE => return Ok(out),
+                    Ok(line) => {
+                        out.push_str(&line);
+                        out.push('\n');
+                    }
+                    Err(RecvTimeoutError::Timeout) => {
+                        return Err(SolverError::new(format!("z3 gave no answer within {} ms", self.timeout.as_millis())))
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Err(SolverError::new("z3 exited while answering")),
+                }
+            }
+        }
+
+        /// The solver's version line (`Z3 version 4.8.12 - 64 bit`), asked once.
+        pub fn version(&mut self) -> Result<String, SolverError> {
+            if let Some(v) = &self.version {
+                return Ok(v.clone());
+            }
+            let out = self.exchange(&format!("(get-info :version)\n(echo \"{DONE}\")\n"))?;
+            let v = out.trim().to_string();
+            self.version = Some(v.clone());
+            Ok(v)
+        }
+    }
+
+    impl SolverBackend for Z3Process {
+        fn name(&self) -> String {
+            format!("z3 process ({})", self.path.display())
+        }
+
+        fn solve(&mut self, script: &str) -> Result<String, SolverError> {
+            let ms = self.timeout.as_millis().max(1);
+            let input = format!("(reset)\n(set-option :timeout {ms})\n{script}\n(echo \"{DONE}\")\n");
+            match self.exchange(&input) {
+                Ok(out) => Ok(out),
+                Err(e) => {
+                    // A process that timed out or died is not reused.
+                    self.running = None;
+                    Err(e)
+                }
+            }
+        }
+    }
+}
