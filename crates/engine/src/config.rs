@@ -23,6 +23,7 @@ use crate::cpas::composite::{CompositeAnalysis, CompositeCpa};
 use crate::cpas::location::LocationCpa;
 use crate::cpas::octagon::{OctagonCpa, OctagonOptions, OctagonPrecision};
 use crate::cpas::value::{ValueCpa, ValueOptions, ValuePrecision};
+use crate::precision::VarPrecision;
 use crate::trace::RunInfo;
 use crate::waitlist::TraversalOrder;
 use cfa::Program;
@@ -45,6 +46,9 @@ pub enum OptionType {
     CpaList,
     /// One of these class names.
     Class(&'static [&'static str]),
+    /// A comma-separated list of configurations (preset names or
+    /// `.properties` files); may be empty.
+    Names,
 }
 
 /// The declaration of one configuration option.
@@ -143,6 +147,60 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Octagon CPA: merge^widening first raises a growing bound to the next constant of the program (each constant c, c-1, c+1 and their negations) before giving it up to infinity.",
     },
     OptionDecl {
+        key: "analysis.algorithm.CEGAR",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Counterexample-guided abstraction refinement: when a target is reached, check the error path; a feasible one (confirmed by concrete replay) gives FALSE, an infeasible one refines the precision (explicit-value interpolation) and the analysis restarts. Use with cpa.value.precision = EMPTY or cpa.octagon.precision = EMPTY.",
+    },
+    OptionDecl {
+        key: "cegar.maxIterations",
+        default: "50",
+        ty: OptionType::UInt,
+        doc: "CEGAR: give up with UNKNOWN after this many refinements.",
+    },
+    OptionDecl {
+        key: "cegar.backupRefiner",
+        default: "ASSUMPTIONS",
+        ty: OptionType::Enum(&["ASSUMPTIONS", "NONE"]),
+        doc: "CEGAR: when explicit-value interpolation cannot refute an infeasible path (the octagon or SMT check can), track the variables of the path's assumptions and those they depend on, everywhere (the octagon thesis's backup refiner); NONE gives up with UNKNOWN.",
+    },
+    OptionDecl {
+        key: "analysis.checkCounterexamples",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Counterexample check: when a target is reached, recheck its error path (with counterexample.checker.config on the path's edges, then precisely: SSA path formula, SMT solver, concrete replay). FALSE only when replay confirms it; a spurious path gives UNKNOWN.",
+    },
+    OptionDecl {
+        key: "counterexample.checker.config",
+        default: "",
+        ty: OptionType::Names,
+        doc: "The second configuration that rechecks an error path, run on the CFA restricted to the path's edges (e.g. octagon-sep); empty: only the precise check.",
+    },
+    OptionDecl {
+        key: "analysis.restartAfterUnknown",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Restart algorithm (sequential combination): run the configurations of restartAlgorithm.configFiles one after another until one gives TRUE or a confirmed FALSE.",
+    },
+    OptionDecl {
+        key: "restartAlgorithm.configFiles",
+        default: "",
+        ty: OptionType::Names,
+        doc: "The stages of the restart algorithm, in order (preset names or .properties files).",
+    },
+    OptionDecl {
+        key: "restartAlgorithm.stageSteps",
+        default: "0",
+        ty: OptionType::UInt,
+        doc: "Restart algorithm: the step limit (waitlist pops) of each stage's analysis (0: the stage's own limits.steps).",
+    },
+    OptionDecl {
+        key: "restartAlgorithm.stageTimeMs",
+        default: "0",
+        ty: OptionType::UInt,
+        doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; native only; makes the trace depend on the machine's speed).",
+    },
+    OptionDecl {
         key: "limits.steps",
         default: "100000",
         ty: OptionType::UInt,
@@ -164,6 +222,19 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ("octagon-sep", "octagon-sep.properties", include_str!("../../../static/config/octagon-sep.properties")),
     ("octagon-join", "octagon-join.properties", include_str!("../../../static/config/octagon-join.properties")),
     ("octagon-widening", "octagon-widening.properties", include_str!("../../../static/config/octagon-widening.properties")),
+    ("value-cegar", "value-cegar.properties", include_str!("../../../static/config/value-cegar.properties")),
+    ("octagon-cegar", "octagon-cegar.properties", include_str!("../../../static/config/octagon-cegar.properties")),
+    ("octagon-join-cex", "octagon-join-cex.properties", include_str!("../../../static/config/octagon-join-cex.properties")),
+    (
+        "octagon-widening-cex",
+        "octagon-widening-cex.properties",
+        include_str!("../../../static/config/octagon-widening-cex.properties"),
+    ),
+    (
+        "octagon-seq-widening-cegar",
+        "octagon-seq-widening-cegar.properties",
+        include_str!("../../../static/config/octagon-seq-widening-cegar.properties"),
+    ),
 ];
 
 /// The preset used when no `--config` is given: `value` (explicit values,
@@ -218,6 +289,13 @@ fn normalize(decl: &OptionDecl, value: &str) -> Result<String, String> {
         OptionType::Class(allowed) => {
             let full = allowed.iter().find(|a| **a == v || a.rsplit('.').next() == Some(v));
             full.map(|s| s.to_string()).ok_or_else(|| format!("expected one of {}, found `{v}`", allowed.join(", ")))
+        }
+        OptionType::Names => {
+            let items: Vec<&str> = v.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+            if let Some(bad) = items.iter().find(|s| s.contains(char::is_whitespace)) {
+                return Err(format!("`{bad}` is not a configuration name"));
+            }
+            Ok(items.join(", "))
         }
         OptionType::CpaList => {
             let mut out = Vec::new();
@@ -452,15 +530,31 @@ fn make_callstack(_p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, Conf
 }
 
 fn make_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    make_value_refined(p, c, None)
+}
+
+/// The Value CPA; with `refined`, an EMPTY initial precision becomes that
+/// CEGAR precision.
+fn make_value_refined(p: &Arc<Program>, c: &Config, refined: Option<&Arc<VarPrecision>>) -> Result<Box<dyn DynCpa>, ConfigError> {
     let options = ValueOptions {
         merge_join: c.get("cpa.value.merge") == "JOIN",
-        precision: if c.get("cpa.value.precision") == "EMPTY" { ValuePrecision::Tracked(BTreeSet::new()) } else { ValuePrecision::Full },
+        precision: match (c.get("cpa.value.precision") == "EMPTY", refined) {
+            (true, Some(r)) => ValuePrecision::Refined(r.clone()),
+            (true, None) => ValuePrecision::Tracked(BTreeSet::new()),
+            _ => ValuePrecision::Full,
+        },
         int_model: c.int_model(),
     };
     Ok(Box::new(ValueCpa::new(p.clone(), options)))
 }
 
 fn make_octagon(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    make_octagon_refined(p, c, None)
+}
+
+/// The Octagon CPA; with `refined`, an EMPTY initial precision becomes that
+/// CEGAR precision.
+fn make_octagon_refined(p: &Arc<Program>, c: &Config, refined: Option<&Arc<VarPrecision>>) -> Result<Box<dyn DynCpa>, ConfigError> {
     let options = OctagonOptions {
         merge: match c.get("cpa.octagon.mergeop.type") {
             "JOIN" => crate::trace::MergeKind::Join,
@@ -470,10 +564,10 @@ fn make_octagon(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigE
         only_merge_at_loop_heads: c.get_bool("cpa.octagon.mergeop.onlyMergeAtLoopHeads"),
         widening_thresholds: c.get_bool("cpa.octagon.wideningThresholds"),
         int_model: c.int_model(),
-        precision: if c.get("cpa.octagon.precision") == "EMPTY" {
-            OctagonPrecision::Tracked(BTreeSet::new())
-        } else {
-            OctagonPrecision::Full
+        precision: match (c.get("cpa.octagon.precision") == "EMPTY", refined) {
+            (true, Some(r)) => OctagonPrecision::Refined(r.clone()),
+            (true, None) => OctagonPrecision::Tracked(BTreeSet::new()),
+            _ => OctagonPrecision::Full,
         },
     };
     Ok(Box::new(OctagonCpa::new(p.clone(), options)))
@@ -498,6 +592,18 @@ pub type Analysis = Reachability<CompositeAnalysis>;
 /// Builds the analysis a configuration describes for `program`.
 /// `record_views`: whether created states carry their views in the trace.
 pub fn build_analysis(program: Arc<Program>, config: &Config, record_views: bool) -> Result<Analysis, ConfigError> {
+    build_analysis_refined(program, config, record_views, None)
+}
+
+/// [`build_analysis`] for one CEGAR iteration: the Value and Octagon CPAs
+/// configured with an EMPTY precision start from `refined` instead (the
+/// precision the refinements so far found necessary).
+pub fn build_analysis_refined(
+    program: Arc<Program>,
+    config: &Config,
+    record_views: bool,
+    refined: Option<&Arc<VarPrecision>>,
+) -> Result<Analysis, ConfigError> {
     let names = config.cpas();
     let where_ = config.origin("CompositeCPA.cpas").map(|o| format!("{o}: ")).unwrap_or_default();
     if !names.iter().any(|n| n == "cpa.location.LocationCPA") {
@@ -508,7 +614,11 @@ pub fn build_analysis(program: Arc<Program>, config: &Config, record_views: bool
     let mut cpas = Vec::with_capacity(names.len());
     for n in &names {
         let ctor = component_constructor(n).ok_or_else(|| ConfigError::new(format!("{where_}unknown CPA `{n}`")))?;
-        cpas.push(ctor(&program, config)?);
+        cpas.push(match (n.as_str(), refined) {
+            ("cpa.value.ValueAnalysisCPA", Some(_)) => make_value_refined(&program, config, refined)?,
+            ("cpa.octagon.OctagonCPA", Some(_)) => make_octagon_refined(&program, config, refined)?,
+            _ => ctor(&program, config)?,
+        });
     }
     let composite = CompositeCpa::new(cpas);
     let info = RunInfo {

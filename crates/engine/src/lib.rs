@@ -22,10 +22,14 @@
 #![warn(missing_docs)]
 
 pub mod algorithm;
+pub mod cegar;
 pub mod config;
 pub mod cpa;
 pub mod cpas;
+pub mod feasibility;
 pub mod precision;
+pub mod refinement;
+pub mod ssa;
 pub mod testkit;
 pub mod trace;
 pub mod view;

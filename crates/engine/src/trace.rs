@@ -312,6 +312,31 @@ impl fmt::Display for StateView {
     }
 }
 
+/// One entry of a refined precision: variable `name` is tracked at
+/// `location` (`None`: at every location).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrecisionEntry {
+    /// The location, or `None` for "everywhere".
+    pub location: Option<NodeId>,
+    /// The variable.
+    pub var: cfa::VarId,
+    /// Its qualified name.
+    pub name: String,
+}
+
+/// One interpolant of a refuted error path, for display on the CFA.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InterpolantView {
+    /// The path position (0-based edge index).
+    pub position: usize,
+    /// The edge after which it holds.
+    pub edge: EdgeId,
+    /// The location after the edge.
+    pub location: NodeId,
+    /// `{flag=1}`, `{}` (true) or `false`.
+    pub text: String,
+}
+
 /// A summary of the configuration a run uses, recorded in
 /// [`Event::AnalysisStarted`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -458,7 +483,7 @@ pub enum Event {
         answer: String,
     },
     /// The verdict of a counterexample (feasibility) check for the error
-    /// path ending in `target`. Reserved for the counterexample check.
+    /// path ending in `target` (CEGAR and the counterexample check).
     Counterexample {
         /// The target state whose path was checked.
         target: StateId,
@@ -466,19 +491,57 @@ pub enum Event {
         feasible: Option<bool>,
         /// What the check found, in words.
         description: String,
+        /// The error path: CFA edges from `main`'s entry to the target.
+        #[serde(default)]
+        path: Vec<EdgeId>,
+        /// Which check decided (`value`, `octagon`, `smt+replay`, the
+        /// second configuration's name, …).
+        #[serde(default)]
+        check: String,
+        /// The nondet inputs that replay the path (decimal), when found.
+        #[serde(default)]
+        inputs: Vec<String>,
+        /// Whether the concrete interpreter reached the error location on
+        /// those inputs (a *confirmed* counterexample).
+        #[serde(default)]
+        confirmed: bool,
     },
-    /// CEGAR computed a new precision. Reserved for CEGAR.
+    /// CEGAR computed a new precision.
     Refinement {
         /// The new precision in words.
         precision: String,
         /// Why (e.g. the interpolants found).
         reason: String,
+        /// The CEGAR iteration that ends with this refinement (1-based).
+        #[serde(default)]
+        iteration: u32,
+        /// `interpolation` (explicit values) or `assumptions` (the octagon
+        /// backup refiner).
+        #[serde(default)]
+        refiner: String,
+        /// The infeasible error path that was refuted.
+        #[serde(default)]
+        path: Vec<EdgeId>,
+        /// The interpolants along it (empty for the backup refiner).
+        #[serde(default)]
+        interpolants: Vec<InterpolantView>,
+        /// What the refinement added to the precision.
+        #[serde(default)]
+        added: Vec<PrecisionEntry>,
+        /// The whole new precision, per location.
+        #[serde(default)]
+        tracked: Vec<PrecisionEntry>,
     },
-    /// A sequential combination switched to the next configuration.
-    /// Reserved for restart algorithms.
+    /// The algorithm starts over with an empty reached set and waitlist:
+    /// a new CEGAR iteration (same configuration, refined precision) or
+    /// the next stage of a sequential combination (restart algorithm).
     Restart {
-        /// The configuration that runs next.
+        /// The configuration that runs next (in words).
         configuration: String,
+        /// The iteration (CEGAR) or stage (restart algorithm) that begins,
+        /// 1-based; the first run is iteration 1 and has no restart event.
+        #[serde(default)]
+        iteration: u32,
     },
     /// Block-abstraction memoization looked up a block summary.
     /// Reserved for BAM.

@@ -10,11 +10,17 @@
 //!   dataflow `ResultsCursor` does for basic blocks).
 //! * [`Statistics`] counts events; it is the *only* place statistics come
 //!   from, so they cannot disagree with the trace.
+//! * CEGAR and the restart algorithm: an [`Event::Restart`] empties the
+//!   reached set, the waitlist and the ARG (a new iteration's state ids start
+//!   again at `s0`); the fold keeps the iteration number, where iterations
+//!   begin (timeline segments), the latest counterexample check, the current
+//!   precision (entries the latest refinement added marked) and the latest
+//!   interpolants — still a pure function of the event prefix.
 //!
 //! Nothing here depends on the CPAs or on the web: the UI is built on it and
 //! tested natively.
 
-use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, StateView, Verdict};
+use crate::trace::{Event, InterpolantView, MergeKind, Origin, PrecisionEntry, RunInfo, StateId, StateView, Verdict};
 use cfa::{EdgeId, NodeId};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -57,6 +63,10 @@ pub struct Statistics {
     pub refinements: u64,
     /// Target states reached.
     pub targets: u64,
+    /// Counterexample (feasibility) checks.
+    pub counterexample_checks: u64,
+    /// Restarts (new CEGAR iterations or restart-algorithm stages).
+    pub restarts: u64,
 }
 
 impl Statistics {
@@ -99,9 +109,14 @@ impl Statistics {
             Event::TargetReached { .. } => self.targets += 1,
             Event::SolverQuery { .. } => self.solver_queries += 1,
             Event::Refinement { .. } => self.refinements += 1,
+            Event::Counterexample { .. } => self.counterexample_checks += 1,
+            Event::Restart { .. } => {
+                // A restart empties the reached set and the waitlist.
+                self.restarts += 1;
+                self.reached = 0;
+                self.waitlist = 0;
+            }
             Event::AnalysisStarted { .. }
-            | Event::Counterexample { .. }
-            | Event::Restart { .. }
             | Event::BamCache { .. }
             | Event::AnalysisFinished { .. } => {}
         }
@@ -167,6 +182,49 @@ pub struct Snapshot {
     pub stats: Statistics,
     /// The verdict and reason once the run finished.
     pub finished: Option<(Verdict, String)>,
+    /// The current CEGAR iteration / restart stage (1 after the start; each
+    /// [`Event::Restart`] adds one).
+    pub iteration: u32,
+    /// Where each iteration began (event positions; the first is 0): the
+    /// timeline's segments.
+    pub iteration_starts: Vec<usize>,
+    /// The latest counterexample check (path, verdict, inputs), if any.
+    pub counterexample: Option<CounterexampleInfo>,
+    /// The precision after the latest refinement (what is tracked where),
+    /// with the entries the latest refinement added marked.
+    pub precision: Vec<TrackedEntry>,
+    /// The latest refinement's interpolants along the refuted path.
+    pub interpolants: Vec<InterpolantView>,
+    /// The path the latest refinement refuted.
+    pub refuted_path: Vec<EdgeId>,
+}
+
+/// The latest counterexample check, as the page shows it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CounterexampleInfo {
+    /// The target state the path ends in.
+    pub target: Option<StateId>,
+    /// The path's CFA edges.
+    pub path: Vec<EdgeId>,
+    /// Feasible, infeasible or undecided.
+    pub feasible: Option<bool>,
+    /// Whether concrete replay reached the error location.
+    pub confirmed: bool,
+    /// The replayed inputs.
+    pub inputs: Vec<String>,
+    /// Which check decided.
+    pub check: String,
+    /// In words.
+    pub description: String,
+}
+
+/// One tracked (location, variable) pair of the current precision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackedEntry {
+    /// The entry.
+    pub entry: PrecisionEntry,
+    /// Whether the latest refinement added it (highlight it).
+    pub new: bool,
 }
 
 impl Snapshot {
@@ -211,6 +269,8 @@ impl Snapshot {
         self.stats.observe(e);
         match e {
             Event::AnalysisStarted { info } => {
+                self.iteration = 1;
+                self.iteration_starts = vec![self.position - 1];
                 self.info = Some(info.clone());
                 self.current_step = vec![format!("start: {} ({} order)", info.cpas.join(" × "), info.order)];
             }
@@ -329,16 +389,45 @@ impl Snapshot {
                 self.current_step.push(format!("target reached: {state} @{location}"));
             }
             Event::SolverQuery { id, answer, .. } => self.current_step.push(format!("solver query #{id}: {answer}")),
-            Event::Counterexample { target, feasible, description } => {
+            Event::Counterexample { target, feasible, description, path, check, inputs, confirmed } => {
                 let f = match feasible {
+                    Some(true) if *confirmed => "feasible, confirmed by replay",
                     Some(true) => "feasible",
                     Some(false) => "infeasible",
                     None => "undecided",
                 };
                 self.current_step.push(format!("counterexample to {target}: {f} ({description})"));
+                self.counterexample = Some(CounterexampleInfo {
+                    target: Some(*target),
+                    path: path.clone(),
+                    feasible: *feasible,
+                    confirmed: *confirmed,
+                    inputs: inputs.clone(),
+                    check: check.clone(),
+                    description: description.clone(),
+                });
             }
-            Event::Refinement { precision, .. } => self.current_step.push(format!("refinement: new precision {precision}")),
-            Event::Restart { configuration } => self.current_step.push(format!("restart with {configuration}")),
+            Event::Refinement { precision, tracked, added, interpolants, path, .. } => {
+                self.current_step.push(format!("refinement: new precision {precision}"));
+                self.precision =
+                    tracked.iter().map(|e| TrackedEntry { entry: e.clone(), new: added.contains(e) }).collect();
+                self.interpolants = interpolants.clone();
+                self.refuted_path = path.clone();
+            }
+            Event::Restart { configuration, .. } => {
+                // A new iteration: the reached set, the waitlist and the ARG
+                // start empty; state ids start again at s0. The precision,
+                // the latest counterexample and the statistics carry over.
+                self.states.clear();
+                self.reached.clear();
+                self.waitlist.clear();
+                self.current_state = None;
+                self.current_edge = None;
+                self.finished = None;
+                self.iteration += 1;
+                self.iteration_starts.push(self.position - 1);
+                self.current_step = vec![format!("restart with {configuration}")];
+            }
             Event::BamCache { block, hit } => {
                 self.current_step.push(format!("BAM cache {} for {block}", if *hit { "hit" } else { "miss" }))
             }

@@ -1,0 +1,639 @@
+//! The algorithms around the reachability algorithm: CEGAR, the
+//! counterexample check, and the restart algorithm (sequential combination)
+//! — all in one steppable [`Verifier`] that produces one event trace.
+//!
+//! ```text
+//! Verifier ── stage 1 … n (restart algorithm: restartAlgorithm.configFiles)
+//!    └─ Stage ── Reachability (CPA+) with precision π
+//!          │ target reached: error path from the ARG parent links
+//!          ▼
+//!       check the path:  explicit values ─▶ octagon (or the second
+//!          configuration on the path's edges) ─▶ SSA path formula + SMT
+//!          ─▶ concrete replay of the model's inputs
+//!          │
+//!          ├─ replay reaches the error ............... FALSE (confirmed)
+//!          ├─ infeasible + CEGAR: interpolate ─▶ π' ⊋ π ─▶ Restart (new
+//!          │     iteration from the initial state, empty reached set)
+//!          ├─ infeasible, counterexample check ....... UNKNOWN (spurious)
+//!          └─ undecided ............................. UNKNOWN
+//!       stage ends UNKNOWN and another stage follows ─▶ Restart (next stage)
+//! ```
+//!
+//! Events: the inner runs' events pass through unchanged (the first
+//! `AnalysisStarted` only; their `AnalysisFinished` is replaced by the
+//! verifier's decision). Each check is an [`Event::Counterexample`] (after
+//! an [`Event::SolverQuery`] when the solver was asked), each refinement an
+//! [`Event::Refinement`], each new iteration or stage an
+//! [`Event::Restart`]; exactly one [`Event::AnalysisFinished`] ends the
+//! trace. A configuration without CEGAR, check or restart gives exactly the
+//! events of its [`crate::Reachability`].
+//!
+//! Soundness: TRUE only ever comes from a reachability run that finished
+//! with an empty waitlist (refinement only adds precision, so each CEGAR
+//! iteration is itself a sound analysis); a FALSE of a CEGAR or
+//! counterexample-check configuration is reported only when the concrete
+//! interpreter reached the error location on the found inputs.
+
+use crate::config::{build_analysis, build_analysis_refined, Analysis, Config, ConfigError};
+use crate::feasibility::{self, PathSolver, SolverAnswer};
+use crate::precision::VarPrecision;
+use crate::refinement::{assumption_closure, interpolate, refine_with_interpolants, Interpolant};
+use crate::trace::{Event, InterpolantView, PrecisionEntry, StateId, Verdict};
+use cfa::{EdgeId, Program};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// What the check of one error path found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathCheck {
+    /// Feasible (`Some(true)`), infeasible, or undecided.
+    pub feasible: Option<bool>,
+    /// Whether the concrete interpreter reached the error location.
+    pub confirmed: bool,
+    /// Which check decided.
+    pub check: String,
+    /// What it found, in words.
+    pub description: String,
+    /// The replayed inputs (when some were found).
+    pub inputs: Vec<i128>,
+}
+
+/// How much effort explicit-value interpolation may spend minimizing
+/// (transfers) before it keeps the remaining strongest posts whole.
+const INTERPOLATION_BUDGET: u64 = 400_000;
+
+/// One configuration's run: the reachability algorithm, re-built with a
+/// refined precision for each CEGAR iteration.
+struct Stage {
+    name: String,
+    config: Config,
+    analysis: Analysis,
+    cegar: bool,
+    check: bool,
+    second: Option<String>,
+    backup: bool,
+    max_refinements: u64,
+    precision: Arc<VarPrecision>,
+    refinements: u64,
+    #[cfg(not(target_arch = "wasm32"))]
+    started: std::time::Instant,
+    time_limit_ms: u64,
+}
+
+/// CEGAR, counterexample check and restart algorithm around the
+/// reachability algorithm, steppable one event at a time like
+/// [`crate::Reachability`] (see the module docs).
+pub struct Verifier {
+    program: Arc<Program>,
+    record_views: bool,
+    stages: Vec<(String, Config)>,
+    stage_index: usize,
+    stage: Stage,
+    pending: VecDeque<Event>,
+    solver: Option<Box<dyn PathSolver>>,
+    done: bool,
+    started: bool,
+    iteration: u32,
+    queries: u32,
+    outcome: Option<(Verdict, String)>,
+    confirmed: Option<bool>,
+    error_path: Option<Vec<EdgeId>>,
+    inputs: Vec<i128>,
+}
+
+fn load_stage_config(name: &str, parent: &Config) -> Result<Config, ConfigError> {
+    let mut c = Config::load(name)?;
+    if c.get("analysis.restartAfterUnknown") == "true" {
+        return Err(ConfigError { message: format!("restartAlgorithm.configFiles: `{name}` is itself a restart configuration") });
+    }
+    c.set("analysis.intModel", parent.get("analysis.intModel"))?;
+    let stage_steps = parent.get("restartAlgorithm.stageSteps");
+    if stage_steps != "0" {
+        c.set("limits.steps", stage_steps)?;
+    } else {
+        c.set("limits.steps", parent.get("limits.steps"))?;
+    }
+    c.set("limits.states", parent.get("limits.states"))?;
+    c.set("restartAlgorithm.stageTimeMs", parent.get("restartAlgorithm.stageTimeMs"))?;
+    Ok(c)
+}
+
+impl Stage {
+    fn new(program: &Arc<Program>, name: String, config: Config, record_views: bool) -> Result<Stage, ConfigError> {
+        let cegar = config.get("analysis.algorithm.CEGAR") == "true";
+        let precision = Arc::new(VarPrecision::empty());
+        let analysis = if cegar {
+            build_analysis_refined(program.clone(), &config, record_views, Some(&precision))?
+        } else {
+            build_analysis(program.clone(), &config, record_views)?
+        };
+        let second = Some(config.get("counterexample.checker.config").to_string()).filter(|s| !s.is_empty());
+        if let Some(s) = &second {
+            Config::load(s)?;
+        }
+        Ok(Stage {
+            name,
+            cegar,
+            check: config.get("analysis.checkCounterexamples") == "true",
+            second,
+            backup: config.get("cegar.backupRefiner") != "NONE",
+            max_refinements: config.get("cegar.maxIterations").parse().unwrap_or(50),
+            time_limit_ms: config.get("restartAlgorithm.stageTimeMs").parse().unwrap_or(0),
+            config,
+            analysis,
+            precision,
+            refinements: 0,
+            #[cfg(not(target_arch = "wasm32"))]
+            started: std::time::Instant::now(),
+        })
+    }
+
+    fn over_time(&self) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.time_limit_ms > 0 && self.started.elapsed().as_millis() as u64 > self.time_limit_ms
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            false
+        }
+    }
+}
+
+impl Verifier {
+    /// The verifier for `config` on `program` (no solver: error paths the
+    /// cheap checks cannot decide stay unconfirmed; see [`Self::with_solver`]).
+    pub fn new(program: Arc<Program>, config: &Config, record_views: bool) -> Result<Verifier, ConfigError> {
+        let stages: Vec<(String, Config)> = if config.get("analysis.restartAfterUnknown") == "true" {
+            let names: Vec<String> = config
+                .get("restartAlgorithm.configFiles")
+                .split(',')
+                .map(|s| s.trim().to_string())
+                .filter(|s| !s.is_empty())
+                .collect();
+            if names.is_empty() {
+                return Err(ConfigError {
+                    message: "analysis.restartAfterUnknown = true needs restartAlgorithm.configFiles".into(),
+                });
+            }
+            let mut out = Vec::new();
+            for n in names {
+                let c = load_stage_config(&n, config)?;
+                out.push((n, c));
+            }
+            out
+        } else {
+            vec![(config.source.clone(), config.clone())]
+        };
+        let (name, first) = stages[0].clone();
+        let stage = Stage::new(&program, name, first, record_views)?;
+        Ok(Verifier {
+            program,
+            record_views,
+            stages,
+            stage_index: 0,
+            stage,
+            pending: VecDeque::new(),
+            solver: None,
+            done: false,
+            started: false,
+            iteration: 1,
+            queries: 0,
+            outcome: None,
+            confirmed: None,
+            error_path: None,
+            inputs: Vec::new(),
+        })
+    }
+
+    /// Uses `solver` for the precise check (SSA path formula).
+    pub fn with_solver(mut self, solver: Box<dyn PathSolver>) -> Verifier {
+        self.solver = Some(solver);
+        self
+    }
+
+    /// With the native Z3 (`z3` on `PATH`) when it runs; unchanged otherwise.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn with_native_solver(self) -> Verifier {
+        match feasibility::Z3Process::detect() {
+            Some(z3) => self.with_solver(Box::new(z3)),
+            None => self,
+        }
+    }
+
+    /// The next event, or `None` after [`Event::AnalysisFinished`].
+    pub fn next_event(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.pending.pop_front() {
+                return Some(e);
+            }
+            if self.done {
+                return None;
+            }
+            if self.stage.over_time() {
+                let ms = self.stage.time_limit_ms;
+                self.stage_end(Verdict::Unknown, format!("time limit reached: restartAlgorithm.stageTimeMs = {ms}"));
+                continue;
+            }
+            match self.stage.analysis.next_event() {
+                None => self.stage_end(Verdict::Unknown, "the analysis ended without a verdict".into()),
+                Some(Event::AnalysisStarted { info }) => {
+                    if !self.started {
+                        self.started = true;
+                        return Some(Event::AnalysisStarted { info });
+                    }
+                }
+                Some(Event::AnalysisFinished { verdict, reason }) => self.inner_finished(verdict, reason),
+                Some(e) => return Some(e),
+            }
+        }
+    }
+
+    /// The events of one waitlist pop (see [`crate::Reachability::step`]).
+    pub fn step(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        let mut popped = false;
+        while let Some(e) = self.peek() {
+            if matches!(e, Event::WaitlistPop { .. }) {
+                if popped {
+                    return out;
+                }
+                popped = true;
+            }
+            out.extend(self.pending.pop_front());
+        }
+        out
+    }
+
+    fn peek(&mut self) -> Option<&Event> {
+        if self.pending.is_empty() {
+            let e = self.next_event()?;
+            self.pending.push_front(e);
+        }
+        self.pending.front()
+    }
+
+    /// Runs to the end and returns all remaining events.
+    pub fn run(&mut self) -> Vec<Event> {
+        let mut out = Vec::new();
+        while let Some(e) = self.next_event() {
+            out.push(e);
+        }
+        out
+    }
+
+    /// Runs to the end, handing each event to `f`.
+    pub fn run_with(&mut self, mut f: impl FnMut(&Event)) {
+        while let Some(e) = self.next_event() {
+            f(&e);
+        }
+    }
+
+    /// Whether the run is over (all events handed out).
+    pub fn is_finished(&self) -> bool {
+        self.done && self.pending.is_empty()
+    }
+
+    /// The verdict and its reason, once decided.
+    pub fn outcome(&self) -> Option<(Verdict, &str)> {
+        self.outcome.as_ref().map(|(v, r)| (*v, r.as_str()))
+    }
+
+    /// For a FALSE verdict: whether concrete replay confirmed the error path.
+    pub fn confirmed(&self) -> Option<bool> {
+        self.confirmed
+    }
+
+    /// The error path of the FALSE verdict (CFA edges from `main`'s entry).
+    pub fn error_path(&self) -> Option<&[EdgeId]> {
+        self.error_path.as_deref()
+    }
+
+    /// The nondet inputs that replay the confirmed error path.
+    pub fn inputs(&self) -> &[i128] {
+        &self.inputs
+    }
+
+    /// The current precision of the running stage (what CEGAR tracks where).
+    pub fn precision(&self) -> &VarPrecision {
+        &self.stage.precision
+    }
+
+    /// The reachability run of the current iteration.
+    pub fn analysis(&self) -> &Analysis {
+        &self.stage.analysis
+    }
+
+    /// The program.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    fn emit(&mut self, e: Event) {
+        self.pending.push_back(e);
+    }
+
+    fn finish(&mut self, verdict: Verdict, reason: String) {
+        self.outcome = Some((verdict, reason.clone()));
+        self.emit(Event::AnalysisFinished { verdict, reason });
+        self.done = true;
+    }
+
+    /// A stage decided (or gave up): finish, or restart with the next stage.
+    fn stage_end(&mut self, verdict: Verdict, reason: String) {
+        let conclusive = verdict == Verdict::True || (verdict == Verdict::False && self.confirmed != Some(false));
+        if conclusive || self.stage_index + 1 >= self.stages.len() {
+            let reason = if self.stages.len() > 1 {
+                format!("{reason} [stage {} of {}: {}]", self.stage_index + 1, self.stages.len(), self.stage.name)
+            } else {
+                reason
+            };
+            return self.finish(verdict, reason);
+        }
+        self.stage_index += 1;
+        let (name, config) = self.stages[self.stage_index].clone();
+        match Stage::new(&self.program, name.clone(), config, self.record_views) {
+            Ok(s) => {
+                self.stage = s;
+                self.iteration += 1;
+                self.confirmed = None;
+                self.error_path = None;
+                self.emit(Event::Restart {
+                    configuration: format!("{name} (stage {}: the previous stage said {}: {reason})", self.stage_index + 1, verdict.upper()),
+                    iteration: self.iteration,
+                });
+            }
+            Err(e) => self.finish(Verdict::Unknown, format!("stage `{name}`: {}", e.message)),
+        }
+    }
+
+    fn inner_finished(&mut self, verdict: Verdict, reason: String) {
+        let stage = &self.stage;
+        if verdict != Verdict::False || !(stage.cegar || stage.check) {
+            if verdict == Verdict::False {
+                self.error_path = stage.analysis.error_path();
+                self.confirmed = Some(false);
+            }
+            return self.stage_end(verdict, reason);
+        }
+        let path = stage.analysis.error_path().unwrap_or_default();
+        let target = stage.analysis.target().unwrap_or(StateId(0));
+        let check = self.check_path(&path);
+        self.emit(Event::Counterexample {
+            target,
+            feasible: check.feasible,
+            description: check.description.clone(),
+            path: path.clone(),
+            check: check.check.clone(),
+            inputs: check.inputs.iter().map(|v| v.to_string()).collect(),
+            confirmed: check.confirmed,
+        });
+        if check.confirmed {
+            self.error_path = Some(path);
+            self.confirmed = Some(true);
+            self.inputs = check.inputs.clone();
+            let inputs = check.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+            let reason = format!(
+                "{reason}; the error path is feasible and confirmed: the concrete interpreter reaches the error location with inputs [{inputs}] ({})",
+                check.check
+            );
+            return self.stage_end(Verdict::False, reason);
+        }
+        match check.feasible {
+            Some(false) if self.stage.cegar => self.refine(path, &check),
+            Some(false) => self.stage_end(
+                Verdict::Unknown,
+                format!("the error path is infeasible ({}: {}): the counterexample is spurious, the analysis too coarse", check.check, check.description),
+            ),
+            _ => self.stage_end(Verdict::Unknown, format!("an error path was found but could not be confirmed: {}", check.description)),
+        }
+    }
+
+    /// CEGAR: refine the precision with the infeasible `path` and restart.
+    fn refine(&mut self, path: Vec<EdgeId>, check: &PathCheck) {
+        let model = self.stage.config.int_model();
+        let old = (*self.stage.precision).clone();
+        let mut new = old.clone();
+        let mut interpolants: Vec<Interpolant> = Vec::new();
+        let (refiner, grew) = match interpolate(&self.program, &path, model, INTERPOLATION_BUDGET) {
+            Some(its) => {
+                let grew = refine_with_interpolants(&mut new, &its);
+                interpolants = its;
+                ("interpolation", grew)
+            }
+            None if self.stage.backup => {
+                let mut grew = false;
+                for v in assumption_closure(&self.program, &path) {
+                    grew |= new.add_global(v);
+                }
+                ("assumptions", grew)
+            }
+            None => {
+                return self.stage_end(
+                    Verdict::Unknown,
+                    format!("the error path is infeasible ({}) but explicit-value interpolation cannot refute it (cegar.backupRefiner = NONE)", check.check),
+                )
+            }
+        };
+        if !grew {
+            return self.stage_end(
+                Verdict::Unknown,
+                format!(
+                    "CEGAR made no progress: the {refiner} refiner found nothing new to track for the infeasible error path ({}), so the same counterexample would be found again",
+                    check.check
+                ),
+            );
+        }
+        if self.stage.refinements >= self.stage.max_refinements {
+            return self.stage_end(Verdict::Unknown, format!("CEGAR gave up after cegar.maxIterations = {} refinements", self.stage.max_refinements));
+        }
+        self.stage.refinements += 1;
+        let name = |v: &cfa::VarId| self.program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_default();
+        let entry = |l: Option<cfa::NodeId>, v: cfa::VarId| PrecisionEntry { location: l, var: v, name: name(&v) };
+        let added: Vec<PrecisionEntry> = new.added_since(&old).into_iter().map(|(l, v)| entry(l, v)).collect();
+        let mut tracked: Vec<PrecisionEntry> = new.global.iter().map(|v| entry(None, *v)).collect();
+        for (l, s) in &new.local {
+            tracked.extend(s.iter().map(|v| entry(Some(*l), *v)));
+        }
+        let views: Vec<InterpolantView> = interpolants
+            .iter()
+            .map(|it| InterpolantView {
+                position: it.position,
+                edge: it.edge,
+                location: it.location,
+                text: match &it.bindings {
+                    None => "false".into(),
+                    Some(b) => format!("{{{}}}", b.iter().map(|(v, x)| format!("{}={x}", name(v))).collect::<Vec<_>>().join(", ")),
+                },
+            })
+            .collect();
+        let added_text = added
+            .iter()
+            .map(|e| match e.location {
+                Some(l) => format!("{} at {l}", e.name),
+                None => format!("{} everywhere", e.name),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let precision_text = new.describe(&self.program);
+        let iteration = self.stage.refinements as u32;
+        self.emit(Event::Refinement {
+            precision: precision_text.clone(),
+            reason: format!("the error path is infeasible ({}); the {refiner} refiner adds {added_text}", check.check),
+            iteration,
+            refiner: refiner.into(),
+            path,
+            interpolants: views,
+            added,
+            tracked,
+        });
+        let precision = Arc::new(new);
+        match build_analysis_refined(self.program.clone(), &self.stage.config, self.record_views, Some(&precision)) {
+            Ok(a) => {
+                self.stage.analysis = a;
+                self.stage.precision = precision;
+                self.iteration += 1;
+                self.emit(Event::Restart {
+                    configuration: format!("{}, CEGAR iteration {} from the initial state, precision {precision_text}", self.stage.name, iteration + 1),
+                    iteration: self.iteration,
+                });
+            }
+            Err(e) => self.finish(Verdict::Unknown, e.message),
+        }
+    }
+
+    /// Checks one error path: cheap refutations first, then the precise
+    /// check with concrete replay.
+    fn check_path(&mut self, path: &[EdgeId]) -> PathCheck {
+        let model = self.stage.config.int_model();
+        let program = self.program.clone();
+        if let Some(i) = feasibility::value_infeasible_at(&program, path, model) {
+            return PathCheck {
+                feasible: Some(false),
+                confirmed: false,
+                check: "explicit values".into(),
+                description: format!("explicit values refute edge {} of {} ({})", i + 1, path.len(), edge_text(&program, path, i)),
+                inputs: vec![],
+            };
+        }
+        if let Some(second) = self.stage.second.clone() {
+            if let Some(check) = self.second_configuration(&second, path) {
+                return check;
+            }
+        } else if let Some(i) = feasibility::octagon_infeasible_at(&program, path, model) {
+            return PathCheck {
+                feasible: Some(false),
+                confirmed: false,
+                check: "octagon".into(),
+                description: format!("the octagon along the path becomes ⊥ at edge {} of {} ({})", i + 1, path.len(), edge_text(&program, path, i)),
+                inputs: vec![],
+            };
+        }
+        self.precise(path)
+    }
+
+    /// The second configuration on the CFA restricted to the path's edges:
+    /// TRUE there proves the path infeasible.
+    fn second_configuration(&mut self, name: &str, path: &[EdgeId]) -> Option<PathCheck> {
+        let mut config = Config::load(name).ok()?;
+        config.set("analysis.intModel", self.stage.config.get("analysis.intModel")).ok()?;
+        config.set("limits.steps", "2000").ok()?;
+        let restricted = Arc::new(feasibility::restrict_to_path(&self.program, path));
+        let mut a = build_analysis(restricted, &config, false).ok()?;
+        a.run_with(|_| {});
+        match a.outcome() {
+            Some((Verdict::True, _)) => Some(PathCheck {
+                feasible: Some(false),
+                confirmed: false,
+                check: name.to_string(),
+                description: format!("{name} on the CFA restricted to the path's {} edges proves the error location unreachable", path.len()),
+                inputs: vec![],
+            }),
+            _ => None,
+        }
+    }
+
+    /// The SSA path formula, the solver, and concrete replay.
+    fn precise(&mut self, path: &[EdgeId]) -> PathCheck {
+        let model = self.stage.config.int_model();
+        let formula = crate::ssa::path_formula(&self.program, path, model);
+        let max_steps = path.len().saturating_mul(4).saturating_add(100_000);
+        let replay_check = |inputs: Vec<i128>, how: &str, program: &Program| -> Option<PathCheck> {
+            let run = feasibility::replay(program, &inputs, model, max_steps);
+            matches!(run.outcome, concrete::Outcome::ReachedError { .. }).then(|| PathCheck {
+                feasible: Some(true),
+                confirmed: true,
+                check: how.to_string(),
+                description: format!("the concrete interpreter reaches the error location ({})", run.outcome),
+                inputs,
+            })
+        };
+        let Some(solver) = self.solver.as_mut() else {
+            // No solver: try the simplest inputs.
+            let zeros = vec![0; formula.inputs.len()];
+            if let Some(c) = replay_check(zeros, "replay with zero inputs", &self.program) {
+                return c;
+            }
+            return PathCheck {
+                feasible: None,
+                confirmed: false,
+                check: "none".into(),
+                description: "explicit values and octagons cannot refute the path and no SMT solver is available to decide it".into(),
+                inputs: vec![],
+            };
+        };
+        let names: Vec<String> = formula.inputs.iter().map(|i| i.name.clone()).collect();
+        let answer = solver.solve(&formula.smtlib, &names);
+        self.queries += 1;
+        self.emit(Event::SolverQuery { id: self.queries, smtlib: formula.smtlib.clone(), answer: answer.word().into() });
+        match answer {
+            SolverAnswer::Unsat => PathCheck {
+                feasible: Some(false),
+                confirmed: false,
+                check: "SMT".into(),
+                description: format!("the SSA path formula of the {} edges is unsatisfiable", path.len()),
+                inputs: vec![],
+            },
+            SolverAnswer::Sat(values) => {
+                let inputs: Vec<i128> = formula
+                    .inputs
+                    .iter()
+                    .map(|i| values.iter().find(|(n, _)| *n == i.name).map(|(_, v)| *v).unwrap_or(0))
+                    .collect();
+                if let Some(c) = replay_check(inputs.clone(), "SMT model + concrete replay", &self.program) {
+                    return c;
+                }
+                PathCheck {
+                    feasible: if formula.approximated { None } else { Some(true) },
+                    confirmed: false,
+                    check: "SMT".into(),
+                    description: "the path formula is satisfiable but replaying the model's inputs does not reach the error location".into(),
+                    inputs,
+                }
+            }
+            SolverAnswer::Unknown(why) => PathCheck {
+                feasible: None,
+                confirmed: false,
+                check: "SMT".into(),
+                description: format!("the solver could not decide the path formula ({why})"),
+                inputs: vec![],
+            },
+        }
+    }
+}
+
+fn edge_text(program: &Program, path: &[EdgeId], i: usize) -> String {
+    path.get(i)
+        .and_then(|e| program.edges.get(e.0 as usize))
+        .map(|e| format!("line {}: {}", e.line, e.label))
+        .unwrap_or_default()
+}
+
+/// Builds the [`Verifier`] a configuration describes, with the native Z3
+/// when it is installed (not in the browser).
+pub fn build_verifier(program: Arc<Program>, config: &Config, record_views: bool) -> Result<Verifier, ConfigError> {
+    let v = Verifier::new(program, config, record_views)?;
+    #[cfg(not(target_arch = "wasm32"))]
+    let v = v.with_native_solver();
+    Ok(v)
+}
