@@ -23,6 +23,8 @@
 //! command-line tool; it has no front end of its own.
 
 pub mod analysis;
+pub mod cfa_graph;
+pub mod layout;
 pub mod selection;
 pub mod solver;
 pub mod view;
