@@ -35,7 +35,8 @@
 //! interpreter reached the error location on the found inputs.
 
 use crate::config::{build_analysis, build_analysis_refined, Analysis, Config, ConfigError};
-use crate::feasibility::{self, PathSolver, SolverAnswer};
+use crate::feasibility;
+use smt::{parse_response, SolverBackend, Status};
 use crate::precision::VarPrecision;
 use crate::refinement::{assumption_closure, interpolate, refine_with_interpolants, Interpolant};
 use crate::trace::{Event, InterpolantView, PrecisionEntry, StateId, Verdict};
@@ -90,7 +91,7 @@ pub struct Verifier {
     stage_index: usize,
     stage: Stage,
     pending: VecDeque<Event>,
-    solver: Option<Box<dyn PathSolver>>,
+    solver: Option<Box<dyn SolverBackend>>,
     done: bool,
     started: bool,
     iteration: u32,
@@ -207,18 +208,17 @@ impl Verifier {
     }
 
     /// Uses `solver` for the precise check (SSA path formula).
-    pub fn with_solver(mut self, solver: Box<dyn PathSolver>) -> Verifier {
+    pub fn with_solver(mut self, solver: Box<dyn SolverBackend>) -> Verifier {
         self.solver = Some(solver);
         self
     }
 
-    /// With the native Z3 (`z3` on `PATH`) when it runs; unchanged otherwise.
+    /// With the native Z3 ([`smt::Z3Process::system`], 5 s per query).
+    /// A missing `z3` answers `unknown`: error paths the cheap checks cannot
+    /// decide then stay unconfirmed.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn with_native_solver(self) -> Verifier {
-        match feasibility::Z3Process::detect() {
-            Some(z3) => self.with_solver(Box::new(z3)),
-            None => self,
-        }
+        self.with_solver(Box::new(smt::Z3Process::system(std::time::Duration::from_secs(5))))
     }
 
     /// The next event, or `None` after [`Event::AnalysisFinished`].
@@ -582,24 +582,21 @@ impl Verifier {
                 inputs: vec![],
             };
         };
-        let names: Vec<String> = formula.inputs.iter().map(|i| i.name.clone()).collect();
-        let answer = solver.solve(&formula.smtlib, &names);
+        let output = solver.solve_text(&formula.smtlib);
+        let response = parse_response(&output);
         self.queries += 1;
-        self.emit(Event::SolverQuery { id: self.queries, smtlib: formula.smtlib.clone(), answer: answer.word().into() });
-        match answer {
-            SolverAnswer::Unsat => PathCheck {
+        self.emit(Event::SolverQuery { id: self.queries, smtlib: formula.smtlib.clone(), answer: response.status().as_str().into() });
+        match response.status() {
+            Status::Unsat => PathCheck {
                 feasible: Some(false),
                 confirmed: false,
                 check: "SMT".into(),
                 description: format!("the SSA path formula of the {} edges is unsatisfiable", path.len()),
                 inputs: vec![],
             },
-            SolverAnswer::Sat(values) => {
-                let inputs: Vec<i128> = formula
-                    .inputs
-                    .iter()
-                    .map(|i| values.iter().find(|(n, _)| *n == i.name).map(|(_, v)| *v).unwrap_or(0))
-                    .collect();
+            Status::Sat => {
+                let inputs: Vec<i128> =
+                    formula.inputs.iter().map(|i| crate::ssa::input_value(i, &response.model).unwrap_or(0)).collect();
                 if let Some(c) = replay_check(inputs.clone(), "SMT model + concrete replay", &self.program) {
                     return c;
                 }
@@ -611,11 +608,14 @@ impl Verifier {
                     inputs,
                 }
             }
-            SolverAnswer::Unknown(why) => PathCheck {
+            Status::Unknown => PathCheck {
                 feasible: None,
                 confirmed: false,
                 check: "SMT".into(),
-                description: format!("the solver could not decide the path formula ({why})"),
+                description: format!(
+                    "the solver could not decide the path formula ({})",
+                    response.reason().unwrap_or_else(|| "no reason given".into())
+                ),
                 inputs: vec![],
             },
         }

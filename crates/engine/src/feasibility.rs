@@ -11,9 +11,9 @@
 //!   path (every variable related, intervals on nondet values): ⊥ proves the
 //!   path infeasible. It refutes paths explicit values cannot (the octagon
 //!   thesis's footnote: `x > 5` and `x < 3` on a nondet `x`).
-//! * The SSA path formula ([`crate::ssa`]) answered by an SMT solver
-//!   ([`PathSolver`]): `unsat` proves infeasibility; a model gives concrete
-//!   nondet inputs.
+//! * The SSA path formula ([`crate::ssa`]) answered by an SMT solver (an
+//!   [`smt::SolverBackend`]; natively a Z3 process): `unsat` proves
+//!   infeasibility; a model gives concrete nondet inputs.
 //! * [`replay`] — the concrete interpreter runs the program on those
 //!   inputs. Only when it reaches the error location is a FALSE verdict
 //!   *confirmed*: the replay is the ground truth, whatever the solver said.
@@ -28,157 +28,6 @@ use crate::cpa::AbstractDomain;
 use cfa::{EdgeId, Program};
 use minic::IntModel;
 use std::sync::Arc;
-
-/// A solver's answer to a path formula.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SolverAnswer {
-    /// Satisfiable, with the values of the requested constants (absent
-    /// ones are unconstrained).
-    Sat(Vec<(String, i128)>),
-    /// Unsatisfiable: the path is infeasible.
-    Unsat,
-    /// The solver gave up (timeout, non-linear arithmetic) or failed; the
-    /// text says why.
-    Unknown(String),
-}
-
-impl SolverAnswer {
-    /// `sat`, `unsat` or `unknown`, as SMT-LIB2 prints it.
-    pub fn word(&self) -> &'static str {
-        match self {
-            SolverAnswer::Sat(_) => "sat",
-            SolverAnswer::Unsat => "unsat",
-            SolverAnswer::Unknown(_) => "unknown",
-        }
-    }
-}
-
-/// Something that answers SMT-LIB2 scripts ending in `(check-sat)` and an
-/// optional `(get-value (…))`. Natively a Z3 process ([`Z3Process`]); in the
-/// page, whatever the page provides. A solver must be deterministic for the
-/// trace to be (same script, same answer).
-pub trait PathSolver: Send {
-    /// Answers `script`; `names` are the constants whose values to return
-    /// on `sat`.
-    fn solve(&mut self, script: &str, names: &[String]) -> SolverAnswer;
-}
-
-/// Parses a solver's output: the first line is `sat`/`unsat`/`unknown`,
-/// followed (on `sat`) by the answer to `(get-value (…))`, e.g.
-/// `((in_0 5) (in_1 (- 3)))`.
-pub fn parse_solver_output(out: &str) -> SolverAnswer {
-    let mut lines = out.lines().map(str::trim).filter(|l| !l.is_empty());
-    match lines.next() {
-        Some("unsat") => SolverAnswer::Unsat,
-        Some("sat") => {
-            let rest: String = lines.collect::<Vec<_>>().join(" ");
-            SolverAnswer::Sat(parse_values(&rest))
-        }
-        Some(other) => SolverAnswer::Unknown(other.chars().take(200).collect()),
-        None => SolverAnswer::Unknown("no answer".into()),
-    }
-}
-
-/// `((a 5) (b (- 3)) (|x@1| 0))` → `[("a", 5), ("b", -3), ("x@1", 0)]`.
-fn parse_values(text: &str) -> Vec<(String, i128)> {
-    // Tokens: parentheses, and atoms.
-    let mut tokens = Vec::new();
-    let mut cur = String::new();
-    for ch in text.chars() {
-        match ch {
-            '(' | ')' => {
-                if !cur.is_empty() {
-                    tokens.push(std::mem::take(&mut cur));
-                }
-                tokens.push(ch.to_string());
-            }
-            c if c.is_whitespace() => {
-                if !cur.is_empty() {
-                    tokens.push(std::mem::take(&mut cur));
-                }
-            }
-            c => cur.push(c),
-        }
-    }
-    if !cur.is_empty() {
-        tokens.push(cur);
-    }
-    let mut out = Vec::new();
-    let mut i = 0;
-    // Each pair: ( name value ) with value = int | ( - int )
-    while i < tokens.len() {
-        if tokens[i] == "(" && i + 2 < tokens.len() && tokens[i + 1] != "(" {
-            let name = tokens[i + 1].trim_matches('|').to_string();
-            let (value, next) = if tokens[i + 2] == "(" && i + 5 < tokens.len() && tokens[i + 3] == "-" {
-                (tokens[i + 4].parse::<i128>().ok().map(|v| -v), i + 6)
-            } else {
-                (tokens[i + 2].parse::<i128>().ok(), i + 3)
-            };
-            if let Some(v) = value {
-                out.push((name, v));
-                i = next;
-                continue;
-            }
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Z3 as a native process (`z3 -in -smt2`, one process per query, with a
-/// per-query timeout). Not available in the browser.
-#[cfg(not(target_arch = "wasm32"))]
-#[derive(Clone, Debug)]
-pub struct Z3Process {
-    /// The executable (`z3`).
-    pub program: String,
-    /// Per-query timeout in milliseconds (Z3's `-t:`).
-    pub timeout_ms: u64,
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl Z3Process {
-    /// Z3 from `PATH`, if it runs (`z3 -version`).
-    pub fn detect() -> Option<Z3Process> {
-        let ok = std::process::Command::new("z3")
-            .arg("-version")
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        ok.then(|| Z3Process { program: "z3".into(), timeout_ms: 5000 })
-    }
-}
-
-#[cfg(not(target_arch = "wasm32"))]
-impl PathSolver for Z3Process {
-    fn solve(&mut self, script: &str, _names: &[String]) -> SolverAnswer {
-        use std::io::Write;
-        use std::process::{Command, Stdio};
-        let child = Command::new(&self.program)
-            .arg("-in")
-            .arg("-smt2")
-            .arg(format!("-t:{}", self.timeout_ms))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn();
-        let mut child = match child {
-            Ok(c) => c,
-            Err(e) => return SolverAnswer::Unknown(format!("cannot start {}: {e}", self.program)),
-        };
-        if let Some(mut stdin) = child.stdin.take() {
-            if stdin.write_all(script.as_bytes()).is_err() {
-                let _ = child.kill();
-                return SolverAnswer::Unknown("cannot write to the solver".into());
-            }
-        }
-        match child.wait_with_output() {
-            Ok(out) => parse_solver_output(&String::from_utf8_lossy(&out.stdout)),
-            Err(e) => SolverAnswer::Unknown(format!("solver failed: {e}")),
-        }
-    }
-}
 
 /// The first path position whose edge the explicit-value analysis (full
 /// precision, starting from ⊤ at `main`'s entry) finds infeasible, or
@@ -269,18 +118,3 @@ pub fn restrict_to_path(program: &Program, path: &[EdgeId]) -> Program {
     p
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_models_and_answers() {
-        assert_eq!(parse_solver_output("unsat\n(error \"model is not available\")"), SolverAnswer::Unsat);
-        assert_eq!(
-            parse_solver_output("sat\n((in_0 5)\n (in_1 (- 3)))"),
-            SolverAnswer::Sat(vec![("in_0".into(), 5), ("in_1".into(), -3)])
-        );
-        assert!(matches!(parse_solver_output("unknown"), SolverAnswer::Unknown(_)));
-        assert!(matches!(parse_solver_output(""), SolverAnswer::Unknown(_)));
-    }
-}

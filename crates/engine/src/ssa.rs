@@ -1,13 +1,19 @@
 //! The path formula of an error path in static single assignment (SSA)
-//! form, as SMT-LIB2 text over integers — the precise half of the
-//! feasibility check of a counterexample.
+//! form — the precise half of the feasibility check of a counterexample,
+//! built on the `smt` crate's encoding of mini-C expressions
+//! ([`smt::encode_expr`], [`smt::encode_condition`]).
 //!
 //! For a path `e₁ … eₙ` through the CFA, every assignment creates a new
-//! version of its variable (`x@3`), every assumption becomes a conjunct, and
-//! every nondeterministic value becomes an *input* constant `in_k`. The
-//! formula is satisfiable iff (up to the over-approximated operations
-//! below) some execution follows the path; a model's `in_k` values are
-//! concrete nondet inputs that [`concrete::execute`] replays.
+//! version of its variable (`v3@2`), every assumption becomes a conjunct,
+//! and every nondeterministic value becomes an *input* constant `in_k`. The
+//! formula is satisfiable iff (up to operations the theory
+//! over-approximates, see [`smt::encode`]) some execution follows the path;
+//! a model's `in_k` values are concrete nondet inputs that
+//! [`concrete::execute`] replays.
+//!
+//! The theory is the one sound for the run's integer model
+//! ([`smt::Theory::sound_for`]): bit-vectors under `c` (exact wrap-around,
+//! bit operations), integers under `math`.
 //!
 //! The encoding mirrors the concrete interpreter exactly so inputs line up:
 //! inputs are taken in the interpreter's order (a `Nondet` right-hand side;
@@ -15,20 +21,11 @@
 //! order; at a branching location, the reads of *all* outgoing assumptions
 //! in edge order; an unset return slot), calls push a frame of locals and
 //! returns pop it.
-//!
-//! Integer semantics follow [`cfa::Expr::eval`]: under `math` values are
-//! unbounded (only `_Bool` normalizes), under `c` every result wraps into its
-//! type (`min + (v − min) mod 2^bits`). Division and remainder truncate
-//! toward zero and require a non-zero divisor (an execution that divides by
-//! zero stops, so it cannot follow the path). Shifts by a constant are exact;
-//! bitwise operations and shifts by a variable amount are *over-approximated*
-//! by a fresh unconstrained value of the type: then `unsat` still proves the
-//! path infeasible, while a `sat` answer must be confirmed by replay.
 
-use cfa::{BinOp, EdgeId, EdgeKind, Expr, Program, Rhs, UnOp, VarId, VarScope};
+use cfa::{EdgeId, EdgeKind, Expr, Program, Rhs, VarId, VarScope};
 use minic::types::{IntModel, IntType};
+use smt::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, Query, Term, Theory};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// One nondeterministic input of the path, in the order the concrete
 /// interpreter takes inputs.
@@ -42,263 +39,193 @@ pub struct PathInput {
     pub position: usize,
 }
 
-/// The SSA path formula of a path: the SMT-LIB2 script and its inputs.
+/// The SSA path formula of a path: the query, its SMT-LIB2 text and its
+/// inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PathFormula {
-    /// A complete script: declarations, one `assert` per conjunct,
-    /// `(check-sat)` and a `(get-value …)` of the inputs.
+    /// The conjunction (with `want_model`).
+    pub query: Query,
+    /// `query` as a self-contained SMT-LIB2 script.
     pub smtlib: String,
     /// The inputs in interpreter order.
     pub inputs: Vec<PathInput>,
-    /// Whether some operation was over-approximated (then `sat` needs
-    /// confirmation by replay; `unsat` is exact either way).
+    /// Whether some operation was over-approximated by a fresh value (then
+    /// `sat` needs confirmation by replay; `unsat` is exact either way).
     pub approximated: bool,
+    /// The encoding used.
+    pub encoding: Encoding,
+}
+
+/// The variable terms and fresh values of the encoding (an [`EncodeEnv`]).
+struct Env<'p> {
+    program: &'p Program,
+    enc: Encoding,
+    /// The SSA term currently holding each variable's value (absent: no
+    /// value yet in the current activation).
+    cur: BTreeMap<VarId, Term>,
+    fresh: u32,
+    approximated: bool,
+    extra: Vec<Term>,
+}
+
+impl EncodeEnv for Env<'_> {
+    fn var(&mut self, var: VarId, ty: IntType) -> Term {
+        match self.cur.get(&var) {
+            Some(t) => t.clone(),
+            // Not reached: inputs are taken before every read.
+            None => self.fresh(ty, "unset variable"),
+        }
+    }
+    fn fresh(&mut self, ty: IntType, _why: &str) -> Term {
+        self.approximated = true;
+        self.fresh += 1;
+        let t = Term::var(&format!("approx_{}", self.fresh), self.enc.sort(ty));
+        self.extra.push(self.enc.range_constraint(&t, ty));
+        t
+    }
 }
 
 struct Encoder<'p> {
-    program: &'p Program,
-    model: IntModel,
-    /// The SSA constant currently holding each variable's value (absent:
-    /// no value yet in the current activation).
-    cur: BTreeMap<VarId, String>,
+    env: Env<'p>,
     /// The caller activations' local variables, innermost last.
-    frames: Vec<BTreeMap<VarId, String>>,
+    frames: Vec<BTreeMap<VarId, Term>>,
     versions: BTreeMap<VarId, u32>,
-    decls: Vec<String>,
-    asserts: Vec<String>,
+    asserts: Vec<Term>,
     inputs: Vec<PathInput>,
-    fresh: u32,
-    approximated: bool,
     position: usize,
 }
 
-fn lit(v: i128) -> String {
-    if v < 0 {
-        format!("(- {})", v.unsigned_abs())
-    } else {
-        v.to_string()
+impl Encoder<'_> {
+    fn program(&self) -> &Program {
+        self.env.program
     }
-}
 
-impl<'p> Encoder<'p> {
     fn var_ty(&self, v: VarId) -> IntType {
-        self.program.variables.get(v.0 as usize).map(|x| x.ty).unwrap_or(IntType::Int)
+        self.program().variables.get(v.0 as usize).map(|x| x.ty).unwrap_or(IntType::Int)
     }
 
     fn is_global(&self, v: VarId) -> bool {
-        self.program.variables.get(v.0 as usize).is_some_and(|x| x.scope == VarScope::Global)
+        self.program().variables.get(v.0 as usize).is_some_and(|x| x.scope == VarScope::Global)
     }
 
-    /// A fresh constant constrained to the values of `ty` under the model.
-    fn fresh_of(&mut self, prefix: &str, ty: IntType) -> String {
-        let name = format!("{prefix}_{}", self.fresh);
-        self.fresh += 1;
-        self.decls.push(format!("(declare-const {name} Int)"));
-        self.range(&name, ty);
-        name
-    }
-
-    fn range(&mut self, name: &str, ty: IntType) {
-        if self.model == IntModel::C || ty == IntType::Bool {
-            self.asserts.push(format!("(and (<= {} {name}) (<= {name} {}))", lit(ty.min_value()), lit(ty.max_value())));
-        }
-    }
-
-    fn input(&mut self, ty: IntType) -> String {
+    fn input(&mut self, ty: IntType) -> Term {
         let name = format!("in_{}", self.inputs.len());
-        self.decls.push(format!("(declare-const {name} Int)"));
-        self.range(&name, ty);
-        self.inputs.push(PathInput { name: name.clone(), ty, position: self.position });
-        name
+        let t = Term::var(&name, self.env.enc.sort(ty));
+        self.asserts.push(self.env.enc.range_constraint(&t, ty));
+        self.inputs.push(PathInput { name, ty, position: self.position });
+        t
     }
 
-    /// `var := term` (converted to the variable's type): a new SSA version.
-    fn set(&mut self, var: VarId, term: String) {
+    /// `var := term` (a value of type `from`, converted to the variable's
+    /// type): a new SSA version.
+    fn set(&mut self, var: VarId, term: Term, from: IntType) {
         let ty = self.var_ty(var);
         let k = self.versions.entry(var).or_insert(0);
         *k += 1;
-        let name = format!("v{}@{}", var.0, k);
-        self.decls.push(format!("(declare-const |{name}| Int)"));
-        let conv = self.convert(term, ty);
-        self.asserts.push(format!("(= |{name}| {conv})"));
-        self.cur.insert(var, format!("|{name}|"));
+        let v = Term::var(&format!("v{}@{}", var.0, k), self.env.enc.sort(ty));
+        let value = if from == ty { term } else { encode_cast(term, from, ty, self.env.enc) };
+        self.asserts.push(Term::eq(v.clone(), value));
+        self.env.cur.insert(var, v);
     }
 
     /// Every variable of `e` without a value takes an input (interpreter order).
     fn read_inputs(&mut self, e: &Expr) {
         for v in e.variables() {
-            if !self.cur.contains_key(&v) {
+            if !self.env.cur.contains_key(&v) {
                 let ty = self.var_ty(v);
                 let i = self.input(ty);
-                self.set(v, i);
+                self.set(v, i, ty);
             }
         }
     }
 
-    fn convert(&self, t: String, ty: IntType) -> String {
-        match self.model {
-            _ if ty == IntType::Bool => format!("(ite (= {t} 0) 0 1)"),
-            IntModel::Math => t,
-            IntModel::C => {
-                let min = ty.min_value();
-                let m = 1i128 << ty.bits();
-                format!("(+ {} (mod (- {t} {}) {m}))", lit(min), lit(min))
-            }
-        }
-    }
-
-    fn expr(&mut self, e: &Expr) -> String {
-        match e {
-            Expr::Const { value, .. } => lit(*value),
-            Expr::Var { var, .. } => self.cur.get(var).cloned().unwrap_or_else(|| "0".into()),
-            Expr::Cast { ty, arg } => {
-                let a = self.expr(arg);
-                self.convert(a, *ty)
-            }
-            Expr::Unary { op, ty, arg } => {
-                let a = self.expr(arg);
-                match op {
-                    UnOp::Neg => self.convert(format!("(- {a})"), *ty),
-                    UnOp::BitNot => self.convert(format!("(- (- {a}) 1)"), *ty),
-                    UnOp::LogNot => format!("(ite (= {a} 0) 1 0)"),
-                }
-            }
-            Expr::Binary { op, ty, lhs, rhs } => {
-                let a = self.expr(lhs);
-                let b = self.expr(rhs);
-                let cmp = |o: &str| format!("(ite ({o} {a} {b}) 1 0)");
-                let raw = match op {
-                    BinOp::Lt => return cmp("<"),
-                    BinOp::Le => return cmp("<="),
-                    BinOp::Gt => return cmp(">"),
-                    BinOp::Ge => return cmp(">="),
-                    BinOp::Eq => return cmp("="),
-                    BinOp::Ne => return format!("(ite (= {a} {b}) 0 1)"),
-                    BinOp::Add => format!("(+ {a} {b})"),
-                    BinOp::Sub => format!("(- {a} {b})"),
-                    BinOp::Mul => format!("(* {a} {b})"),
-                    BinOp::Div | BinOp::Rem => {
-                        self.asserts.push(format!("(not (= {b} 0))"));
-                        let q = format!(
-                            "(ite (>= {a} 0) (ite (> {b} 0) (div {a} {b}) (- (div {a} (- {b})))) (ite (> {b} 0) (- (div (- {a}) {b})) (div (- {a}) (- {b}))))"
-                        );
-                        if *op == BinOp::Div {
-                            q
-                        } else {
-                            format!("(- {a} (* {b} {q}))")
-                        }
-                    }
-                    BinOp::Shl | BinOp::Shr => {
-                        let limit: i128 = if self.model == IntModel::C { ty.bits() as i128 } else { 127 };
-                        match rhs.as_ref() {
-                            Expr::Const { value: k, .. } if (0..limit).contains(k) => {
-                                let p = 1i128 << *k;
-                                if *op == BinOp::Shl {
-                                    format!("(* {a} {p})")
-                                } else {
-                                    format!("(div {a} {p})")
-                                }
-                            }
-                            Expr::Const { .. } => {
-                                // A bad shift stops every execution here.
-                                self.asserts.push("false".into());
-                                "0".into()
-                            }
-                            _ => {
-                                self.approximated = true;
-                                self.asserts.push(format!("(and (<= 0 {b}) (< {b} {limit}))"));
-                                return self.fresh_of("approx", *ty);
-                            }
-                        }
-                    }
-                    BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
-                        self.approximated = true;
-                        return self.fresh_of("approx", *ty);
-                    }
-                };
-                self.convert(raw, *ty)
-            }
-        }
-    }
-
-    fn truth(&mut self, cond: &Expr, positive: bool) {
-        let t = self.expr(cond);
-        if positive {
-            self.asserts.push(format!("(not (= {t} 0))"));
-        } else {
-            self.asserts.push(format!("(= {t} 0)"));
-        }
+    fn value(&mut self, e: &Expr) -> Term {
+        let enc = self.env.enc;
+        encode_expr(e, enc, &mut self.env)
     }
 
     fn edge(&mut self, id: EdgeId) {
-        let Some(edge) = self.program.edges.get(id.0 as usize) else { return };
+        let Some(edge) = self.program().edges.get(id.0 as usize).cloned() else { return };
         match &edge.kind {
             EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => {}
             EdgeKind::Declare { var, init: None } => {
-                self.cur.remove(var);
+                self.env.cur.remove(var);
             }
-            EdgeKind::Declare { var, init: Some(rhs) } | EdgeKind::Assign { var, rhs } => {
-                let t = match rhs {
-                    Rhs::Expr(e) => {
-                        self.read_inputs(e);
-                        self.expr(e)
-                    }
-                    Rhs::Nondet(ty) => self.input(*ty),
-                };
-                self.set(*var, t);
-            }
+            EdgeKind::Declare { var, init: Some(rhs) } | EdgeKind::Assign { var, rhs } => match rhs {
+                Rhs::Expr(e) => {
+                    self.read_inputs(e);
+                    let t = self.value(e);
+                    self.set(*var, t, e.ty());
+                }
+                Rhs::Nondet(ty) => {
+                    let t = self.input(*ty);
+                    self.set(*var, t, *ty);
+                }
+            },
             EdgeKind::Assume { cond, positive } => {
                 // The interpreter evaluates every outgoing assumption of the
                 // location (in order) to find the enabled edge.
-                let outgoing = self.program.nodes.get(edge.source.0 as usize).map(|n| n.outgoing.clone()).unwrap_or_default();
+                let outgoing = self.program().nodes.get(edge.source.0 as usize).map(|n| n.outgoing.clone()).unwrap_or_default();
                 for o in outgoing {
-                    if let Some(EdgeKind::Assume { cond: c, .. }) = self.program.edges.get(o.0 as usize).map(|e| &e.kind) {
-                        self.read_inputs(c);
-                    }
+                    let c = match self.program().edges.get(o.0 as usize).map(|e| &e.kind) {
+                        Some(EdgeKind::Assume { cond: c, .. }) => c.clone(),
+                        _ => continue,
+                    };
+                    self.read_inputs(&c);
                 }
-                self.truth(cond, *positive);
+                let enc = self.env.enc;
+                let c = encode_condition(cond, enc, &mut self.env);
+                self.asserts.push(if *positive { c } else { Term::not(c) });
             }
             EdgeKind::Call { callee, args, .. } => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     self.read_inputs(a);
-                    vals.push(self.expr(a));
+                    vals.push((self.value(a), a.ty()));
                 }
-                let locals: BTreeMap<VarId, String> =
-                    self.cur.iter().filter(|(v, _)| !self.is_global(**v)).map(|(v, t)| (*v, t.clone())).collect();
+                let locals: BTreeMap<VarId, Term> =
+                    self.env.cur.iter().filter(|(v, _)| !self.is_global(**v)).map(|(v, t)| (*v, t.clone())).collect();
                 for v in locals.keys() {
-                    self.cur.remove(v);
+                    self.env.cur.remove(v);
                 }
                 self.frames.push(locals);
-                let params = self.program.functions.get(callee.0 as usize).map(|f| f.params.clone()).unwrap_or_default();
-                for (p, t) in params.into_iter().zip(vals) {
-                    self.set(p, t);
+                let params = self.program().functions.get(callee.0 as usize).map(|f| f.params.clone()).unwrap_or_default();
+                for (p, (t, ty)) in params.into_iter().zip(vals) {
+                    self.set(p, t, ty);
                 }
             }
             EdgeKind::Return { callee, result, .. } => {
-                let ret = self.program.functions.get(callee.0 as usize).and_then(|f| f.ret);
+                let ret = self.program().functions.get(callee.0 as usize).and_then(|f| f.ret);
                 let value = match (result, ret) {
-                    (Some(_), Some(r)) => Some(match self.cur.get(&r) {
-                        Some(t) => t.clone(),
-                        None => self.input(self.var_ty(r)),
-                    }),
+                    (Some(_), Some(r)) => {
+                        let ty = self.var_ty(r);
+                        Some((
+                            match self.env.cur.get(&r) {
+                                Some(t) => t.clone(),
+                                None => self.input(ty),
+                            },
+                            ty,
+                        ))
+                    }
                     _ => None,
                 };
-                self.cur.retain(|v, _| self.program.variables.get(v.0 as usize).is_some_and(|x| x.scope == VarScope::Global));
+                let globals: BTreeMap<VarId, Term> =
+                    self.env.cur.iter().filter(|(v, _)| self.is_global(**v)).map(|(v, t)| (*v, t.clone())).collect();
+                self.env.cur = globals;
                 if let Some(saved) = self.frames.pop() {
-                    self.cur.extend(saved);
+                    self.env.cur.extend(saved);
                 }
-                if let (Some(res), Some(t)) = (result, value) {
-                    self.set(*res, t);
+                if let (Some(res), Some((t, ty))) = (result, value) {
+                    self.set(*res, t, ty);
                 }
             }
             EdgeKind::ReturnStatement { value } => {
                 if let Some(e) = value {
                     self.read_inputs(e);
-                    let t = self.expr(e);
-                    let f = self.program.nodes.get(edge.source.0 as usize).map(|n| n.function);
-                    if let Some(r) = f.and_then(|f| self.program.functions.get(f.0 as usize)).and_then(|f| f.ret) {
-                        self.set(r, t);
+                    let t = self.value(e);
+                    let f = self.program().nodes.get(edge.source.0 as usize).map(|n| n.function);
+                    if let Some(r) = f.and_then(|f| self.program().functions.get(f.0 as usize)).and_then(|f| f.ret) {
+                        self.set(r, t, e.ty());
                     }
                 }
             }
@@ -306,39 +233,50 @@ impl<'p> Encoder<'p> {
     }
 }
 
-/// The SSA path formula of `path` (edges from `main`'s entry) under `model`.
+/// The SSA path formula of `path` (edges from `main`'s entry) under `model`,
+/// in the theory sound for it.
 pub fn path_formula(program: &Program, path: &[EdgeId], model: IntModel) -> PathFormula {
-    let mut enc = Encoder {
-        program,
-        model,
-        cur: BTreeMap::new(),
+    let enc = Encoding::new(Theory::sound_for(model), model);
+    let mut e = Encoder {
+        env: Env { program, enc, cur: BTreeMap::new(), fresh: 0, approximated: false, extra: Vec::new() },
         frames: Vec::new(),
         versions: BTreeMap::new(),
-        decls: Vec::new(),
         asserts: Vec::new(),
         inputs: Vec::new(),
-        fresh: 0,
-        approximated: false,
         position: 0,
     };
-    for (i, e) in path.iter().enumerate() {
-        enc.position = i;
-        enc.edge(*e);
+    for (i, id) in path.iter().enumerate() {
+        e.position = i;
+        e.edge(*id);
     }
-    let mut s = String::new();
-    let _ = writeln!(s, "; SSA path formula of an error path ({} edges, integer model {})", path.len(), model.name());
-    s.push_str("(set-logic ALL)\n");
-    for d in &enc.decls {
-        s.push_str(d);
-        s.push('\n');
+    let mut assertions: Vec<Term> = e.asserts;
+    assertions.extend(e.env.extra);
+    assertions.retain(|t| *t != Term::bool(true));
+    let query = Query {
+        assertions,
+        want_model: true,
+        comment: Some(format!(
+            "SSA path formula of an error path: {} edges, {} inputs, integer model {}, theory {}",
+            path.len(),
+            e.inputs.len(),
+            model.name(),
+            enc.theory.name()
+        )),
+    };
+    let smtlib = query.to_smtlib();
+    PathFormula { query, smtlib, inputs: e.inputs, approximated: e.env.approximated, encoding: enc }
+}
+
+/// The value of input `input` in a model (`None` when the model leaves it
+/// unconstrained), as an integer of its type.
+pub fn input_value(input: &PathInput, model: &BTreeMap<String, smt::Value>) -> Option<i128> {
+    match model.get(&input.name)? {
+        smt::Value::Int(i) => Some(*i),
+        smt::Value::Bv { value, width } => Some(if input.ty.is_signed() {
+            smt::term::bv_signed(*value, *width)
+        } else {
+            *value as i128
+        }),
+        smt::Value::Bool(b) => Some(*b as i128),
     }
-    for a in &enc.asserts {
-        let _ = writeln!(s, "(assert {a})");
-    }
-    s.push_str("(check-sat)\n");
-    if !enc.inputs.is_empty() {
-        let names: Vec<&str> = enc.inputs.iter().map(|i| i.name.as_str()).collect();
-        let _ = writeln!(s, "(get-value ({}))", names.join(" "));
-    }
-    PathFormula { smtlib: s, inputs: enc.inputs, approximated: enc.approximated }
 }

@@ -4,6 +4,7 @@
 
 use engine::cegar::{build_verifier, Verifier};
 use engine::trace::Event;
+use engine::{feasibility, refinement};
 use engine::view::{Cursor, Snapshot, Statistics};
 use engine::{build_analysis, Config, Verdict};
 use std::sync::Arc;
@@ -70,4 +71,172 @@ fn octagon_cegar_proves_listing_2_1() {
     assert!(tracked.contains(&var(&p, "flag")), "{tracked:?}");
     let stats = Statistics::of(&events);
     assert!(stats.refinements >= 1 && stats.restarts == stats.refinements, "{stats:?}");
+}
+
+/// The octagon thesis's footnote case: `x` is nondet, so explicit values
+/// know nothing about it, but `x > 5` and `x < 3` contradict each other on
+/// intervals.
+const FOOTNOTE: &str = r#"
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+extern int systemCall(void);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int n = 0;
+  while (!systemCall()) { n++; }
+  if (x > 5) {
+    if (x < 3) {
+      reach_error();
+    }
+  }
+  return 0;
+}
+"#;
+
+#[test]
+fn footnote_case_explicit_values_cannot_refute_but_octagons_can() {
+    let p = program(FOOTNOTE);
+    // The error path of the first CEGAR iteration (nothing tracked).
+    let (_, events) = run(&p, &config("octagon-cegar", "5000"));
+    let path = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Counterexample { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .expect("a counterexample was checked");
+    let model = minic::IntModel::Math;
+    assert_eq!(feasibility::value_infeasible_at(&p, &path, model), None, "explicit values cannot refute it");
+    assert!(refinement::interpolate(&p, &path, model, 1_000_000).is_none());
+    assert!(feasibility::octagon_infeasible(&p, &path, model), "the octagon refutes it");
+    // The backup refiner tracks x (the assumptions' variable), not n.
+    let closure = refinement::assumption_closure(&p, &path);
+    assert!(closure.contains(&var(&p, "x")));
+    assert!(!closure.contains(&var(&p, "n")), "the loop counter is not an assumption variable");
+    let refiners: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Refinement { refiner, .. } => Some(refiner.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(refiners.iter().any(|r| r == "assumptions"), "{refiners:?}");
+}
+
+#[test]
+fn footnote_case_octagon_cegar_proves_it_value_cegar_does_not_claim_false() {
+    let p = program(FOOTNOTE);
+    for model in ["MATH", "C"] {
+        let mut c = config("octagon-cegar", "5000");
+        c.set("analysis.intModel", model).unwrap();
+        let (v, _) = run(&p, &c);
+        let (verdict, reason) = v.outcome().unwrap();
+        assert_eq!(verdict, Verdict::True, "{model}: {reason}");
+        let mut c = config("value-cegar", "5000");
+        c.set("analysis.intModel", model).unwrap();
+        let (v, _) = run(&p, &c);
+        let (verdict, reason) = v.outcome().unwrap();
+        assert_eq!(verdict, Verdict::Unknown, "{model}: {reason}");
+    }
+}
+
+const BUG: &str = r#"
+extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int i = 0;
+  while (i < 10) { i++; }
+  if (i == 10) {
+    if (x * 3 == 126) {
+      reach_error();
+    }
+  }
+  return 0;
+}
+"#;
+
+#[test]
+fn a_real_bug_is_false_and_confirmed_by_replay() {
+    let p = program(BUG);
+    for preset in ["value-cegar", "octagon-cegar", "octagon-seq-widening-cegar"] {
+        for model in ["MATH", "C"] {
+            let mut c = config(preset, "5000");
+            c.set("analysis.intModel", model).unwrap();
+            let (v, events) = run(&p, &c);
+            let (verdict, reason) = v.outcome().unwrap();
+            assert_eq!(verdict, Verdict::False, "{preset}/{model}: {reason}");
+            assert_eq!(v.confirmed(), Some(true), "{preset}/{model}");
+            assert_eq!(v.inputs(), &[42], "{preset}/{model}");
+            let ex = feasibility::replay(&p, v.inputs(), if model == "C" { minic::IntModel::C } else { minic::IntModel::Math }, 10_000);
+            assert!(matches!(ex.outcome, concrete::Outcome::ReachedError { .. }));
+            assert!(events.iter().any(|e| matches!(e, Event::SolverQuery { .. })), "{preset}: the SMT check ran");
+            assert!(matches!(events.last(), Some(Event::AnalysisFinished { .. })));
+        }
+    }
+}
+
+#[test]
+fn without_cegar_the_trace_is_the_reachability_trace() {
+    let p = listing_2_1();
+    let c = config("octagon-widening", "2000");
+    let plain = build_analysis(p.clone(), &c, true).unwrap().run();
+    let (_, wrapped) = run(&p, &c);
+    assert_eq!(plain, wrapped);
+}
+
+#[test]
+fn the_fold_restarts_with_each_iteration_and_stays_a_function_of_the_prefix() {
+    let p = listing_2_1();
+    let (_, events) = run(&p, &config("octagon-cegar", "2000"));
+    let restarts: Vec<usize> =
+        events.iter().enumerate().filter(|(_, e)| matches!(e, Event::Restart { .. })).map(|(i, _)| i + 1).collect();
+    assert!(!restarts.is_empty());
+    for (n, k) in restarts.iter().enumerate() {
+        let s = Snapshot::of(&events[..*k]);
+        assert!(s.reached.is_empty() && s.waitlist.is_empty() && s.states.is_empty(), "restart empties the reached set");
+        assert_eq!(s.stats.reached, 0);
+        assert_eq!(s.iteration as usize, n + 2);
+        assert_eq!(s.iteration_starts.len(), n + 2);
+        assert!(!s.precision.is_empty(), "the refined precision is shown");
+        assert!(s.precision.iter().any(|e| e.new), "the refinement's additions are marked");
+        assert!(s.counterexample.as_ref().is_some_and(|c| c.feasible == Some(false) && !c.path.is_empty()));
+        // Before the restart, the previous iteration's reached set was there.
+        let before = Snapshot::of(&events[..*k - 1]);
+        assert!(!before.reached.is_empty());
+    }
+    let end = Snapshot::of(&events);
+    assert_eq!(end.finished.as_ref().map(|f| f.0), Some(Verdict::True));
+    // Every position, reached by seeking forward and backward, is the fold of the prefix.
+    let mut cursor = Cursor::with_interval(events.clone(), 7);
+    let n = events.len();
+    let order: Vec<usize> = (0..=n).rev().chain((0..=n).step_by(3)).collect();
+    for k in order {
+        let expected = Snapshot::of(&events[..k]);
+        assert_eq!(cursor.seek(k), &expected, "position {k}");
+    }
+}
+
+#[test]
+fn counterexample_checks_confirm_real_bugs_and_reject_spurious_paths() {
+    // Without the loop, the widening and join paths are the real one.
+    let straight = program(&BUG.replace("while (i < 10) { i++; }", "i = 10;"));
+    let looping = program(BUG);
+    for preset in ["octagon-widening-cex", "octagon-join-cex"] {
+        let (v, _) = run(&straight, &config(preset, "5000"));
+        let (verdict, reason) = v.outcome().unwrap();
+        assert_eq!((verdict, v.confirmed()), (Verdict::False, Some(true)), "{preset}: {reason}");
+        assert_eq!(v.inputs(), &[42]);
+        // Through the widened loop the ARG's path leaves the loop too early:
+        // the check finds it spurious and says UNKNOWN, never an
+        // unconfirmed FALSE.
+        let (v, events) = run(&looping, &config(preset, "5000"));
+        let (verdict, reason) = v.outcome().unwrap();
+        assert!(verdict == Verdict::Unknown || v.confirmed() == Some(true), "{preset}: {reason}");
+        assert!(events.iter().any(|e| matches!(e, Event::Counterexample { .. })));
+    }
+    // The restart algorithm falls back to octagon CEGAR and confirms it.
+    let (v, events) = run(&looping, &config("octagon-seq-widening-cegar", "5000"));
+    assert_eq!(v.outcome().unwrap().0, Verdict::False);
+    assert!(events.iter().any(|e| matches!(e, Event::Restart { configuration, .. } if configuration.starts_with("octagon-cegar"))));
 }
