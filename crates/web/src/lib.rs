@@ -19,12 +19,26 @@
 //! - [`selection`]: linked selection (a node, edge or state highlighted in
 //!   every panel), plain Rust; `linked` shares it through a Yew context.
 //!
+//! - [`editor`]: the CodeMirror editor (bundled from `www/js/editor.mjs`)
+//!   bound with wasm-bindgen, and the diagnostic ranges it marks.
+//!
+//! - [`octagon_plot`]: an octagon state projected on two variables, as a
+//!   polygon in its interval box with axes (SVG coordinates), plain Rust.
+//!
+//! - [`state_view`]: one state made readable (values, octagon constraints,
+//!   the DBM as a table); [`predict`]: predict mode's questions and their
+//!   grading against the trace.
+//!
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
 
 pub mod analysis;
 pub mod cfa_graph;
 pub mod layout;
+pub mod editor;
+pub mod octagon_plot;
+pub mod predict;
+pub mod state_view;
 pub mod selection;
 pub mod solver;
 pub mod view;
