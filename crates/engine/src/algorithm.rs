@@ -33,12 +33,24 @@
 //! pop, the transfer along one edge, or the prec/merge/stop handling of one
 //! successor) and queues the events it produced.
 //!
-//! **Suspension point (future SMT-based CPAs):** a transfer that needs a
-//! solver answer (Z3 in the browser answers asynchronously) will return
-//! "pending query" from the `Phase::Edges` action; the machine will then
-//! park in a `Phase::AwaitSolver { popped, edges, next, query }` state,
-//! emit [`Event::SolverQuery`] once answered, and resume the same edge with
-//! the answer. Nothing else in the loop needs to change.
+//! # Parking on a solver query
+//!
+//! A CPA that needs an SMT answer (the Constraints CPA) asks the run's
+//! [`SolverOracle`] (see [`crate::solver`]); an answer not yet known makes
+//! the query *pending*. After each transfer (the `Phase::Edges` action) the
+//! machine takes the pending query, throws the transfer's result away
+//! (nothing was emitted for it) and parks in
+//! [`Phase::AwaitSolver`]`{ popped, edges, next, query }`. While parked,
+//! [`Reachability::next_event`] returns `None` and
+//! [`Reachability::pending_query`] the SMT-LIB2 script; the driver runs it
+//! on a solver and hands the output text to [`Reachability::answer_query`],
+//! which caches the answer, emits one [`Event::SolverQuery`] and resumes
+//! with the *same* edge — whose transfer now finds the answer. In the page,
+//! `z3-solver` answers asynchronously between two calls; natively a
+//! [`SolverBackend`] attached with [`Reachability::set_solver`] (which
+//! [`crate::build_analysis`] does with a persistent `z3` process) answers
+//! inside `next_event`, so `run`, `run_with` and `step` never stop early;
+//! [`Reachability::run_with_solver`] drives a run with an explicit back end.
 //!
 //! # Termination
 //!
@@ -48,6 +60,8 @@
 //! states) end it with UNKNOWN naming the limit.
 
 use crate::cpa::Cpa;
+use crate::solver::{SolverOracle, SolverQuery};
+use smt::SolverBackend;
 use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, StopKind, Verdict};
 use crate::waitlist::{reverse_postorder, TraversalOrder, Waitlist};
 use cfa::{EdgeId, NodeId, Program};
@@ -133,6 +147,20 @@ pub enum Phase {
         /// The index of the successor to handle next.
         k: usize,
     },
+    /// Parked on a solver query raised by the transfer of `popped` along
+    /// `edges[next]`: once [`Reachability::answer_query`] gives the answer,
+    /// the machine goes back to `Edges { popped, edges, next }` and redoes
+    /// that transfer.
+    AwaitSolver {
+        /// The popped state.
+        popped: StateId,
+        /// Its location's outgoing edges.
+        edges: Vec<EdgeId>,
+        /// The index of the edge whose transfer needs the answer.
+        next: usize,
+        /// The query (SMT-LIB2 text).
+        query: SolverQuery,
+    },
     /// The run is over.
     Done,
 }
@@ -168,6 +196,16 @@ pub struct Reachability<C: Cpa> {
     steps: u64,
     outcome: Option<(Verdict, String)>,
     target: Option<StateId>,
+    /// The CPA's solver oracle (answers cache, pending query).
+    oracle: Option<Arc<SolverOracle>>,
+    /// Answers parked queries synchronously when attached (native runs).
+    solver: Option<Box<dyn SolverBackend + Send>>,
+    /// Queries answered so far (the next query's id).
+    queries: u32,
+    /// Whether `step` returned in the middle of a pop (parked).
+    mid_step: bool,
+    /// Time spent in the attached back end, per query (native only).
+    solver_times: Vec<std::time::Duration>,
 }
 
 impl<C: Cpa> Reachability<C> {
@@ -196,6 +234,114 @@ impl<C: Cpa> Reachability<C> {
             steps: 0,
             outcome: None,
             target: None,
+            oracle: None,
+            solver: None,
+            queries: 0,
+            mid_step: false,
+            solver_times: Vec::new(),
+        }
+        .with_oracle()
+    }
+
+    fn with_oracle(mut self) -> Self {
+        self.oracle = self.cpa.solver_oracle();
+        self
+    }
+
+    /// Attaches a solver back end that answers parked queries inside
+    /// [`Reachability::next_event`] (natively: a `z3` process). `None`
+    /// detaches it: the run then parks until [`Reachability::answer_query`].
+    pub fn set_solver(&mut self, backend: Option<Box<dyn SolverBackend + Send>>) {
+        self.solver = backend;
+    }
+
+    /// Whether the CPA asks a solver (has a [`SolverOracle`]).
+    pub fn needs_solver(&self) -> bool {
+        self.oracle.is_some()
+    }
+
+    /// The run's solver oracle (answers so far), if the CPA has one.
+    pub fn solver_oracle(&self) -> Option<&Arc<SolverOracle>> {
+        self.oracle.as_ref()
+    }
+
+    /// The query the run is parked on (see the module docs), if any.
+    pub fn pending_query(&self) -> Option<&SolverQuery> {
+        match &self.phase {
+            Phase::AwaitSolver { query, .. } => Some(query),
+            _ => None,
+        }
+    }
+
+    /// Gives the solver's output text (`sat`/`unsat`/`unknown` first, then
+    /// optionally a model or `(error …)` lines) for the pending query:
+    /// records it, emits [`Event::SolverQuery`] and resumes the parked
+    /// transfer. Does nothing when no query is pending. Garbage output
+    /// counts as `unknown`, which the CPAs treat soundly.
+    pub fn answer_query(&mut self, solver_output: &str) {
+        if !matches!(self.phase, Phase::AwaitSolver { .. }) {
+            return;
+        }
+        let Phase::AwaitSolver { popped, edges, next, query } = std::mem::replace(&mut self.phase, Phase::Done) else {
+            return;
+        };
+        let response = smt::parse_response(solver_output);
+        let answer = response.status().as_str().to_string();
+        if let Some(o) = &self.oracle {
+            o.record(&query.smtlib, response);
+        }
+        self.queries += 1;
+        self.emit(Event::SolverQuery { id: query.id, smtlib: query.smtlib, answer });
+        self.phase = Phase::Edges { popped, edges, next };
+    }
+
+    /// Runs to the end with `backend` answering every parked query, handing
+    /// each event to `f` (the native driver; the page answers
+    /// asynchronously instead).
+    pub fn run_with_solver(&mut self, backend: &mut dyn SolverBackend, mut f: impl FnMut(&Event)) {
+        loop {
+            while let Some(e) = self.next_event() {
+                f(&e);
+            }
+            let Some(q) = self.pending_query() else { return };
+            let script = q.smtlib.clone();
+            let out = self.timed_solve(backend, &script);
+            self.answer_query(&out);
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    fn timed_solve(&mut self, backend: &mut dyn SolverBackend, script: &str) -> String {
+        let t = std::time::Instant::now();
+        let out = backend.solve_text(script);
+        self.solver_times.push(t.elapsed());
+        out
+    }
+
+    #[cfg(target_arch = "wasm32")]
+    fn timed_solve(&mut self, backend: &mut dyn SolverBackend, script: &str) -> String {
+        backend.solve_text(script)
+    }
+
+    /// The wall-clock time each query took in a back end this run called
+    /// itself (attached or via [`Reachability::run_with_solver`]); empty in
+    /// the page.
+    pub fn solver_times(&self) -> &[std::time::Duration] {
+        &self.solver_times
+    }
+
+    /// How many solver queries were answered so far.
+    pub fn solver_queries(&self) -> u32 {
+        self.queries
+    }
+
+    /// Whether `advance` can make progress now (not done, not parked
+    /// without a back end to answer).
+    fn blocked(&self) -> bool {
+        match self.phase {
+            Phase::Done => true,
+            Phase::AwaitSolver { .. } => self.solver.is_none(),
+            _ => false,
         }
     }
 
@@ -205,13 +351,15 @@ impl<C: Cpa> Reachability<C> {
         self.options.coverage_index = on;
     }
 
-    /// The next event, or `None` once [`Event::AnalysisFinished`] was returned.
+    /// The next event, or `None` once [`Event::AnalysisFinished`] was
+    /// returned — or while the run is parked on a solver query that no
+    /// attached back end answers (see [`Reachability::pending_query`]).
     pub fn next_event(&mut self) -> Option<Event> {
         loop {
             if let Some(e) = self.pending.pop_front() {
                 return Some(e);
             }
-            if self.phase == Phase::Done {
+            if self.blocked() {
                 return None;
             }
             self.advance();
@@ -220,15 +368,21 @@ impl<C: Cpa> Reachability<C> {
 
     /// The events of one waitlist pop: everything up to (not including) the
     /// next [`Event::WaitlistPop`] after the first one (the first call also
-    /// returns the start events). Empty when the run is over.
+    /// returns the start events). Empty when the run is over. When the run
+    /// parks on a solver query mid-pop, returns what it has; the next call
+    /// (after [`Reachability::answer_query`]) continues the same pop.
     pub fn step(&mut self) -> Vec<Event> {
         let mut out = Vec::new();
-        let mut popped = false;
+        let mut popped = self.mid_step;
+        self.mid_step = false;
         loop {
-            while self.pending.is_empty() && self.phase != Phase::Done {
+            while self.pending.is_empty() && !self.blocked() {
                 self.advance();
             }
-            let Some(front) = self.pending.front() else { return out };
+            let Some(front) = self.pending.front() else {
+                self.mid_step = popped && self.pending_query().is_some();
+                return out;
+            };
             if matches!(front, Event::WaitlistPop { .. }) {
                 if popped {
                     return out;
@@ -255,7 +409,8 @@ impl<C: Cpa> Reachability<C> {
         }
     }
 
-    /// Whether the run is over (all events handed out).
+    /// Whether the run is over (all events handed out). A run parked on a
+    /// solver query is not finished.
     pub fn is_finished(&self) -> bool {
         self.phase == Phase::Done && self.pending.is_empty()
     }
@@ -332,7 +487,13 @@ impl<C: Cpa> Reachability<C> {
         self.pending.push_back(e);
     }
 
-    fn finish(&mut self, verdict: Verdict, reason: String) {
+    fn finish(&mut self, verdict: Verdict, mut reason: String) {
+        if let Some(o) = &self.oracle {
+            for note in o.summary() {
+                reason.push_str("; ");
+                reason.push_str(&note);
+            }
+        }
         self.outcome = Some((verdict, reason.clone()));
         self.emit(Event::AnalysisFinished { verdict, reason });
         self.phase = Phase::Done;
@@ -470,12 +631,17 @@ impl<C: Cpa> Reachability<C> {
                     self.phase = Phase::Pop;
                     return;
                 }
-                // The transfer e ⇝ e' along one edge. (Future: an SMT-based
-                // transfer may suspend here, see the module docs.)
+                // The transfer e ⇝ e' along one edge. It may raise a solver
+                // query: then park (see the module docs) and redo it later.
                 let edge = self.program.edge(edges[next]).clone();
                 let rec = &self.states[popped.0 as usize];
                 let precision = rec.precision.clone();
                 let result = self.cpa.transfer_relation().successors(&rec.state, &edge, &precision);
+                if let Some(script) = self.oracle.as_ref().and_then(|o| o.take_pending()) {
+                    let query = SolverQuery { id: self.queries, smtlib: script };
+                    self.phase = Phase::AwaitSolver { popped, edges, next, query };
+                    return;
+                }
                 let succ_states = match result {
                     Ok(s) => s,
                     Err(err) => return self.finish(Verdict::Unknown, err.reason),
@@ -504,6 +670,18 @@ impl<C: Cpa> Reachability<C> {
                     return; // finished
                 }
                 self.phase = Phase::Successors { popped, edges, edge, succs, k: k + 1 };
+            }
+            Phase::AwaitSolver { popped, edges, next, query } => {
+                // Only reached with an attached back end (see `blocked`).
+                let Some(mut backend) = self.solver.take() else {
+                    self.phase = Phase::AwaitSolver { popped, edges, next, query };
+                    return;
+                };
+                let script = query.smtlib.clone();
+                self.phase = Phase::AwaitSolver { popped, edges, next, query };
+                let out = self.timed_solve(&mut *backend, &script);
+                self.solver = Some(backend);
+                self.answer_query(&out);
             }
             Phase::Done => {}
         }

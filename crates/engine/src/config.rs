@@ -201,6 +201,18 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; native only; makes the trace depend on the machine's speed).",
     },
     OptionDecl {
+        key: "solver.theory",
+        default: "AUTO",
+        ty: OptionType::Enum(&["AUTO", "INTEGER", "BITVECTOR"]),
+        doc: "SMT theory for symbolic values and constraints: INTEGER (unbounded integers: faster, but ignores C's overflow) or BITVECTOR (fixed-width, exact for C). AUTO picks the one that is sound for analysis.intModel: BITVECTOR for C, INTEGER for MATH.",
+    },
+    OptionDecl {
+        key: "solver.timeout",
+        default: "10000",
+        ty: OptionType::UInt,
+        doc: "Time limit per solver query in milliseconds (native z3); a query that runs out is answered unknown and treated as satisfiable.",
+    },
+    OptionDecl {
         key: "limits.steps",
         default: "100000",
         ty: OptionType::UInt,
@@ -630,5 +642,14 @@ pub fn build_analysis_refined(
     };
     let mut options = config.algorithm_options();
     options.record_views = record_views;
-    Ok(Reachability::new(CompositeAnalysis::from(composite), program, options, info))
+    #[allow(unused_mut)]
+    let mut analysis = Reachability::new(CompositeAnalysis::from(composite), program, options, info);
+    // Natively a persistent z3 process answers solver queries inside the
+    // run; in the page the run parks and z3-solver answers (crate::solver).
+    #[cfg(not(target_arch = "wasm32"))]
+    if analysis.needs_solver() {
+        let ms = config.get("solver.timeout").parse::<u64>().unwrap_or(10_000).max(1);
+        analysis.set_solver(Some(Box::new(smt::Z3Process::system(std::time::Duration::from_millis(ms)))));
+    }
+    Ok(analysis)
 }

@@ -292,6 +292,12 @@ pub trait Cpa {
     fn is_target(&self, _state: &Self::State) -> bool {
         false
     }
+    /// The solver oracle this CPA asks (see [`crate::solver`]), if it uses
+    /// an SMT solver; the reachability algorithm parks on its pending
+    /// queries. A composite hands out its first component's.
+    fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
+        None
+    }
     /// A serializable picture of the state for the trace and the UI.
     fn view(&self, state: &Self::State) -> ComponentView;
     /// The whole state's view (one component per CPA of a composite).
@@ -389,6 +395,8 @@ pub trait DynCpa: Send + Sync {
     fn call_stack(&self, state: &dyn DynState) -> Option<Vec<NodeId>>;
     /// See [`Cpa::is_target`].
     fn is_target(&self, state: &dyn DynState) -> bool;
+    /// See [`Cpa::solver_oracle`].
+    fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>>;
     /// See [`Cpa::view`].
     fn view(&self, state: &dyn DynState) -> ComponentView;
     /// See [`Cpa::describe_precision`].
@@ -477,6 +485,9 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     }
     fn is_target(&self, state: &dyn DynState) -> bool {
         Cpa::is_target(self, down::<C::State>(Cpa::name(self), state))
+    }
+    fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
+        Cpa::solver_oracle(self)
     }
     fn view(&self, state: &dyn DynState) -> ComponentView {
         Cpa::view(self, down::<C::State>(Cpa::name(self), state))

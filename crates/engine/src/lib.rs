@@ -29,6 +29,7 @@ pub mod cpas;
 pub mod feasibility;
 pub mod precision;
 pub mod refinement;
+pub mod solver;
 pub mod ssa;
 pub mod testkit;
 pub mod trace;

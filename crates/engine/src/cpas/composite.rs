@@ -264,6 +264,11 @@ impl Cpa for CompositeAnalysis {
     fn is_target(&self, state: &CompositeState) -> bool {
         self.cpa.inner.cpas.iter().enumerate().any(|(i, c)| c.is_target(&*state.parts[i]))
     }
+    /// The first component's solver oracle (components that ask a solver
+    /// share the algorithm's single parking point).
+    fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
+        self.cpa.inner.cpas.iter().find_map(|c| c.solver_oracle())
+    }
     fn view(&self, state: &CompositeState) -> ComponentView {
         let text = self
             .cpa
