@@ -33,6 +33,7 @@
 //! command-line tool; it has no front end of its own.
 
 pub mod analysis;
+pub mod arg;
 pub mod cfa_graph;
 pub mod layout;
 pub mod editor;
