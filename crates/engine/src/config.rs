@@ -70,6 +70,8 @@ pub const KNOWN_CPAS: &[&str] = &[
     "cpa.callstack.CallstackCPA",
     "cpa.value.ValueAnalysisCPA",
     "cpa.octagon.OctagonCPA",
+    "cpa.value.symbolic.SymbolicValueCPA",
+    "cpa.constraints.ConstraintsCPA",
 ];
 
 /// Every option the engine understands.
@@ -247,6 +249,7 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "octagon-seq-widening-cegar.properties",
         include_str!("../../../static/config/octagon-seq-widening-cegar.properties"),
     ),
+    ("symbolic", "symbolic.properties", include_str!("../../../static/config/symbolic.properties")),
 ];
 
 /// The preset used when no `--config` is given: `value` (explicit values,
@@ -594,8 +597,26 @@ pub fn component_constructor(class: &str) -> Option<CpaConstructor> {
         "cpa.callstack.CallstackCPA" => Some(make_callstack),
         "cpa.value.ValueAnalysisCPA" => Some(make_value),
         "cpa.octagon.OctagonCPA" => Some(make_octagon),
+        "cpa.value.symbolic.SymbolicValueCPA" => Some(make_symbolic_value),
+        "cpa.constraints.ConstraintsCPA" => Some(make_constraints),
         _ => None,
     }
+}
+
+/// The encoding of symbolic values: `solver.theory` (AUTO: the theory that
+/// is sound for `analysis.intModel`) and the integer model.
+pub fn solver_encoding(c: &Config) -> smt::Encoding {
+    let model = c.int_model();
+    smt::Encoding::new(crate::cpas::symbolic::resolve_theory(c.get("solver.theory"), model), model)
+}
+
+fn make_symbolic_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    Ok(Box::new(crate::cpas::symbolic::SymbolicValueCpa::new(p.clone(), solver_encoding(c))))
+}
+
+fn make_constraints(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    let oracle = crate::solver::SolverOracle::new();
+    Ok(Box::new(crate::cpas::constraints::ConstraintsCpa::new(p.clone(), solver_encoding(c), oracle)))
 }
 
 /// A runnable analysis: the reachability algorithm over the composite CPA.

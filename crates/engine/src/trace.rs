@@ -164,11 +164,53 @@ pub enum ViewContent {
         /// The octagon.
         octagon: OctagonView,
     },
+    /// SymbolicValue CPA: the symbolic memory — each known variable with
+    /// its constant or symbolic expression over identifiers `α1`, `α2`, …
+    /// (all others are unknown). Sorted by variable id.
+    SymbolicValues {
+        /// The bindings.
+        values: Vec<SymbolicBinding>,
+    },
     /// Anything else, as text.
     Text {
         /// The text.
         text: String,
     },
+}
+
+/// One binding of the symbolic memory: `name = value`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SymbolicBinding {
+    /// The variable's id in the program.
+    pub var: cfa::VarId,
+    /// Its qualified name (`x`, `main::i`).
+    pub name: String,
+    /// Its value as readable text (`α1 + 1`, `5`).
+    pub value: String,
+    /// The value when it is an explicit constant.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "opt_wide_int")]
+    pub constant: Option<i128>,
+}
+
+/// Serde for `Option<i128>` in the style of [`wide_int`].
+pub mod opt_wide_int {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    /// Writes `Some(v)` as [`super::wide_int`] does, `None` as null.
+    pub fn serialize<S: Serializer>(v: &Option<i128>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(x) => super::wide_int::serialize(x, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    #[derive(Deserialize)]
+    struct W(#[serde(with = "super::wide_int")] i128);
+
+    /// Reads null, a number or a decimal string.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i128>, D::Error> {
+        Ok(Option::<W>::deserialize(d)?.map(|w| w.0))
+    }
 }
 
 /// One known value of the Value CPA: `name = value`.
@@ -294,6 +336,10 @@ impl fmt::Display for ViewContent {
             }
             ViewContent::Constraints { constraints } => write!(f, "{{{}}}", constraints.join(", ")),
             ViewContent::Octagon { octagon } => write!(f, "{{{}}}", octagon.constraints.join(", ")),
+            ViewContent::SymbolicValues { values } => {
+                let parts: Vec<String> = values.iter().map(|b| format!("{}={}", b.name, b.value)).collect();
+                write!(f, "{{{}}}", parts.join(", "))
+            }
             ViewContent::Text { text } => f.write_str(text),
         }
     }

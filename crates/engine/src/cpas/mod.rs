@@ -4,7 +4,9 @@
 
 pub mod callstack;
 pub mod composite;
+pub mod constraints;
 pub mod location;
 pub mod mock;
 pub mod value;
 pub mod octagon;
+pub mod symbolic;

@@ -1,0 +1,242 @@
+//! The Constraints CPA (CPAchecker's `cpa.constraints.ConstraintsCPA`): the
+//! set of path constraints — Boolean terms over symbolic identifiers — that
+//! the path to a state assumed. Together with the SymbolicValue CPA it is
+//! symbolic execution as a composite CPA:
+//! Location × Callstack × SymbolicValue × Constraints.
+//!
+//! * Its own transfer changes nothing; the work is in **strengthening**
+//!   with the SymbolicValue state: the edge's condition is encoded with
+//!   the program variables replaced by their symbolic values, added to the
+//!   set, and identifiers that an assumed equality fixes (`α = 5`) are
+//!   replaced by their explicit value everywhere.
+//! * A successor whose set changed is checked for satisfiability by the
+//!   SMT solver (only the constraints connected to the new ones through
+//!   shared identifiers are asked — the rest was satisfiable before); an
+//!   `unsat` successor is dropped (the edge is infeasible). The question
+//!   goes through the run's [`SolverOracle`], so in the page the algorithm
+//!   parks until `z3-solver` answers (see [`crate::solver`]); `unknown`
+//!   keeps the successor (sound).
+//! * Constraints over identifiers that no variable can reach any more are
+//!   dropped (they were satisfiable and are independent of the rest), so
+//!   states that differ only in dead history can cover each other.
+//! * The state also keeps the symbolic memory it was computed with (a copy
+//!   of the SymbolicValue part), which makes ⊑ **joint**: `e ⊑ e'` iff one
+//!   bijective renaming ρ of `e'`'s identifiers maps `e'`'s memory into
+//!   `e`'s (as the SymbolicValue CPA's ⊑) *and* every constraint of `e'`
+//!   into a constraint of `e` (`ρ(C') ⊆ C`, fewer constraints = more
+//!   states). Checking the two components with separate renamings would be
+//!   unsound.
+//! * Merge: merge^sep; stop: stop^sep.
+
+use crate::cpa::{AbstractDomain, Cpa, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation};
+use crate::cpas::symbolic::{apply_definite, is_identifier, match_states, show_term, Renaming, SymState, SymbolicSemantics};
+use crate::solver::{Ask, SolverOracle};
+use crate::trace::{ComponentView, ViewContent};
+use cfa::{Edge, NodeId, Program};
+use smt::{Encoding, Query, Status, Term, Value};
+use std::any::Any;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// A Constraints state: the path constraints (in the order they were
+/// assumed) and the symbolic memory they belong to.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ConstraintsState {
+    /// The conjunction of path constraints (no duplicates).
+    pub constraints: Vec<Term>,
+    /// The SymbolicValue state these constraints were computed with.
+    pub memory: Arc<SymState>,
+}
+
+/// The Constraints domain: sets of constraints with the joint alias order.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ConstraintsDomain;
+
+/// `specific ⊑ general` with one renaming for memory and constraints (see
+/// the module docs). The constraint matching is greedy (first match), so
+/// it may miss a renaming that exists — never claims one that does not.
+pub fn constraints_leq(specific: &ConstraintsState, general: &ConstraintsState) -> bool {
+    if general.constraints.len() > specific.constraints.len() {
+        return false;
+    }
+    let mut rho = Renaming::new();
+    if !match_states(&mut rho, &general.memory, &specific.memory) {
+        return false;
+    }
+    'outer: for g in &general.constraints {
+        for s in &specific.constraints {
+            let mut trial = rho.clone();
+            if trial.unify(g, s) {
+                rho = trial;
+                continue 'outer;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+impl AbstractDomain for ConstraintsDomain {
+    type State = ConstraintsState;
+    fn is_less_or_equal(&self, a: &ConstraintsState, b: &ConstraintsState) -> bool {
+        constraints_leq(a, b)
+    }
+    /// The constraints both share syntactically (a sound upper bound; the
+    /// memory of `a`). merge^sep never calls it.
+    fn join(&self, a: &ConstraintsState, b: &ConstraintsState) -> ConstraintsState {
+        ConstraintsState {
+            constraints: a.constraints.iter().filter(|c| b.constraints.contains(c)).cloned().collect(),
+            memory: a.memory.clone(),
+        }
+    }
+}
+
+/// The Constraints CPA.
+pub struct ConstraintsCpa {
+    semantics: SymbolicSemantics,
+    oracle: Arc<SolverOracle>,
+    merge: MergeSep,
+    stop: StopSep<ConstraintsDomain>,
+}
+
+impl ConstraintsCpa {
+    /// The CPA for `program` under `encoding`, asking `oracle`.
+    pub fn new(program: Arc<Program>, encoding: Encoding, oracle: Arc<SolverOracle>) -> Self {
+        if let Some(note) = encoding.theory.caveat(encoding.model) {
+            oracle.add_note(note);
+        }
+        ConstraintsCpa { semantics: SymbolicSemantics::new(program, encoding), oracle, merge: MergeSep, stop: StopSep(ConstraintsDomain) }
+    }
+
+    /// The satisfiability query for a set of constraints (what the trace
+    /// and the corpus record).
+    pub fn query(constraints: &[Term]) -> Query {
+        Query::new(constraints.to_vec())
+    }
+}
+
+fn idents(t: &Term) -> BTreeSet<Arc<str>> {
+    t.vars().into_keys().filter(|n| is_identifier(n)).collect()
+}
+
+/// Keeps the constraints connected (through shared identifiers) to `seeds`.
+fn connected(constraints: &[Term], mut live: BTreeSet<Arc<str>>) -> Vec<Term> {
+    let ids: Vec<BTreeSet<Arc<str>>> = constraints.iter().map(idents).collect();
+    let mut keep = vec![false; constraints.len()];
+    loop {
+        let mut changed = false;
+        for (i, s) in ids.iter().enumerate() {
+            if !keep[i] && s.iter().any(|n| live.contains(n)) {
+                keep[i] = true;
+                live.extend(s.iter().cloned());
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    constraints.iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c.clone()).collect()
+}
+
+impl TransferRelation for ConstraintsCpa {
+    type State = ConstraintsState;
+    type Precision = ();
+
+    fn successors(&self, state: &ConstraintsState, _edge: &Edge, _p: &()) -> Result<Vec<ConstraintsState>, TransferError> {
+        Ok(vec![state.clone()])
+    }
+
+    fn strengthen(&self, state: &ConstraintsState, others: &[&dyn Any], edge: &Edge, _p: &()) -> Option<ConstraintsState> {
+        let Some(memory) = others.iter().find_map(|o| o.downcast_ref::<SymState>()) else {
+            // No SymbolicValue CPA in the composite: nothing to constrain.
+            return Some(state.clone());
+        };
+        // What the SymbolicValue step along `edge` assumed (recomputed from
+        // the predecessor's memory, which this state kept).
+        let (_, info) = match self.semantics.step(&state.memory, edge) {
+            Some(x) => x,
+            None => return None,
+        };
+        let mut constraints: Vec<Term> = Vec::with_capacity(state.constraints.len() + info.added.len());
+        let mut new_ids: BTreeSet<Arc<str>> = BTreeSet::new();
+        let old: BTreeSet<&Term> = state.constraints.iter().collect();
+        for c in state.constraints.iter().chain(info.added.iter()) {
+            let c2 = apply_definite(c, &info.definite);
+            match c2.as_value() {
+                Some(Value::Bool(true)) => continue,
+                Some(_) => return None, // a constraint became false
+                None => {}
+            }
+            if constraints.contains(&c2) {
+                continue;
+            }
+            if !old.contains(&c2) {
+                new_ids.extend(idents(&c2));
+            }
+            constraints.push(c2);
+        }
+        // Drop constraints no variable can reach any more.
+        let live: BTreeSet<Arc<str>> = memory.terms().flat_map(idents).collect();
+        let constraints = connected(&constraints, live);
+        let next = ConstraintsState { constraints, memory: Arc::new(memory.clone()) };
+        if new_ids.is_empty() {
+            return Some(next);
+        }
+        // Ask about the part connected to the new constraints.
+        let relevant = connected(&next.constraints, new_ids);
+        if relevant.is_empty() {
+            return Some(next);
+        }
+        let script = ConstraintsCpa::query(&relevant).to_smtlib();
+        match self.oracle.ask(&script) {
+            Ask::Answer(r) if r.status() == Status::Unsat => None,
+            // sat, unknown (sound: keep), or pending (the result is dropped
+            // and the transfer redone once the answer is in).
+            _ => Some(next),
+        }
+    }
+}
+
+impl Cpa for ConstraintsCpa {
+    type State = ConstraintsState;
+    type Precision = ();
+    fn name(&self) -> &'static str {
+        "ConstraintsCPA"
+    }
+    fn domain(&self) -> &dyn AbstractDomain<State = ConstraintsState> {
+        &ConstraintsDomain
+    }
+    fn transfer_relation(&self) -> &dyn TransferRelation<State = ConstraintsState, Precision = ()> {
+        self
+    }
+    fn merge_operator(&self) -> &dyn MergeOperator<ConstraintsState, ()> {
+        &self.merge
+    }
+    fn stop_operator(&self) -> &dyn StopOperator<ConstraintsState, ()> {
+        &self.stop
+    }
+    fn initial_state(&self, _entry: NodeId) -> ConstraintsState {
+        ConstraintsState::default()
+    }
+    fn initial_precision(&self, _entry: NodeId) {}
+    fn solver_oracle(&self) -> Option<Arc<SolverOracle>> {
+        Some(self.oracle.clone())
+    }
+    fn view(&self, state: &ConstraintsState) -> ComponentView {
+        ComponentView {
+            cpa: "ConstraintsCPA".into(),
+            content: ViewContent::Constraints { constraints: state.constraints.iter().map(show_term).collect() },
+        }
+    }
+    /// The number of constraints: `e ⊑ e'` needs `|C'| ≤ |C|`.
+    fn index_shape(&self, state: &ConstraintsState) -> Vec<u32> {
+        vec![state.constraints.len() as u32]
+    }
+    fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool {
+        match (covered.first(), covering.first()) {
+            (Some(a), Some(b)) => b <= a,
+            _ => true,
+        }
+    }
+}
