@@ -252,6 +252,7 @@ pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
             ViewContent::Octagon { octagon } if octagon.bottom => parts.push("⊥".into()),
             ViewContent::Octagon { octagon } => parts.extend(octagon.constraints.iter().cloned()),
             ViewContent::Constraints { constraints } => parts.extend(constraints.iter().cloned()),
+            ViewContent::SymbolicValues { values } => parts.extend(values.iter().map(|b| format!("{}={}", b.name, b.value))),
             ViewContent::Text { text } => parts.push(text.clone()),
         }
     }

@@ -45,6 +45,8 @@ struct Shared {
     play_gen: u64,
     playing: bool,
     speed: u32,
+    /// The event position a share link asked for, shown once computed.
+    pending_seek: Option<usize>,
 }
 
 /// A stepping control.
@@ -150,6 +152,12 @@ async fn compute(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
             }
             if done {
                 sh.computing = false;
+                // A share link's step, once the trace is there.
+                if let Some(k) = sh.pending_seek.take() {
+                    if let Some(run) = sh.run.as_mut() {
+                        run.cursor.seek(k.min(run.cursor.len()));
+                    }
+                }
             }
             drop(sh);
             redraw.force_update();
@@ -175,6 +183,35 @@ pub struct AnalysisPaneProps {
 pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     let shared: State = use_mut_ref(|| Shared { speed: 10, ..Shared::default() });
     let redraw = use_force_update();
+
+    // Opened with a share link: its configuration, and its step once computed.
+    {
+        let (shared, redraw, source) = (shared.clone(), redraw.clone(), props.source.clone());
+        use_effect_with((), move |_| {
+            // What a share link carries: the run shown, else the chooser.
+            let probe = shared.clone();
+            crate::share_app::register_analysis(Box::new(move || {
+                let sh = probe.borrow();
+                sh.run.as_ref().map_or((sh.spec.clone(), None), |r| (r.spec.clone(), Some(r.cursor.position())))
+            }));
+            if let Some((spec, position)) = crate::share_app::take_restore() {
+                let mut sh = shared.borrow_mut();
+                sh.spec = spec.clone();
+                if let (Some(k), Ok(run)) = (position, Run::start(&source, spec)) {
+                    sh.run = Some(run);
+                    sh.run_source = source;
+                    sh.computing = true;
+                    sh.pending_seek = Some(k);
+                    sh.compute_gen += 1;
+                    let gen = sh.compute_gen;
+                    let (shared, redraw) = (shared.clone(), redraw.clone());
+                    wasm_bindgen_futures::spawn_local(async move { compute(shared, redraw, gen).await });
+                }
+                drop(sh);
+                redraw.force_update();
+            }
+        });
+    }
 
     // ←/→ step, space plays/pauses — anywhere except in form fields.
     {

@@ -44,7 +44,7 @@ pub const FIRST_RENDER_MARK: &str = "cpa-playground:first-render";
 /// The whole page: a header, the editor on the left, the CFA on the right.
 #[function_component(App)]
 pub fn app() -> Html {
-    let model = use_reducer(|| Model::new(load_program()));
+    let model = use_reducer(|| Model::new(crate::share_app::initial_program().unwrap_or_else(load_program)));
 
     {
         let source = model.source.clone();
@@ -86,6 +86,7 @@ pub fn app() -> Html {
             <header class="topbar">
                 <h1>{ "CPA Playground" }</h1>
                 <span class="tagline">{ "mini-C → control-flow automaton" }</span>
+                <crate::share_app::ShareBar source={model.source.clone()} />
                 <button class="reset" onclick={on_reset} title="Replace the editor's text by the built-in example">
                     { "Reset example" }
                 </button>

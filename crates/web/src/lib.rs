@@ -16,6 +16,9 @@
 //! - [`solver`]: Z3 in the page (loaded lazily through `www/js/z3-glue.mjs`)
 //!   and the log of every query; `solver_app` is its Yew panel.
 //!
+//! - [`share`]: share links (program, configuration, step in the URL
+//!   fragment), plain Rust; `share_app` is the button and the restore.
+//!
 //! - [`selection`]: linked selection (a node, edge or state highlighted in
 //!   every panel), plain Rust; `linked` shares it through a Yew context.
 //!
@@ -41,6 +44,7 @@ pub mod octagon_plot;
 pub mod predict;
 pub mod state_view;
 pub mod selection;
+pub mod share;
 pub mod solver;
 pub mod view;
 
@@ -50,5 +54,7 @@ pub mod analysis_app;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod linked;
+#[cfg(target_arch = "wasm32")]
+pub mod share_app;
 #[cfg(target_arch = "wasm32")]
 pub mod solver_app;
