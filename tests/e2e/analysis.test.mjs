@@ -80,7 +80,8 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   // The listing marks the current node and edge and counts reached states;
   // the gutter marks the while loop's line (10).
   const highlighted = await page.evaluate(() => {
-    const gutter = [...document.querySelectorAll('.gutter .lineno')].filter((n) => getComputedStyle(n).color === 'rgb(255, 255, 255)');
+    const gutter = [...document.querySelectorAll('[data-testid=editor] .cm-lineNumbers .cm-gutterElement.cpa-current-line')]
+      .filter((n) => getComputedStyle(n).color === 'rgb(255, 255, 255)');
     const n1 = document.querySelector('.listing tbody[data-node="N1"] .node-id');
     return { lines: gutter.map((n) => n.innerText), n1badge: getComputedStyle(n1, '::after').content };
   });
@@ -135,7 +136,7 @@ test('octagon-sep with a step limit of 300 ends UNKNOWN and the page stays respo
 
   // An edit still updates the CFA.
   const before = await byId('status').innerText();
-  await page.locator('[data-testid=editor] textarea').evaluate((area) => area.focus());
+  await page.locator('[data-testid=editor] .cm-content').focus();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\nint extra() { int e = 1; return e; }');
   await page.waitForFunction((b) => document.querySelector('[data-testid=status]').innerText !== b, before);

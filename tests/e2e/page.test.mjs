@@ -27,18 +27,32 @@ after(async () => {
   await browser?.close();
 });
 
-/** The editor's textarea. */
-const editor = () => page.locator('[data-testid=editor] textarea');
+// The editor is CodeMirror (www/js/editor.mjs); its global `CpaEditor`
+// reads the text and places the caret, and the keyboard types as a person does.
 
-/** Puts the caret right after the first occurrence of `needle` in the editor. */
+/** The editor's text. */
+const editorText = () =>
+  page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
+
+/** The editor's caret: whether it has the focus, the caret offset, and the text. */
+const editorCaret = () =>
+  page.evaluate(() => {
+    const view = CpaEditor.find(document.querySelector('[data-testid=editor]'));
+    return { focused: view.hasFocus, at: view.state.selection.main.head, text: view.state.doc.toString() };
+  });
+
+/** Puts the caret right after the first occurrence of `needle` in the editor (and focuses it). */
 async function caretAfter(needle) {
-  await editor().evaluate((area, needle) => {
-    const i = area.value.indexOf(needle);
+  await page.evaluate((needle) => {
+    const view = CpaEditor.find(document.querySelector('[data-testid=editor]'));
+    const i = view.state.doc.toString().indexOf(needle);
     if (i < 0) throw new Error(`"${needle}" is not in the editor`);
-    area.focus();
-    area.setSelectionRange(i + needle.length, i + needle.length);
+    CpaEditor.setCaretOffset(view, i + needle.length);
   }, needle);
 }
+
+/** The line numbers the editor's gutter marks with `cls`. */
+const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers .cm-gutterElement.${cls}`).allInnerTexts();
 
 test('the page loads cross-origin isolated and renders the example CFA', async () => {
   const started = Date.now();
@@ -88,40 +102,37 @@ test('a syntax error shows its line and column, and fixing it brings the CFA bac
   assert.match(diagText, /\b8:16\b/, `diagnostic with line:column, got:\n${diagText}`);
   assert.match(diagText, /expected `;` after the declaration, found `int` on line 9/, 'the message says what was expected');
   assert.equal(await page.locator('[data-testid=cfa-listing]').count(), 0, 'no CFA while the program is broken');
-  const marked = await page.locator('.gutter .error-line').allInnerTexts();
+  const marked = await markedLines('cpa-error-line');
   assert.deepEqual(marked, ["8"], 'the gutter marks the error line');
+  // The editor underlines the place itself (line 8's end), with the message.
+  await page.locator('[data-testid=editor] .cm-lintRange-error').first().waitFor();
   await page.screenshot({ path: path.join(artifacts, '2-syntax-error.png') });
 
   // Clicking the diagnostic puts the caret at line 8, column 16: exactly
   // where the `;` has to be typed.
   await diagnostics.locator('button.diag-jump').first().click();
-  const caret = await editor().evaluate((area) => ({
-    focused: document.activeElement === area,
-    at: area.selectionStart,
-    expected: area.value.split('\n').slice(0, 7).join('\n').length + 1 + 15,
-    before: area.value.slice(area.selectionStart - 13, area.selectionStart),
-  }));
+  const caret = await editorCaret();
   assert.equal(caret.focused, true, 'the editor has the focus');
-  assert.equal(caret.at, caret.expected, 'the caret is at the diagnostic');
-  assert.equal(caret.before, 'int ticks = 0');
+  assert.equal(caret.at, caret.text.split('\n').slice(0, 7).join('\n').length + 1 + 15, 'the caret is at the diagnostic');
+  assert.equal(caret.text.slice(caret.at - 13, caret.at), 'int ticks = 0');
 
   // Type the `;` right there.
   await page.keyboard.type(';');
   const listing = page.locator('[data-testid=cfa-listing]');
   await listing.waitFor();
   assert.equal(await listing.innerText(), listingBefore, 'the same CFA as before the error');
-  assert.equal(await page.locator('.gutter .error-line').count(), 0);
+  assert.deepEqual(await markedLines('cpa-error-line'), []);
   await page.screenshot({ path: path.join(artifacts, '3-fixed.png') });
 });
 
 test('Tab indents inside the editor instead of leaving it', async () => {
   await caretAfter('ticks++;');
   await page.keyboard.press('Tab');
-  assert.match(await editor().inputValue(), /ticks\+\+; {2}\n/);
-  assert.equal(await editor().evaluate((area) => document.activeElement === area), true);
+  assert.match(await editorText(), /ticks\+\+; {2}\n/);
+  assert.equal((await editorCaret()).focused, true);
   await page.keyboard.press('Backspace');
   await page.keyboard.press('Backspace');
-  assert.match(await editor().inputValue(), /ticks\+\+;\n/);
+  assert.match(await editorText(), /ticks\+\+;\n/);
 });
 
 test('the program survives a reload', async () => {
@@ -130,11 +141,11 @@ test('the program survives a reload', async () => {
   await page.locator('[data-testid=cfa-listing]').getByText('int spare = 1;').first().waitFor();
   await page.reload();
   await page.locator('[data-testid=cfa-listing]').waitFor();
-  assert.match(await editor().inputValue(), /int spare = 1;/);
+  assert.match(await editorText(), /int spare = 1;/);
 
   // "Reset example" puts the built-in program back.
   await page.getByRole('button', { name: 'Reset example' }).click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=editor] textarea').value.includes('spare'));
+  await page.waitForFunction(() => !CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))).includes('spare'));
 });
 
 test('the page raised no errors', () => {

@@ -317,10 +317,10 @@ impl Panels {
         }
     }
 
-    /// CSS rules that highlight the current node, edge and source line and
-    /// badge each node of the CFA listing with its reached-state count. The
-    /// listing marks node groups with `data-node`; the editor's gutter has
-    /// one `.lineno` per line.
+    /// CSS rules that highlight the current node and edge and badge each
+    /// node of the CFA listing with its reached-state count. The listing
+    /// marks node groups with `data-node`. (The editor highlights
+    /// [`Panels::current_line`] itself: `crate::editor::highlight_line`.)
     pub fn highlight_css(&self) -> String {
         let mut css = String::new();
         for (node, n) in &self.node_counts {
@@ -336,9 +336,6 @@ impl Panels {
                 ".listing tbody[data-node=\"{node}\"] > tr:nth-child({}) {{ background: var(--current-edge-bg); outline: 2px solid var(--accent); }}\n",
                 i + 2
             );
-        }
-        if let Some(line) = self.current_line {
-            css += &format!(".gutter .lineno:nth-child({line}) {{ background: var(--accent); color: #fff; font-weight: 600; }}\n");
         }
         css
     }
@@ -402,7 +399,6 @@ mod tests {
         assert_eq!(p.current_line, Some(10), "the while loop's line");
         let css = p.highlight_css();
         assert!(css.contains(r#"tbody[data-node="N2"] > tr:nth-child(2)"#), "{css}");
-        assert!(css.contains(".gutter .lineno:nth-child(10)"), "{css}");
         assert!(css.contains(r#"tbody[data-node="N1"] .node-id::after { content: " 1"; }"#), "{css}");
 
         // Seeking back is the same view as going forward to that position.

@@ -228,7 +228,11 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                     let in_field = e
                         .target()
                         .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .is_some_and(|el| matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"));
+                        .is_some_and(|el| {
+                            matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+                                // The code editor (CodeMirror's contenteditable).
+                                || el.closest("[contenteditable=true]").ok().flatten().is_some()
+                        });
                     if in_field {
                         return;
                     }
@@ -356,6 +360,12 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         </div>
     };
 
+    // The editor highlights the line of the edge being processed (a hook:
+    // called on every render, before any early return).
+    let shown = sh.run.as_ref().map(|run| Panels::of(&run.program, &run.cursor));
+    use_effect_with(shown.as_ref().and_then(|p| p.current_line).filter(|_| sh.run_source == props.source), |line| {
+        crate::editor::highlight_line(crate::editor::LineKind::Current, *line)
+    });
     let Some(run) = sh.run.as_ref() else {
         return html! {
             <div class="analysis" data-testid="analysis">
@@ -382,10 +392,26 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         format!("{} ({steps} steps, {} events)", outcome.unwrap_or_else(|| "finished".into()), run.cursor.len())
     };
     let status_class = if sh.computing { "run-status computing" } else { "run-status done" };
-    let panels = Panels::of(&run.program, &run.cursor);
+    let panels = shown.unwrap_or_default();
     let fresh = sh.run_source == props.source;
     let speed = sh.speed;
     let playing = sh.playing;
+    // Predict mode and the state inspector (predict_app.rs, inspector_app.rs).
+    let snap = run.cursor.snapshot();
+    let next_step = crate::predict::StepOutcome::next(run.cursor.events(), run.cursor.position(), run.finished());
+    let auto_state = crate::state_view::auto_state(snap, run.cursor.events());
+    let inspect_choices = crate::inspector_app::choices(snap, run.cursor.events(), auto_state);
+    let resolve_state = {
+        let shared = shared.clone();
+        Callback::from(move |id: engine::trace::StateId| {
+            shared.borrow().run.as_ref().and_then(|r| crate::state_view::detail(r.cursor.snapshot(), id))
+        })
+    };
+    let on_seek = {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        Callback::from(move |k: usize| control(&shared, &redraw, Ctl::Seek(k)))
+    };
+
 
     html! {
         <div class="analysis" data-testid="analysis">
@@ -419,6 +445,8 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <button data-testid="bp-target" onclick={ctl(Ctl::Break(Breakpoint::Target))}>{ Breakpoint::Target.label() }</button>
                 <button data-testid="bp-pop" onclick={ctl(Ctl::Break(Breakpoint::Pop))}>{ Breakpoint::Pop.label() }</button>
             </div>
+            <crate::predict_app::PredictPanel position={panels.position} next={next_step} computing={sh.computing}
+                waitlist={crate::predict_app::waitlist_choices(snap)} {on_seek} />
             if fresh {
                 <style>{ panels.highlight_css() }</style>
             }
@@ -427,6 +455,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))} data-testid="verdict">{ format!("Verdict: {v}") }</p>
             }
             <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
+            <crate::inspector_app::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state} />
             <div class="panel-grid">
                 <section class="panel">
                     <h3>{ format!("Waitlist ({})", panels.waitlist.len()) }</h3>

@@ -3,11 +3,11 @@
 
 use std::rc::Rc;
 
-use web_sys::{HtmlTextAreaElement, ScrollIntoViewOptions, ScrollLogicalPosition};
 use yew::prelude::*;
 
 use crate::analysis_app::AnalysisPane;
-use crate::view::{line_numbers, utf16_offset, Action, CfaView, DiagnosticRow, FunctionListing, Model, EXAMPLE_PROGRAM};
+use crate::editor::CodeEditor;
+use crate::view::{Action, CfaView, DiagnosticRow, FunctionListing, Model, EXAMPLE_PROGRAM};
 
 /// Where the program text is kept between reloads (the browser's local
 /// storage; nothing leaves the machine).
@@ -63,19 +63,7 @@ pub fn app() -> Html {
         Callback::from(move |text: String| model.dispatch(Action::Edit(text)))
     };
     // Clicking a diagnostic puts the caret at its line and column.
-    let editor_ref = use_node_ref();
-    let on_jump = {
-        let model = model.clone();
-        let editor_ref = editor_ref.clone();
-        Callback::from(move |(line, col): (u32, u32)| {
-            if let Some(area) = editor_ref.cast::<HtmlTextAreaElement>() {
-                let at = utf16_offset(&model.source, line, col);
-                let _ = area.focus();
-                let _ = area.set_selection_range(at, at);
-                reveal_line(&area, line);
-            }
-        })
-    };
+    let on_jump = Callback::from(|(line, col): (u32, u32)| crate::editor::set_caret(line, col));
     let on_reset = {
         let model = model.clone();
         Callback::from(move |_: MouseEvent| model.dispatch(Action::ResetExample))
@@ -94,7 +82,7 @@ pub fn app() -> Html {
             <main class="panes">
                 <section class="pane editor-pane" aria-label="Program">
                     <h2>{ "Program" }</h2>
-                    <Editor source={model.source.clone()} error_lines={model.view.error_lines()} on_edit={on_edit} node_ref={editor_ref} />
+                    <CodeEditor source={model.source.clone()} diagnostics={crate::editor::diagnostics_of(&model.view)} on_edit={on_edit} />
                 </section>
                 <section class="pane cfa-pane" aria-label="Control-flow automaton">
                     <h2>{ "Control-flow automaton" }</h2>
@@ -106,84 +94,6 @@ pub fn app() -> Html {
                     <crate::solver_app::SolverPanel />
                 </section>
             </main>
-        </div>
-    }
-}
-
-/// Properties of [`Editor`].
-#[derive(Properties, PartialEq)]
-pub struct EditorProps {
-    /// The text shown.
-    pub source: String,
-    /// Lines to mark in the gutter.
-    pub error_lines: Vec<u32>,
-    /// Called with the new text on every edit.
-    pub on_edit: Callback<String>,
-    /// Gives the parent the textarea (to move the caret).
-    pub node_ref: NodeRef,
-}
-
-/// Scrolls the editor so that `line` (1-based) is visible: its gutter
-/// number stands at the same height as the line.
-fn reveal_line(area: &HtmlTextAreaElement, line: u32) {
-    let Some(editor) = area.parent_element() else { return };
-    let selector = format!(".gutter .lineno:nth-child({line})");
-    if let Ok(Some(number)) = editor.query_selector(&selector) {
-        let options = ScrollIntoViewOptions::new();
-        options.set_block(ScrollLogicalPosition::Nearest);
-        number.scroll_into_view_with_scroll_into_view_options(&options);
-    }
-}
-
-/// A plain textarea with a line-number gutter. The textarea is as tall as
-/// its text, so the gutter and the text scroll together inside one box.
-#[function_component(Editor)]
-pub fn editor(props: &EditorProps) -> Html {
-    let oninput = {
-        let on_edit = props.on_edit.clone();
-        Callback::from(move |e: InputEvent| {
-            let area: HtmlTextAreaElement = e.target_unchecked_into();
-            on_edit.emit(area.value());
-        })
-    };
-    // Tab indents (two spaces) instead of leaving the editor.
-    let onkeydown = {
-        let on_edit = props.on_edit.clone();
-        Callback::from(move |e: KeyboardEvent| {
-            if e.key() != "Tab" || e.shift_key() || e.ctrl_key() || e.alt_key() || e.meta_key() {
-                return;
-            }
-            e.prevent_default();
-            let area: HtmlTextAreaElement = e.target_unchecked_into();
-            let (start, end) = (area.selection_start().ok().flatten(), area.selection_end().ok().flatten());
-            if let (Some(start), Some(end)) = (start, end) {
-                let _ = area.set_range_text_with_start_and_end_and_mode("  ", start, end, "end");
-                on_edit.emit(area.value());
-            }
-        })
-    };
-    let lines = line_numbers(&props.source);
-    let rows = lines.end().to_string();
-    html! {
-        <div class="editor" data-testid="editor">
-            <div class="gutter" aria-hidden="true">
-                { for lines.map(|n| {
-                    let class = if props.error_lines.contains(&(n as u32)) { "lineno error-line" } else { "lineno" };
-                    html! { <div class={class}>{ n }</div> }
-                }) }
-            </div>
-            <textarea
-                class="code"
-                spellcheck="false"
-                autocomplete="off"
-                wrap="off"
-                rows={rows}
-                aria-label="mini-C program"
-                value={props.source.clone()}
-                ref={props.node_ref.clone()}
-                {oninput}
-                {onkeydown}
-            />
         </div>
     }
 }

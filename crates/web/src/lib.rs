@@ -30,7 +30,7 @@
 //!
 //! - [`state_view`]: one state made readable (values, octagon constraints,
 //!   the DBM as a table); [`predict`]: predict mode's questions and their
-//!   grading against the trace.
+//!   grading against the trace; `inspector_app` and `predict_app` render them.
 //!
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
@@ -53,7 +53,11 @@ pub mod analysis_app;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(target_arch = "wasm32")]
+pub mod inspector_app;
+#[cfg(target_arch = "wasm32")]
 pub mod linked;
+#[cfg(target_arch = "wasm32")]
+pub mod predict_app;
 #[cfg(target_arch = "wasm32")]
 pub mod share_app;
 #[cfg(target_arch = "wasm32")]

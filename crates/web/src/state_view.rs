@@ -48,8 +48,10 @@ pub enum Part {
         /// The octagon itself (for the plot).
         view: OctagonView,
     },
-    /// Constraints as text (other domains).
+    /// Constraints as text (other domains, e.g. path constraints).
     Constraints(Vec<String>),
+    /// The symbolic memory: `(variable, expression over α1, α2, …)`.
+    Symbolic(Vec<(String, String)>),
     /// Anything else: which CPA and its text.
     Text(String, String),
 }
@@ -89,6 +91,10 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
                 view: octagon.clone(),
             }),
             ViewContent::Constraints { constraints } => parts.push(Part::Constraints(constraints.clone())),
+            // Symbolic memory (SymbolicValueCPA): `x = α1 + 1`.
+            ViewContent::SymbolicValues { values } => {
+                parts.push(Part::Symbolic(values.iter().map(|b| (b.name.clone(), b.value.clone())).collect()));
+            }
             ViewContent::Text { text } => parts.push(Part::Text(c.cpa.clone(), text.clone())),
         }
     }
