@@ -388,6 +388,11 @@ impl Verifier {
             inputs: check.inputs.iter().map(|v| v.to_string()).collect(),
             confirmed: check.confirmed,
         });
+        // The reachability run's reason says "unconfirmed"; this check decides.
+        let reason = match reason.find("; the error path is unconfirmed") {
+            Some(i) => reason[..i].to_string(),
+            None => reason,
+        };
         if check.confirmed {
             self.error_path = Some(path);
             self.confirmed = Some(true);

@@ -352,9 +352,9 @@ impl OctagonCpa {
             merge,
             stop: StopSep(OctagonDomain),
             names,
-            prec_adj: OctagonPrecisionAdjustment { unknown: Vec::new() },
+            prec_adj: OctagonPrecisionAdjustment::new(Vec::new()),
         };
-        cpa.prec_adj.unknown = cpa.program.variables.iter().map(|v| cpa.unknown_of(v.ty)).collect();
+        cpa.prec_adj = OctagonPrecisionAdjustment::new(cpa.program.variables.iter().map(|v| cpa.unknown_of(v.ty)).collect());
         cpa
     }
 
@@ -1055,6 +1055,36 @@ impl TransferRelation for OctagonCpa {
 pub struct OctagonPrecisionAdjustment {
     /// What an unknown value of each variable may be.
     unknown: Vec<Interval>,
+    /// The DBM's unary cells `(+v → −v, −v → +v)` of a forgotten variable
+    /// (from `unknown`), to skip forgetting what is already forgotten.
+    unknown_cells: Vec<(domains::Bound, domains::Bound)>,
+}
+
+impl OctagonPrecisionAdjustment {
+    fn new(unknown: Vec<Interval>) -> Self {
+        let unknown_cells = unknown
+            .iter()
+            .map(|itv| {
+                let mut o = Octagon::top(1);
+                o.assign_interval(0, *itv);
+                (o.dbm().get(0, 1), o.dbm().get(1, 0))
+            })
+            .collect();
+        OctagonPrecisionAdjustment { unknown, unknown_cells }
+    }
+
+    /// Whether variable `v` of `o` is already as forgetting leaves it: no
+    /// relation with another variable in the stored DBM and exactly the
+    /// unary bounds of an unknown value (then forgetting cannot change γ).
+    fn already_forgotten(&self, o: &Octagon, v: usize) -> bool {
+        let d = o.dbm();
+        let (p, m) = (2 * v, 2 * v + 1);
+        let Some(cells) = self.unknown_cells.get(v) else { return false };
+        if d.get(p, m) != cells.0 || d.get(m, p) != cells.1 {
+            return false;
+        }
+        (0..2 * d.vars()).all(|j| j == p || j == m || (d.get(p, j).is_inf() && d.get(m, j).is_inf()))
+    }
 }
 
 impl PrecisionAdjustment<OctagonState, OctagonPrecision> for OctagonPrecisionAdjustment {
@@ -1064,15 +1094,22 @@ impl PrecisionAdjustment<OctagonState, OctagonPrecision> for OctagonPrecisionAdj
     /// Forgets (back to "any value of its type") every variable that
     /// `π(location)` does not track.
     fn prec_at(&self, state: &OctagonState, precision: &OctagonPrecision, location: Option<NodeId>) -> (OctagonState, OctagonPrecision) {
-        if matches!(precision, OctagonPrecision::Full) || state.octagon.is_bottom() {
+        if matches!(precision, OctagonPrecision::Full) {
+            return (state.clone(), precision.clone());
+        }
+        let n = state.octagon.vars();
+        let forget: Vec<usize> = (0..self.unknown.len().min(n))
+            .filter(|&v| !precision.tracks_at(location, VarId(v as u32)) && !self.already_forgotten(&state.octagon, v))
+            .collect();
+        if forget.is_empty() {
             return (state.clone(), precision.clone());
         }
         let mut s = state.clone();
-        for (v, itv) in self.unknown.iter().enumerate() {
-            if v < s.octagon.vars() && !precision.tracks_at(location, VarId(v as u32)) {
-                s.octagon.assign_interval(v, *itv);
-            }
+        for v in forget {
+            s.octagon.assign_interval(v, self.unknown[v]);
         }
+        // Closed once here rather than in every later comparison.
+        s.octagon.close();
         (s, precision.clone())
     }
 }
