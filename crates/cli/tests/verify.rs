@@ -103,3 +103,61 @@ fn bad_programs_exit_1_with_file_line_column() {
     assert!(err.contains("bad.c:2:"), "{err}");
     assert!(err.contains("error:"), "{err}");
 }
+
+const DEEP_BUG: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main() {\n  int x = __VERIFIER_nondet_int();\n  int i = 0;\n  while (i < 5) { i++; }\n  if (x * 3 == 126) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn cegar_false_is_confirmed_with_inputs_refinements_and_source_lines() {
+    let f = write("deep.c", DEEP_BUG);
+    let out = cpaplay(&["verify", &f, "--config", "value-cegar", "--int-model", "c", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "false");
+    assert_eq!(v["confirmed"], true);
+    assert_eq!(v["inputs"], serde_json::json!(["42"]));
+    assert!(v["refinements"].as_u64().unwrap() >= 1, "{}", v["refinements"]);
+    assert!(v["solver_queries"].as_u64().unwrap() >= 1);
+    let path = v["error_path"].as_array().unwrap();
+    let last = path.last().unwrap();
+    assert_eq!(last["line"], 7);
+    assert_eq!(last["code"], "if (x * 3 == 126) reach_error();");
+    assert!(v["precision"].as_str().unwrap().contains("main::i"), "{}", v["precision"]);
+
+    let text = String::from_utf8(cpaplay(&["verify", &f, "--config", "value-cegar"]).stdout).unwrap();
+    assert!(text.starts_with("Verification result: FALSE\n"), "{text}");
+    assert!(text.contains("Confirmed: yes"), "{text}");
+    assert!(text.contains("| if (x * 3 == 126) reach_error();"), "{text}");
+    assert!(text.contains("refinements:"), "{text}");
+
+    let text = String::from_utf8(cpaplay(&["verify", &f]).stdout).unwrap();
+    assert!(text.contains("Confirmed: no"), "a plain value analysis does not check its path: {text}");
+}
+
+#[test]
+fn trace_of_a_cegar_run_has_counterexample_refinement_and_restart_events() {
+    let f = write("deep2.c", DEEP_BUG);
+    let out = cpaplay(&["trace", &f, "--config", "octagon-cegar", "--json"]);
+    let events: Vec<engine::Event> = serde_json::from_slice(&out.stdout).unwrap();
+    let kinds: Vec<&str> = events.iter().map(|e| e.kind()).collect();
+    for k in ["counterexample", "refinement", "restart", "solver_query"] {
+        assert!(kinds.contains(&k), "{k} missing");
+    }
+    assert_eq!(kinds.iter().filter(|k| **k == "analysis_started").count(), 1);
+    assert_eq!(kinds.iter().filter(|k| **k == "analysis_finished").count(), 1);
+    let text = String::from_utf8(cpaplay(&["trace", &f, "--config", "octagon-cegar"]).stdout).unwrap();
+    assert!(text.contains("refinement: new precision"), "{text}");
+    assert!(text.contains("restart with octagon-cegar"), "{text}");
+}
+
+#[test]
+fn table_runs_the_new_configurations() {
+    let dir = std::env::temp_dir().join(format!("cpaplay-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("bug.c"), DEEP_BUG).unwrap();
+    std::fs::write(dir.join("MANIFEST.tsv"), "path\texpected_verdict\tcategory\nbug.c\tfalse\tdemo\n").unwrap();
+    let out = cpaplay(&["table", dir.to_str().unwrap(), "--config", "value-cegar,octagon-widening-cex", "--int-model", "c"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("| bug.c | false | false ✓ |"), "{text}");
+    assert!(text.contains("FALSE confirmed"), "{text}");
+}

@@ -2,7 +2,8 @@
 //! [--max-steps N] [--set key=value]...`: runs every task of
 //! `DIR/MANIFEST.tsv` (SV-COMP tasks with their expected verdicts) under
 //! each configuration and prints a Markdown table: expected verdict, and per
-//! configuration our verdict with reached / created / steps. A TRUE where
+//! configuration our verdict (✓: confirmed by concrete replay) with reached /
+//! created / steps / CEGAR refinements. A TRUE where
 //! FALSE is expected is marked **WRONG**. `docs/svcomp-results.md` is this
 //! command's output.
 
@@ -40,16 +41,18 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         a.max_steps.as_ref().map(|n| format!(" --max-steps {n}")).unwrap_or_default()
     );
     println!("Integer model: `{model}`. Per configuration: our verdict, then the final reached-set size, the states created and the steps (waitlist pops).");
-    println!("A TRUE where FALSE is expected would be unsound and is marked **WRONG**; a FALSE where TRUE is expected is a false alarm (the analysis is too coarse; FALSE verdicts are unconfirmed, there is no feasibility check yet).\n");
+    println!("A TRUE where FALSE is expected would be unsound and is marked **WRONG**; a FALSE where TRUE is expected is a false alarm (the analysis is too coarse). A FALSE marked ✓ was confirmed by concrete replay of the error path (CEGAR and counterexample-check configurations report FALSE only then); other FALSE verdicts are unconfirmed. `ref.` counts CEGAR refinements.\n");
     let mut header = String::from("| task | expected |");
     let mut sep = String::from("|---|---|");
     for n in &names {
-        header.push_str(&format!(" {n} | reached | created | steps |"));
-        sep.push_str("---|---:|---:|---:|");
+        header.push_str(&format!(" {n} | reached | created | steps | ref. |"));
+        sep.push_str("---|---:|---:|---:|---:|");
     }
     println!("{header}\n{sep}");
     // steps, ms, correct, wrong TRUE (unsound), unknown, false alarms
     let mut totals = vec![(0u64, 0u128, 0usize, 0usize, 0usize, 0usize); names.len()];
+    // refinements, confirmed FALSE, unconfirmed FALSE
+    let mut cegar_totals = vec![(0u64, 0usize, 0usize); names.len()];
     for task in &tasks {
         let (path, expected) = (task.path.as_str(), task.expected.lower());
         let mut row = format!("| {path} | {expected} |");
@@ -58,7 +61,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             Err(e) => {
                 let first = e.message.lines().next().unwrap_or("").replace('|', "\\|");
                 for _ in &names {
-                    row.push_str(&format!(" error: {first} | | | |"));
+                    row.push_str(&format!(" error: {first} | | | | |"));
                 }
                 println!("{row}");
                 continue;
@@ -89,20 +92,36 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
                     };
                     totals[i].0 += out.stats.steps;
                     totals[i].1 += started.elapsed().as_millis();
-                    row.push_str(&format!(" {v}{mark} | {} | {} | {} |", out.stats.reached, out.stats.created, out.stats.steps));
+                    cegar_totals[i].0 += out.stats.refinements;
+                    let check = match out.confirmed {
+                        Some(true) => {
+                            cegar_totals[i].1 += 1;
+                            " ✓"
+                        }
+                        Some(false) => {
+                            cegar_totals[i].2 += 1;
+                            ""
+                        }
+                        None => "",
+                    };
+                    row.push_str(&format!(
+                        " {v}{check}{mark} | {} | {} | {} | {} |",
+                        out.stats.reached, out.stats.created, out.stats.steps, out.stats.refinements
+                    ));
                 }
                 Err(e) => {
                     totals[i].4 += 1;
-                    row.push_str(&format!(" n/a: {} | | | |", e.message.lines().next().unwrap_or("").replace('|', "\\|")));
+                    row.push_str(&format!(" n/a: {} | | | | |", e.message.lines().next().unwrap_or("").replace('|', "\\|")));
                 }
             }
         }
         println!("{row}");
     }
-    println!("\n| configuration | correct | false alarms | wrong TRUE | unknown/n.a. | steps | time (ms) |\n|---|---:|---:|---:|---:|---:|---:|");
+    println!("\n| configuration | correct | false alarms | wrong TRUE | unknown/n.a. | FALSE confirmed | FALSE unconfirmed | refinements | steps | time (ms) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (i, n) in names.iter().enumerate() {
         let (steps, ms, ok, wrong, unknown, alarms) = totals[i];
-        println!("| {n} | {ok} | {alarms} | {wrong} | {unknown} | {steps} | {ms} |");
+        let (refinements, confirmed, unconfirmed) = cegar_totals[i];
+        println!("| {n} | {ok} | {alarms} | {wrong} | {unknown} | {confirmed} | {unconfirmed} | {refinements} | {steps} | {ms} |");
     }
     Ok(())
 }

@@ -3,12 +3,13 @@
 //! a run. With `--json`, a JSON array of events (one per line), beginning
 //! with `analysis_started` and ending with `analysis_finished`; otherwise
 //! one line per algorithm step, spelled out in words by the fold
-//! ([`engine::view::Snapshot`]).
+//! ([`engine::view::Snapshot`]). CEGAR iterations and restart-algorithm
+//! stages are in the same trace, separated by `restart` events.
 
 use super::cfa::load_program;
 use super::verify::{make_config, parse_args};
 use super::CliError;
-use engine::build_analysis;
+use engine::cegar::build_verifier;
 use engine::view::Snapshot;
 use engine::Event;
 use std::io::Write;
@@ -22,7 +23,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     };
     let config = make_config(a.config.as_deref(), &a)?;
     let program = Arc::new(load_program(file)?);
-    let mut analysis = build_analysis(program, &config, true).map_err(|e| CliError::usage(e.message))?;
+    let mut analysis = build_verifier(program, &config, true).map_err(|e| CliError::usage(e.message))?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let io = |e: std::io::Error| CliError::input(format!("cannot write the trace: {e}"));
@@ -39,7 +40,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     }
     let mut snap = Snapshot::default();
     while let Some(e) = analysis.next_event() {
-        if matches!(e, Event::WaitlistPop { .. }) && !snap.current_step.is_empty() {
+        if matches!(e, Event::WaitlistPop { .. } | Event::Restart { .. }) && !snap.current_step.is_empty() {
             writeln!(out, "{}", snap.step_text()).map_err(io)?;
         }
         snap.apply(&e);

@@ -4,6 +4,11 @@
 //! (`Verification result: TRUE|FALSE|UNKNOWN`), its reason and statistics —
 //! or, with `--json`, one JSON object.
 //!
+//! Configurations with CEGAR, a counterexample check or the restart
+//! algorithm run through [`engine::cegar::Verifier`]: a FALSE verdict then
+//! says whether concrete replay *confirmed* it (with the inputs), and the
+//! refinements and the final precision are printed.
+//!
 //! Without `--config` the `value` preset runs (explicit values, merge^sep:
 //! the analysis CPAchecker users meet first). The integer model defaults to
 //! `math` (MINIC.md). Statistics are counted from the run's events
@@ -14,7 +19,8 @@
 use super::cfa::load_program;
 use super::CliError;
 use engine::view::Statistics;
-use engine::{build_analysis, Config, Verdict};
+use engine::cegar::build_verifier;
+use engine::{Config, Verdict};
 use serde_json::json;
 use std::sync::Arc;
 use std::time::Instant;
@@ -90,28 +96,47 @@ pub struct Outcome {
     pub time_ms: u128,
     /// For FALSE: the error path as JSON objects.
     pub error_path: Option<Vec<serde_json::Value>>,
+    /// For FALSE: whether concrete replay confirmed the error path.
+    pub confirmed: Option<bool>,
+    /// For a confirmed FALSE: the nondet inputs that reach the error.
+    pub inputs: Vec<i128>,
+    /// The final precision, when CEGAR refined it (in words).
+    pub precision: Option<String>,
 }
 
-/// Runs the analysis `config` describes on `program` (no views recorded).
+/// Runs the analysis `config` describes on `program` (no views recorded):
+/// the reachability algorithm, wrapped by CEGAR, the counterexample check
+/// or the restart algorithm when the configuration asks for them.
 pub fn verify(program: Arc<cfa::Program>, config: &Config) -> Result<Outcome, CliError> {
-    let mut analysis = build_analysis(program.clone(), config, false).map_err(|e| CliError::usage(e.message))?;
+    verify_with_source(program, config, None)
+}
+
+/// [`verify`], with the program's source text to quote the error path's lines.
+pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: Option<&str>) -> Result<Outcome, CliError> {
+    let mut verifier = build_verifier(program.clone(), config, false).map_err(|e| CliError::usage(e.message))?;
     let start = Instant::now();
     let mut stats = Statistics::default();
-    analysis.run_with(|e| stats.observe(e));
+    verifier.run_with(|e| stats.observe(e));
     let time_ms = start.elapsed().as_millis();
-    let (verdict, reason) = analysis.outcome().map(|(v, r)| (v, r.to_string())).unwrap_or((Verdict::Unknown, "the analysis did not finish".into()));
+    let (verdict, reason) =
+        verifier.outcome().map(|(v, r)| (v, r.to_string())).unwrap_or((Verdict::Unknown, "the analysis did not finish".into()));
+    let lines: Vec<&str> = source.map(|s| s.lines().collect()).unwrap_or_default();
     let error_path = (verdict == Verdict::False).then(|| {
-        analysis
+        verifier
             .error_path()
             .unwrap_or_default()
-            .into_iter()
+            .iter()
             .map(|id| {
-                let e = program.edge(id);
-                json!({ "edge": id.0, "source": e.source.0, "target": e.target.0, "line": e.line, "label": e.label })
+                let e = program.edge(*id);
+                let code = lines.get((e.line as usize).wrapping_sub(1)).map(|l| l.trim()).unwrap_or("");
+                json!({ "edge": id.0, "source": e.source.0, "target": e.target.0, "line": e.line, "label": e.label, "code": code })
             })
             .collect()
     });
-    Ok(Outcome { verdict, reason, stats, time_ms, error_path })
+    let confirmed = (verdict == Verdict::False).then(|| verifier.confirmed() == Some(true));
+    let precision = (config.get("analysis.algorithm.CEGAR") == "true" || config.get("analysis.restartAfterUnknown") == "true")
+        .then(|| verifier.precision().describe(&program));
+    Ok(Outcome { verdict, reason, stats, time_ms, error_path, confirmed, inputs: verifier.inputs().to_vec(), precision })
 }
 
 /// Runs `cpaplay verify`.
@@ -122,7 +147,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     };
     let config = make_config(a.config.as_deref(), &a)?;
     let program = Arc::new(load_program(file)?);
-    let out = verify(program, &config)?;
+    let source = std::fs::read_to_string(file).ok();
+    let out = verify_with_source(program, &config, source.as_deref())?;
     if a.json {
         let value = json!({
             "verdict": out.verdict.lower(),
@@ -133,7 +159,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "refinements": out.stats.refinements,
             "solver_queries": out.stats.solver_queries,
             "time_ms": out.time_ms as u64,
-            "confirmed": if out.verdict == Verdict::False { json!(false) } else { json!(null) },
+            "confirmed": out.confirmed,
+            "inputs": out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+            "precision": out.precision,
             "error_path": out.error_path,
             "int_model": config.int_model().name(),
             "config_name": config.source,
@@ -145,11 +173,24 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     }
     println!("Verification result: {}", out.verdict.upper());
     println!("Reason: {}", out.reason);
+    if let Some(c) = out.confirmed {
+        if c {
+            let inputs = out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+            println!("Confirmed: yes (the concrete interpreter reaches the error location with nondet inputs [{inputs}])");
+        } else {
+            println!("Confirmed: no (the error path was not replayed concretely; it may be spurious)");
+        }
+    }
     if let Some(path) = &out.error_path {
         println!("Error path ({} edges):", path.len());
         for e in path {
-            println!("  line {:>4}: N{}→N{}  {}", e["line"], e["source"], e["target"], e["label"].as_str().unwrap_or(""));
+            let code = e["code"].as_str().unwrap_or("");
+            let code = if code.is_empty() { String::new() } else { format!("    | {code}") };
+            println!("  line {:>4}: N{}→N{}  {}{code}", e["line"], e["source"], e["target"], e["label"].as_str().unwrap_or(""));
         }
+    }
+    if let Some(p) = &out.precision {
+        println!("Precision (after {} refinements): {p}", out.stats.refinements);
     }
     let s = &out.stats;
     println!("Statistics:");
@@ -161,6 +202,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     println!("  merges (replacing):       {} ({})", s.merges, s.merges_replaced);
     println!("  stop checks (covered):    {} ({})", s.stops, s.covered);
     println!("  refinements:              {}", s.refinements);
+    println!("  counterexample checks:    {}", s.counterexample_checks);
+    println!("  restarts:                 {}", s.restarts);
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);
     Ok(())
