@@ -176,6 +176,9 @@ pub struct AnalysisPaneProps {
     pub source: String,
     /// Whether the program lowers to a CFA (Analyze is offered only then).
     pub analyzable: bool,
+    /// Told the run's shown position whenever it changes (the graph views).
+    #[prop_or_default]
+    pub on_frame: Callback<Option<Rc<crate::graphs_app::RunFrame>>>,
 }
 
 /// The analysis pane: chooser, run status, controls and panels.
@@ -366,6 +369,27 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     use_effect_with(shown.as_ref().and_then(|p| p.current_line).filter(|_| sh.run_source == props.source), |line| {
         crate::editor::highlight_line(crate::editor::LineKind::Current, *line)
     });
+    // The graph views follow the shown position (a frame is built only
+    // when the position, the run or its freshness changed).
+    let linked = crate::linked::use_selection();
+    let frame_cache = use_mut_ref(|| None::<Rc<crate::graphs_app::RunFrame>>);
+    let frame = sh.run.as_ref().map(|run| {
+        let fresh = sh.run_source == props.source;
+        let snap = run.cursor.snapshot();
+        let mut cache = frame_cache.borrow_mut();
+        match cache.as_ref() {
+            Some(f) if f.run_id == sh.compute_gen && f.fresh == fresh && f.snapshot.position == snap.position && f.snapshot.states.len() == snap.states.len() => f.clone(),
+            _ => {
+                let f = Rc::new(crate::graphs_app::RunFrame { run_id: sh.compute_gen, program: run.program.clone(), snapshot: Rc::new(snap.clone()), fresh });
+                *cache = Some(f.clone());
+                f
+            }
+        }
+    });
+    {
+        let on_frame = props.on_frame.clone();
+        use_effect_with(frame, move |f| on_frame.emit(f.clone()));
+    }
     let Some(run) = sh.run.as_ref() else {
         return html! {
             <div class="analysis" data-testid="analysis">
@@ -413,6 +437,29 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     };
 
 
+    // Linked selection: a selected CFA node filters the reached set; a
+    // clicked state is selected everywhere (crate::selection).
+    let selected_states = linked.selection.resolve(&run.program, Some(snap)).states;
+    let filter_node = linked.selection.node().map(|n| n.to_string()).filter(|_| fresh);
+    let reached_shown: Vec<&crate::analysis::LocationGroup> =
+        panels.reached.iter().filter(|g| filter_node.as_ref().is_none_or(|n| &g.node == n)).collect();
+    let on_state_click = {
+        let linked = linked.clone();
+        Callback::from(move |e: MouseEvent| {
+            let item = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("[data-state]").ok().flatten());
+            if let Some(item) = item {
+                let sel = crate::selection::Selection::parse(&item.get_attribute("data-state").unwrap_or_default());
+                if !sel.is_none() {
+                    linked.click(sel);
+                }
+            }
+        })
+    };
+    let on_show_all = {
+        let linked = linked.clone();
+        Callback::from(move |_: MouseEvent| linked.set(crate::selection::Selection::None))
+    };
+
     html! {
         <div class="analysis" data-testid="analysis">
             { chooser }
@@ -459,17 +506,26 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             <div class="panel-grid">
                 <section class="panel">
                     <h3>{ format!("Waitlist ({})", panels.waitlist.len()) }</h3>
-                    <ol class="states" data-testid="waitlist">
-                        { for panels.waitlist.iter().map(state_item) }
+                    <ol class="states" data-testid="waitlist" onclick={on_state_click.clone()}>
+                        { for panels.waitlist.iter().map(|s| state_item_linked(s, &selected_states)) }
                     </ol>
                 </section>
                 <section class="panel">
-                    <h3>{ format!("Reached set ({})", panels.reached.iter().map(|g| g.states.len()).sum::<usize>()) }</h3>
-                    <div data-testid="reached">
-                        { for panels.reached.iter().map(|g| html! {
-                            <div class="loc-group">
+                    <h3>{ match &filter_node {
+                        Some(n) => format!("Reached set ({} of {} — at {n})", reached_shown.iter().map(|g| g.states.len()).sum::<usize>(), panels.reached.iter().map(|g| g.states.len()).sum::<usize>()),
+                        None => format!("Reached set ({})", panels.reached.iter().map(|g| g.states.len()).sum::<usize>()),
+                    } }</h3>
+                    if let Some(n) = &filter_node {
+                        <p class="reached-filter" data-testid="reached-filter">
+                            { format!("Filtered to {n} (selected in the CFA) ") }
+                            <button class="link" onclick={on_show_all}>{ "show all" }</button>
+                        </p>
+                    }
+                    <div data-testid="reached" onclick={on_state_click}>
+                        { for reached_shown.iter().map(|g| html! {
+                            <div class="loc-group" data-node={g.node.clone()}>
                                 <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
-                                <ul class="states">{ for g.states.iter().map(state_item) }</ul>
+                                <ul class="states">{ for g.states.iter().map(|s| state_item_linked(s, &selected_states)) }</ul>
                             </div>
                         }) }
                     </div>
@@ -479,10 +535,13 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     }
 }
 
-fn state_item(s: &StateLine) -> Html {
-    let class = classes!("state", s.current.then_some("current"), s.target.then_some("target"), s.involved.then_some("involved"));
+/// A state line that can be selected (linked selection): it carries its
+/// key in `data-state` and is marked when selected.
+fn state_item_linked(s: &StateLine, selected: &std::collections::BTreeSet<engine::trace::StateId>) -> Html {
+    let is_selected = matches!(crate::selection::Selection::parse(&s.id), crate::selection::Selection::State(id) if selected.contains(&id));
+    let class = classes!("state", "selectable", s.current.then_some("current"), s.target.then_some("target"), s.involved.then_some("involved"), is_selected.then_some("selected"));
     html! {
-        <li class={class}>
+        <li class={class} data-state={s.id.clone()} title="Click to select this state in every panel">
             <span class="sid">{ s.id.clone() }</span>{ " " }
             <span class="sloc">{ format!("@{}", s.location) }</span>{ " " }
             <span class="stext">{ s.text.clone() }</span>

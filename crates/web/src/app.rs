@@ -68,8 +68,27 @@ pub fn app() -> Html {
         let model = model.clone();
         Callback::from(move |_: MouseEvent| model.dispatch(Action::ResetExample))
     };
+    // Linked selection (crate::linked): one selected node, edge or state
+    // for every panel; an edit of the program clears it.
+    let selection = use_state(crate::selection::Selection::default);
+    let on_select = {
+        let set = selection.setter();
+        use_callback((), move |s: crate::selection::Selection, _| set.set(s))
+    };
+    {
+        let on_select = on_select.clone();
+        use_effect_with(model.source.clone(), move |_| on_select.emit(crate::selection::Selection::None));
+    }
+    let selection_ctx = crate::linked::SelectionContext { selection: *selection, on_change: on_select };
+    // The analysis at the shown position, for the graph views (graphs_app).
+    let run_frame = use_state(|| None::<Rc<crate::graphs_app::RunFrame>>);
+    let on_frame = {
+        let set = run_frame.setter();
+        use_callback((), move |f: Option<Rc<crate::graphs_app::RunFrame>>, _| set.set(f))
+    };
 
     html! {
+        <ContextProvider<crate::linked::SelectionContext> context={selection_ctx}>
         <div class="app">
             <header class="topbar">
                 <h1>{ "CPA Playground" }</h1>
@@ -86,15 +105,19 @@ pub fn app() -> Html {
                 </section>
                 <section class="pane cfa-pane" aria-label="Control-flow automaton">
                     <h2>{ "Control-flow automaton" }</h2>
+                    if matches!(model.view, CfaView::Cfa { .. }) {
+                        <crate::graphs_app::GraphsPane source={model.source.clone()} frame={(*run_frame).clone()} />
+                    }
                     <CfaPane view={model.view.clone()} on_jump={on_jump} />
                 </section>
                 <section class="pane analysis-pane" aria-label="Analysis">
                     <h2>{ "Analysis" }</h2>
-                    <AnalysisPane source={model.source.clone()} analyzable={matches!(model.view, CfaView::Cfa { .. })} />
+                    <AnalysisPane source={model.source.clone()} analyzable={matches!(model.view, CfaView::Cfa { .. })} on_frame={on_frame} />
                     <crate::solver_app::SolverPanel />
                 </section>
             </main>
         </div>
+        </ContextProvider<crate::linked::SelectionContext>>
     }
 }
 

@@ -55,6 +55,8 @@ pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod inspector_app;
 #[cfg(target_arch = "wasm32")]
+pub mod graphs_app;
+#[cfg(target_arch = "wasm32")]
 pub mod linked;
 #[cfg(target_arch = "wasm32")]
 pub mod predict_app;

@@ -1,0 +1,579 @@
+//! The graph views (Yew): the CFA as a laid-out graph and the ARG, drawn as
+//! SVG, with pan (drag), zoom (wheel), fit-to-view, folding of
+//! straight-line chains, and linked selection.
+//!
+//! What is drawn and where is computed natively-tested in
+//! [`crate::cfa_graph`] (graph + [`CfaGraph::overlay`]), [`crate::arg`]
+//! and [`crate::layout`]; the run's position arrives as a [`RunFrame`]
+//! from the analysis pane; the selection is the page's
+//! [`crate::linked::SelectionContext`]. Labels are SVG text nodes, never
+//! markup.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use cfa::Program;
+use engine::view::Snapshot;
+use gloo_events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::arg::{ArgGraph, ARG_CAP};
+use crate::cfa_graph::{CfaGraph, EdgePlace, CHAR_W, LINE_H};
+use crate::linked::use_selection;
+use crate::selection::{Highlight, Selection};
+use crate::view::Marker;
+
+/// What the graphs need of the analysis at the shown position.
+#[derive(Clone, Debug)]
+pub struct RunFrame {
+    /// Changes with every new run.
+    pub run_id: u64,
+    /// The analysed program.
+    pub program: Arc<Program>,
+    /// The fold of the trace at the shown position.
+    pub snapshot: Rc<Snapshot>,
+    /// Whether the editor still holds the analysed program.
+    pub fresh: bool,
+}
+
+impl PartialEq for RunFrame {
+    fn eq(&self, other: &Self) -> bool {
+        self.run_id == other.run_id
+            && self.fresh == other.fresh
+            && self.snapshot.position == other.snapshot.position
+            && self.snapshot.states.len() == other.snapshot.states.len()
+    }
+}
+
+/// Pan and zoom of one SVG view: `translate(x y) scale(k)`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct View {
+    x: f64,
+    y: f64,
+    k: f64,
+}
+
+impl Default for View {
+    fn default() -> Self {
+        View { x: 0.0, y: 0.0, k: 1.0 }
+    }
+}
+
+impl View {
+    fn transform(&self) -> String {
+        format!("translate({:.1} {:.1}) scale({:.4})", self.x, self.y, self.k)
+    }
+
+    /// The view that shows a `w`×`h` drawing whole in a `vw`×`vh` viewport
+    /// (never magnified beyond 1.4).
+    fn fit(w: f64, h: f64, vw: f64, vh: f64) -> View {
+        if w <= 0.0 || h <= 0.0 || vw <= 0.0 || vh <= 0.0 {
+            return View::default();
+        }
+        let k = (vw / w).min(vh / h).min(1.4).max(0.02);
+        View { x: (vw - w * k) / 2.0, y: ((vh - h * k) / 2.0).max(0.0).min(8.0), k }
+    }
+}
+
+/// A drag in progress.
+#[derive(Clone, Copy, Debug)]
+struct Drag {
+    pointer: i32,
+    start: (f64, f64),
+    from: View,
+    moved: bool,
+}
+
+/// Pan/zoom state shared by the event handlers (kept outside Yew's state so
+/// a drag does not re-render the graph: the transform is set on the DOM).
+#[derive(Default)]
+struct PanZoom {
+    view: View,
+    drag: Option<Drag>,
+    /// A drag just ended: the click that follows is not a selection.
+    swallow_click: bool,
+}
+
+type PanZoomRef = Rc<RefCell<PanZoom>>;
+
+fn set_transform(g: &NodeRef, view: View) {
+    if let Some(el) = g.cast::<web_sys::Element>() {
+        let _ = el.set_attribute("transform", &view.transform());
+    }
+}
+
+fn viewport_size(svg: &NodeRef) -> (f64, f64) {
+    svg.cast::<web_sys::Element>().map(|e| (e.client_width() as f64, e.client_height() as f64)).unwrap_or((0.0, 0.0))
+}
+
+/// Properties of [`Viewport`].
+#[derive(Properties, PartialEq)]
+pub struct ViewportProps {
+    /// Size of the drawing.
+    pub width: f64,
+    /// Size of the drawing.
+    pub height: f64,
+    /// Fit again whenever this changes (a new graph).
+    pub fit_key: String,
+    /// `data-testid` of the svg.
+    pub testid: AttrValue,
+    /// The drawing.
+    pub children: Html,
+}
+
+/// An SVG viewport with pan (drag the background), zoom (wheel, around the
+/// pointer) and a Fit button.
+#[function_component(Viewport)]
+pub fn viewport(props: &ViewportProps) -> Html {
+    let pz: PanZoomRef = use_mut_ref(PanZoom::default);
+    let svg = use_node_ref();
+    let g = use_node_ref();
+
+    // Fit when a new graph arrives (after it is in the DOM).
+    {
+        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
+        let (w, h) = (props.width, props.height);
+        use_effect_with(props.fit_key.clone(), move |_| {
+            let (vw, vh) = viewport_size(&svg);
+            let v = View::fit(w, h, vw, vh);
+            pz.borrow_mut().view = v;
+            set_transform(&g, v);
+        });
+    }
+    // Wheel zoom needs a non-passive listener (to keep the page from scrolling).
+    {
+        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
+        use_effect_with((), move |_| {
+            let listener = svg.cast::<web_sys::Element>().map(|el| {
+                let target = el.clone();
+                EventListener::new_with_options(&el, "wheel", EventListenerOptions::enable_prevent_default(), move |e| {
+                    let Some(e) = e.dyn_ref::<WheelEvent>() else { return };
+                    e.prevent_default();
+                    let rect_x = e.offset_x() as f64;
+                    let rect_y = e.offset_y() as f64;
+                    // offset_* are relative to the event target; use the svg's own
+                    // coordinates when the target is inside it.
+                    let (mx, my) = match e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                        Some(t) if t == target => (rect_x, rect_y),
+                        _ => {
+                            let (vw, vh) = (target.client_width() as f64, target.client_height() as f64);
+                            (vw / 2.0, vh / 2.0)
+                        }
+                    };
+                    let mut s = pz.borrow_mut();
+                    let factor = (-e.delta_y() * 0.0015).exp().clamp(0.5, 2.0);
+                    let v = s.view;
+                    let k = (v.k * factor).clamp(0.02, 6.0);
+                    let r = k / v.k;
+                    s.view = View { x: mx - (mx - v.x) * r, y: my - (my - v.y) * r, k };
+                    set_transform(&g, s.view);
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let onpointerdown = {
+        let pz = pz.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            let mut s = pz.borrow_mut();
+            s.drag = Some(Drag { pointer: e.pointer_id(), start: (e.client_x() as f64, e.client_y() as f64), from: s.view, moved: false });
+            s.swallow_click = false;
+        })
+    };
+    let onpointermove = {
+        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
+        Callback::from(move |e: PointerEvent| {
+            let mut s = pz.borrow_mut();
+            let Some(mut d) = s.drag else { return };
+            let (dx, dy) = (e.client_x() as f64 - d.start.0, e.client_y() as f64 - d.start.1);
+            if !d.moved && dx * dx + dy * dy < 16.0 {
+                return;
+            }
+            if !d.moved {
+                // Capture only once it is a drag, so plain clicks reach the nodes.
+                if let Some(el) = svg.cast::<web_sys::Element>() {
+                    let _ = el.set_pointer_capture(d.pointer);
+                }
+                d.moved = true;
+            }
+            s.view = View { x: d.from.x + dx, y: d.from.y + dy, k: d.from.k };
+            s.drag = Some(d);
+            set_transform(&g, s.view);
+        })
+    };
+    let onpointerup = {
+        let pz = pz.clone();
+        Callback::from(move |_: PointerEvent| {
+            let mut s = pz.borrow_mut();
+            if let Some(d) = s.drag.take() {
+                s.swallow_click = d.moved;
+            }
+        })
+    };
+    // A click that ends a drag does not select anything (a capturing
+    // listener, so it runs before the nodes' own handlers).
+    {
+        let (pz, svg) = (pz.clone(), svg.clone());
+        use_effect_with((), move |_| {
+            let listener = svg.cast::<web_sys::Element>().map(|el| {
+                let options = EventListenerOptions { phase: gloo_events::EventListenerPhase::Capture, passive: false };
+                EventListener::new_with_options(&el, "click", options, move |e| {
+                    let mut s = pz.borrow_mut();
+                    if s.swallow_click {
+                        s.swallow_click = false;
+                        e.stop_propagation();
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let zoom = |factor: f64| {
+        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (vw, vh) = viewport_size(&svg);
+            let mut s = pz.borrow_mut();
+            let v = s.view;
+            let k = (v.k * factor).clamp(0.02, 6.0);
+            let r = k / v.k;
+            let (mx, my) = (vw / 2.0, vh / 2.0);
+            s.view = View { x: mx - (mx - v.x) * r, y: my - (my - v.y) * r, k };
+            set_transform(&g, s.view);
+        })
+    };
+    let on_fit = {
+        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
+        let (w, h) = (props.width, props.height);
+        Callback::from(move |_: MouseEvent| {
+            let (vw, vh) = viewport_size(&svg);
+            let v = View::fit(w, h, vw, vh);
+            pz.borrow_mut().view = v;
+            set_transform(&g, v);
+        })
+    };
+    let transform = pz.borrow().view.transform();
+    html! {
+        <div class="graph-viewport">
+            <div class="graph-zoom">
+                <button title="Zoom in" onclick={zoom(1.25)}>{ "+" }</button>
+                <button title="Zoom out" onclick={zoom(0.8)}>{ "−" }</button>
+                <button data-testid="graph-fit" title="Fit the graph into the view" onclick={on_fit}>{ "Fit" }</button>
+            </div>
+            <svg class="graph-svg" ref={svg} data-testid={props.testid.clone()}
+                {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
+                <defs>
+                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M0 0 L10 5 L0 10 z" class="arrow-head" />
+                    </marker>
+                    <marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                        <path d="M0 0 L10 5 L0 10 z" class="arrow-head hot" />
+                    </marker>
+                </defs>
+                <g ref={g} transform={transform}>
+                    { props.children.clone() }
+                </g>
+            </svg>
+        </div>
+    }
+}
+
+/// Which graph tab is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tab {
+    Cfa,
+    Arg,
+}
+
+/// Properties of [`GraphsPane`].
+#[derive(Properties, PartialEq)]
+pub struct GraphsPaneProps {
+    /// The editor's program text.
+    pub source: String,
+    /// The analysis at the shown position, if a run exists.
+    #[prop_or_default]
+    pub frame: Option<Rc<RunFrame>>,
+}
+
+/// The graph views: a CFA tab and an ARG tab, with the selection's status.
+#[function_component(GraphsPane)]
+pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
+    let tab = use_state(|| Tab::Cfa);
+    let linked = use_selection();
+    let program: Rc<Option<Arc<Program>>> = use_memo(props.source.clone(), |s| cfa::from_source(s).ok().map(Arc::new));
+    // A fold choice per program: None = the default for its size.
+    let fold_choice = use_state(|| None::<bool>);
+    {
+        let fold_choice = fold_choice.clone();
+        use_effect_with(props.source.clone(), move |_| fold_choice.set(None));
+    }
+    let Some(program) = (*program).clone() else {
+        return html! { <div class="graphs" data-testid="graphs"><p class="hint">{ "Fix the program's errors to see its graph." }</p></div> };
+    };
+    let fold = fold_choice.unwrap_or_else(|| CfaGraph::fold_by_default(&program));
+    let frame = props.frame.as_ref().filter(|f| f.fresh).cloned();
+    let snapshot = frame.as_ref().map(|f| f.snapshot.clone());
+    let highlight = linked.selection.resolve(&program, snapshot.as_deref());
+
+    let set_tab = |t: Tab| {
+        let tab = tab.clone();
+        Callback::from(move |_: MouseEvent| tab.set(t))
+    };
+    let on_fold = {
+        let fold_choice = fold_choice.clone();
+        Callback::from(move |_: MouseEvent| fold_choice.set(Some(!fold)))
+    };
+    let on_clear = {
+        let linked = linked.clone();
+        Callback::from(move |_: MouseEvent| linked.set(Selection::None))
+    };
+    let described = linked.selection.describe(&program, snapshot.as_deref());
+    html! {
+        <div class="graphs" data-testid="graphs">
+            <div class="graph-tabs" role="tablist">
+                <button role="tab" data-testid="graph-tab-cfa" class={classes!("tab", (*tab == Tab::Cfa).then_some("active"))}
+                    aria-selected={(*tab == Tab::Cfa).to_string()} onclick={set_tab(Tab::Cfa)}>{ "CFA graph" }</button>
+                <button role="tab" data-testid="graph-tab-arg" class={classes!("tab", (*tab == Tab::Arg).then_some("active"))}
+                    aria-selected={(*tab == Tab::Arg).to_string()} onclick={set_tab(Tab::Arg)}>{ "ARG" }</button>
+                <span class="graph-tabs-gap"></span>
+                if *tab == Tab::Cfa {
+                    <label class="fold-toggle" title="Fold straight-line chains (nodes with one edge in and one out) into one box">
+                        <input type="checkbox" data-testid="graph-fold" checked={fold} onclick={on_fold} />{ " fold chains" }
+                    </label>
+                }
+            </div>
+            if !linked.selection.is_none() {
+                <p class="selection-bar" data-testid="selection-bar">
+                    { "Selected: " }<strong>{ described }</strong>
+                    if linked.selection.node().is_some() { <span class="hint">{ " — reached set filtered to it" }</span> }
+                    <button class="link" onclick={on_clear} title="Clear the selection">{ "clear" }</button>
+                </p>
+            }
+            { match *tab {
+                Tab::Cfa => html! { <CfaGraphView program={program.clone()} fold={fold} frame={frame.clone()} highlight={Rc::new(highlight)} /> },
+                Tab::Arg => match &frame {
+                    Some(f) => html! { <ArgView frame={f.clone()} highlight={Rc::new(highlight)} /> },
+                    None => html! { <p class="hint graph-empty" data-testid="arg-empty">{ "Press Analyze: the ARG grows as you step through the run." }</p> },
+                },
+            } }
+        </div>
+    }
+}
+
+/// Properties of [`CfaGraphView`].
+#[derive(Properties, PartialEq)]
+pub struct CfaGraphViewProps {
+    /// The program drawn.
+    pub program: Arc<Program>,
+    /// Whether chains are folded.
+    pub fold: bool,
+    /// The run's position (for counts and the current node/edge).
+    pub frame: Option<Rc<RunFrame>>,
+    /// The resolved selection.
+    pub highlight: Rc<Highlight>,
+}
+
+fn marker_class(m: Marker) -> &'static str {
+    match m {
+        Marker::Entry => "entry",
+        Marker::Exit => "exit",
+        Marker::LoopHead => "loop-head",
+        Marker::Error => "error",
+        Marker::Terminal => "terminal",
+    }
+}
+
+/// The CFA drawn as a graph.
+#[function_component(CfaGraphView)]
+pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
+    let linked = use_selection();
+    let graph: Rc<CfaGraph> = {
+        let program = props.program.clone();
+        use_memo((Arc::as_ptr(&props.program) as usize, props.fold), move |&(_, fold)| CfaGraph::build(&program, fold))
+    };
+    let overlay = match &props.frame {
+        Some(f) => {
+            let s = &f.snapshot;
+            let current_node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location);
+            graph.overlay(&s.reached, current_node, s.current_edge, &props.highlight)
+        }
+        None => graph.overlay(&Default::default(), None, None, &props.highlight),
+    };
+    let click = |sel: Selection| {
+        let linked = linked.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            linked.click(sel);
+        })
+    };
+    let edges = graph.edges.iter().enumerate().map(|(i, e)| {
+        let current = overlay.current_edge == Some(EdgePlace::Edge(i));
+        let selected = overlay.selected_edges.contains(&i);
+        let class = classes!("cfa-edge", format!("kind-{}", e.kind), e.back.then_some("back"), current.then_some("current"), selected.then_some("selected"));
+        let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
+        let key = Selection::Edge(e.edge).to_string();
+        html! {
+            <g class={class} data-edge={key} onclick={click(Selection::Edge(e.edge))}>
+                <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
+                <path class="hit" d={e.path.clone()} />
+                <path class="line" d={e.path.clone()} marker-end={marker} />
+                if let Some(p) = e.label_at {
+                    <rect class="label-bg" x={fmt(p.x - 2.0)} y={fmt(p.y)} width={fmt(e.label.chars().count() as f64 * CHAR_W + 4.0)} height={fmt(LINE_H)} rx="2" />
+                    <text class="edge-label" x={fmt(p.x)} y={fmt(p.y + 11.0)}>{ e.label.clone() }</text>
+                }
+            </g>
+        }
+    });
+    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| {
+        let count = overlay.counts.get(&i).copied().unwrap_or(0);
+        let current = overlay.current_node == Some(i);
+        let selected = overlay.selected_nodes.contains(&i);
+        let mut class = classes!("cfa-node", n.is_folded().then_some("folded"), current.then_some("current"), selected.then_some("selected"), (count > 0).then_some("has-states"));
+        for m in &n.markers {
+            class.push(marker_class(*m));
+        }
+        let (cx, cy) = (n.center.x, n.center.y);
+        let key = n.key();
+        let node_sel = n.cfa_nodes.first().map(|&id| Selection::Node(id)).unwrap_or_default();
+        let shape = if n.is_folded() {
+            let (x0, y0) = (cx - n.width / 2.0, cy - n.height / 2.0);
+            html! {
+                <>
+                    <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="5" />
+                    <text class="fold-title" x={fmt(x0 + 7.0)} y={fmt(y0 + 5.0 + 11.0)}>{ n.title.clone() }</text>
+                    { for n.ops.iter().enumerate().map(|(k, op)| {
+                        let cur = overlay.current_edge == Some(EdgePlace::Inner { node: i, op: k });
+                        let sel = overlay.selected_ops.contains(&(i, k));
+                        let y = y0 + 5.0 + (k + 1) as f64 * LINE_H;
+                        html! {
+                            <g class={classes!("fold-op", cur.then_some("current"), sel.then_some("selected"))}
+                                data-edge={Selection::Edge(op.edge).to_string()} onclick={click(Selection::Edge(op.edge))}>
+                                <title>{ op.full.clone() }</title>
+                                <rect class="op-bg" x={fmt(x0 + 2.0)} y={fmt(y + 1.0)} width={fmt(n.width - 4.0)} height={fmt(LINE_H)} />
+                                <text x={fmt(x0 + 7.0)} y={fmt(y + 11.0)}>{ op.text.clone() }</text>
+                            </g>
+                        }
+                    }) }
+                </>
+            }
+        } else {
+            let r = n.width / 2.0;
+            html! {
+                <>
+                    <circle class="shape" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r)} />
+                    if n.markers.contains(&Marker::LoopHead) {
+                        <circle class="inner-ring" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r - 4.0)} />
+                    }
+                    <text class="node-label" x={fmt(cx)} y={fmt(cy + 4.0)}>{ n.title.clone() }</text>
+                </>
+            }
+        };
+        let badge_at = if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
+        html! {
+            <g class={class} data-node={key} data-count={count.to_string()} onclick={click(node_sel)}>
+                <title>{ n.tooltip() }</title>
+                { shape }
+                if count > 0 {
+                    <g class="count-badge">
+                        <rect x={fmt(badge_at.0 - 4.0)} y={fmt(badge_at.1 - 8.0)} width={fmt(count.to_string().len() as f64 * 6.6 + 8.0)} height="15" rx="7" />
+                        <text x={fmt(badge_at.0)} y={fmt(badge_at.1 + 3.5)}>{ count.to_string() }</text>
+                    </g>
+                }
+            </g>
+        }
+    });
+    let fit_key = format!("cfa {:p} {}", Arc::as_ptr(&props.program), props.fold);
+    html! {
+        <>
+            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="cfa-graph">
+                { for edges }
+                { for nodes }
+            </Viewport>
+            <p class="graph-legend" data-testid="cfa-graph-status">
+                { format!("{} nodes drawn", graph.nodes.len()) }
+                if graph.folded && graph.foldable > 0 { { format!(" ({} CFA nodes folded into chains)", graph.foldable) } }
+                { " · " }<span class="lg lg-loop">{ "◎ loop head" }</span>
+                { " · " }<span class="lg lg-error">{ "● error" }</span>
+                { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
+                { " · badge: reached states · click a node to filter the reached set" }
+            </p>
+        </>
+    }
+}
+
+/// Properties of [`ArgView`].
+#[derive(Properties, PartialEq)]
+pub struct ArgViewProps {
+    /// The run's position.
+    pub frame: Rc<RunFrame>,
+    /// The resolved selection.
+    pub highlight: Rc<Highlight>,
+}
+
+/// The ARG drawn as a graph.
+#[function_component(ArgView)]
+pub fn arg_view(props: &ArgViewProps) -> Html {
+    let linked = use_selection();
+    let snap = props.frame.snapshot.clone();
+    // Laid out once per number of states (stepping within a step only
+    // changes the marks).
+    let graph: Rc<ArgGraph> = {
+        let snap = snap.clone();
+        use_memo((props.frame.run_id, snap.states.len()), move |_| ArgGraph::build(&snap))
+    };
+    let marks = graph.marks(&snap, &props.highlight);
+    let covered = graph.covered_links(&snap);
+    let click = |sel: Selection| {
+        let linked = linked.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            linked.click(sel);
+        })
+    };
+    let edges = graph.edges.iter().map(|e| {
+        html! { <path class={classes!("arg-edge", e.link.css_class())} d={e.path.clone()} marker-end="url(#arrow)" /> }
+    });
+    let covers = covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
+    let nodes = graph.nodes.iter().zip(&marks).map(|(n, m)| {
+        let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
+        let sel = Selection::State(n.state);
+        html! {
+            <g class={m.classes()} data-state={sel.to_string()} onclick={click(sel)}>
+                <title>{ format!("{}{} — {}", n.state, if n.location.is_empty() { String::new() } else { format!(" {}", n.location) }, m.words()) }</title>
+                <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="4" />
+                <text class="arg-id" x={fmt(n.center.x)} y={fmt(y0 + 13.0)}>{ n.state.to_string() }</text>
+                <text class="arg-loc" x={fmt(n.center.x)} y={fmt(y0 + 26.0)}>{ n.location.clone() }</text>
+            </g>
+        }
+    });
+    let fit_key = format!("arg {} {}", props.frame.run_id, graph.total);
+    html! {
+        <>
+            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="arg-graph">
+                { for edges }
+                { for covers }
+                { for nodes }
+            </Viewport>
+            <p class="graph-legend" data-testid="arg-status">
+                { format!("{} state{}", graph.total, if graph.total == 1 { "" } else { "s" }) }
+                if graph.hidden() > 0 {
+                    <span class="arg-cap">{ format!(" — showing the {} most recent (s{}…); {} older states hidden", ARG_CAP, graph.first, graph.hidden()) }</span>
+                }
+                { " · " }<span class="lg lg-reached">{ "reached" }</span>
+                { " · " }<span class="lg lg-waiting">{ "waitlist" }</span>
+                { " · " }<span class="lg lg-merged">{ "merge result" }</span>
+                { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
+                { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
+                { " · " }<span class="lg lg-target">{ "target" }</span>
+            </p>
+        </>
+    }
+}
+
+fn fmt(v: f64) -> String {
+    format!("{v:.1}")
+}
