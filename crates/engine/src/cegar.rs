@@ -36,6 +36,7 @@
 
 use crate::config::{build_analysis, build_analysis_refined, Analysis, Config, ConfigError};
 use crate::feasibility;
+use crate::solver::SolverQuery;
 use smt::{parse_response, SolverBackend, Status};
 use crate::precision::VarPrecision;
 use crate::refinement::{assumption_closure, interpolate, refine_with_interpolants, Interpolant};
@@ -91,10 +92,13 @@ pub struct Verifier {
     stage_index: usize,
     stage: Stage,
     pending: VecDeque<Event>,
-    solver: Option<Box<dyn SolverBackend>>,
+    solver: Option<Box<dyn SolverBackend + Send>>,
+    parked: Option<ParkedCheck>,
+    detached: bool,
     done: bool,
     started: bool,
     iteration: u32,
+    /// Path-formula queries asked so far.
     queries: u32,
     outcome: Option<(Verdict, String)>,
     confirmed: Option<bool>,
@@ -196,6 +200,8 @@ impl Verifier {
             stage,
             pending: VecDeque::new(),
             solver: None,
+            parked: None,
+            detached: false,
             done: false,
             started: false,
             iteration: 1,
@@ -208,7 +214,7 @@ impl Verifier {
     }
 
     /// Uses `solver` for the precise check (SSA path formula).
-    pub fn with_solver(mut self, solver: Box<dyn SolverBackend>) -> Verifier {
+    pub fn with_solver(mut self, solver: Box<dyn SolverBackend + Send>) -> Verifier {
         self.solver = Some(solver);
         self
     }
@@ -218,7 +224,8 @@ impl Verifier {
     /// decide then stay unconfirmed.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn with_native_solver(self) -> Verifier {
-        self.with_solver(Box::new(smt::Z3Process::system(std::time::Duration::from_secs(5))))
+        let ms = self.stage.config.get("solver.timeout").parse::<u64>().unwrap_or(10_000).max(1);
+        self.with_solver(Box::new(smt::Z3Process::system(std::time::Duration::from_millis(ms))))
     }
 
     /// The next event, or `None` after [`Event::AnalysisFinished`].
@@ -227,7 +234,7 @@ impl Verifier {
             if let Some(e) = self.pending.pop_front() {
                 return Some(e);
             }
-            if self.done {
+            if self.done || self.parked.is_some() {
                 return None;
             }
             if self.stage.over_time() {
@@ -236,6 +243,8 @@ impl Verifier {
                 continue;
             }
             match self.stage.analysis.next_event() {
+                // Parked on a query of the analysis's CPAs.
+                None if self.stage.analysis.pending_query().is_some() => return None,
                 None => self.stage_end(Verdict::Unknown, "the analysis ended without a verdict".into()),
                 Some(Event::AnalysisStarted { info }) => {
                     if !self.started {
@@ -353,7 +362,10 @@ impl Verifier {
         self.stage_index += 1;
         let (name, config) = self.stages[self.stage_index].clone();
         match Stage::new(&self.program, name.clone(), config, self.record_views) {
-            Ok(s) => {
+            Ok(mut s) => {
+                if self.detached {
+                    s.analysis.set_solver(None);
+                }
                 self.stage = s;
                 self.iteration += 1;
                 self.confirmed = None;
@@ -378,7 +390,32 @@ impl Verifier {
         }
         let path = stage.analysis.error_path().unwrap_or_default();
         let target = stage.analysis.target().unwrap_or(StateId(0));
-        let check = self.check_path(&path);
+        // The reachability run's reason says "unconfirmed"; this check decides.
+        let reason = match reason.find("; the error path is unconfirmed") {
+            Some(i) => reason[..i].to_string(),
+            None => reason,
+        };
+        if let Some(check) = self.cheap_checks(&path) {
+            return self.decide(target, path, reason, check);
+        }
+        let formula = crate::ssa::path_formula(&self.program, &path, self.stage.config.int_model());
+        match self.solver.as_mut() {
+            Some(solver) => {
+                let output = solver.solve_text(&formula.smtlib);
+                let check = self.answered(&path, &formula, &output);
+                self.decide(target, path, reason, check);
+            }
+            None => {
+                // Park until the driver answers (the page's z3-solver).
+                let query = SolverQuery { id: self.queries, smtlib: formula.smtlib.clone() };
+                self.parked = Some(ParkedCheck { query, path, target, reason, formula });
+            }
+        }
+    }
+
+    /// Acts on the check of the error path ending in `target`: FALSE when
+    /// confirmed, refinement (CEGAR) or UNKNOWN otherwise.
+    fn decide(&mut self, target: StateId, path: Vec<EdgeId>, reason: String, check: PathCheck) {
         self.emit(Event::Counterexample {
             target,
             feasible: check.feasible,
@@ -388,11 +425,6 @@ impl Verifier {
             inputs: check.inputs.iter().map(|v| v.to_string()).collect(),
             confirmed: check.confirmed,
         });
-        // The reachability run's reason says "unconfirmed"; this check decides.
-        let reason = match reason.find("; the error path is unconfirmed") {
-            Some(i) => reason[..i].to_string(),
-            None => reason,
-        };
         if check.confirmed {
             self.error_path = Some(path);
             self.confirmed = Some(true);
@@ -494,7 +526,10 @@ impl Verifier {
         });
         let precision = Arc::new(new);
         match build_analysis_refined(self.program.clone(), &self.stage.config, self.record_views, Some(&precision)) {
-            Ok(a) => {
+            Ok(mut a) => {
+                if self.detached {
+                    a.set_solver(None);
+                }
                 self.stage.analysis = a;
                 self.stage.precision = precision;
                 self.iteration += 1;
@@ -507,34 +542,48 @@ impl Verifier {
         }
     }
 
-    /// Checks one error path: cheap refutations first, then the precise
-    /// check with concrete replay.
-    fn check_path(&mut self, path: &[EdgeId]) -> PathCheck {
+    /// The cheap checks of an error path: refutation by explicit values, by
+    /// the octagon (or the second configuration), confirmation by replaying
+    /// all-zero inputs. `None`: the precise check must decide.
+    fn cheap_checks(&mut self, path: &[EdgeId]) -> Option<PathCheck> {
         let model = self.stage.config.int_model();
         let program = self.program.clone();
         if let Some(i) = feasibility::value_infeasible_at(&program, path, model) {
-            return PathCheck {
+            return Some(PathCheck {
                 feasible: Some(false),
                 confirmed: false,
                 check: "explicit values".into(),
                 description: format!("explicit values refute edge {} of {} ({})", i + 1, path.len(), edge_text(&program, path, i)),
                 inputs: vec![],
-            };
+            });
         }
         if let Some(second) = self.stage.second.clone() {
             if let Some(check) = self.second_configuration(&second, path) {
-                return check;
+                return Some(check);
             }
         } else if let Some(i) = feasibility::octagon_infeasible_at(&program, path, model) {
-            return PathCheck {
+            return Some(PathCheck {
                 feasible: Some(false),
                 confirmed: false,
                 check: "octagon".into(),
                 description: format!("the octagon along the path becomes ⊥ at edge {} of {} ({})", i + 1, path.len(), edge_text(&program, path, i)),
                 inputs: vec![],
-            };
+            });
         }
-        self.precise(path)
+        // The simplest inputs first: no solver needed when they work.
+        let count = crate::ssa::path_formula(&program, path, model).inputs.len();
+        let zeros = vec![0; count];
+        let run = feasibility::replay(&program, &zeros, model, replay_steps(path));
+        if matches!(run.outcome, concrete::Outcome::ReachedError { .. }) {
+            return Some(PathCheck {
+                feasible: Some(true),
+                confirmed: true,
+                check: "replay with zero inputs".into(),
+                description: format!("the concrete interpreter reaches the error location ({})", run.outcome),
+                inputs: zeros,
+            });
+        }
+        None
     }
 
     /// The second configuration on the CFA restricted to the path's edges:
@@ -558,39 +607,13 @@ impl Verifier {
         }
     }
 
-    /// The SSA path formula, the solver, and concrete replay.
-    fn precise(&mut self, path: &[EdgeId]) -> PathCheck {
+    /// The solver's `output` for the path formula of `path`: records the
+    /// query, and on `sat` replays the model's inputs concretely.
+    fn answered(&mut self, path: &[EdgeId], formula: &crate::ssa::PathFormula, output: &str) -> PathCheck {
         let model = self.stage.config.int_model();
-        let formula = crate::ssa::path_formula(&self.program, path, model);
-        let max_steps = path.len().saturating_mul(4).saturating_add(100_000);
-        let replay_check = |inputs: Vec<i128>, how: &str, program: &Program| -> Option<PathCheck> {
-            let run = feasibility::replay(program, &inputs, model, max_steps);
-            matches!(run.outcome, concrete::Outcome::ReachedError { .. }).then(|| PathCheck {
-                feasible: Some(true),
-                confirmed: true,
-                check: how.to_string(),
-                description: format!("the concrete interpreter reaches the error location ({})", run.outcome),
-                inputs,
-            })
-        };
-        let Some(solver) = self.solver.as_mut() else {
-            // No solver: try the simplest inputs.
-            let zeros = vec![0; formula.inputs.len()];
-            if let Some(c) = replay_check(zeros, "replay with zero inputs", &self.program) {
-                return c;
-            }
-            return PathCheck {
-                feasible: None,
-                confirmed: false,
-                check: "none".into(),
-                description: "explicit values and octagons cannot refute the path and no SMT solver is available to decide it".into(),
-                inputs: vec![],
-            };
-        };
-        let output = solver.solve_text(&formula.smtlib);
-        let response = parse_response(&output);
-        self.queries += 1;
+        let response = parse_response(output);
         self.emit(Event::SolverQuery { id: self.queries, smtlib: formula.smtlib.clone(), answer: response.status().as_str().into() });
+        self.queries += 1;
         match response.status() {
             Status::Unsat => PathCheck {
                 feasible: Some(false),
@@ -602,14 +625,24 @@ impl Verifier {
             Status::Sat => {
                 let inputs: Vec<i128> =
                     formula.inputs.iter().map(|i| crate::ssa::input_value(i, &response.model).unwrap_or(0)).collect();
-                if let Some(c) = replay_check(inputs.clone(), "SMT model + concrete replay", &self.program) {
-                    return c;
+                let run = feasibility::replay(&self.program, &inputs, model, replay_steps(path));
+                if matches!(run.outcome, concrete::Outcome::ReachedError { .. }) {
+                    return PathCheck {
+                        feasible: Some(true),
+                        confirmed: true,
+                        check: "SMT model + concrete replay".into(),
+                        description: format!("the concrete interpreter reaches the error location ({})", run.outcome),
+                        inputs,
+                    };
                 }
                 PathCheck {
                     feasible: if formula.approximated { None } else { Some(true) },
                     confirmed: false,
                     check: "SMT".into(),
-                    description: "the path formula is satisfiable but replaying the model's inputs does not reach the error location".into(),
+                    description: format!(
+                        "the path formula is satisfiable but replaying the model's inputs does not reach the error location ({})",
+                        run.outcome
+                    ),
                     inputs,
                 }
             }
@@ -625,6 +658,53 @@ impl Verifier {
             },
         }
     }
+
+    /// The query the run is parked on — the path formula of an error path
+    /// (when no solver is attached) or a query of the running analysis's
+    /// CPAs — if any. Answer it with [`Self::answer_query`].
+    pub fn pending_query(&self) -> Option<&SolverQuery> {
+        match &self.parked {
+            Some(p) => Some(&p.query),
+            None => self.stage.analysis.pending_query(),
+        }
+    }
+
+    /// Resumes a parked run with the solver's output text (`sat`, `unsat`
+    /// or `unknown` first, then a model). Does nothing when not parked.
+    pub fn answer_query(&mut self, solver_output: &str) {
+        match self.parked.take() {
+            Some(p) => {
+                let check = self.answered(&p.path, &p.formula, solver_output);
+                self.decide(p.target, p.path, p.reason, check);
+            }
+            None => self.stage.analysis.answer_query(solver_output),
+        }
+    }
+
+    /// Attaches (or, with `None`, detaches) the solver that answers queries
+    /// inside the run — the path formulas and the running analysis's. In
+    /// the page none is attached: the run parks on each query.
+    pub fn set_solver(&mut self, backend: Option<Box<dyn SolverBackend + Send>>) {
+        self.detached = backend.is_none();
+        if self.detached {
+            self.stage.analysis.set_solver(None);
+        }
+        self.solver = backend;
+    }
+}
+
+/// How many edges a replay may take: the path's length and then some.
+fn replay_steps(path: &[EdgeId]) -> usize {
+    path.len().saturating_mul(4).saturating_add(100_000)
+}
+
+/// An error path waiting for the solver's answer to its path formula.
+struct ParkedCheck {
+    query: SolverQuery,
+    path: Vec<EdgeId>,
+    target: StateId,
+    reason: String,
+    formula: crate::ssa::PathFormula,
 }
 
 fn edge_text(program: &Program, path: &[EdgeId], i: usize) -> String {

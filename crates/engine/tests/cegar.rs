@@ -240,3 +240,32 @@ fn counterexample_checks_confirm_real_bugs_and_reject_spurious_paths() {
     assert_eq!(v.outcome().unwrap().0, Verdict::False);
     assert!(events.iter().any(|e| matches!(e, Event::Restart { configuration, .. } if configuration.starts_with("octagon-cegar"))));
 }
+
+#[test]
+fn without_an_attached_solver_the_path_check_parks_and_the_answer_resumes_it() {
+    use smt::SolverBackend;
+    let p = program(BUG);
+    let c = config("value-cegar", "5000");
+    let (_, native) = run(&p, &c);
+    let mut v = Verifier::new(p.clone(), &c, true).unwrap();
+    v.set_solver(None);
+    let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(10));
+    let (mut events, mut parked) = (Vec::new(), 0);
+    loop {
+        let evs = v.step();
+        if !evs.is_empty() {
+            events.extend(evs);
+            continue;
+        }
+        if v.is_finished() {
+            break;
+        }
+        let q = v.pending_query().expect("a run that is not finished and yields nothing is parked").smtlib.clone();
+        parked += 1;
+        assert!(parked < 20);
+        v.answer_query(&z3.solve_text(&q));
+    }
+    assert!(parked >= 1, "the path formula was asked through the driver");
+    assert_eq!(events, native, "parking changes nothing but who answers");
+    assert_eq!(v.confirmed(), Some(true));
+}
