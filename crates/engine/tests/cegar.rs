@@ -269,3 +269,36 @@ fn without_an_attached_solver_the_path_check_parks_and_the_answer_resumes_it() {
     assert_eq!(events, native, "parking changes nothing but who answers");
     assert_eq!(v.confirmed(), Some(true));
 }
+
+#[test]
+fn restart_algorithm_moves_on_when_a_stage_runs_out_of_time() {
+    let p = listing_2_1();
+    let c = Config::parse(
+        "analysis.restartAfterUnknown = true\nrestartAlgorithm.configFiles = value, octagon-cegar\nrestartAlgorithm.stageTimeMs = 300\nlimits.steps = 0\n",
+        "seq.properties",
+    )
+    .unwrap();
+    let (v, events) = run(&p, &c);
+    let (verdict, reason) = v.outcome().unwrap();
+    assert_eq!(verdict, Verdict::True, "{reason}");
+    assert!(reason.contains("stage 2 of 2: octagon-cegar"), "{reason}");
+    let restart = events.iter().find_map(|e| match e {
+        Event::Restart { configuration, .. } => Some(configuration.clone()),
+        _ => None,
+    });
+    assert!(restart.unwrap().contains("time limit"), "the first restart names why stage 1 ended");
+}
+
+#[test]
+fn bad_restart_configurations_are_errors_not_panics() {
+    let p = listing_2_1();
+    for text in [
+        "analysis.restartAfterUnknown = true\n",
+        "analysis.restartAfterUnknown = true\nrestartAlgorithm.configFiles = no-such-preset\n",
+        "analysis.restartAfterUnknown = true\nrestartAlgorithm.configFiles = octagon-seq-widening-cegar\n",
+        "analysis.checkCounterexamples = true\ncounterexample.checker.config = nope\n",
+    ] {
+        let c = Config::parse(text, "bad.properties").unwrap();
+        assert!(Verifier::new(p.clone(), &c, false).is_err(), "{text}");
+    }
+}
