@@ -17,6 +17,8 @@ usage:
   cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--json]
   cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
   cpaplay table DIR [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
+  cpaplay exercise check DIR          validate an exercise set against its solutions.toml
+  cpaplay grade DIR ANSWERS.json...   re-grade students' answers files; CSV student,exercise,points
 ";
 
 /// Lets `cpaplay ... | head` end quietly: with SIGPIPE at its default action
@@ -44,6 +46,8 @@ fn main() -> ExitCode {
         "verify" => commands::verify::run(rest),
         "trace" => commands::trace::run(rest),
         "table" => commands::table::run(rest),
+        "exercise" => commands::exercise::run(rest),
+        "grade" => commands::grade::run(rest),
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

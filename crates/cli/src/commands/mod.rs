@@ -1,6 +1,8 @@
 //! One module per `cpaplay` subcommand, plus the shared error type.
 
 pub mod cfa;
+pub mod exercise;
+pub mod grade;
 pub mod run;
 pub mod table;
 pub mod trace;
