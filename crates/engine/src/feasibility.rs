@@ -99,7 +99,7 @@ pub fn octagon_infeasible(program: &Arc<Program>, path: &[EdgeId], model: IntMod
 /// more). The execution's outcome says whether the error location was
 /// reached: the ground truth that confirms a counterexample.
 pub fn replay(program: &Program, inputs: &[i128], model: IntModel, max_steps: usize) -> concrete::Execution {
-    let mut given = inputs.to_vec().into_iter();
+    let mut given = inputs.iter().copied();
     let mut source = concrete::FnInputs(move |_ty| given.next().unwrap_or(0));
     concrete::execute(program, &mut source, concrete::Options { model, max_steps, record_states: false })
 }

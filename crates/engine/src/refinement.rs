@@ -118,10 +118,10 @@ pub fn assumption_closure(program: &Program, path: &[EdgeId]) -> BTreeSet<VarId>
         let Some(edge) = program.edges.get(e.0 as usize) else { continue };
         match &edge.kind {
             EdgeKind::Assume { cond, .. } => need.extend(cond.variables()),
-            EdgeKind::Declare { var, init: Some(Rhs::Expr(x)) } | EdgeKind::Assign { var, rhs: Rhs::Expr(x) } => {
-                if need.contains(var) {
-                    need.extend(x.variables());
-                }
+            EdgeKind::Declare { var, init: Some(Rhs::Expr(x)) } | EdgeKind::Assign { var, rhs: Rhs::Expr(x) }
+                if need.contains(var) =>
+            {
+                need.extend(x.variables())
             }
             EdgeKind::Call { callee, args, .. } => {
                 if let Some(f) = program.functions.get(callee.0 as usize) {
@@ -132,11 +132,9 @@ pub fn assumption_closure(program: &Program, path: &[EdgeId]) -> BTreeSet<VarId>
                     }
                 }
             }
-            EdgeKind::Return { callee, result: Some(r), .. } => {
-                if need.contains(r) {
-                    if let Some(slot) = program.functions.get(callee.0 as usize).and_then(|f| f.ret) {
-                        need.insert(slot);
-                    }
+            EdgeKind::Return { callee, result: Some(r), .. } if need.contains(r) => {
+                if let Some(slot) = program.functions.get(callee.0 as usize).and_then(|f| f.ret) {
+                    need.insert(slot);
                 }
             }
             EdgeKind::ReturnStatement { value: Some(x) } => {
