@@ -62,7 +62,26 @@ async function waitForAnswered(count) {
   );
 }
 
+/** A program the symbolic analysis proves with one infeasible path (unsat). */
+const PROGRAM = `extern int __VERIFIER_nondet_int(void);
+int main() {
+  int x = __VERIFIER_nondet_int();
+  int y = x + 1;
+  if (x > 5) {
+    if (y < 3) {
+ERROR:
+      return 1;
+    }
+  }
+  return 0;
+}
+`;
+
 test('the page is cross-origin isolated and loads nothing of Z3 before it is needed', async () => {
+  await page.goto(baseUrl);
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), PROGRAM);
+  requests.length = 0;
+  await page.goto('about:blank');
   await page.goto(baseUrl);
   await byId('cfa-listing').waitFor();
   await page.waitForFunction(() => performance.getEntriesByName('cpa-playground:first-render').length > 0);
@@ -132,21 +151,45 @@ test("the student's own query is answered, and a broken one reports Z3's error",
   await byId('solver-own-check').click();
   await waitForAnswered(3);
   let log = await entries();
-  assert.equal(log[2].origin, 'your query');
-  assert.equal(log[2].answer, 'unsat', 'x < y and y < x');
+  assert.equal(log.at(-1).origin, 'your query');
+  assert.equal(log.at(-1).answer, 'unsat', 'x < y and y < x');
 
   await byId('solver-own-text').fill('(declare-const x Int)\n(assert (> x undefined_name))\n(check-sat)\n');
   await byId('solver-own-check').click();
   await waitForAnswered(4);
   log = await entries();
-  assert.match(log[3].answer, /^error: Z3 rejected the query: .*unknown constant/);
+  assert.match(log.at(-1).answer, /^error: Z3 rejected the query: .*unknown constant/);
   // Z3 still answers after an error (each query starts from a reset).
   await byId('solver-own-text').fill('(declare-const x (_ BitVec 32))\n(assert (bvslt (bvadd x #x00000001) x))\n(check-sat)\n');
   await byId('solver-own-check').click();
   await waitForAnswered(5);
   log = await entries();
-  assert.equal(log[4].answer, 'sat', 'x + 1 < x under 32-bit wrap-around (x = INT_MAX)');
+  assert.equal(log.at(-1).answer, 'sat', 'x + 1 < x under 32-bit wrap-around (x = INT_MAX)');
   await page.screenshot({ path: path.join(artifacts, 'solver-3-own-queries.png') });
+});
+
+test('a symbolic analysis parks on each query, Z3 in the page answers, and the run resumes', async () => {
+  const before = (await entries()).length;
+  await byId('preset').selectOption('symbolic');
+  await byId('analyze').click();
+  await page.waitForFunction(() => /TRUE|FALSE|UNKNOWN/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? ''), null, { timeout: 60_000 });
+  const status = await byId('run-status').innerText();
+  assert.match(status, /symbolic, math.*TRUE/);
+  await waitForAnswered(before + 1);
+  const queries = (await entries()).slice(before);
+  console.log(`symbolic run: ${queries.length} queries: ${queries.map((q) => q.answer).join(', ')}`);
+  assert.ok(queries.length >= 1);
+  for (const q of queries) {
+    assert.match(q.origin, /^analysis \(symbolic\): query \d+$/);
+    assert.match(q.answer, /^(sat|unsat)$/);
+    assert.match(q.script, /\(check-sat\)/);
+  }
+  assert.ok(queries.some((q) => q.answer === 'unsat'), 'x > 5 and x + 1 < 3 is infeasible');
+  // The trace records each query: step through to the end and look for the verdict.
+  await byId('run-end').click();
+  assert.match(await byId('verdict').innerText(), /^Verdict: TRUE/);
+  await byId('solver-panel').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'solver-4-symbolic.png') });
 });
 
 /** The recorded corpus: every `*.smt2` with the native answer next to it. */

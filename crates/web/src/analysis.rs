@@ -34,6 +34,7 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("octagon-sep", "octagons, merge^sep (may not terminate)"),
     ("octagon-join", "octagons, merge^join"),
     ("octagon-widening", "octagons, widening at loop heads"),
+    ("symbolic", "symbolic execution: symbolic values + path constraints, checked by Z3 (loads on first query)"),
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
@@ -105,6 +106,26 @@ impl Run {
             self.cursor.extend(events);
         }
         self.finished()
+    }
+
+    /// The SMT-LIB2 query the run is parked on (symbolic analyses in the
+    /// page, where no solver is attached): its number and script. The page
+    /// sends it to Z3 and resumes with [`Run::answer_query`].
+    pub fn pending_query(&self) -> Option<(u32, String)> {
+        self.analysis.pending_query().map(|q| (q.id, q.smtlib.clone()))
+    }
+
+    /// Resumes a parked run with the solver's output text (`sat`, `unsat`
+    /// or `unknown` first; anything else counts as `unknown`, which the
+    /// CPAs treat soundly).
+    pub fn answer_query(&mut self, solver_output: &str) {
+        self.analysis.answer_query(solver_output);
+    }
+
+    /// Detaches the natively attached solver, so the run parks on every
+    /// query as it does in the page (tests).
+    pub fn detach_solver(&mut self) {
+        self.analysis.set_solver(None);
     }
 
     /// Whether every event was produced.

@@ -146,10 +146,13 @@ async fn compute(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
             let mut done;
             loop {
                 done = run.advance(8);
-                if done || now_ms() - t0 > SLICE_MS {
+                if done || now_ms() - t0 > SLICE_MS || run.pending_query().is_some() {
                     break;
                 }
             }
+            // Parked on a solver query (symbolic analyses): Z3 answers
+            // asynchronously, the page keeps running meanwhile.
+            let parked = run.pending_query().map(|q| (q, run.spec.preset.clone()));
             if done {
                 sh.computing = false;
                 // A share link's step, once the trace is there.
@@ -163,6 +166,18 @@ async fn compute(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
             redraw.force_update();
             if done {
                 return;
+            }
+            if let Some(((qid, script), preset)) = parked {
+                let out = crate::solver::check_logged(&format!("analysis ({preset}): query {qid}"), &script, None).await;
+                let mut sh = shared.borrow_mut();
+                if sh.compute_gen != gen {
+                    return;
+                }
+                if let Some(run) = sh.run.as_mut() {
+                    // No answer (Z3 failed to load): `unknown`, which the CPAs treat soundly.
+                    run.answer_query(&out.unwrap_or_else(|_| "unknown".into()));
+                }
+                continue;
             }
         }
         TimeoutFuture::new(0).await;

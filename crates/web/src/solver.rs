@@ -461,6 +461,53 @@ mod tests {
         assert_eq!(ROUND_TRIP.map(|q| q.expected), [Answer::Sat, Answer::Unsat]);
     }
 
+    /// Runs `script` through Debian's `z3` (as the page runs it through z3-solver).
+    fn native_z3(script: &str) -> String {
+        use std::io::Write;
+        let mut child = std::process::Command::new("z3")
+            .args(["-in", "-smt2"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("z3 is installed (scripts/setup.sh)");
+        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+    }
+
+    #[test]
+    fn a_symbolic_run_parks_on_each_query_and_resumes_with_the_answer_as_in_the_page() {
+        use crate::analysis::{Run, RunSpec};
+        let src = "extern int __VERIFIER_nondet_int(void);\n\
+                   int main() { int x = __VERIFIER_nondet_int(); if (x > 5) { if (x < 3) { ERROR: return 1; } } return 0; }";
+        let spec = RunSpec { preset: "symbolic".into(), ..RunSpec::default() };
+        // The page's way: no solver attached; every query parks the run.
+        let mut page = Run::start(src, spec.clone()).unwrap();
+        page.detach_solver();
+        let mut log = SolverLog::default();
+        let mut slices = 0;
+        while !page.advance(8) {
+            slices += 1;
+            assert!(slices < 10_000, "the run makes progress");
+            if let Some((qid, script)) = page.pending_query() {
+                let id = log.ask(&format!("analysis query {qid}"), &script, None);
+                let out = native_z3(&script);
+                log.answer(id, Ok(out.clone()), 0.0);
+                page.answer_query(&out);
+                assert_eq!(page.pending_query(), None, "answered");
+            }
+        }
+        assert!(!log.entries.is_empty(), "the symbolic analysis asked the solver");
+        assert!(log.entries.iter().any(|e| e.result == Some(Ok(Answer::Unsat))), "x > 5 && x < 3 is infeasible");
+        // The same trace as natively, where a z3 process is attached.
+        let native = Run::start(src, spec).unwrap().complete();
+        assert_eq!(page.cursor.events(), native.cursor.events());
+        let verdict = page.cursor.events().iter().rev().find_map(|e| match e {
+            engine::trace::Event::AnalysisFinished { verdict, .. } => Some(verdict.upper()),
+            _ => None,
+        });
+        assert_eq!(verdict, Some("TRUE"));
+    }
+
     #[test]
     fn load_status_lines() {
         assert_eq!(LoadStatus::from_json("not json").phase, "idle");
