@@ -19,6 +19,9 @@
 //! - [`share`]: share links (program, configuration, step in the URL
 //!   fragment), plain Rust; `share_app` is the button and the restore.
 //!
+//! - [`compare`]: two or three configurations stepped in sync (divergence,
+//!   series, summary, heat), plain Rust; `compare_app` is the view.
+//!
 //! - [`selection`]: linked selection (a node, edge or state highlighted in
 //!   every panel), plain Rust; `linked` shares it through a Yew context.
 //!
@@ -36,6 +39,7 @@
 //! command-line tool; it has no front end of its own.
 
 pub mod analysis;
+pub mod compare;
 pub mod arg;
 pub mod cfa_graph;
 pub mod layout;
@@ -52,6 +56,8 @@ pub mod view;
 pub mod analysis_app;
 #[cfg(target_arch = "wasm32")]
 pub mod app;
+#[cfg(target_arch = "wasm32")]
+pub mod compare_app;
 #[cfg(target_arch = "wasm32")]
 pub mod inspector_app;
 #[cfg(target_arch = "wasm32")]

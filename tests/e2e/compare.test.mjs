@@ -1,0 +1,155 @@
+// Browser end-to-end tests of the compare view (dist/): Listing 2.1 with its
+// loop bounded at 100 under octagon-sep, octagon-join and octagon-widening,
+// stepped in sync; the summary rows (all TRUE; join keeps one state per
+// reachable location; widening creates the fewest states); the divergence
+// marker on the first merge that joined; and a share link that carries the
+// compare set and its step.
+//
+//   DIST_DIR=dist node --test tests/e2e/compare.test.mjs   (after `trunk build --release`)
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { artifacts, openBrowser } from './harness.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BOUNDED = fs.readFileSync(path.join(repo, 'static', 'examples', 'octagon-listing2-1-bounded.c'), 'utf8');
+
+let browser;
+let page;
+let baseUrl;
+let pageErrors;
+let consoleErrors;
+
+before(async () => {
+  browser = await openBrowser({ profilePrefix: 'cpa-e2e-compare-', timeout: 60_000 });
+  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const byId = (id) => page.locator(`[data-testid=${id}]`);
+
+async function summary() {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-testid=compare-summary] tbody tr')].map((tr) => {
+        const c = [...tr.querySelectorAll('td')].map((td) => td.innerText.trim());
+        return [tr.dataset.preset, { terminates: c[1], verdict: c[2], reached: +c[3], created: +c[4], steps: +c[5], refinements: +c[6] }];
+      }),
+    ),
+  );
+}
+
+async function panes() {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid=compare-pane]')].map((p) => ({
+      preset: p.dataset.preset,
+      step: p.querySelector('[data-testid=compare-step-text]').innerText,
+      diverges: p.classList.contains('diverges'),
+    })),
+  );
+}
+
+/** Per configuration: reached-state count per location (from the heat map). */
+async function heat() {
+  return page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-testid=compare-heat] tbody tr')].map((tr) => [
+        tr.dataset.preset,
+        [...tr.querySelectorAll('td')].map((td) => Number(td.innerText || 0)),
+      ]),
+    ),
+  );
+}
+
+const position = async () => Number((await byId('compare-position').innerText()).match(/^step (\d+) of/)[1]);
+const waitComputed = () =>
+  page.waitForFunction(() => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''), null, { timeout: 60_000 });
+
+test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side', async () => {
+  assert.match(BOUNDED, /ticks < 100/, 'the example bounds the loop at 100');
+  await page.goto(baseUrl);
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), BOUNDED);
+  await page.goto('about:blank');
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  const t0 = Date.now();
+  await byId('compare-open').click();
+  await waitComputed();
+  console.log(`three runs computed in ${Date.now() - t0} ms`);
+
+  const rows = await summary();
+  console.log(JSON.stringify(rows));
+  assert.deepEqual(Object.keys(rows), ['octagon-sep', 'octagon-join', 'octagon-widening']);
+  for (const [name, r] of Object.entries(rows)) {
+    assert.equal(r.verdict, 'TRUE', name);
+    assert.equal(r.terminates, 'yes', name);
+    assert.equal(r.refinements, 0, name);
+  }
+  // At the end, join holds one state per reachable location.
+  await byId('compare-end').click();
+  const h = await heat();
+  const reachable = h['octagon-sep'].filter((n) => n > 0).length;
+  assert.ok(h['octagon-join'].every((n) => n <= 1), `join: at most one state per location ${h['octagon-join']}`);
+  assert.equal(h['octagon-join'].filter((n) => n > 0).length, reachable, 'join reaches the locations sep reaches');
+  assert.equal(rows['octagon-join'].reached, reachable, 'join reached = one state per reachable location');
+  assert.ok(rows['octagon-sep'].reached > 100, 'sep keeps a state per value of ticks');
+  assert.ok(rows['octagon-widening'].created < rows['octagon-join'].created, 'widening creates fewer states than join');
+  assert.ok(rows['octagon-widening'].created < rows['octagon-sep'].created, 'widening creates fewer states than sep');
+  await page.screenshot({ path: path.join(artifacts, 'compare-1-end.png'), fullPage: true });
+
+  // Stepped in sync: each pane shows the same step number.
+  await byId('compare-start').click();
+  for (let k = 1; k <= 3; k++) {
+    await byId('compare-step-fwd').click();
+    assert.equal(await position(), k);
+    for (const p of await panes()) assert.match(p.step, new RegExp(`^step ${k}: pop `), `${p.preset} at step ${k}`);
+  }
+
+  // The divergence marker is on the first merge that joined.
+  const banner = await byId('compare-divergence').innerText();
+  assert.match(banner, /First divergence at step \d+/);
+  await byId('compare-jump-divergence').click();
+  const d = await position();
+  const at = await panes();
+  const join = at.find((p) => p.preset === 'octagon-join');
+  assert.match(join.step, /merge s\d+ with s\d+: join → s\d+ replaces s\d+/, 'octagon-join joins at the divergence');
+  assert.ok(join.diverges || at.find((p) => p.preset === 'octagon-widening').diverges, 'a pane is marked as diverging');
+  assert.equal(at.find((p) => p.preset === 'octagon-sep').diverges, false, 'the reference pane is the first');
+  assert.doesNotMatch(at.find((p) => p.preset === 'octagon-sep').step, /replaces/, 'merge^sep never replaces');
+  await page.screenshot({ path: path.join(artifacts, 'compare-2-divergence.png'), fullPage: true });
+  // No merge joined before it.
+  for (let k = 1; k < d; k++) {
+    await byId('compare-step').fill(String(k));
+    for (const p of await panes()) assert.doesNotMatch(p.step, /replaces/, `${p.preset} at step ${k} < ${d}`);
+  }
+  console.log(`first divergence: step ${d}: ${join.step}`);
+});
+
+test('a share link carries the compare set and its step', async () => {
+  await byId('compare-step').fill('7');
+  assert.equal(await position(), 7);
+  await byId('share').click();
+  const url = await byId('share-link').inputValue();
+  const before = await panes();
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('about:blank');
+  await page.goto(url);
+  await byId('compare-view').waitFor();
+  await waitComputed();
+  await page.waitForFunction(() => /^step 7 of/.test(document.querySelector('[data-testid=compare-position]')?.innerText ?? ''));
+  assert.deepEqual(await panes(), before);
+  await byId('compare-close').click();
+  assert.equal(await byId('compare-view').count(), 0);
+  await byId('cfa-listing').waitFor();
+});
+
+test('the compare view raised no errors', () => {
+  assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+});
