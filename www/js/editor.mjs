@@ -33,7 +33,7 @@ import { StreamLanguage, bracketMatching, indentUnit, syntaxHighlighting } from 
 import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { setDiagnostics } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { classHighlighter, tags } from '@lezer/highlight';
+import { classHighlighter } from '@lezer/highlight';
 
 // ---- mini-C tokens (MINIC.md) ----
 
@@ -84,8 +84,9 @@ const miniC = StreamLanguage.define({
       if (KEYWORDS.has(w)) return 'keyword';
       if (TYPES.has(w)) return 'typeName';
       if (w === 'ERROR' && stream.match(/^\s*:/, false)) return 'labelName';
-      if (BUILTIN.test(w)) return 'builtin';
-      if (stream.match(/^\s*\(/, false)) return 'function';
+      // Dotted names apply @lezer/highlight modifiers: special(variableName).
+      if (BUILTIN.test(w)) return 'variableName.special';
+      if (stream.match(/^\s*\(/, false)) return 'variableName.function';
       return 'variableName';
     }
     if (stream.match(/^[{}()[\]]/)) return 'bracket';
@@ -99,10 +100,6 @@ const miniC = StreamLanguage.define({
   },
   copyState: (s) => ({ inComment: s.inComment }),
   languageData: { commentTokens: { line: '//', block: { open: '/*', close: '*/' } } },
-  tokenTable: {
-    builtin: tags.special(tags.variableName),
-    function: tags.function(tags.variableName),
-  },
 });
 
 // ---- line highlights: the current edge's line and the selected state's line ----

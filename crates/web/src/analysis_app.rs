@@ -199,7 +199,7 @@ pub struct AnalysisPaneProps {
 /// The analysis pane: chooser, run status, controls and panels.
 #[function_component(AnalysisPane)]
 pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
-    let shared: State = use_mut_ref(|| Shared { speed: 10, ..Shared::default() });
+    let shared: State = use_mut_ref(|| Shared { speed: 10, spec: crate::storage::load_spec().unwrap_or_default(), ..Shared::default() });
     let redraw = use_force_update();
 
     // Opened with a share link: its configuration, and its step once computed.
@@ -273,6 +273,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             shared.borrow_mut().spec.preset = sel.value();
+            crate::storage::save_spec(&shared.borrow().spec);
         })
     };
     let on_model = {
@@ -280,6 +281,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             shared.borrow_mut().spec.int_model = if sel.value() == "c" { minic::IntModel::C } else { minic::IntModel::Math };
+            crate::storage::save_spec(&shared.borrow().spec);
         })
     };
     let on_limit = {
@@ -288,6 +290,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             let input: HtmlInputElement = e.target_unchecked_into();
             if let Ok(n) = input.value().trim().parse::<u64>() {
                 shared.borrow_mut().spec.max_steps = n;
+                crate::storage::save_spec(&shared.borrow().spec);
             }
         })
     };
@@ -384,6 +387,12 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     use_effect_with(shown.as_ref().and_then(|p| p.current_line).filter(|_| sh.run_source == props.source), |line| {
         crate::editor::highlight_line(crate::editor::LineKind::Current, *line)
     });
+    // ... and the line of the selected state, node or edge (crate::selection).
+    let selection = crate::linked::use_selection().selection;
+    let selected_line = sh.run.as_ref().filter(|_| sh.run_source == props.source).and_then(|run| {
+        selection.resolve(&run.program, Some(run.cursor.snapshot())).lines.into_iter().next()
+    });
+    use_effect_with(selected_line, |line| crate::editor::highlight_line(crate::editor::LineKind::Selected, *line));
     // The graph views follow the shown position (a frame is built only
     // when the position, the run or its freshness changed).
     let linked = crate::linked::use_selection();
@@ -405,6 +414,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         let on_frame = props.on_frame.clone();
         use_effect_with(frame, move |f| on_frame.emit(f.clone()));
     }
+
     let Some(run) = sh.run.as_ref() else {
         return html! {
             <div class="analysis" data-testid="analysis">
@@ -450,7 +460,6 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         let (shared, redraw) = (shared.clone(), redraw.clone());
         Callback::from(move |k: usize| control(&shared, &redraw, Ctl::Seek(k)))
     };
-
 
     // Linked selection: a selected CFA node filters the reached set; a
     // clicked state is selected everywhere (crate::selection).
@@ -507,8 +516,6 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <button data-testid="bp-target" onclick={ctl(Ctl::Break(Breakpoint::Target))}>{ Breakpoint::Target.label() }</button>
                 <button data-testid="bp-pop" onclick={ctl(Ctl::Break(Breakpoint::Pop))}>{ Breakpoint::Pop.label() }</button>
             </div>
-            <crate::predict_app::PredictPanel position={panels.position} next={next_step} computing={sh.computing}
-                waitlist={crate::predict_app::waitlist_choices(snap)} {on_seek} />
             if fresh {
                 <style>{ panels.highlight_css() }</style>
             }
@@ -517,6 +524,8 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))} data-testid="verdict">{ format!("Verdict: {v}") }</p>
             }
             <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
+            <crate::predict_app::PredictPanel position={panels.position} next={next_step} computing={sh.computing}
+                waitlist={crate::predict_app::waitlist_choices(snap)} {on_seek} />
             <crate::inspector_app::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state} />
             <div class="panel-grid">
                 <section class="panel">

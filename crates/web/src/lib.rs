@@ -34,6 +34,7 @@
 //! - [`state_view`]: one state made readable (values, octagon constraints,
 //!   the DBM as a table); [`predict`]: predict mode's questions and their
 //!   grading against the trace; `inspector_app` and `predict_app` render them.
+//!   [`storage`]: the configuration kept across reloads.
 //!
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
@@ -47,6 +48,7 @@ pub mod editor;
 pub mod octagon_plot;
 pub mod predict;
 pub mod state_view;
+pub mod storage;
 pub mod selection;
 pub mod share;
 pub mod solver;
