@@ -302,3 +302,65 @@ fn bad_restart_configurations_are_errors_not_panics() {
         assert!(Verifier::new(p.clone(), &c, false).is_err(), "{text}");
     }
 }
+
+#[test]
+fn fold_of_a_synthetic_restart() {
+    use engine::trace::{Origin, PrecisionEntry, RunInfo};
+    use engine::StateId;
+    let created = |id: u32, node: u32| Event::StateCreated {
+        state: StateId(id),
+        location: Some(cfa::NodeId(node)),
+        callstack: vec![],
+        origin: Origin::Initial,
+        view: None,
+    };
+    let entry = PrecisionEntry { location: Some(cfa::NodeId(3)), var: cfa::VarId(1), name: "flag".into() };
+    let events = vec![
+        Event::AnalysisStarted { info: RunInfo::default() },
+        created(0, 0),
+        Event::ReachedAdd { state: StateId(0) },
+        Event::WaitlistPush { state: StateId(0), index: 0 },
+        Event::Counterexample {
+            target: StateId(0),
+            feasible: Some(false),
+            description: "infeasible".into(),
+            path: vec![cfa::EdgeId(0)],
+            check: "explicit values".into(),
+            inputs: vec![],
+            confirmed: false,
+        },
+        Event::Refinement {
+            precision: "N3: {flag}".into(),
+            reason: "test".into(),
+            iteration: 1,
+            refiner: "interpolation".into(),
+            path: vec![cfa::EdgeId(0)],
+            interpolants: vec![],
+            added: vec![entry.clone()],
+            tracked: vec![entry.clone()],
+        },
+        Event::Restart { configuration: "again".into(), iteration: 2 },
+        created(0, 7),
+    ];
+    let before = Snapshot::of(&events[..6]);
+    assert_eq!(before.reached_len(), 1);
+    assert_eq!(before.waitlist.len(), 1);
+    assert_eq!(before.iteration, 1);
+    assert_eq!(before.precision.len(), 1);
+    assert!(before.precision[0].new);
+    let after = Snapshot::of(&events[..7]);
+    assert_eq!((after.reached_len(), after.waitlist.len(), after.states.len()), (0, 0, 0));
+    assert_eq!((after.stats.reached, after.stats.waitlist, after.stats.restarts), (0, 0, 1));
+    assert_eq!(after.iteration, 2);
+    assert_eq!(after.iteration_starts, vec![0, 6]);
+    assert_eq!(after.precision, before.precision, "the precision carries over");
+    assert_eq!(after.counterexample.as_ref().unwrap().check, "explicit values");
+    let end = Snapshot::of(&events);
+    assert_eq!(end.state(StateId(0)).unwrap().location, Some(cfa::NodeId(7)), "ids start again at s0");
+    // The JSON of the new fields round-trips; old traces without them still read.
+    let json = serde_json::to_string(&events).unwrap();
+    let back: Vec<Event> = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, events);
+    let old: Event = serde_json::from_str(r#"{"event":"restart","configuration":"x"}"#).unwrap();
+    assert_eq!(old, Event::Restart { configuration: "x".into(), iteration: 0 });
+}
