@@ -1,0 +1,6 @@
+; query from `cpaplay trace symexec-listing1.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (not (bvsle (_ bv0 32) a!1)))
+(assert (bvslt (bvadd a!1 (_ bv1 32)) a!1))
+(check-sat)

@@ -1,0 +1,5 @@
+; query from `cpaplay trace octagon-relational.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (bvslt a!1 (_ bv0 32)))
+(check-sat)

@@ -1,0 +1,7 @@
+; query from `cpaplay trace octagon-relational.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (not (bvslt a!1 (_ bv0 32))))
+(assert (bvsle a!1 (_ bv69 32)))
+(assert (bvslt a!1 (_ bv4294967226 32)))
+(check-sat)

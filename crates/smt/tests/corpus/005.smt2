@@ -1,0 +1,8 @@
+; query from `cpaplay trace octagon-relational.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (not (bvslt a!1 (_ bv0 32))))
+(assert (bvsle a!1 (_ bv69 32)))
+(assert (not (bvslt a!1 (_ bv4294967226 32))))
+(assert (bvslt (_ bv70 32) a!1))
+(check-sat)

@@ -1,0 +1,5 @@
+; query from `cpaplay trace diamond_1-1.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (= (bvurem a!1 (_ bv2 32)) (_ bv0 32)))
+(check-sat)

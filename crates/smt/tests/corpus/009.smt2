@@ -1,0 +1,6 @@
+; query from `cpaplay trace diamond_1-2.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (not (= (bvurem a!1 (_ bv2 32)) (_ bv0 32))))
+(assert (not (= (ite (= (_ bv0 32) (bvurem a!1 (_ bv2 32))) (_ bv1 32) (_ bv0 32)) (_ bv0 32))))
+(check-sat)

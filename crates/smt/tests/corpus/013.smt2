@@ -1,0 +1,5 @@
+; query from `cpaplay trace multivar_1-1.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (bvult a!1 (_ bv1024 32)))
+(check-sat)

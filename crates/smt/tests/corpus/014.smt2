@@ -1,0 +1,5 @@
+; query from `cpaplay trace multivar_1-2.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (not (bvult a!1 (_ bv1024 32))))
+(check-sat)

@@ -1,0 +1,6 @@
+; query from `cpaplay trace multivar_1-2.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (not (bvult a!1 (_ bv1024 32))))
+(assert (not (= (ite (= a!1 (bvadd a!1 (_ bv1 32))) (_ bv1 32) (_ bv0 32)) (_ bv0 32))))
+(check-sat)

@@ -1,0 +1,7 @@
+; query from `cpaplay trace phases_2-1.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (bvult (_ bv0 32) a!1))
+(assert (not (bvult (_ bv1 32) a!1)))
+(assert (not (= (ite (not (= (_ bv1 32) a!1)) (_ bv1 32) (_ bv0 32)) (_ bv0 32))))
+(check-sat)

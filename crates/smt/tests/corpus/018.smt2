@@ -1,0 +1,5 @@
+; query from `cpaplay trace phases_2-2.c --config symbolic` (solver.theory = BITVECTOR)
+(set-logic QF_BV)
+(declare-fun a!1 () (_ BitVec 32))
+(assert (not (bvult (_ bv0 32) a!1)))
+(check-sat)

@@ -1,0 +1,5 @@
+; query from `cpaplay trace symexec-listing1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (<= 0 a!1))
+(check-sat)

@@ -1,0 +1,6 @@
+; query from `cpaplay trace symexec-listing1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (not (<= 0 a!1)))
+(assert (< (+ a!1 1) a!1))
+(check-sat)

@@ -1,0 +1,5 @@
+; query from `cpaplay trace octagon-relational.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (< a!1 0))
+(check-sat)

@@ -1,0 +1,8 @@
+; query from `cpaplay trace octagon-relational.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (not (< a!1 0)))
+(assert (<= a!1 69))
+(assert (not (< a!1 (- 70))))
+(assert (< 70 a!1))
+(check-sat)

@@ -1,0 +1,6 @@
+; query from `cpaplay trace diamond_1-1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (not (= (- a!1 (* 2 (ite (<= 0 a!1) (div a!1 2) (- (div (- a!1) 2))))) 0)))
+(assert (= (- a!1 (* 2 (ite (<= 0 a!1) (div a!1 2) (- (div (- a!1) 2))))) 0))
+(check-sat)

@@ -1,0 +1,5 @@
+; query from `cpaplay trace multivar_1-2.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (not (< a!1 1024)))
+(check-sat)

@@ -1,0 +1,7 @@
+; query from `cpaplay trace phases_2-1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (< 0 a!1))
+(assert (not (< 1 a!1)))
+(assert (not (= (ite (not (= 1 a!1)) 1 0) 0)))
+(check-sat)

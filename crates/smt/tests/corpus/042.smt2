@@ -1,0 +1,5 @@
+; query from `cpaplay trace simple_2-1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (< a!1 268435455))
+(check-sat)

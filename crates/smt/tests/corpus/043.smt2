@@ -1,0 +1,6 @@
+; query from `cpaplay trace simple_2-1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (not (< a!1 268435455)))
+(assert (= (ite (<= 268435455 a!1) 1 0) 0))
+(check-sat)

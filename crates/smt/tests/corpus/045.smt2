@@ -1,0 +1,6 @@
+; query from `cpaplay trace simple_3-2.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (< 0 a!1))
+(assert (< 2 a!1))
+(check-sat)

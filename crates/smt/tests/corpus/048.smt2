@@ -1,0 +1,7 @@
+; query from `cpaplay trace symexec-listing1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (and (<= (- 2147483648) a!1) (<= a!1 2147483647)))
+(assert (<= 0 a!1))
+(assert (< a!1 a!1))
+(check-sat)

@@ -1,0 +1,6 @@
+; query from `cpaplay trace octagon-relational.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (and (<= (- 2147483648) a!1) (<= a!1 2147483647)))
+(assert (< a!1 0))
+(check-sat)

@@ -1,0 +1,5 @@
+; query from `cpaplay trace diamond_1-1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (and (<= 0 a!1) (<= a!1 4294967295)))
+(check-sat)

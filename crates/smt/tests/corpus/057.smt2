@@ -1,0 +1,6 @@
+; query from `cpaplay trace multivar_1-1.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (and (<= 0 a!1) (<= a!1 4294967295)))
+(assert (< a!1 1024))
+(check-sat)

@@ -1,0 +1,7 @@
+; query from `cpaplay trace multivar_1-2.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (and (<= 0 a!1) (<= a!1 4294967295)))
+(assert (not (< a!1 1024)))
+(assert (not (= (ite (= a!1 (+ a!1 1)) 1 0) 0)))
+(check-sat)

@@ -1,0 +1,8 @@
+; query from `cpaplay trace phases_2-2.c --config symbolic` (solver.theory = INTEGER)
+(set-logic QF_LIA)
+(declare-fun a!1 () Int)
+(assert (and (<= 0 a!1) (<= a!1 4294967295)))
+(assert (< 0 a!1))
+(assert (< 1 a!1))
+(assert (not (< 1 (ite (<= 0 a!1) (div a!1 1) (- (div (- a!1) 1))))))
+(check-sat)
