@@ -346,7 +346,7 @@ mod tests {
         let mut r = run("octagon-sep", 1100);
         let n = r.cursor.len();
         r.cursor.seek(n);
-        let snap = r.cursor.snapshot();
+        let snap = &r.cursor.snapshot().clone();
         let t = std::time::Instant::now();
         let g = ArgGraph::build(snap);
         let build = t.elapsed();
@@ -363,6 +363,15 @@ mod tests {
             m.len(),
             c.len()
         );
+        let t = std::time::Instant::now();
+        let cloned = snap.clone();
+        println!("Snapshot clone ({} states): {:?}", cloned.states.len(), t.elapsed());
+        let t = std::time::Instant::now();
+        let panels = crate::analysis::Panels::of(&r.program, &r.cursor);
+        println!("Panels::of ({} reached): {:?}", panels.reached.iter().map(|g| g.states.len()).sum::<usize>(), t.elapsed());
+        let t = std::time::Instant::now();
+        r.cursor.seek(n - 1);
+        println!("Cursor seek one back: {:?}", t.elapsed());
         let program = r.program.clone();
         let t = std::time::Instant::now();
         let cg = crate::cfa_graph::CfaGraph::build(&program, false);

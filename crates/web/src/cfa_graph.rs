@@ -37,8 +37,11 @@ pub const LABEL_CHARS: usize = 30;
 pub const CHAR_W: f64 = 6.7;
 /// Height of one line of text in the graph.
 pub const LINE_H: f64 = 14.0;
+/// Spacing of the CFA drawing: label layers sit between node layers, so
+/// the gaps are small.
+pub const CFA_SPACING: Spacing = Spacing { node_gap: 16.0, layer_gap: 7.0, margin: 10.0 };
 /// Diameter of a CFA node's circle.
-pub const NODE_D: f64 = 34.0;
+pub const NODE_D: f64 = 30.0;
 
 /// An operation inside a folded chain.
 #[derive(Clone, Debug, PartialEq)]
@@ -372,7 +375,7 @@ impl CfaGraph {
             .iter()
             .map(|g| EdgeSpec { from: g.from, to: g.to, label: Some((g.label.chars().count() as f64 * CHAR_W, LINE_H)) })
             .collect();
-        let l = layout(&specs, &espec, Spacing::default());
+        let l = layout(&specs, &espec, CFA_SPACING);
         for (g, c) in nodes.iter_mut().zip(&l.nodes) {
             g.center = *c;
         }
@@ -446,7 +449,7 @@ mod tests {
             .iter()
             .map(|e| EdgeSpec { from: e.from, to: e.to, label: Some((e.label.chars().count() as f64 * CHAR_W, LINE_H)) })
             .collect();
-        let l = layout(&specs, &espec, Spacing::default());
+        let l = layout(&specs, &espec, CFA_SPACING);
         check(&specs, &espec, &l).unwrap();
         // Every CFA node and edge is drawn somewhere.
         for nd in &program.nodes {

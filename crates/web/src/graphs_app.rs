@@ -72,8 +72,14 @@ impl View {
         if w <= 0.0 || h <= 0.0 || vw <= 0.0 || vh <= 0.0 {
             return View::default();
         }
-        let k = (vw / w).min(vh / h).min(1.4).max(0.02);
-        View { x: (vw - w * k) / 2.0, y: ((vh - h * k) / 2.0).max(0.0).min(8.0), k }
+        let whole = (vw / w).min(vh / h).min(1.4).max(0.02);
+        if whole >= 0.75 {
+            return View { x: (vw - w * whole) / 2.0, y: ((vh - h * whole) / 2.0).clamp(0.0, 8.0), k: whole };
+        }
+        // Too small to read when whole: fit the width instead (at most 1:1)
+        // and show the top; drag to see the rest.
+        let k = (vw / w).min(1.0).max(whole);
+        View { x: ((vw - w * k) / 2.0).max(0.0), y: 4.0, k }
     }
 }
 
@@ -311,6 +317,12 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
         let fold_choice = fold_choice.clone();
         use_effect_with(props.source.clone(), move |_| fold_choice.set(None));
     }
+    // The editor marks the selection's source line (crate::editor).
+    let selected_line = (*program).as_ref().and_then(|p| {
+        let snap = props.frame.as_ref().filter(|f| f.fresh).map(|f| f.snapshot.clone());
+        linked.selection.resolve(p, snap.as_deref()).lines.iter().next().copied()
+    });
+    use_effect_with(selected_line, |line| crate::editor::highlight_line(crate::editor::LineKind::Selected, *line));
     let Some(program) = (*program).clone() else {
         return html! { <div class="graphs" data-testid="graphs"><p class="hint">{ "Fix the program's errors to see its graph." }</p></div> };
     };
@@ -332,6 +344,7 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
         Callback::from(move |_: MouseEvent| linked.set(Selection::None))
     };
     let described = linked.selection.describe(&program, snapshot.as_deref());
+
     html! {
         <div class="graphs" data-testid="graphs">
             <div class="graph-tabs" role="tablist">

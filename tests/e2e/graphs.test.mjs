@@ -1,0 +1,275 @@
+// Browser end-to-end tests of the graph views (dist/): the CFA of Listing
+// 2.1 as a laid-out graph, reached-state counts and the current node while
+// stepping, the ARG with its merged/replaced/covered states, folding of
+// straight-line chains, pan/zoom, and linked selection (a node filters the
+// reached set; a state highlights its CFA node, its reached-set line and
+// its source line).
+//
+//   node --test tests/e2e/graphs.test.mjs      (after `trunk build --release`)
+//
+// Environment: DIST_DIR (default dist). Screenshots go to tests/e2e/artifacts/.
+// Timings are printed, never asserted.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { artifacts, openBrowser } from './harness.mjs';
+
+let browser;
+let page;
+let baseUrl;
+let pageErrors;
+let consoleErrors;
+
+before(async () => {
+  browser = await openBrowser({ profilePrefix: 'cpa-e2e-graphs-', timeout: 30_000 });
+  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const byId = (id) => page.locator(`[data-testid=${id}]`);
+const cfa = (sel = '') => page.locator(`[data-testid=cfa-graph] ${sel}`);
+const arg = (sel = '') => page.locator(`[data-testid=arg-graph] ${sel}`);
+const shot = (name) => page.screenshot({ path: path.join(artifacts, name) });
+
+/** Chooses a configuration and step limit, presses Analyze, waits for the end of the run. */
+async function analyze(preset, limit) {
+  await byId('preset').selectOption(preset);
+  if (limit !== undefined) {
+    await byId('step-limit').fill(String(limit));
+    await byId('step-limit').dispatchEvent('change');
+  }
+  await byId('analyze').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
+}
+
+/** Seeks the timeline to event k and waits until the panels show it. */
+async function seek(k) {
+  await byId('timeline').fill(String(k));
+  await page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);
+}
+
+/** The `data-*` attribute values of the matching elements. */
+const attrs = (locator, name) => locator.evaluateAll((els, name) => els.map((e) => e.getAttribute(name)), name);
+
+/** Polls `read()` until it deep-equals `expected` (the page renders asynchronously), then asserts. */
+async function until(read, expected, message) {
+  const deadline = Date.now() + 5_000;
+  let got = await read();
+  while (Date.now() < deadline) {
+    try {
+      assert.deepEqual(got, expected);
+      return;
+    } catch {
+      await page.waitForTimeout(50);
+      got = await read();
+    }
+  }
+  assert.deepEqual(got, expected, message);
+}
+
+/** The line numbers the editor's gutter marks with `cls`. */
+const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers .cm-gutterElement.${cls}`).allInnerTexts();
+
+test("Listing 2.1's CFA is a graph: 13 numbered nodes, 14 labelled edges, the loop head, entry, exit and error marked", async () => {
+  await page.goto(baseUrl);
+  await cfa('.cfa-node').first().waitFor();
+  assert.equal(await cfa('.cfa-node').count(), 13);
+  assert.equal(await cfa('.cfa-edge').count(), 14);
+  assert.deepEqual(await attrs(cfa('.cfa-node.loop-head'), 'data-node'), ['N3']);
+  assert.deepEqual(await attrs(cfa('.cfa-node.error'), 'data-node'), ['N11']);
+  assert.deepEqual(await attrs(cfa('.cfa-node.entry'), 'data-node'), ['N0']);
+  assert.deepEqual(await attrs(cfa('.cfa-node.exit'), 'data-node'), ['N12']);
+  const labels = await cfa('.edge-label').allTextContents();
+  assert.ok(labels.includes('ticks = ticks + 1;'), labels.join(' | '));
+  assert.ok(labels.includes('[flag <= 0]'), labels.join(' | '));
+  // The loop's edge back to its head is drawn as a back edge.
+  const back = await cfa('.cfa-edge.back').evaluateAll((els) => els.map((e) => e.querySelector('title').textContent));
+  assert.deepEqual(back, ['N4 → N3: ticks = ticks + 1;']);
+  // Nodes do not overlap on screen.
+  const boxes = await cfa('.cfa-node .shape').evaluateAll((els) => els.map((e) => {
+    const r = e.getBoundingClientRect();
+    return [r.left, r.top, r.right, r.bottom];
+  }));
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      const overlap = a[0] < b[2] - 1 && b[0] < a[2] - 1 && a[1] < b[3] - 1 && b[1] < a[3] - 1;
+      assert.ok(!overlap, `nodes ${i} and ${j} overlap`);
+    }
+  }
+  await shot('graphs-1-cfa.png');
+});
+
+test('while stepping, nodes show their reached-state counts and the current node and edge are highlighted', async () => {
+  await analyze('octagon-widening');
+  for (let i = 1; i <= 20; i++) {
+    await byId('step').click();
+    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), i);
+  }
+  // Event 20 (as in analysis.test.mjs): s0..s2 reached at N0..N2; step 3
+  // transfers s2 along N2→N3 (`while`).
+  const counts = () => cfa('.cfa-node').evaluateAll((els) =>
+    Object.fromEntries(els.map((e) => [e.dataset.node, Number(e.dataset.count)]).filter(([, c]) => c > 0)));
+  await until(counts, { N0: 1, N1: 1, N2: 1 });
+  assert.deepEqual(await cfa('.count-badge').allTextContents(), ['1', '1', '1']);
+  await until(() => attrs(cfa('.cfa-node.current'), 'data-node'), ['N2']);
+  const current = await cfa('.cfa-edge.current title').allTextContents();
+  assert.deepEqual(current, ['N2 → N3: while']);
+  await shot('graphs-2-step-20.png');
+});
+
+test('clicking a CFA node filters the reached set to it; clicking it again shows all', async () => {
+  await seek(60);
+  const all = await byId('reached').locator('.loc-group').count();
+  assert.ok(all >= 4, `${all} location groups at event 60`);
+  await cfa('[data-node=N3]').click();
+  await byId('reached-filter').waitFor();
+  assert.deepEqual(await attrs(byId('reached').locator('.loc-group'), 'data-node'), ['N3']);
+  assert.match(await byId('selection-bar').innerText(), /node N3 \(line 10\)/);
+  await until(() => attrs(cfa('.cfa-node.selected'), 'data-node'), ['N3']);
+  await until(() => markedLines('cpa-selected-line'), ['10'], "the editor marks the node's line");
+  await shot('graphs-3-node-filter.png');
+  await cfa('[data-node=N3]').click();
+  await byId('reached-filter').waitFor({ state: 'detached' });
+  assert.equal(await byId('reached').locator('.loc-group').count(), all);
+  assert.equal(await cfa('.cfa-node.selected').count(), 0);
+});
+
+test('the ARG grows with the run and marks merged, replaced and covered states', async () => {
+  await seek(20);
+  await byId('graph-tab-arg').click();
+  await arg('.arg-node').first().waitFor();
+  await until(() => attrs(arg('.arg-node'), 'data-state'), ['s0', 's1', 's2', 's3'], 'the states created by event 20');
+  assert.equal(await arg('.arg-edge').count(), 3, 'a chain of transfer links');
+  assert.match(await byId('arg-status').innerText(), /^4 states/);
+
+  // The first merge that changed a state: widening at the loop head.
+  await byId('bp-merge').click();
+  const step = await byId('step-text').innerText();
+  const [, , replacedId, resultId] = step.match(/merge (s\d+) with (s\d+): widening → (s\d+) replaces/) ?? [];
+  assert.ok(resultId, step);
+  await until(() => attrs(arg('.arg-node.merged'), 'data-state'), [resultId]);
+  // The reached operand leaves the reached set (replaced) a few events later.
+  for (let i = 0; i < 4 && (await arg('.arg-node.replaced').count()) === 0; i++) await byId('step').click();
+  await until(() => attrs(arg('.arg-node.replaced'), 'data-state'), [replacedId]);
+  assert.ok((await arg('.arg-edge.arg-merge').count()) === 2, 'the merge result hangs below both operands');
+  await shot('graphs-4-arg-merge.png');
+
+  await byId('bp-covered').click();
+  assert.match(await byId('step-text').innerText(), /covered by/);
+  assert.ok((await arg('.arg-node.covered').count()) >= 1);
+  assert.ok((await arg('.arg-edge.arg-covered').count()) >= 1, 'a dashed link to the covering state');
+  await shot('graphs-5-arg-covered.png');
+});
+
+test('selecting a state in the ARG highlights its CFA node, its reached-set line and its source line', async () => {
+  await seek(60);
+  // s2 @N2: still in the reached set at event 60 (the loop head's s3 was
+  // replaced by widening).
+  await arg('[data-state=s2]').click();
+  assert.match(await byId('selection-bar').innerText(), /state s2 @N2/);
+  await until(() => attrs(arg('.arg-node.selected'), 'data-state'), ['s2']);
+  await until(() => attrs(byId('reached').locator('li.selected'), 'data-state'), ['s2']);
+  await until(() => markedLines('cpa-selected-line'), ['10'], 'N2 is at the while loop, line 10');
+  await shot('graphs-6-arg-selected.png');
+  await byId('graph-tab-cfa').click();
+  await cfa('.cfa-node').first().waitFor();
+  await until(() => attrs(cfa('.cfa-node.selected'), 'data-node'), ['N2']);
+  assert.deepEqual(await cfa('.cfa-edge.selected title').allTextContents(), ['N1 → N2: int flag = __VERIFIER_nondet_int();'], 'the edge s2 was computed along');
+
+  // Selecting in the reached set works the other way round.
+  await byId('reached').locator('li[data-state=s1]').click();
+  assert.match(await byId('selection-bar').innerText(), /state s1 @N1/);
+  await until(() => attrs(cfa('.cfa-node.selected'), 'data-node'), ['N1']);
+  await until(() => markedLines('cpa-selected-line'), ['9']);
+  // An edge: its line.
+  await cfa('.cfa-edge.back .label-bg').click();
+  assert.match(await byId('selection-bar').innerText(), /edge N4→N3 `ticks = ticks \+ 1;`/);
+  await until(() => markedLines('cpa-selected-line'), ['11']);
+  await page.locator('.selection-bar button').click();
+  await byId('selection-bar').waitFor({ state: 'detached' });
+  await until(() => markedLines('cpa-selected-line'), []);
+});
+
+test('straight-line chains fold into one box listing their operations', async () => {
+  await byId('graph-fold').click();
+  await cfa('.cfa-node.folded').first().waitFor();
+  assert.equal(await cfa('.cfa-node').count(), 12, 'N1 and N2 fold into one box');
+  assert.deepEqual(await attrs(cfa('.cfa-node.folded'), 'data-node'), ['N1']);
+  assert.match(await cfa('.cfa-node.folded').textContent(), /N1–N2/);
+  // Counts of a folded chain add up.
+  assert.equal(await cfa('.cfa-node.folded').getAttribute('data-count'), '2');
+  await shot('graphs-7-folded.png');
+  await byId('graph-fold').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=cfa-graph] .cfa-node').length === 13);
+});
+
+test('the graph pans, zooms with the wheel and fits back', async () => {
+  const g = cfa('> g');
+  const fitted = await g.getAttribute('transform');
+  const box = await cfa().boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.wheel(0, -300);
+  await page.waitForFunction((t) => document.querySelector('[data-testid=cfa-graph] > g').getAttribute('transform') !== t, fitted);
+  const zoomed = await g.getAttribute('transform');
+  assert.ok(Number(zoomed.match(/scale\(([\d.]+)\)/)[1]) > Number(fitted.match(/scale\(([\d.]+)\)/)[1]), `${fitted} → ${zoomed}`);
+  // Drag on the background pans (and selects nothing).
+  await page.mouse.move(box.x + 8, box.y + box.height - 8);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 60, box.y + box.height - 40, { steps: 5 });
+  await page.mouse.up();
+  const panned = await g.getAttribute('transform');
+  assert.notEqual(panned, zoomed);
+  assert.equal(await byId('selection-bar').count(), 0);
+  await page.locator('[data-testid=graphs] [data-testid=graph-fit]').click();
+  assert.equal(await g.getAttribute('transform'), fitted);
+});
+
+test('time to render one step with ~1,000 reached states, with each graph shown', async () => {
+  await page.getByRole('button', { name: 'Reset example' }).click();
+  await analyze('octagon-sep', 1100);
+  await byId('run-end').click();
+  const stats = await byId('stats').innerText();
+  console.log(`large run: ${stats}`);
+  const reached = Number(stats.match(/reached (\d+)/)[1]);
+  assert.ok(reached >= 1000, stats);
+  /** Steps back `n` times; per step the time from the click to the next frame. */
+  const measure = (n) => page.evaluate(async (n) => {
+    const times = [];
+    for (let i = 0; i < n; i++) {
+      const pos = document.querySelector('[data-testid=position]').innerText;
+      const t = performance.now();
+      document.querySelector('[data-testid=step-back]').click();
+      while (document.querySelector('[data-testid=position]').innerText === pos) {
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      const rendered = performance.now() - t;
+      await new Promise((r) => requestAnimationFrame(() => r()));
+      times.push([rendered, performance.now() - t]);
+    }
+    return times;
+  }, n);
+  const fmt = (ts) => ts.map(([a, b]) => `${a.toFixed(1)}/${b.toFixed(1)}`).join(', ');
+  await byId('graph-tab-cfa').click();
+  const withCfa = await measure(6);
+  console.log(`step back, CFA graph shown (rendered/next frame, ms): ${fmt(withCfa)}`);
+  await byId('graph-tab-arg').click();
+  await arg('.arg-node').first().waitFor();
+  const withArg = await measure(6);
+  console.log(`step back, ARG shown (rendered/next frame, ms): ${fmt(withArg)}`);
+  const drawn = await arg('.arg-node').count();
+  console.log(`ARG: ${drawn} states drawn; ${await byId('arg-status').innerText()}`);
+  assert.ok(drawn <= 300, 'the ARG is capped');
+  assert.match(await byId('arg-status').innerText(), /older states hidden/);
+  await shot('graphs-8-large-arg.png');
+  await byId('graph-tab-cfa').click();
+});
+
+test('the graph views raised no errors', () => {
+  assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+});
