@@ -555,7 +555,6 @@ mod tests {
             ])
         );
         // Raw HTML is kept as visible text, never as markup.
-        let all = format!("{blocks:?}");
         assert_eq!(blocks[1], Block::Paragraph(vec![Inline::Text("<script>alert(1)</script>\n".into())]));
         let Block::List { ordered: false, items } = &blocks[2] else { panic!("{blocks:?}") };
         assert_eq!(items.len(), 2);
