@@ -283,10 +283,16 @@ pub fn parse_exercise(name: &str, text: &str, files: &dyn SetFiles) -> Result<Ex
     })?;
     // The configuration.
     let c_at = raw.config.span().start;
-    let config = raw.config.get_ref().to_config().map_err(|e| at(c_at, format!("[config]: {}", e.message)))?;
+    let spec = raw.config.get_ref();
+    let mut config = engine::Config::preset(&spec.preset)
+        .map_err(|e| at(locate(text, c_at, "preset"), format!("[config] preset: {}", e.message)))?;
+    for (k, v) in &spec.set {
+        config.set(k, v).map_err(|e| at(locate(text, c_at, k), format!("[config] set: {}", strip_origin(&e.message))))?;
+    }
     let q_at = raw.question.span().start;
     let question = raw.question.into_inner();
-    validate_question(&question, &config, &parsed, raw.config.get_ref()).map_err(|m| at(q_at, format!("[question] ({}): {m}", question.kind())))?;
+    validate_question(&question, &config, &parsed, spec)
+        .map_err(|(needle, m)| at(locate(text, q_at, needle), format!("[question] ({}): {m}", question.kind())))?;
     Ok(Exercise {
         id: raw.id.into_inner(),
         title: raw.title.into_inner(),
@@ -301,67 +307,96 @@ pub fn parse_exercise(name: &str, text: &str, files: &dyn SetFiles) -> Result<Ex
     })
 }
 
+/// The offset of the first `needle` at or after `from` (a key inside a
+/// table), or `from` when it is not found.
+fn locate(text: &str, from: usize, needle: &str) -> usize {
+    if needle.is_empty() {
+        return from;
+    }
+    let rest = text.get(from..).unwrap_or("");
+    // A key at the start of a line, then a quoted key, then anywhere.
+    rest.find(&format!("\n{needle}"))
+        .map(|i| i + 1)
+        .or_else(|| rest.find(&format!("\"{needle}\"")))
+        .or_else(|| rest.find(needle))
+        .map(|i| from + i)
+        .unwrap_or(from)
+}
+
+/// A configuration message without the engine's `--set: ` origin (the
+/// origin here is the exercise file).
+fn strip_origin(m: &str) -> &str {
+    m.strip_prefix("--set: ").unwrap_or(m)
+}
+
 fn has_cpa(config: &engine::Config, class: &str) -> bool {
     config.cpas().iter().any(|c| c == class)
 }
 
-fn validate_question(q: &Question, config: &engine::Config, program: &cfa::Program, spec: &ConfigSpec) -> Result<(), String> {
+/// Checks a question's parameters against the configuration and the
+/// program; an error says which key (a text to locate) and what is wrong.
+fn validate_question<'q>(
+    q: &'q Question,
+    config: &engine::Config,
+    program: &cfa::Program,
+    spec: &ConfigSpec,
+) -> Result<(), (&'q str, String)> {
     match q {
         Question::Verdict | Question::Count { .. } => Ok(()),
         Question::ChooseConfiguration { presets, open, max_states: _ } => {
             for p in presets {
-                engine::Config::preset(p).map_err(|e| e.message)?;
+                engine::Config::preset(p).map_err(|e| (p.as_str(), e.message))?;
             }
             for (key, values) in open {
-                let decl = engine::config::option(key).ok_or_else(|| format!("`{key}` is not a configuration option"))?;
+                let decl = engine::config::option(key).ok_or_else(|| (key.as_str(), format!("`{key}` is not a configuration option")))?;
                 for v in values {
                     let mut c = engine::Config::defaults();
-                    c.set(decl.key, v).map_err(|e| e.message)?;
+                    c.set(decl.key, v).map_err(|e| (key.as_str(), strip_origin(&e.message).to_string()))?;
                 }
             }
             if spec.locked && open.is_empty() && presets.len() <= 1 {
-                return Err("nothing is open to the student: list `presets` or `open` keys".into());
+                return Err(("", "nothing is open to the student: list `presets` or `open` keys".into()));
             }
             Ok(())
         }
         Question::Separate { a, b } => {
-            a.to_config().map_err(|e| format!("a: {}", e.message))?;
-            b.to_config().map_err(|e| format!("b: {}", e.message))?;
+            a.to_config().map_err(|e| ("a]", format!("a: {}", strip_origin(&e.message))))?;
+            b.to_config().map_err(|e| ("b]", format!("b: {}", strip_origin(&e.message))))?;
             Ok(())
         }
         Question::AbstractState { location, domain } => {
-            location.resolve(program)?;
+            location.resolve(program).map_err(|m| ("location", m))?;
             let need = match domain {
                 StateDomain::Value => "cpa.value.ValueAnalysisCPA",
                 StateDomain::Octagon | StateDomain::Interval => "cpa.octagon.OctagonCPA",
             };
             if !has_cpa(config, need) {
-                return Err(format!("the configuration does not run {need}, whose states the question asks for"));
+                return Err(("domain", format!("the configuration does not run {need}, whose states the question asks for")));
             }
             Ok(())
         }
         Question::Precision { .. } => {
             if !has_cpa(config, "cpa.value.ValueAnalysisCPA") {
-                return Err("a precision question needs the value analysis (cpa.value.ValueAnalysisCPA)".into());
+                return Err(("", "a precision question needs the value analysis (cpa.value.ValueAnalysisCPA)".into()));
             }
             Ok(())
         }
         Question::NextStep { step, ask } => {
             if *step == 0 {
-                return Err("steps are numbered from 1".into());
+                return Err(("step", "steps are numbered from 1".into()));
             }
             if ask.is_empty() {
-                return Err("`ask` lists no question".into());
+                return Err(("ask", "`ask` lists no question".into()));
             }
             Ok(())
         }
         Question::Invariant { location } => {
-            let n = location.resolve(program)?;
+            let n = location.resolve(program).map_err(|m| ("location", m))?;
             if !program.nodes.iter().any(|x| x.id == n && x.loop_head) {
-                return Err(format!("N{} is not a loop head", n.0));
+                return Err(("location", format!("N{} is not a loop head", n.0)));
             }
             if program.error_nodes().next().is_none() {
-                return Err("the program has no error location, so there is nothing the invariant must exclude".into());
+                return Err(("", "the program has no error location, so there is nothing the invariant must exclude".into()));
             }
             Ok(())
         }

@@ -218,10 +218,6 @@ impl Parser<'_> {
                         }
                         _ => return Err(self.err("expected a variable after `*`")),
                     }
-                } else if let Some(Tok::Ident(x)) = self.peek().cloned() {
-                    // `2x`
-                    self.pos += 1;
-                    lin.coefficients.insert(x, n);
                 } else {
                     lin.constant = n;
                 }
