@@ -481,6 +481,98 @@ impl<C: Cpa> Reachability<C> {
         Some(edges)
     }
 
+    /// CEGAR's restart from the pivot (merge^sep only): removes the ARG
+    /// subtree rooted at `pivot` (a transfer successor) from the reached
+    /// set and the waitlist, gives the pivot's ARG parent the refined
+    /// `precision` and puts it back on the waitlist, and puts back the
+    /// parents of covered states that a removed state may have covered
+    /// (conservatively: every covered state at a location that lost a
+    /// state), so the reached set is again closed up to the waitlist. Then
+    /// the run continues (the previous verdict is void). Emits
+    /// [`Event::ArgPruned`] and the [`Event::WaitlistRemove`] /
+    /// [`Event::WaitlistPush`] events. Returns the states put back.
+    pub fn prune_subtree(&mut self, pivot: StateId, precision: C::Precision) -> Result<Vec<StateId>, String> {
+        if self.cpa.merge_operator().kind() != MergeKind::Sep {
+            return Err("restart from the pivot needs merge^sep (merged states have several ARG parents)".into());
+        }
+        let Some(Origin::Transfer { parent, .. }) = self.states.get(pivot.0 as usize).map(|r| r.origin.clone()) else {
+            return Err(format!("{pivot} is not a transfer successor"));
+        };
+        let n = self.states.len();
+        // The subtree: ids grow along ARG links, so one pass finds it.
+        let mut in_tree = vec![false; n];
+        let mut has_prec_child = vec![false; n];
+        for i in (pivot.0 as usize)..n {
+            let parents = self.states[i].origin.parents();
+            in_tree[i] = i == pivot.0 as usize || parents.iter().any(|p| in_tree[p.0 as usize]);
+        }
+        for r in &self.states {
+            if let Origin::Precision { of } = r.origin {
+                has_prec_child[of.0 as usize] = true;
+            }
+        }
+        let removed: Vec<StateId> = (0..n).filter(|&i| in_tree[i] && self.states[i].in_reached).map(|i| StateId(i as u32)).collect();
+        let mut lost_locations = std::collections::BTreeSet::new();
+        for id in &removed {
+            let loc = self.states[id.0 as usize].location;
+            lost_locations.insert(loc);
+            self.states[id.0 as usize].in_reached = false;
+            if let Some(p) = self.partitions.get_mut(&loc) {
+                p.ids.retain(|s| s != id);
+                for (_, buckets) in p.groups.iter_mut() {
+                    for b in buckets.values_mut() {
+                        b.retain(|s| s != id);
+                    }
+                    buckets.retain(|_, b| !b.is_empty());
+                }
+            }
+            self.reached_len -= 1;
+        }
+        // Covered states outside the subtree whose coverer may be gone: their
+        // transfer parent goes back on the waitlist.
+        let mut readd = vec![parent];
+        for i in 0..n {
+            let r = &self.states[i];
+            if in_tree[i] || r.in_reached || has_prec_child[i] || !lost_locations.contains(&r.location) {
+                continue;
+            }
+            let from = match &r.origin {
+                Origin::Transfer { parent, .. } => Some(*parent),
+                Origin::Precision { of } => match self.states.get(of.0 as usize).map(|x| &x.origin) {
+                    Some(Origin::Transfer { parent, .. }) => Some(*parent),
+                    _ => None,
+                },
+                _ => None,
+            };
+            if let Some(p) = from {
+                if !readd.contains(&p) {
+                    readd.push(p);
+                }
+            }
+        }
+        readd.retain(|p| self.states.get(p.0 as usize).is_some_and(|r| r.in_reached));
+        readd.sort();
+        self.emit(Event::ArgPruned { pivot, removed: removed.clone(), readded: readd.clone() });
+        for id in &removed {
+            if self.waitlist.remove(*id) {
+                self.emit(Event::WaitlistRemove { state: *id });
+            }
+        }
+        let precision = Arc::new(precision);
+        for id in &readd {
+            self.states[id.0 as usize].precision = precision.clone();
+            if !self.waitlist.iter().any(|w| w == *id) {
+                let loc = self.states[id.0 as usize].location;
+                let index = self.waitlist.push(*id, loc);
+                self.emit(Event::WaitlistPush { state: *id, index });
+            }
+        }
+        self.outcome = None;
+        self.target = None;
+        self.phase = Phase::Pop;
+        Ok(readd)
+    }
+
     // -- the machine -------------------------------------------------------
 
     fn emit(&mut self, e: Event) {

@@ -36,6 +36,10 @@
 
 use crate::config::{build_analysis, build_analysis_refined, Analysis, Config, ConfigError};
 use crate::feasibility;
+use crate::cpa::ErasedPrecision;
+use crate::cpas::composite::CompositePrecision;
+use crate::cpas::octagon::OctagonPrecision;
+use crate::cpas::value::ValuePrecision;
 use crate::solver::SolverQuery;
 use smt::{parse_response, SolverBackend, Status};
 use crate::precision::VarPrecision;
@@ -74,6 +78,8 @@ struct Stage {
     check: bool,
     second: Option<String>,
     backup: bool,
+    /// `cegar.restart = PIVOT`: restart from the pivot instead of the root.
+    pivot: bool,
     max_refinements: u64,
     precision: Arc<VarPrecision>,
     refinements: u64,
@@ -142,6 +148,7 @@ impl Stage {
             check: config.get("analysis.checkCounterexamples") == "true",
             second,
             backup: config.get("cegar.backupRefiner") != "NONE",
+            pivot: config.get("cegar.restart") == "PIVOT",
             max_refinements: config.get("cegar.maxIterations").parse().unwrap_or(50),
             time_limit_ms: config.get("restartAlgorithm.stageTimeMs").parse().unwrap_or(0),
             config,
@@ -525,6 +532,24 @@ impl Verifier {
             tracked,
         });
         let precision = Arc::new(new);
+        if self.stage.pivot {
+            if let Some(pivot) = self.pivot(&old, &precision) {
+                let parent_precision = match self.stage.analysis.record(pivot).map(|r| r.origin.clone()) {
+                    Some(crate::trace::Origin::Transfer { parent, .. }) => {
+                        self.stage.analysis.record(parent).map(|r| (*r.precision).clone())
+                    }
+                    _ => None,
+                };
+                if let Some(p) = parent_precision {
+                    let refined = with_refined_parts(&p, &precision);
+                    if self.stage.analysis.prune_subtree(pivot, refined).is_ok() {
+                        self.stage.precision = precision;
+                        self.iteration += 1;
+                        return;
+                    }
+                }
+            }
+        }
         match build_analysis_refined(self.program.clone(), &self.stage.config, self.record_views, Some(&precision)) {
             Ok(mut a) => {
                 if self.detached {
@@ -540,6 +565,31 @@ impl Verifier {
             }
             Err(e) => self.finish(Verdict::Unknown, e.message),
         }
+    }
+
+    /// The pivot of the refinement `old` → `new` on the current error path:
+    /// the ARG state (a transfer successor) at the first path position whose
+    /// location's precision grew.
+    fn pivot(&self, old: &VarPrecision, new: &VarPrecision) -> Option<StateId> {
+        let a = &self.stage.analysis;
+        // (transfer successor, location after the edge), from the target back.
+        let mut along = Vec::new();
+        let mut cur = a.target()?;
+        loop {
+            let r = a.record(cur)?;
+            match &r.origin {
+                crate::trace::Origin::Initial => break,
+                crate::trace::Origin::Transfer { parent, .. } => {
+                    along.push((cur, r.location));
+                    cur = *parent;
+                }
+                crate::trace::Origin::Precision { of } => cur = *of,
+                crate::trace::Origin::Merge { new, .. } => cur = *new,
+            }
+        }
+        along.reverse();
+        let grew = |l: Option<cfa::NodeId>| new.variables().iter().any(|v| new.tracks(l, *v) && !old.tracks(l, *v));
+        along.into_iter().find(|(_, l)| grew(*l)).map(|(s, _)| s)
     }
 
     /// The cheap checks of an error path: refutation by explicit values, by
@@ -691,6 +741,25 @@ impl Verifier {
         }
         self.solver = backend;
     }
+}
+
+/// `p` with every refinable component precision (Value, Octagon) replaced
+/// by the refined `precision`.
+fn with_refined_parts(p: &CompositePrecision, precision: &Arc<VarPrecision>) -> CompositePrecision {
+    let parts = p
+        .parts
+        .iter()
+        .map(|part| {
+            if let Some(ValuePrecision::Refined(_)) = part.as_any().downcast_ref::<ValuePrecision>() {
+                Arc::new(ValuePrecision::Refined(precision.clone())) as ErasedPrecision
+            } else if let Some(OctagonPrecision::Refined(_)) = part.as_any().downcast_ref::<OctagonPrecision>() {
+                Arc::new(OctagonPrecision::Refined(precision.clone())) as ErasedPrecision
+            } else {
+                part.clone()
+            }
+        })
+        .collect();
+    CompositePrecision { parts }
 }
 
 /// How many edges a replay may take: the path's length and then some.

@@ -161,6 +161,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "CEGAR: give up with UNKNOWN after this many refinements.",
     },
     OptionDecl {
+        key: "cegar.restart",
+        default: "ROOT",
+        ty: OptionType::Enum(&["ROOT", "PIVOT"]),
+        doc: "CEGAR: after a refinement, start over from the initial state (ROOT: empty reached set) or from the pivot (PIVOT: remove only the ARG subtree below the first state on the error path whose precision grew and re-explore from its parent; merge^sep only, otherwise ROOT). With PIVOT the step limit counts over all iterations.",
+    },
+    OptionDecl {
         key: "cegar.backupRefiner",
         default: "ASSUMPTIONS",
         ty: OptionType::Enum(&["ASSUMPTIONS", "NONE"]),

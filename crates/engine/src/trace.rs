@@ -589,6 +589,19 @@ pub enum Event {
         #[serde(default)]
         iteration: u32,
     },
+    /// CEGAR restarted from the pivot: the ARG subtree below `pivot` left
+    /// the reached set and the waitlist (`removed`: the reached states among
+    /// it), and `readded` (the pivot's parent, with the refined precision,
+    /// and parents of states a removed state may have covered) went back on
+    /// the waitlist. A new CEGAR iteration begins; state ids continue.
+    ArgPruned {
+        /// The root of the removed subtree.
+        pivot: StateId,
+        /// The reached states that were removed.
+        removed: Vec<StateId>,
+        /// The states put back on the waitlist.
+        readded: Vec<StateId>,
+    },
     /// Block-abstraction memoization looked up a block summary.
     /// Reserved for BAM.
     BamCache {
@@ -626,6 +639,7 @@ impl Event {
             Event::Counterexample { .. } => "counterexample",
             Event::Refinement { .. } => "refinement",
             Event::Restart { .. } => "restart",
+            Event::ArgPruned { .. } => "arg_pruned",
             Event::BamCache { .. } => "bam_cache",
             Event::AnalysisFinished { .. } => "analysis_finished",
         }

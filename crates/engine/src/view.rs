@@ -116,6 +116,12 @@ impl Statistics {
                 self.reached = 0;
                 self.waitlist = 0;
             }
+            Event::ArgPruned { removed, .. } => {
+                // A restart from the pivot (the waitlist changes come as
+                // their own events).
+                self.restarts += 1;
+                self.reached = self.reached.saturating_sub(removed.len() as u64);
+            }
             Event::AnalysisStarted { .. }
             | Event::BamCache { .. }
             | Event::AnalysisFinished { .. } => {}
@@ -157,6 +163,8 @@ pub struct StateInfo {
     pub covered_by: Vec<StateId>,
     /// A target state.
     pub target: bool,
+    /// Removed from the reached set by a restart from the pivot.
+    pub pruned: bool,
 }
 
 /// The UI's model at one position of the trace: the fold of an event prefix.
@@ -292,6 +300,7 @@ impl Snapshot {
                     replaced_by: None,
                     covered_by: vec![],
                     target: false,
+                    pruned: false,
                 };
                 if (state.0 as usize) < self.states.len() {
                     self.states[state.0 as usize] = info;
@@ -414,6 +423,31 @@ impl Snapshot {
                 self.interpolants = interpolants.clone();
                 self.refuted_path = path.clone();
             }
+            Event::ArgPruned { pivot, removed, readded } => {
+                for id in removed {
+                    let loc = self.state(*id).and_then(|s| s.location);
+                    if let Some(s) = self.st(*id) {
+                        s.in_reached = false;
+                        s.pruned = true;
+                    }
+                    if let Some(l) = loc {
+                        if let Some(v) = self.reached.get_mut(&l) {
+                            v.retain(|s| s != id);
+                            if v.is_empty() {
+                                self.reached.remove(&l);
+                            }
+                        }
+                    }
+                }
+                self.iteration += 1;
+                self.iteration_starts.push(self.position - 1);
+                self.finished = None;
+                let back = readded.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+                self.current_step.push(format!(
+                    "restart from the pivot {pivot}: {} reached states below it removed; {back} back on the waitlist",
+                    removed.len()
+                ));
+            }
             Event::Restart { configuration, .. } => {
                 // A new iteration: the reached set, the waitlist and the ARG
                 // start empty; state ids start again at s0. The precision,
@@ -452,6 +486,7 @@ fn blank_state(id: StateId) -> StateInfo {
         replaced_by: None,
         covered_by: vec![],
         target: false,
+        pruned: false,
     }
 }
 

@@ -364,3 +364,47 @@ fn fold_of_a_synthetic_restart() {
     let old: Event = serde_json::from_str(r#"{"event":"restart","configuration":"x"}"#).unwrap();
     assert_eq!(old, Event::Restart { configuration: "x".into(), iteration: 0 });
 }
+
+fn pivot(name: &str, steps: &str) -> Config {
+    let mut c = config(name, steps);
+    c.set("cegar.restart", "PIVOT").unwrap();
+    c
+}
+
+#[test]
+fn restart_from_the_pivot_keeps_the_arg_above_it() {
+    // Listing 2.1 and the footnote case are proved, the bug confirmed, as
+    // with restarts from the root.
+    let (v, events) = run(&listing_2_1(), &pivot("octagon-cegar", "2000"));
+    assert_eq!(v.outcome().unwrap().0, Verdict::True, "{}", v.outcome().unwrap().1);
+    assert!(events.iter().any(|e| matches!(e, Event::ArgPruned { .. })));
+    assert!(!events.iter().any(|e| matches!(e, Event::Restart { .. })), "no restart from the root");
+    let (v, _) = run(&program(FOOTNOTE), &pivot("octagon-cegar", "5000"));
+    assert_eq!(v.outcome().unwrap().0, Verdict::True, "{}", v.outcome().unwrap().1);
+    for name in ["value-cegar", "octagon-cegar"] {
+        let (v, events) = run(&program(BUG), &pivot(name, "5000"));
+        assert_eq!((v.outcome().unwrap().0, v.confirmed()), (Verdict::False, Some(true)), "{name}: {}", v.outcome().unwrap().1);
+        assert_eq!(v.inputs(), &[42]);
+        // Fewer states than starting over: the states above the pivot stay.
+        let (_, root_events) = run(&program(BUG), &config(name, "5000"));
+        let (p, r) = (Statistics::of(&events), Statistics::of(&root_events));
+        assert!(p.created < r.created, "{name}: pivot {} vs root {}", p.created, r.created);
+        // The fold: pruned states leave the reached set; ids continue.
+        let k = events.iter().position(|e| matches!(e, Event::ArgPruned { .. })).unwrap() + 1;
+        let s = Snapshot::of(&events[..k]);
+        assert_eq!(s.iteration, 2);
+        let Event::ArgPruned { removed, readded, .. } = &events[k - 1] else { unreachable!() };
+        assert!(!removed.is_empty() && !readded.is_empty());
+        for id in removed {
+            let st = s.state(*id).unwrap();
+            assert!(st.pruned && !st.in_reached);
+        }
+        assert_eq!(s.stats.reached as usize, s.reached_len());
+        let end = Snapshot::of(&events);
+        assert_eq!(end.stats.reached as usize, end.reached_len());
+        let mut cursor = Cursor::with_interval(events.clone(), 5);
+        for k in (0..=events.len()).rev() {
+            assert_eq!(cursor.seek(k), &Snapshot::of(&events[..k]));
+        }
+    }
+}

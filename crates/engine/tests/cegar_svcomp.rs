@@ -11,8 +11,15 @@ use engine::{Config, Verdict};
 use std::sync::Arc;
 use std::time::Instant;
 
-const CONFIGS: &[&str] =
-    &["value-cegar", "octagon-cegar", "octagon-join-cex", "octagon-widening-cex", "octagon-seq-widening-cegar"];
+/// Presets; `+pivot` sets `cegar.restart = PIVOT`.
+const CONFIGS: &[&str] = &[
+    "value-cegar",
+    "value-cegar+pivot",
+    "octagon-cegar",
+    "octagon-join-cex",
+    "octagon-widening-cex",
+    "octagon-seq-widening-cegar",
+];
 
 #[test]
 fn every_false_is_confirmed_by_replay_and_no_true_is_wrong() {
@@ -25,7 +32,10 @@ fn every_false_is_confirmed_by_replay_and_no_true_is_wrong() {
         let program = Arc::new(cfa::from_source(&task.source()).unwrap_or_else(|d| panic!("{path}: {d:?}")));
         let mut line = format!("{path:<50} {expected:>6}");
         for (i, name) in CONFIGS.iter().enumerate() {
-            let mut config = Config::preset(name).unwrap();
+            let mut config = Config::preset(name.trim_end_matches("+pivot")).unwrap();
+            if name.ends_with("+pivot") {
+                config.set("cegar.restart", "PIVOT").unwrap();
+            }
             config.set("analysis.intModel", "C").unwrap();
             config.set("limits.steps", "1500").unwrap();
             if config.get("analysis.restartAfterUnknown") == "true" {
