@@ -236,7 +236,7 @@ impl Plan {
         let missing = RunResult::failed("the analysis was not run");
         let run = |i: usize| runs.get(i).unwrap_or(&missing);
         let r0 = run(0);
-        if let Some(e) = &r0.error {
+        if let (false, Some(e)) = (self.runs.is_empty(), &r0.error) {
             return Feedback::wrong(ex, format!("the analysis could not run: {e}"));
         }
         let label = self.runs.first().map(|r| r.label.clone()).unwrap_or_default();

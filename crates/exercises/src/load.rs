@@ -395,6 +395,12 @@ fn validate_question<'q>(
             if !program.nodes.iter().any(|x| x.id == n && x.loop_head) {
                 return Err(("location", format!("N{} is not a loop head", n.0)));
             }
+            if program.nodes.iter().filter(|x| x.loop_head).count() != 1 {
+                return Err(("location", "invariant questions need a program with exactly one loop".into()));
+            }
+            if program.edges.iter().any(|e| matches!(e.kind, cfa::EdgeKind::Call { .. })) {
+                return Err(("", "invariant questions need a program without calls of defined functions".into()));
+            }
             if program.error_nodes().next().is_none() {
                 return Err(("", "the program has no error location, so there is nothing the invariant must exclude".into()));
             }
