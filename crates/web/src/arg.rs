@@ -376,5 +376,11 @@ mod tests {
         let t = std::time::Instant::now();
         let cg = crate::cfa_graph::CfaGraph::build(&program, false);
         println!("CFA graph of {} nodes: layout {:?}", cg.nodes.len(), t.elapsed());
+        let long = cfa::from_source(&crate::cfa_graph::tests::long_program(20)).unwrap();
+        for fold in [false, true] {
+            let t = std::time::Instant::now();
+            let g = crate::cfa_graph::CfaGraph::build(&long, fold);
+            println!("CFA graph of a {}-line program ({} CFA nodes, fold {fold}): {} drawn, layout {:?}", crate::cfa_graph::tests::long_program(20).lines().count(), long.nodes.len(), g.nodes.len(), t.elapsed());
+        }
     }
 }

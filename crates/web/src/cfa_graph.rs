@@ -437,7 +437,7 @@ impl CfaGraph {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::layout::{check, EdgeSpec, NodeSpec};
     use crate::view::EXAMPLE_PROGRAM;
@@ -530,6 +530,31 @@ mod tests {
         assert_eq!(shorten("abcdef", 4), "abc…");
         assert_eq!(shorten("abc", 4), "abc");
         assert_eq!(svg_path(&[]), "");
+    }
+
+    /// A generated program of a few hundred lines: folded by default,
+    /// with far fewer drawn nodes, and laid out with the invariants.
+    pub(crate) fn long_program(blocks: usize) -> String {
+        let mut s = String::from("extern int __VERIFIER_nondet_int(void);\nint main() {\n  int x = 0;\n  int y = 0;\n  int z = __VERIFIER_nondet_int();\n");
+        for k in 0..blocks {
+            s += &format!("  x = x + {k};\n  y = y - 1;\n  z = z + x;\n  x = x - y;\n");
+            s += &format!("  if (x > y) {{\n    x = x - 1;\n    y = y + 2;\n  }} else {{\n    y = y + 1;\n  }}\n");
+            s += &format!("  while (x < {k}) {{\n    x = x + 1;\n    z = z - 1;\n  }}\n");
+        }
+        s += "  return 0;\n}\n";
+        s
+    }
+
+    #[test]
+    fn a_program_of_a_few_hundred_lines_is_folded_and_lays_out() {
+        let src = long_program(22);
+        assert!(src.lines().count() >= 300, "{} lines", src.lines().count());
+        let program = cfa::from_source(&src).unwrap();
+        assert!(CfaGraph::fold_by_default(&program));
+        let plain = CfaGraph::build(&program, false);
+        let folded = CfaGraph::build(&program, true);
+        check_graph(&folded, &program);
+        assert!(folded.nodes.len() * 10 < plain.nodes.len() * 7, "{} of {} nodes drawn", folded.nodes.len(), plain.nodes.len());
     }
 
     /// Every SV-COMP task of the shared benchmark set lays out, folded and

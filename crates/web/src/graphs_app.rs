@@ -67,12 +67,12 @@ impl View {
     }
 
     /// The view that shows a `w`×`h` drawing whole in a `vw`×`vh` viewport
-    /// (never magnified beyond 1.4).
+    /// (never magnified).
     fn fit(w: f64, h: f64, vw: f64, vh: f64) -> View {
         if w <= 0.0 || h <= 0.0 || vw <= 0.0 || vh <= 0.0 {
             return View::default();
         }
-        let whole = (vw / w).min(vh / h).min(1.4).max(0.02);
+        let whole = (vw / w).min(vh / h).min(1.0).max(0.02);
         if whole >= 0.75 {
             return View { x: (vw - w * whole) / 2.0, y: ((vh - h * whole) / 2.0).clamp(0.0, 8.0), k: whole };
         }
@@ -125,6 +125,13 @@ pub struct ViewportProps {
     pub fit_key: String,
     /// `data-testid` of the svg.
     pub testid: AttrValue,
+    /// A point of the drawing (the current node or state) to keep in view:
+    /// when it changes and lies outside the view, the view pans to it.
+    #[prop_or_default]
+    pub follow: Option<(i32, i32)>,
+    /// Likewise for the selection.
+    #[prop_or_default]
+    pub reveal: Option<(i32, i32)>,
     /// The drawing.
     pub children: Html,
 }
@@ -148,6 +155,25 @@ pub fn viewport(props: &ViewportProps) -> Html {
             set_transform(&g, v);
         });
     }
+    // Keep the current and the selected item in view.
+    let keep_in_view = |point: Option<(i32, i32)>| {
+        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
+        move |_: &Option<(i32, i32)>| {
+            if let Some((x, y)) = point {
+                let (vw, vh) = viewport_size(&svg);
+                let mut s = pz.borrow_mut();
+                let v = s.view;
+                let (sx, sy) = (x as f64 * v.k + v.x, y as f64 * v.k + v.y);
+                let margin = 60.0_f64.min(vw / 4.0).min(vh / 4.0);
+                if vw > 0.0 && (sx < margin || sx > vw - margin || sy < margin || sy > vh - margin) {
+                    s.view = View { x: vw / 2.0 - x as f64 * v.k, y: vh / 2.0 - y as f64 * v.k, k: v.k };
+                    set_transform(&g, s.view);
+                }
+            }
+        }
+    };
+    use_effect_with(props.follow, keep_in_view(props.follow));
+    use_effect_with(props.reveal, keep_in_view(props.reveal));
     // Wheel zoom needs a non-passive listener (to keep the page from scrolling).
     {
         let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
@@ -500,9 +526,12 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         }
     });
     let fit_key = format!("cfa {:p} {}", Arc::as_ptr(&props.program), props.fold);
+    let at = |i: usize| graph.nodes.get(i).map(|n| (n.center.x as i32, n.center.y as i32));
+    let follow = overlay.current_node.and_then(at);
+    let reveal = overlay.selected_nodes.iter().next().copied().and_then(at);
     html! {
         <>
-            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="cfa-graph">
+            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="cfa-graph" {follow} {reveal}>
                 { for edges }
                 { for nodes }
             </Viewport>
@@ -563,10 +592,16 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
             </g>
         }
     });
-    let fit_key = format!("arg {} {}", props.frame.run_id, graph.total);
+    let fit_key = format!("arg {}", props.frame.run_id);
+    let at = |id: Option<engine::StateId>| {
+        let i = graph.node_index(id?)?;
+        graph.nodes.get(i).map(|n| (n.center.x as i32, n.center.y as i32))
+    };
+    let follow = at(snap.current_state.or_else(|| snap.states.last().map(|s| s.id)));
+    let reveal = at(props.highlight.states.iter().next().copied());
     html! {
         <>
-            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="arg-graph">
+            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="arg-graph" {follow} {reveal}>
                 { for edges }
                 { for covers }
                 { for nodes }
