@@ -192,41 +192,37 @@ test('a symbolic analysis parks on each query, Z3 in the page answers, and the r
   await page.screenshot({ path: path.join(artifacts, 'solver-4-symbolic.png') });
 });
 
-/** The recorded corpus: every `*.smt2` with the native answer next to it. */
+/**
+ * The corpus recorded with native z3 by crates/smt (tests/corpus/NNN.smt2,
+ * answers in answers.tsv: file, answer, from, theory).
+ */
 function corpus() {
   const dir = path.join(repo, 'crates', 'smt', 'tests', 'corpus');
-  if (!fs.existsSync(dir)) return [];
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.smt2')).sort();
-  return files.map((f) => {
-    const script = fs.readFileSync(path.join(dir, f), 'utf8');
-    const answerFile = path.join(dir, f.replace(/\.smt2$/, '.answer'));
-    const expectFile = path.join(dir, f.replace(/\.smt2$/, '.expected'));
-    let expected = null;
-    if (fs.existsSync(answerFile)) expected = fs.readFileSync(answerFile, 'utf8');
-    else if (fs.existsSync(expectFile)) expected = fs.readFileSync(expectFile, 'utf8');
-    else {
-      // Or as a leading comment: `; expected: sat`
-      const m = /^;\s*(?:expected|answer|z3)\s*:\s*(sat|unsat|unknown)/im.exec(script);
-      if (m) expected = m[1];
-    }
-    return { name: f, script, expected: expected?.trim().split('\n')[0].trim() };
-  });
+  const table = path.join(dir, 'answers.tsv');
+  if (!fs.existsSync(table)) return [];
+  return fs
+    .readFileSync(table, 'utf8')
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim())
+    .map((l) => {
+      const [name, expected, from, theory] = l.split('\t');
+      return { name, expected, from, theory, script: fs.readFileSync(path.join(dir, name), 'utf8') };
+    });
 }
 
-test('the corpus of queries recorded with native z3 gets the same answers in the page', async (t) => {
-  const queries = corpus().filter((q) => q.expected);
-  if (queries.length === 0) {
-    t.skip('no corpus in crates/smt/tests/corpus yet');
-    return;
-  }
+test('the corpus of queries recorded with native z3 gets the same answers in the page', async () => {
+  const queries = corpus();
   const t0 = Date.now();
+  // Through the same glue (cpaZ3.check) the page's solver module uses.
   const answers = await page.evaluate(async (qs) => {
     const out = [];
     for (const q of qs) out.push((await globalThis.cpaZ3.check(q.script)).trim().split('\n')[0]);
     return out;
   }, queries);
-  const wrong = queries.filter((q, i) => answers[i] !== q.expected).map((q, i) => `${q.name}: ${answers[queries.indexOf(q)]} ≠ ${q.expected}`);
-  console.log(`corpus: ${queries.length} queries replayed in ${Date.now() - t0} ms`);
+  const wrong = queries.map((q, i) => [q, answers[i]]).filter(([q, a]) => a !== q.expected).map(([q, a]) => `${q.name} (${q.theory}, ${q.from}): z3-solver ${a}, native ${q.expected}`);
+  const ms = Date.now() - t0;
+  console.log(`corpus: ${queries.length} queries (${queries.filter((q) => q.expected === 'unsat').length} unsat) replayed in ${ms} ms (${(ms / queries.length).toFixed(1)} ms each)`);
   assert.ok(queries.length >= 50, `a corpus of at least 50 queries (${queries.length})`);
   assert.deepEqual(wrong, []);
 });

@@ -31,6 +31,7 @@ const state = {
 let loading = null;
 let ctx = 0;
 let z3 = null;
+let em = null;
 let queue = Promise.resolve();
 
 function addScript(src) {
@@ -83,6 +84,7 @@ async function start() {
     locateFile: (path, dir) => (path.endsWith('.wasm') ? new URL(WASM_URL, document.baseURI).href : dir + path),
   });
   z3 = lowLevel.Z3;
+  em = lowLevel.em;
   const cfg = z3.mk_config();
   ctx = z3.mk_context(cfg);
   z3.del_config(cfg);
@@ -102,11 +104,34 @@ function load() {
   return loading;
 }
 
+/**
+ * Z3_eval_smtlib2_string with the script on the heap. z3-solver's own
+ * wrapper passes the string through `ccall`, which puts it on the stack and
+ * pops it as soon as the call returns — but the async call parses it later
+ * on a worker thread, so longer scripts were read after being overwritten
+ * (seen in Chromium as "unknown constant W", "invalid bit-vector constant"
+ * on queries that native z3 answers). Here the bytes live in malloc'ed
+ * memory until the answer is back.
+ */
+async function evalOnHeap(text) {
+  const bytes = new TextEncoder().encode(text);
+  const ptr = em._malloc(bytes.length + 1);
+  if (!ptr) throw new Error('Z3: out of memory for the query text');
+  // Read HEAPU8 afresh: a memory growth replaces the view.
+  em.HEAPU8.set(bytes, ptr);
+  em.HEAPU8[ptr + bytes.length] = 0;
+  try {
+    return await em.async_call(() => em.ccall('async_Z3_eval_smtlib2_string', 'void', ['number', 'number'], [ctx, ptr]));
+  } finally {
+    em._free(ptr);
+  }
+}
+
 /** Runs one SMT-LIB2 script after every earlier one; resolves to Z3's output. */
 function check(script) {
   const run = async () => {
     await load();
-    return await z3.eval_smtlib2_string(ctx, '(reset)\n' + String(script));
+    return await evalOnHeap('(reset)\n' + String(script));
   };
   const result = queue.then(run, run);
   queue = result.catch(() => undefined);
