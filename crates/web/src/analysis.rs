@@ -46,11 +46,15 @@ pub struct RunSpec {
     pub int_model: IntModel,
     /// The step limit (`limits.steps`, waitlist pops); 0 means none.
     pub max_steps: u64,
+    /// Properties text written in the configuration panel
+    /// (`crate::config_panel`), used instead of the preset (which it
+    /// started from); the integer model and step limit still override it.
+    pub properties: Option<String>,
 }
 
 impl Default for RunSpec {
     fn default() -> Self {
-        RunSpec { preset: "octagon-widening".into(), int_model: IntModel::Math, max_steps: 2000 }
+        RunSpec { preset: "octagon-widening".into(), int_model: IntModel::Math, max_steps: 2000, properties: None }
     }
 }
 
@@ -58,7 +62,11 @@ impl RunSpec {
     /// The configuration: the preset, then the integer model and step limit
     /// as overrides (the same keys the CLI's `--int-model`/`--max-steps` set).
     pub fn config(&self) -> Result<Config, String> {
-        let mut config = Config::preset(&self.preset).map_err(|e| e.message)?;
+        let mut config = match &self.properties {
+            Some(text) => Config::parse(text, "panel.properties"),
+            None => Config::preset(&self.preset),
+        }
+        .map_err(|e| e.message)?;
         config.set("analysis.intModel", if self.int_model == IntModel::C { "C" } else { "MATH" }).map_err(|e| e.message)?;
         config.set("limits.steps", &self.max_steps.to_string()).map_err(|e| e.message)?;
         Ok(config)
@@ -67,7 +75,8 @@ impl RunSpec {
     /// One line naming the configuration, e.g. `octagon-widening, math, ≤ 2000 steps`.
     pub fn describe(&self) -> String {
         let limit = if self.max_steps == 0 { "no step limit".to_string() } else { format!("≤ {} steps", self.max_steps) };
-        format!("{}, {}, {limit}", self.preset, self.int_model.name())
+        let name = if self.properties.is_some() { format!("custom (from {})", self.preset) } else { self.preset.clone() };
+        format!("{name}, {}, {limit}", self.int_model.name())
     }
 }
 
@@ -485,7 +494,7 @@ mod tests {
 
     #[test]
     fn configuration_is_the_clis() {
-        let spec = RunSpec { preset: "value-join".into(), int_model: IntModel::C, max_steps: 0 };
+        let spec = RunSpec { preset: "value-join".into(), int_model: IntModel::C, max_steps: 0, properties: None };
         let c = spec.config().unwrap();
         assert_eq!(c.int_model(), IntModel::C);
         assert_eq!(c.algorithm_options().max_steps, None);

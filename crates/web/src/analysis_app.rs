@@ -269,10 +269,13 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     }
 
     let on_preset = {
-        let shared = shared.clone();
+        let (shared, redraw) = (shared.clone(), redraw.clone());
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             shared.borrow_mut().spec.preset = sel.value();
+            // A preset replaces what the configuration panel composed.
+            shared.borrow_mut().spec.properties = None;
+            redraw.force_update();
             crate::storage::save_spec(&shared.borrow().spec);
         })
     };
@@ -354,6 +357,15 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         })
     };
 
+    // The configuration panel's text (None: the plain preset).
+    let on_properties = {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        Callback::from(move |text: Option<String>| {
+            shared.borrow_mut().spec.properties = text;
+            crate::storage::save_spec(&shared.borrow().spec);
+            redraw.force_update();
+        })
+    };
     let sh = shared.borrow();
     let spec = sh.spec.clone();
     let chooser = html! {
@@ -378,6 +390,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             if sh.computing {
                 <button data-testid="cancel" onclick={on_cancel}>{ "Cancel" }</button>
             }
+            <crate::config_app::ConfigPanel preset={spec.preset.clone()} properties={spec.properties.clone()} on_change={on_properties} />
         </div>
     };
 

@@ -22,6 +22,9 @@
 //! - [`compare`]: two or three configurations stepped in sync (divergence,
 //!   series, summary, heat), plain Rust; `compare_app` is the view.
 //!
+//! - [`config_panel`]: the configuration form and its properties text kept
+//!   in sync, plain Rust; `config_app` is the panel.
+//!
 //! - [`selection`]: linked selection (a node, edge or state highlighted in
 //!   every panel), plain Rust; `linked` shares it through a Yew context.
 //!
@@ -41,6 +44,7 @@
 
 pub mod analysis;
 pub mod compare;
+pub mod config_panel;
 pub mod arg;
 pub mod cfa_graph;
 pub mod layout;
@@ -60,6 +64,8 @@ pub mod analysis_app;
 pub mod app;
 #[cfg(target_arch = "wasm32")]
 pub mod compare_app;
+#[cfg(target_arch = "wasm32")]
+pub mod config_app;
 #[cfg(target_arch = "wasm32")]
 pub mod inspector_app;
 #[cfg(target_arch = "wasm32")]

@@ -38,6 +38,8 @@ pub const MAX_STEP_LIMIT: u64 = 1_000_000;
 pub const MAX_POSITION: usize = 10_000_000;
 /// Most configurations in a compare set.
 pub const MAX_COMPARE: usize = 3;
+/// Longest configuration-panel properties text accepted (bytes).
+pub const MAX_PROPERTIES: usize = 16 * 1024;
 
 /// What a share link carries.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,6 +53,10 @@ pub struct ShareState {
     pub int_model: String,
     /// The step limit (`limits.steps`; 0: none).
     pub max_steps: u64,
+    /// Properties text from the configuration panel, used instead of the
+    /// preset (which it started from).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub properties: Option<String>,
     /// The event position shown (the timeline), if an analysis was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<usize>,
@@ -88,6 +94,7 @@ impl ShareState {
             preset: spec.preset.clone(),
             int_model: spec.int_model.name().to_string(),
             max_steps: spec.max_steps,
+            properties: spec.properties.clone(),
             position: None,
             compare: Vec::new(),
             compare_position: None,
@@ -100,6 +107,7 @@ impl ShareState {
             preset: self.preset.clone(),
             int_model: if self.int_model == "c" { IntModel::C } else { IntModel::Math },
             max_steps: self.max_steps,
+            properties: self.properties.clone(),
         }
     }
 
@@ -117,6 +125,15 @@ impl ShareState {
         if self.int_model != "math" && self.int_model != "c" {
             return err(format!("unknown integer model `{}` (math or c)", shorten(&self.int_model)));
         }
+        if let Some(p) = &self.properties {
+            if p.len() > MAX_PROPERTIES {
+                return err(format!("the configuration text is too long ({} bytes; at most {MAX_PROPERTIES})", p.len()));
+            }
+            if p.chars().any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t')) {
+                return err("the configuration text contains a control character");
+            }
+            engine::Config::parse(p, "the link's configuration").map_err(|e| ShareError(shorten_long(&e.message)))?;
+        }
         if self.max_steps > MAX_STEP_LIMIT {
             return err(format!("the step limit {} is above {MAX_STEP_LIMIT}", self.max_steps));
         }
@@ -130,6 +147,15 @@ impl ShareState {
             return err(format!("unknown configuration `{}` in the compare set", shorten(bad)));
         }
         Ok(())
+    }
+}
+
+fn shorten_long(s: &str) -> String {
+    let t: String = s.chars().take(160).filter(|c| !c.is_control()).collect();
+    if s.chars().count() > 160 {
+        format!("{t}…")
+    } else {
+        t
     }
 }
 
@@ -186,7 +212,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn sample() -> ShareState {
-        let mut s = ShareState::new(EXAMPLE_PROGRAM, &RunSpec { preset: "octagon-join".into(), int_model: IntModel::C, max_steps: 300 });
+        let mut s = ShareState::new(EXAMPLE_PROGRAM, &RunSpec { preset: "octagon-join".into(), int_model: IntModel::C, max_steps: 300, properties: None });
         s.position = Some(37);
         s.compare = vec!["octagon-sep".into(), "octagon-join".into(), "octagon-widening".into()];
         s.compare_position = Some(120);
@@ -210,6 +236,10 @@ mod tests {
         // Optional parts are left out when absent.
         let plain = ShareState::new("int main() { return 0; }", &RunSpec::default());
         assert_eq!(decode(&encode(&plain)), Ok(Some(plain)));
+        // A configuration written in the panel travels with the link.
+        let custom = RunSpec { properties: Some("#include octagon-sep.properties\ncpa.octagon.mergeop.type = JOIN\n".into()), ..RunSpec::default() };
+        let c = ShareState::new("int main() { return 0; }", &custom);
+        assert_eq!(decode(&encode(&c)).unwrap().unwrap().spec(), custom);
     }
 
     #[test]
@@ -245,6 +275,10 @@ mod tests {
             .contains("compare set"));
         assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"c","max_steps":1,"position":99999999999}"#))
             .contains("position"));
+        assert!(msg(&link_of_json(r##"{"program":"x","preset":"value","int_model":"c","max_steps":1,"properties":"cpa.octagon.mergeop.type = MAYBE"}"##))
+            .contains("mergeop.type"));
+        assert!(msg(&link_of_json(r##"{"program":"x","preset":"value","int_model":"c","max_steps":1,"properties":"#include /etc/passwd"}"##))
+            .contains("cannot find included file"));
     }
 
     #[test]
@@ -279,6 +313,7 @@ mod tests {
                 preset: PRESETS[preset].0.into(),
                 int_model: if c { "c" } else { "math" }.into(),
                 max_steps,
+                properties: None,
                 position,
                 compare: compare.into_iter().map(|i| PRESETS[i].0.to_string()).collect(),
                 compare_position: position.map(|p| p / 2),

@@ -49,7 +49,7 @@ mod tests {
 
     #[test]
     fn a_configuration_round_trips_and_garbage_is_ignored() {
-        let spec = RunSpec { preset: "value-join".into(), int_model: IntModel::C, max_steps: 123 };
+        let spec = RunSpec { preset: "value-join".into(), int_model: IntModel::C, max_steps: 123, properties: None };
         assert_eq!(spec_from_text(&spec_to_text(&spec)), Some(spec));
         assert_eq!(spec_from_text(&spec_to_text(&RunSpec::default())), Some(RunSpec::default()));
         for bad in ["", "octagon-widening", "#s=1zzzz", "\u{0}"] {

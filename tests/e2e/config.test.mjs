@@ -1,0 +1,99 @@
+// Browser end-to-end tests of the configuration panel (dist/): the form and
+// the properties text stay in sync both ways, the composed configuration is
+// what Analyze runs, a broken text is reported, and a share link carries it.
+//
+//   DIST_DIR=dist node --test tests/e2e/config.test.mjs   (after `trunk build --release`)
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { artifacts, openBrowser } from './harness.mjs';
+
+let browser;
+let page;
+let baseUrl;
+let pageErrors;
+let consoleErrors;
+
+before(async () => {
+  browser = await openBrowser({ profilePrefix: 'cpa-e2e-config-', timeout: 30_000 });
+  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+const byId = (id) => page.locator(`[data-testid=${id}]`);
+const text = () => byId('config-text').inputValue();
+const done = () => page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
+
+test('form changes edit the properties text, and the text drives the form', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await byId('preset').selectOption('octagon-widening');
+  await page.locator('[data-testid=config-panel] > summary').click();
+  assert.match(await text(), /^#include octagon-widening\.properties$/m);
+  assert.equal(await byId('config-domain').inputValue(), 'octagon');
+  assert.equal(await byId('config-merge').inputValue(), 'WIDENING');
+
+  // Form → text.
+  await byId('config-merge').selectOption('JOIN');
+  await page.waitForFunction(() => /cpa\.octagon\.mergeop\.type = JOIN/.test(document.querySelector('[data-testid=config-text]').value));
+  // octagon-widening merges only at loop heads; let join merge everywhere.
+  assert.equal(await byId('config-loop-heads').isChecked(), true);
+  await byId('config-loop-heads').uncheck();
+  await page.waitForFunction(() => /onlyMergeAtLoopHeads = false/.test(document.querySelector('[data-testid=config-text]').value));
+  await byId('config-order').selectOption('BFS');
+  await page.waitForFunction(() => /analysis\.traversal\.order = BFS/.test(document.querySelector('[data-testid=config-text]').value));
+  assert.equal((await text()).match(/mergeop\.type/g).length, 1);
+  await page.screenshot({ path: path.join(artifacts, 'config-1-form.png') });
+
+  // What runs is the composed configuration.
+  await byId('analyze').click();
+  await done();
+  // merge^join on the unbounded loop never stabilizes (Table 3.1): the step limit ends it.
+  assert.match(await byId('run-status').innerText(), /custom \(from octagon-widening\), math, ≤ 2000 steps: UNKNOWN — step limit/);
+  await byId('bp-merge').click();
+  assert.match(await byId('step-text').innerText(), /join → s\d+ replaces/, 'the run merges with join, not widening');
+
+  // Text → form.
+  await byId('config-text').fill('#include value.properties\n# mine\ncpa.value.merge = JOIN\n');
+  await page.waitForFunction(() => document.querySelector('[data-testid=config-domain]')?.value === 'value');
+  assert.equal(await byId('config-merge').inputValue(), 'JOIN');
+  assert.equal(await byId('config-order').inputValue(), 'DFS');
+  // The value analysis offers no widening.
+  assert.deepEqual(await byId('config-merge').locator('option').allInnerTexts(), ['sep', 'join']);
+
+  // A broken text is reported with its line; Analyze says what is wrong.
+  await byId('config-text').fill('#include value.properties\ncpa.value.merge = MAYBE\n');
+  await byId('config-error').waitFor();
+  assert.match(await byId('config-error').innerText(), /panel\.properties:2: bad value for `cpa\.value\.merge`/);
+  await byId('analyze').click();
+  await page.waitForFunction(() => /bad value/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? ''));
+  await page.screenshot({ path: path.join(artifacts, 'config-2-error.png') });
+
+  // Back to the preset.
+  await byId('config-reset').click();
+  assert.match(await text(), /^#include octagon-widening\.properties$/m);
+  assert.equal(await byId('config-error').count(), 0);
+});
+
+test('a share link carries the composed configuration', async () => {
+  await byId('config-merge').selectOption('SEP');
+  await page.waitForFunction(() => /mergeop\.type = SEP/.test(document.querySelector('[data-testid=config-text]').value));
+  const composed = await text();
+  await byId('share').click();
+  const url = await byId('share-link').inputValue();
+  await page.evaluate(() => localStorage.clear());
+  await page.goto('about:blank');
+  await page.goto(url);
+  await byId('config-text').waitFor({ state: 'attached' });
+  assert.equal(await byId('config-text').inputValue(), composed);
+  assert.equal(await byId('config-merge').inputValue(), 'SEP');
+});
+
+test('the configuration panel raised no errors', () => {
+  assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
+  assert.deepEqual(consoleErrors, [], 'console errors');
+});
