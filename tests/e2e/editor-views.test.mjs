@@ -216,6 +216,15 @@ test('an octagon state shows its constraints, its DBM and a 2-D plot with the po
   await byId('plot-x').selectOption('y');
   await byId('plot-y').selectOption('x');
   await page.waitForFunction(() => document.querySelector('[data-testid=octagon-polygon] title')?.textContent === '(0, 0) (10, 0) (10, 10)');
+
+  // Selecting a reached state (linked panels) shows it in the inspector and
+  // marks its line in the editor.
+  await page.locator('[data-testid=reached] [data-state=s1]').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=inspector] .insp-head .sid')?.textContent === 's1');
+  assert.match(await inspector.locator('.insp-head').innerText(), /^s1 @N1/);
+  assert.deepEqual(await markedLines('cpa-selected-line'), ['4'], "the line of s1's location N1");
+  await page.locator('[data-testid=reached] [data-state=s1]').click();
+  assert.deepEqual(await markedLines('cpa-selected-line'), [], 'clicking again clears the selection');
 });
 
 test('predict mode grades a right and a wrong prediction', async () => {

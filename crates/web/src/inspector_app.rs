@@ -36,6 +36,15 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
         Selection::State(s) => Some(s),
         _ => None,
     };
+    // Selecting a state in another panel takes over from the list's choice.
+    {
+        let chosen = chosen.clone();
+        use_effect_with(selected, move |s| {
+            if s.is_some() {
+                chosen.set(None);
+            }
+        });
+    }
     let target = (*chosen).or(selected).or(props.auto);
     let detail = target.and_then(|s| props.resolve.emit(s));
 
@@ -57,6 +66,10 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
                         (None, None) => "shown step".to_string(),
                     } }
                 </option>
+                // A state chosen earlier stays in the list while it is shown.
+                if let Some(c) = (*chosen).filter(|c| !props.choices.iter().any(|(id, _)| id == c)) {
+                    <option value={c.to_string()} selected=true>{ c.to_string() }</option>
+                }
                 { for props.choices.iter().map(|(id, label)| html! {
                     <option value={id.to_string()} selected={*chosen == Some(*id)}>{ label.clone() }</option>
                 }) }
