@@ -118,13 +118,17 @@ fn load_stage_config(name: &str, parent: &Config) -> Result<Config, ConfigError>
         return Err(ConfigError { message: format!("restartAlgorithm.configFiles: `{name}` is itself a restart configuration") });
     }
     c.set("analysis.intModel", parent.get("analysis.intModel"))?;
+    // Stage limits: restartAlgorithm.stageSteps, else a limit set on the
+    // restart configuration itself (e.g. --max-steps), else the stage's own.
     let stage_steps = parent.get("restartAlgorithm.stageSteps");
     if stage_steps != "0" {
         c.set("limits.steps", stage_steps)?;
-    } else {
+    } else if parent.origin("limits.steps").is_some() {
         c.set("limits.steps", parent.get("limits.steps"))?;
     }
-    c.set("limits.states", parent.get("limits.states"))?;
+    if parent.origin("limits.states").is_some() {
+        c.set("limits.states", parent.get("limits.states"))?;
+    }
     c.set("restartAlgorithm.stageTimeMs", parent.get("restartAlgorithm.stageTimeMs"))?;
     Ok(c)
 }

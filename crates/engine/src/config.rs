@@ -200,7 +200,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "restartAlgorithm.stageSteps",
         default: "0",
         ty: OptionType::UInt,
-        doc: "Restart algorithm: the step limit (waitlist pops) of each stage's analysis (0: the stage's own limits.steps).",
+        doc: "Restart algorithm: the step limit (waitlist pops) of each stage's analysis (0: limits.steps when set on the restart configuration, e.g. by --max-steps, else each stage's own).",
     },
     OptionDecl {
         key: "restartAlgorithm.stageTimeMs",
