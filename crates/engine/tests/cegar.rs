@@ -76,22 +76,7 @@ fn octagon_cegar_proves_listing_2_1() {
 /// The octagon thesis's footnote case: `x` is nondet, so explicit values
 /// know nothing about it, but `x > 5` and `x < 3` contradict each other on
 /// intervals.
-const FOOTNOTE: &str = r#"
-extern int __VERIFIER_nondet_int(void);
-extern void reach_error(void);
-extern int systemCall(void);
-int main(void) {
-  int x = __VERIFIER_nondet_int();
-  int n = 0;
-  while (!systemCall()) { n++; }
-  if (x > 5) {
-    if (x < 3) {
-      reach_error();
-    }
-  }
-  return 0;
-}
-"#;
+const FOOTNOTE: &str = include_str!("../../../static/examples/cegar-footnote.c");
 
 #[test]
 fn footnote_case_explicit_values_cannot_refute_but_octagons_can() {
