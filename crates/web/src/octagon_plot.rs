@@ -303,8 +303,8 @@ mod tests {
         let labels: Vec<String> = vars.iter().flat_map(|v| [format!("+{v}"), format!("-{v}")]).collect();
         let n = labels.len();
         let mut cells = vec![vec![None; n]; n];
-        for i in 0..n {
-            cells[i][i] = Some(0);
+        for (i, row) in cells.iter_mut().enumerate() {
+            row[i] = Some(0);
         }
         let idx = |sign: i64, v: &str| {
             let k = vars.iter().position(|x| x == &v).unwrap();
