@@ -150,7 +150,12 @@ fn parse_invariant(program: &Program, expression: &str) -> Result<Parsed, String
     let error = synthetic.error_nodes().next().map(|n| n.id).ok_or("the expression does not parse as a condition")?;
     let mut paths = Vec::new();
     let mut stack: Vec<(NodeId, Vec<(Expr, bool)>, usize)> = vec![(synthetic.main_function().entry, Vec::new(), 0)];
+    let mut expansions = 0usize;
     while let Some((node, conds, depth)) = stack.pop() {
+        expansions += 1;
+        if expansions > 20_000 {
+            return Err("the expression has too many cases".into());
+        }
         if node == error {
             paths.push(conds);
             if paths.len() > 64 {
@@ -229,7 +234,12 @@ fn invariant_term(inv: &Parsed, ssa: &mut Ssa) -> Term {
 fn segments(program: &Program, start: NodeId, head: NodeId) -> Result<Vec<(Vec<cfa::EdgeId>, bool)>, String> {
     let mut out = Vec::new();
     let mut stack: Vec<(NodeId, Vec<cfa::EdgeId>)> = vec![(start, Vec::new())];
+    let mut expansions = 0usize;
     while let Some((node, path)) = stack.pop() {
+        expansions += 1;
+        if expansions > 20_000 {
+            return Err("the program has too many paths for the invariant check".into());
+        }
         for e in program.successors(node) {
             let mut p = path.clone();
             p.push(e.id);

@@ -48,11 +48,30 @@ pub enum Run {
 }
 
 impl Run {
-    /// The next event of the run, or `None` when it is over.
+    /// The next event of the run, or `None` when it is over — or parked on
+    /// a solver query ([`Run::pending_query`]) when no solver is attached
+    /// (in the page).
     pub fn next_event(&mut self) -> Option<Event> {
         match self {
             Run::Verifier(v) => v.next_event(),
             Run::Fixed(a) => a.next_event(),
+        }
+    }
+
+    /// The SMT-LIB2 script the run waits for, if it is parked on one.
+    pub fn pending_query(&self) -> Option<String> {
+        match self {
+            Run::Verifier(v) => v.pending_query().map(|q| q.smtlib.clone()),
+            Run::Fixed(a) => a.pending_query().map(|q| q.smtlib.clone()),
+        }
+    }
+
+    /// Resumes a parked run with the solver's output for
+    /// [`Run::pending_query`].
+    pub fn answer_query(&mut self, solver_output: &str) {
+        match self {
+            Run::Verifier(v) => v.answer_query(solver_output),
+            Run::Fixed(a) => a.answer_query(solver_output),
         }
     }
 }
@@ -161,10 +180,20 @@ pub fn run_sync(req: &RunRequest) -> RunResult {
         Err(m) => return RunResult::failed(m),
     };
     let mut events = Vec::new();
-    while let Some(e) = run.next_event() {
-        events.push(e);
-        if events.len() >= MAX_EVENTS {
-            break;
+    loop {
+        match run.next_event() {
+            Some(e) => {
+                events.push(e);
+                if events.len() >= MAX_EVENTS {
+                    break;
+                }
+            }
+            // Parked on a query no attached solver answered (in the page):
+            // "unknown" is the sound answer.
+            None => match run.pending_query() {
+                Some(_) => run.answer_query("unknown"),
+                None => break,
+            },
         }
     }
     RunResult::from_events(program, events)
