@@ -149,7 +149,8 @@ fn parse_invariant(program: &Program, expression: &str) -> Result<Parsed, String
     // then only assumptions and blank edges.
     let error = synthetic.error_nodes().next().map(|n| n.id).ok_or("the expression does not parse as a condition")?;
     let mut paths = Vec::new();
-    let mut stack: Vec<(NodeId, Vec<(Expr, bool)>, usize)> = vec![(synthetic.main_function().entry, Vec::new(), 0)];
+    type Pending = (NodeId, Vec<(Expr, bool)>, usize);
+    let mut stack: Vec<Pending> = vec![(synthetic.main_function().entry, Vec::new(), 0)];
     let mut expansions = 0usize;
     while let Some((node, conds, depth)) = stack.pop() {
         expansions += 1;
