@@ -35,7 +35,9 @@
 //! * [`invariant`]: loop invariants checked for initiation, consecution and
 //!   sufficiency by SMT queries the caller answers;
 //! * [`answers`]: the answers file a student exports and `cpaplay grade`
-//!   reads, and the instructor's solutions file.
+//!   reads, and the instructor's solutions file;
+//! * [`skeleton`]: "make an exercise from what I see" — the page's program,
+//!   configuration and question as an exercise file to download.
 
 #![warn(missing_docs)]
 
@@ -46,6 +48,7 @@ pub mod load;
 pub mod model;
 pub mod predict;
 pub mod run;
+pub mod skeleton;
 pub mod state;
 
 pub use check::{check_sync, plan, Feedback, Plan};
