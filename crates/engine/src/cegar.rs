@@ -13,7 +13,9 @@
 //!          │
 //!          ├─ replay reaches the error ............... FALSE (confirmed)
 //!          ├─ infeasible + CEGAR: interpolate ─▶ π' ⊋ π ─▶ Restart (new
-//!          │     iteration from the initial state, empty reached set)
+//!          │     iteration from the initial state, empty reached set) or,
+//!          │     with cegar.restart = PIVOT, ArgPruned (re-explore below
+//!          │     the pivot only)
 //!          ├─ infeasible, counterexample check ....... UNKNOWN (spurious)
 //!          └─ undecided ............................. UNKNOWN
 //!       stage ends UNKNOWN and another stage follows ─▶ Restart (next stage)
@@ -24,7 +26,7 @@
 //! verifier's decision). Each check is an [`Event::Counterexample`] (after
 //! an [`Event::SolverQuery`] when the solver was asked), each refinement an
 //! [`Event::Refinement`], each new iteration or stage an
-//! [`Event::Restart`]; exactly one [`Event::AnalysisFinished`] ends the
+//! [`Event::Restart`] (or [`Event::ArgPruned`] from the pivot); exactly one [`Event::AnalysisFinished`] ends the
 //! trace. A configuration without CEGAR, check or restart gives exactly the
 //! events of its [`crate::Reachability`].
 //!
@@ -230,7 +232,8 @@ impl Verifier {
         self
     }
 
-    /// With the native Z3 ([`smt::Z3Process::system`], 5 s per query).
+    /// With the native Z3 ([`smt::Z3Process::system`], `solver.timeout` per
+    /// query).
     /// A missing `z3` answers `unknown`: error paths the cheap checks cannot
     /// decide then stay unconfirmed.
     #[cfg(not(target_arch = "wasm32"))]
