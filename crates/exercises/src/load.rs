@@ -168,6 +168,31 @@ fn valid_relative_path(p: &str) -> bool {
         && p.split('/').all(|seg| !seg.is_empty() && seg != ".." && seg != ".")
 }
 
+/// The name of the file that lists the sets, in `static/exercises/`.
+pub const SETS_INDEX: &str = "index.toml";
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawIndex {
+    format: Spanned<i64>,
+    sets: Vec<Spanned<String>>,
+}
+
+/// Reads the list of sets ([`SETS_INDEX`]): the set directories the page
+/// offers, in order (each a plain directory name).
+pub fn parse_index(text: &str) -> Result<Vec<String>, LoadError> {
+    let raw: RawIndex = toml::from_str(text).map_err(|e| toml_error(SETS_INDEX, text, e))?;
+    check_version(SETS_INDEX, text, &raw.format)?;
+    let mut out = Vec::new();
+    for s in raw.sets {
+        if !valid_id(s.get_ref()) {
+            return Err(LoadError::at(SETS_INDEX, text, s.span().start, "a set directory name is 1 to 64 of a-z, 0-9 and -"));
+        }
+        out.push(s.into_inner());
+    }
+    Ok(out)
+}
+
 /// Loads a set: its index [`SET_INDEX`] and every exercise it lists.
 pub fn load_set(files: &dyn SetFiles) -> SetLoad {
     let mut out = SetLoad::default();

@@ -19,6 +19,21 @@ fn sets() -> Vec<PathBuf> {
 }
 
 #[test]
+fn the_sets_index_lists_exactly_the_set_directories() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../static/exercises");
+    let listed = exercises::load::parse_index(&std::fs::read_to_string(root.join("index.toml")).unwrap()).unwrap();
+    let dirs: Vec<String> = sets().iter().map(|p| p.file_name().unwrap().to_str().unwrap().to_string()).collect();
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(sorted, dirs);
+    for (i, name) in listed.iter().enumerate() {
+        let set = load_set(&DirFiles(root.join(name))).set.unwrap();
+        assert_eq!(&set.id, name, "set {i}: the directory is named after the set's id");
+    }
+    assert!(exercises::load::parse_index("format = 1\nsets = [\"../x\"]").is_err());
+}
+
+#[test]
 fn every_reference_answer_passes_and_a_wrong_answer_fails() {
     let sets = sets();
     assert!(!sets.is_empty(), "at least one shipped set");
