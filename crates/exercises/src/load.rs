@@ -379,7 +379,7 @@ fn validate_question<'q>(
                     c.set(decl.key, v).map_err(|e| (key.as_str(), strip_origin(&e.message).to_string()))?;
                 }
             }
-            if spec.locked && open.is_empty() && presets.len() <= 1 {
+            if open.is_empty() && presets.iter().all(|p| *p == spec.preset) {
                 return Err(("", "nothing is open to the student: list `presets` or `open` keys".into()));
             }
             Ok(())
