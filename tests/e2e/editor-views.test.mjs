@@ -258,6 +258,7 @@ test('predict mode grades a right and a wrong prediction', async () => {
   await byId('predict-check').click();
   await page.waitForFunction(() => /Step 2: 3 of 3 right/.test(document.querySelector('[data-testid=predict-result]').innerText));
   assert.equal(await byId('predict-result').locator('li.wrong').count(), 0);
+  assert.match(await byId('predict-tally').innerText(), /5 of 6 so far/);
 });
 
 test('the editor and views raised no errors', () => {

@@ -30,12 +30,15 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
     let on = use_state(|| false);
     let prediction = use_state(Prediction::default);
     let last = use_state(|| None::<Grading>);
+    // Right answers and questions asked since predict mode was turned on.
+    let tally = use_state(|| (0usize, 0usize));
 
     let toggle = {
-        let (on, last) = (on.clone(), last.clone());
+        let (on, last, tally) = (on.clone(), last.clone(), tally.clone());
         Callback::from(move |_: Event| {
             on.set(!*on);
             last.set(None);
+            tally.set((0, 0));
         })
     };
     let header = html! {
@@ -52,7 +55,10 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
         let (right, asked) = g.score();
         html! {
             <div class={classes!("predict-result", g.all_right().then_some("all-right"))} data-testid="predict-result">
-                <div class="predict-score">{ format!("Step {}: {right} of {asked} right", g.step) }</div>
+                <div class="predict-score">
+                    { format!("Step {}: {right} of {asked} right", g.step) }
+                    <span class="predict-tally" data-testid="predict-tally">{ format!(" — {} of {} so far", tally.0, tally.1) }</span>
+                </div>
                 <ul>
                     { for g.answers.iter().map(|a| html! {
                         <li class={if a.right { "right" } else { "wrong" }} data-question={a.question}>
@@ -105,8 +111,12 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
             };
             let check = {
                 let (prediction, last, next, on_seek) = (prediction.clone(), last.clone(), next.clone(), props.on_seek.clone());
+                let tally = tally.clone();
                 Callback::from(move |_: MouseEvent| {
-                    last.set(Some(grade(&prediction, &next)));
+                    let g = grade(&prediction, &next);
+                    let (right, asked) = g.score();
+                    tally.set((tally.0 + right, tally.1 + asked));
+                    last.set(Some(g));
                     prediction.set(Prediction::default());
                     on_seek.emit(next.end);
                 })
