@@ -12,12 +12,13 @@
 //!    analysis did with the answer and returns a [`Feedback`] that says, in
 //!    words, what the analysis actually did.
 //!
-//! [`check_sync`] does both at once (natively with the system z3; in the
+//! [`check_sync`] does both at once ([`check_cached`] with a cache of runs
+//! for batch grading) (natively with the system z3; in the
 //! page for kinds that need no solver).
 
 use crate::model::{Answer, ConfigSpec, Exercise, Question, StateDomain, StepQuestion};
 use crate::predict::{self, MergeOutcome, Prediction, StepOutcome, StopOutcome};
-use crate::run::{run_sync, RunRequest, RunResult};
+use crate::run::{RunCache, RunRequest, RunResult};
 use crate::state::{self, Relation, StateText};
 use engine::trace::{StateId, Verdict, ViewContent};
 use serde::Serialize;
@@ -449,16 +450,36 @@ impl Plan {
     }
 }
 
-/// Plans, runs and grades in this thread: analyses with [`run_sync`],
+/// Plans, runs and grades in this thread: analyses with [`crate::run::run_sync`],
 /// SMT scripts with the system z3 natively (in the page every script is
 /// answered `unknown`: use [`plan`] and the page's z3 there).
 pub fn check_sync(ex: &Exercise, answer: &Answer) -> Feedback {
+    check_cached(ex, answer, &mut RunCache::new())
+}
+
+/// [`check_sync`] with a cache of runs and solver answers shared across
+/// answers (batch grading: each distinct analysis runs once).
+pub fn check_cached(ex: &Exercise, answer: &Answer, cache: &mut RunCache) -> Feedback {
     let p = match plan(ex, answer) {
         Ok(p) => p,
         Err(f) => return f,
     };
-    let runs: Vec<RunResult> = p.runs.iter().map(run_sync).collect();
-    let smt: Vec<String> = p.smt.iter().map(|s| solve_sync(s)).collect();
+    let runs: Vec<RunResult> = p.runs.iter().map(|r| cache.run(r)).collect();
+    let smt: Vec<String> = p
+        .smt
+        .iter()
+        .map(|s| {
+            if let Some(a) = cache.smt.get(s) {
+                return a.clone();
+            }
+            let a = solve_sync(s);
+            if cache.smt.len() > 4096 {
+                cache.smt.clear();
+            }
+            cache.smt.insert(s.clone(), a.clone());
+            a
+        })
+        .collect();
     p.grade(&runs, &smt)
 }
 

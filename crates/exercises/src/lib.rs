@@ -51,7 +51,7 @@ pub mod run;
 pub mod skeleton;
 pub mod state;
 
-pub use check::{check_sync, plan, Feedback, Plan};
+pub use check::{check_cached, check_sync, plan, Feedback, Plan};
 pub use load::{load_exercise, load_set, LoadError, SetFiles};
 pub use model::{Answer, Exercise, ExerciseSet, Question};
 

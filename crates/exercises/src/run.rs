@@ -172,6 +172,51 @@ impl RunResult {
     }
 }
 
+/// Results of runs already made, so batch grading runs each distinct
+/// analysis once: every student's answer to a `verdict`, `count` or
+/// `next-step` question needs the same run. Runs are deterministic (same
+/// program, configuration and solver answers, same trace), so a cached
+/// result is the result.
+#[derive(Default)]
+pub struct RunCache {
+    runs: std::collections::HashMap<String, RunResult>,
+    /// Solver outputs by SMT-LIB2 script.
+    pub smt: std::collections::HashMap<String, String>,
+}
+
+impl RunCache {
+    /// An empty cache.
+    pub fn new() -> RunCache {
+        RunCache::default()
+    }
+
+    /// The key of a request: everything that decides its trace.
+    fn key(req: &RunRequest) -> String {
+        format!(
+            "{}\u{0}{}\u{0}{:?}\u{0}{}",
+            req.source,
+            req.config.to_properties(),
+            req.static_precision,
+            req.record_views
+        )
+    }
+
+    /// The result of `req`, run with [`run_sync`] unless it was run before.
+    pub fn run(&mut self, req: &RunRequest) -> RunResult {
+        let key = Self::key(req);
+        if let Some(r) = self.runs.get(&key) {
+            return r.clone();
+        }
+        let r = run_sync(req);
+        // Keep the cache from growing without bound in a long batch.
+        if self.runs.len() > 512 {
+            self.runs.clear();
+        }
+        self.runs.insert(key, r.clone());
+        r
+    }
+}
+
 /// Runs a request to the end in this thread (natively, or in the page for
 /// analyses that ask no solver).
 pub fn run_sync(req: &RunRequest) -> RunResult {

@@ -51,6 +51,7 @@ fn check(args: &[String]) -> Result<(), CliError> {
     };
     let sol_file = shown(SOLUTIONS);
     let mut checked = 0usize;
+    let mut cache = exercises::run::RunCache::new();
     for s in &solutions {
         let id = &s.solution.exercise;
         let at = format!("{sol_file}:{}:1", s.line);
@@ -67,13 +68,13 @@ fn check(args: &[String]) -> Result<(), CliError> {
             problems.push(format!("{at}: error: `{id}` lists no wrong answer (list at least one that must fail)"));
         }
         for (i, a) in s.solution.right.iter().enumerate() {
-            let fb = exercises::check_sync(ex, a);
+            let fb = exercises::check_cached(ex, a, &mut cache);
             if !fb.correct {
                 problems.push(format!("{at}: error: reference answer {} of `{id}` is graded wrong: {}", i + 1, fb.explanation));
             }
         }
         for (i, a) in s.solution.wrong.iter().enumerate() {
-            let fb = exercises::check_sync(ex, a);
+            let fb = exercises::check_cached(ex, a, &mut cache);
             if fb.correct {
                 problems.push(format!("{at}: error: wrong answer {} of `{id}` is graded right: {}", i + 1, fb.explanation));
             }
