@@ -36,9 +36,9 @@ pub enum Domain {
 impl Domain {
     /// The three the form offers, with their labels.
     pub const CHOICES: [(Domain, &'static str); 3] = [
-        (Domain::Value, "explicit values"),
+        (Domain::Value, "values"),
         (Domain::Octagon, "octagons"),
-        (Domain::Symbolic, "symbolic values + constraints (Z3)"),
+        (Domain::Symbolic, "symbolic + constraints (Z3)"),
     ];
 
     /// `CompositeCPA.cpas` for this choice.
