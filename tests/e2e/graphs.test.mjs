@@ -170,6 +170,8 @@ test('selecting a state in the ARG highlights its CFA node, its reached-set line
   await seek(60);
   // s2 @N2: still in the reached set at event 60 (the loop head's s3 was
   // replaced by widening).
+  // The view follows the current state; Fit shows the top of the ARG again.
+  await page.locator('[data-testid=graphs] [data-testid=graph-fit]').click();
   await arg('[data-state=s2]').click();
   assert.match(await byId('selection-bar').innerText(), /state s2 @N2/);
   await until(() => attrs(arg('.arg-node.selected'), 'data-state'), ['s2']);

@@ -299,10 +299,10 @@ pub fn viewport(props: &ViewportProps) -> Html {
             <svg class="graph-svg" ref={svg} data-testid={props.testid.clone()}
                 {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
                 <defs>
-                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
                         <path d="M0 0 L10 5 L0 10 z" class="arrow-head" />
                     </marker>
-                    <marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
                         <path d="M0 0 L10 5 L0 10 z" class="arrow-head hot" />
                     </marker>
                 </defs>
@@ -370,6 +370,13 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
         Callback::from(move |_: MouseEvent| linked.set(Selection::None))
     };
     let described = linked.selection.describe(&program, snapshot.as_deref());
+    // The CFA listing below marks the selected nodes too (it tags its node
+    // groups with `data-node`; ids are numbers, nothing from the program text).
+    let listing_css: String = highlight
+        .nodes
+        .iter()
+        .map(|n| format!(".listing tbody[data-node=\"{n}\"] .node-row {{ background: var(--loop-bg); box-shadow: inset 3px 0 0 var(--loop); }}\n"))
+        .collect();
 
     html! {
         <div class="graphs" data-testid="graphs">
@@ -385,6 +392,9 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
                     </label>
                 }
             </div>
+            if !listing_css.is_empty() {
+                <style>{ listing_css }</style>
+            }
             if !linked.selection.is_none() {
                 <p class="selection-bar" data-testid="selection-bar">
                     { "Selected: " }<strong>{ described }</strong>
