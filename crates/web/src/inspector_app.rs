@@ -239,7 +239,14 @@ fn plot_svg(p: &Plot) -> Html {
                     </g>
                 }) }
                 if let Some([bl, bt, br, bb]) = p.interval_box {
-                    <rect class="interval-box" data-testid="interval-box" x={f(bl)} y={f(bt)} width={f((br - bl).max(0.0))} height={f((bb - bt).max(0.0))} />
+                    // The interval box: only its bounded sides are drawn.
+                    <g class="interval-box" data-testid="interval-box">
+                        { for [(bl, bt, bl, bb), (bl, bt, br, bt), (br, bt, br, bb), (bl, bb, br, bb)]
+                            .into_iter()
+                            .zip(p.box_bounded)
+                            .filter(|(_, bounded)| *bounded)
+                            .map(|((x1, y1, x2, y2), _)| html! { <line x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} /> }) }
+                    </g>
                 }
                 if !p.points.is_empty() {
                     <polygon class="octagon" data-testid="octagon-polygon" points={points_attr(&p.points)}>
@@ -253,7 +260,7 @@ fn plot_svg(p: &Plot) -> Html {
                 <text class="axis-label" x={f(right)} y={f(h - 2.0)} text-anchor="end">{ p.x.clone() }</text>
                 <text class="axis-label" x={f(left + 4.0)} y={f(top + 10.0)}>{ p.y.clone() }</text>
             </svg>
-            <figcaption>{ p.box_text.clone() }{ " (dashed: interval box; open sides dotted)" }</figcaption>
+            <figcaption>{ p.box_text.clone() }{ " — dashed: the interval box; dotted: open sides (unbounded)" }</figcaption>
         </figure>
     }
 }

@@ -166,6 +166,9 @@ pub struct Plot {
     /// The interval box `[left, top, right, bottom]`, SVG coordinates,
     /// reaching the area's border on unbounded sides.
     pub interval_box: Option<[f64; 4]>,
+    /// Which sides of the interval box are bounds (`[left, top, right,
+    /// bottom]`); the others are open and not drawn.
+    pub box_bounded: [bool; 4],
     /// The interval box in words: `x ∈ [0, 10], y ∈ [0, +∞)`.
     pub box_text: String,
     /// Ticks of the horizontal axis.
@@ -281,6 +284,7 @@ pub fn plot(octagon: &OctagonView, x: &str, y: &str) -> Option<Plot> {
         points,
         sides,
         interval_box,
+        box_bounded: [xlo.is_some(), yhi.is_some(), xhi.is_some(), ylo.is_some()],
         box_text,
         x_ticks: ticks(x0, x1, sx),
         y_ticks: ticks(y0, y1, sy),
@@ -392,6 +396,7 @@ mod tests {
         assert_eq!(p.box_text, "x ∈ [0, +∞), y ∈ [0, +∞)");
         let [_, top, right, _] = p.interval_box.unwrap();
         assert_eq!((top, right), (p.area[1], p.area[2]), "the box reaches the border where unbounded");
+        assert_eq!(p.box_bounded, [true, false, false, true], "only the left and bottom sides are bounds");
     }
 
     #[test]
