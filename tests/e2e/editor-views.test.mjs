@@ -135,6 +135,14 @@ test('stepping highlights the source line of the current edge', async () => {
   assert.match(await byId('step-text').innerText(), /transfer along N2→N3 `while`/);
   assert.deepEqual(await currentLine(), { gutter: ['10'], text: ['  while (!systemCall()) {'] });
   await page.screenshot({ path: path.join(artifacts, 'editor-3-current-line.png') });
+  // Arrow keys typed in the editor move its caret; they do not step the analysis.
+  await caretAfter('int ticks');
+  const caretBefore = await page.evaluate(() => CpaEditor.find(document.querySelector('[data-testid=editor]')).state.selection.main.head);
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.match(await byId('position').innerText(), /^event 20 /, 'the analysis did not move');
+  assert.equal(await page.evaluate(() => CpaEditor.find(document.querySelector('[data-testid=editor]')).state.selection.main.head), caretBefore - 1);
   // The next transfer (N3→N6, `__tmp0 = systemCall();`) is on the same line;
   // run to the increment on line 11.
   while (!/ticks = ticks \+ 1/.test(await byId('step-text').innerText())) await byId('step').click();
