@@ -1,6 +1,7 @@
 //! Student answers are untrusted: junk of every kind is graded wrong with a
 //! sentence, never a panic; the two-phase API works without any solver
 //! (the page's path); answers files round-trip.
+#![cfg(not(target_arch = "wasm32"))]
 
 use exercises::answers::AnswersFile;
 use exercises::load::{load_set, DirFiles};

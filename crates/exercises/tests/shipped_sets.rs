@@ -2,6 +2,7 @@
 //! problem, and for every exercise its reference answers are graded right
 //! and at least one listed wrong answer exists and is graded wrong — by
 //! running the analyses, as the page and `cpaplay grade` do.
+#![cfg(not(target_arch = "wasm32"))]
 
 use exercises::answers::parse_solutions;
 use exercises::load::{load_set, DirFiles, SOLUTIONS};
