@@ -19,6 +19,22 @@
 //! 3. **Does stop cover the new state(s)?** — [`StopOutcome`]: all covered,
 //!    none covered, some covered, or there was no new state to check (every
 //!    edge infeasible, or a target/sink without successors).
+//!
+//! Grading a "next step" question from a recorded run:
+//!
+//! ```
+//! use web::analysis::{Run, RunSpec};
+//! use web::predict::{grade, MergeOutcome, Prediction, StepOutcome, StopOutcome};
+//!
+//! let run = Run::start(web::view::EXAMPLE_PROGRAM, RunSpec::default()).unwrap().complete();
+//! // The first step of the trace (from event 0; the trace is complete).
+//! let step = StepOutcome::next(run.cursor.events(), 0, true).unwrap();
+//! let guess = Prediction { popped: Some(step.popped), merge: Some(MergeOutcome::Joined), stop: Some(StopOutcome::NotCovered) };
+//! let g = grade(&guess, &step);
+//! assert_eq!(g.score(), (2, 3)); // nothing to merge with in step 1
+//! // The next question starts where this step ended.
+//! assert_eq!(StepOutcome::next(run.cursor.events(), step.end, true).unwrap().step, 2);
+//! ```
 
 use engine::trace::{Event, MergeKind, StateId};
 
