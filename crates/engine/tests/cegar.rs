@@ -393,3 +393,27 @@ fn restart_from_the_pivot_keeps_the_arg_above_it() {
         }
     }
 }
+
+#[test]
+fn the_fold_agrees_with_itself_across_iterations_on_sv_comp_tasks() {
+    for task in svcomp_tasks::tasks().into_iter().step_by(4) {
+        let p = program(&task.source());
+        for (name, restart) in [("value-cegar", "PIVOT"), ("octagon-cegar", "ROOT"), ("octagon-seq-widening-cegar", "ROOT")] {
+            let mut c = config(name, "300");
+            c.set("analysis.intModel", "C").unwrap();
+            c.set("cegar.restart", restart).unwrap();
+            c.set("restartAlgorithm.stageSteps", "300").unwrap();
+            let (v, events) = run(&p, &c);
+            let mut s = Snapshot::default();
+            for e in &events {
+                s.apply(e);
+                if matches!(e, Event::Restart { .. } | Event::ArgPruned { .. } | Event::AnalysisFinished { .. }) {
+                    assert_eq!(s.stats.reached as usize, s.reached_len(), "{} {name}", task.path);
+                    assert_eq!(s.stats.waitlist as usize, s.waitlist.len(), "{} {name}", task.path);
+                }
+            }
+            assert_eq!(s.finished.as_ref().map(|f| f.0), v.outcome().map(|o| o.0), "{} {name}", task.path);
+            assert_eq!(events.iter().filter(|e| matches!(e, Event::AnalysisFinished { .. })).count(), 1);
+        }
+    }
+}
