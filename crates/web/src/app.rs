@@ -80,11 +80,13 @@ pub fn app() -> Html {
         use_effect_with(model.source.clone(), move |_| on_select.emit(crate::selection::Selection::None));
     }
     let selection_ctx = crate::linked::SelectionContext { selection: *selection, on_change: on_select };
-    // The analysis at the shown position, for the graph views (graphs_app).
-    let run_frame = use_state(|| None::<Rc<crate::graphs_app::RunFrame>>);
+    // The analysis at the shown position, for the graph views (graphs_app):
+    // kept in a store the graphs subscribe to, so a step does not re-render
+    // the whole page.
+    let frames = use_memo((), |_| crate::graphs_app::FrameStore::default());
     let on_frame = {
-        let set = run_frame.setter();
-        use_callback((), move |f: Option<Rc<crate::graphs_app::RunFrame>>, _| set.set(f))
+        let frames = (*frames).clone();
+        use_callback((), move |f: Option<Rc<crate::graphs_app::RunFrame>>, _| frames.set(f))
     };
 
     html! {
@@ -107,7 +109,7 @@ pub fn app() -> Html {
                 <section class="pane cfa-pane" aria-label="Control-flow automaton">
                     <h2>{ "Control-flow automaton" }</h2>
                     if matches!(model.view, CfaView::Cfa { .. }) {
-                        <crate::graphs_app::GraphsPane source={model.source.clone()} frame={(*run_frame).clone()} />
+                        <crate::graphs_app::GraphsPane source={model.source.clone()} frames={(*frames).clone()} />
                     }
                     <CfaPane view={model.view.clone()} on_jump={on_jump} />
                 </section>

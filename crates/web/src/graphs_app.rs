@@ -47,6 +47,59 @@ impl PartialEq for RunFrame {
     }
 }
 
+/// The latest [`RunFrame`], shared between the analysis pane (which sets
+/// it) and the graph views (which subscribe and redraw), without
+/// re-rendering the rest of the page.
+#[derive(Clone, Default)]
+pub struct FrameStore(Rc<RefCell<StoreInner>>);
+
+#[derive(Default)]
+struct StoreInner {
+    frame: Option<Rc<RunFrame>>,
+    next_id: u64,
+    listeners: Vec<(u64, Callback<()>)>,
+}
+
+impl PartialEq for FrameStore {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl FrameStore {
+    /// Replaces the frame and tells the subscribers (when it changed).
+    pub fn set(&self, frame: Option<Rc<RunFrame>>) {
+        let listeners: Vec<Callback<()>> = {
+            let mut s = self.0.borrow_mut();
+            if s.frame == frame {
+                return;
+            }
+            s.frame = frame;
+            s.listeners.iter().map(|(_, l)| l.clone()).collect()
+        };
+        for l in listeners {
+            l.emit(());
+        }
+    }
+
+    /// The current frame.
+    pub fn get(&self) -> Option<Rc<RunFrame>> {
+        self.0.borrow().frame.clone()
+    }
+
+    fn subscribe(&self, listener: Callback<()>) -> u64 {
+        let mut s = self.0.borrow_mut();
+        s.next_id += 1;
+        let id = s.next_id;
+        s.listeners.push((id, listener));
+        id
+    }
+
+    fn unsubscribe(&self, id: u64) {
+        self.0.borrow_mut().listeners.retain(|(i, _)| *i != id);
+    }
+}
+
 /// Pan and zoom of one SVG view: `translate(x y) scale(k)`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct View {
@@ -326,9 +379,8 @@ enum Tab {
 pub struct GraphsPaneProps {
     /// The editor's program text.
     pub source: String,
-    /// The analysis at the shown position, if a run exists.
-    #[prop_or_default]
-    pub frame: Option<Rc<RunFrame>>,
+    /// Where the analysis pane puts the run's shown position.
+    pub frames: FrameStore,
 }
 
 /// The graph views: a CFA tab and an ARG tab, with the selection's status.
@@ -336,6 +388,16 @@ pub struct GraphsPaneProps {
 pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
     let tab = use_state(|| Tab::Cfa);
     let linked = use_selection();
+    // Redraw when the analysis pane publishes a new frame.
+    let redraw = use_force_update();
+    {
+        let frames = props.frames.clone();
+        use_effect_with(props.frames.clone(), move |_| {
+            let id = frames.subscribe(Callback::from(move |_| redraw.force_update()));
+            move || frames.unsubscribe(id)
+        });
+    }
+    let current_frame = props.frames.get();
     let program: Rc<Option<Arc<Program>>> = use_memo(props.source.clone(), |s| cfa::from_source(s).ok().map(Arc::new));
     // A fold choice per program: None = the default for its size.
     let fold_choice = use_state(|| None::<bool>);
@@ -345,7 +407,7 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
     }
     // The editor marks the selection's source line (crate::editor).
     let selected_line = (*program).as_ref().and_then(|p| {
-        let snap = props.frame.as_ref().filter(|f| f.fresh).map(|f| f.snapshot.clone());
+        let snap = current_frame.as_ref().filter(|f| f.fresh).map(|f| f.snapshot.clone());
         linked.selection.resolve(p, snap.as_deref()).lines.iter().next().copied()
     });
     use_effect_with(selected_line, |line| crate::editor::highlight_line(crate::editor::LineKind::Selected, *line));
@@ -353,7 +415,7 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
         return html! { <div class="graphs" data-testid="graphs"><p class="hint">{ "Fix the program's errors to see its graph." }</p></div> };
     };
     let fold = fold_choice.unwrap_or_else(|| CfaGraph::fold_by_default(&program));
-    let frame = props.frame.as_ref().filter(|f| f.fresh).cloned();
+    let frame = current_frame.as_ref().filter(|f| f.fresh).cloned();
     let snapshot = frame.as_ref().map(|f| f.snapshot.clone());
     let highlight = linked.selection.resolve(&program, snapshot.as_deref());
 
