@@ -193,12 +193,16 @@ mod browser {
     #[function_component(CodeEditor)]
     pub fn code_editor(props: &CodeEditorProps) -> Html {
         let host = use_node_ref();
+        // Without the editor script (a build without the bundle), a plain
+        // textarea keeps the page usable.
+        let fallback = use_state(|| false);
         // The latest callback, read by the change listener created once.
         let on_edit = use_mut_ref(|| props.on_edit.clone());
         *on_edit.borrow_mut() = props.on_edit.clone();
 
         {
             let (host, on_edit, initial) = (host.clone(), on_edit.clone(), props.source.clone());
+            let fallback = fallback.clone();
             use_effect_with((), move |_| {
                 let listener = Closure::<dyn FnMut(String)>::new(move |text: String| {
                     let cb = on_edit.borrow().clone();
@@ -207,7 +211,10 @@ mod browser {
                 if let Some(el) = host.cast::<web_sys::Element>() {
                     match cm_create(&el, &initial, &listener) {
                         Ok(view) => EDITOR.with(|e| *e.borrow_mut() = Some(view)),
-                        Err(e) => console_error(&format!("the code editor could not start: {e:?}")),
+                        Err(e) => {
+                            console_error(&format!("the code editor could not start, using a plain text area: {e:?}"));
+                            fallback.set(true);
+                        }
                     }
                 }
                 move || {
@@ -224,6 +231,15 @@ mod browser {
         let json = marks_json(&diagnostic_marks(&props.source, &props.diagnostics));
         use_effect_with(json, |json| with_editor(|v| cm_set_diagnostics(v, json)));
 
+        if *fallback {
+            let oninput = props.on_edit.reform(|e: InputEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value());
+            return html! {
+                <div class="editor" data-testid="editor" ref={host}>
+                    <textarea class="code" spellcheck="false" wrap="off" aria-label="mini-C program"
+                        rows={(props.source.lines().count() + 1).to_string()} value={props.source.clone()} {oninput} />
+                </div>
+            };
+        }
         html! { <div class="editor cm-host" data-testid="editor" ref={host}></div> }
     }
 }

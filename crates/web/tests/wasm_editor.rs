@@ -94,3 +94,17 @@ async fn the_component_drives_the_editor_glue() {
     highlight_line(LineKind::Current, Some(1));
     assert_eq!(calls().last().map(String::as_str), Some("destroy"));
 }
+
+#[wasm_bindgen_test]
+async fn without_the_editor_script_a_plain_text_area_keeps_the_page_usable() {
+    js_sys::eval("delete globalThis.CpaEditor").expect("removes the global");
+    let document = web_sys::window().unwrap().document().unwrap();
+    let root = document.create_element("div").unwrap();
+    document.body().unwrap().append_child(&root).unwrap();
+    let app = yew::Renderer::<Host>::with_root_and_props(root.clone(), HostProps { source: "int x;".into(), diagnostics: vec![] }).render();
+    yew::platform::time::sleep(Duration::from_millis(50)).await;
+    let area = root.query_selector("[data-testid=editor] textarea").unwrap().expect("a textarea instead of the editor");
+    let area: web_sys::HtmlTextAreaElement = wasm_bindgen::JsCast::dyn_into(area).unwrap();
+    assert_eq!(area.value(), "int x;");
+    app.destroy();
+}
