@@ -265,29 +265,5 @@ fn plot_svg(p: &Plot) -> Html {
     }
 }
 
-/// The states the inspector's chooser offers: the states the shown event
-/// is about, the state being processed, the waitlist, and the reached
-/// states at the location of the state shown by default (the ones merge
-/// and stop compare it with) — at most 60, by id.
-pub fn choices(snapshot: &engine::view::Snapshot, events: &[engine::trace::Event], auto: Option<StateId>) -> Vec<(StateId, String)> {
-    let mut ids: Vec<StateId> = Vec::new();
-    if let Some(e) = snapshot.position.checked_sub(1).and_then(|i| events.get(i)) {
-        ids.extend(crate::analysis::involved_states(e));
-    }
-    ids.extend(snapshot.current_state);
-    ids.extend(snapshot.waitlist.iter().copied());
-    let at = auto.and_then(|s| snapshot.state(s)).and_then(|s| s.location);
-    if let Some(ids_at) = at.and_then(|l| snapshot.reached.get(&l)) {
-        ids.extend(ids_at.iter().copied());
-    }
-    ids.sort();
-    ids.dedup();
-    ids.retain(|&s| snapshot.state(s).is_some());
-    ids.truncate(60);
-    ids.into_iter()
-        .map(|id| {
-            let loc = snapshot.state(id).and_then(|s| s.location).map(|l| format!(" @{l}")).unwrap_or_default();
-            (id, format!("{id}{loc}"))
-        })
-        .collect()
-}
+/// The states the inspector's chooser offers (computed in [`crate::state_view`]).
+pub use crate::state_view::choices;

@@ -148,6 +148,33 @@ pub fn axes(vars: &[String], x: &str, y: &str) -> Option<(String, String)> {
     Some((x, y))
 }
 
+/// The states the inspector's chooser offers: the states the shown event
+/// is about, the state being processed, the waitlist, and the reached
+/// states at the location of the state shown by default (the ones merge
+/// and stop compare it with; the newest 30 of them, and the first 30 of the
+/// waitlist) — sorted by id.
+pub fn choices(snapshot: &Snapshot, events: &[Event], auto: Option<StateId>) -> Vec<(StateId, String)> {
+    let mut ids: Vec<StateId> = Vec::new();
+    if let Some(e) = snapshot.position.checked_sub(1).and_then(|i| events.get(i)) {
+        ids.extend(crate::analysis::involved_states(e));
+    }
+    ids.extend(snapshot.current_state);
+    ids.extend(snapshot.waitlist.iter().take(30).copied());
+    let at = auto.and_then(|s| snapshot.state(s)).and_then(|s| s.location);
+    if let Some(ids_at) = at.and_then(|l| snapshot.reached.get(&l)) {
+        ids.extend(ids_at.iter().rev().take(30).copied());
+    }
+    ids.sort();
+    ids.dedup();
+    ids.retain(|&s| snapshot.state(s).is_some());
+    ids.into_iter()
+        .map(|id| {
+            let loc = snapshot.state(id).and_then(|s| s.location).map(|l| format!(" @{l}")).unwrap_or_default();
+            (id, format!("{id}{loc}"))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +237,29 @@ mod tests {
                 assert_eq!(auto_state(snap, run.cursor.events()), Some(*result));
             }
         }
+    }
+
+    #[test]
+    fn the_chooser_offers_the_shown_states_and_their_neighbours_newest_first() {
+        let spec = RunSpec { preset: "octagon-sep".into(), max_steps: 300, ..RunSpec::default() };
+        let mut run = Run::start(EXAMPLE_PROGRAM, spec).unwrap().complete();
+        let n = run.cursor.len();
+        run.cursor.seek(n - 1);
+        let snap = run.cursor.snapshot();
+        let auto = auto_state(snap, run.cursor.events());
+        let c = choices(snap, run.cursor.events(), auto);
+        let ids: Vec<StateId> = c.iter().map(|(id, _)| *id).collect();
+        assert!(ids.windows(2).all(|w| w[0] < w[1]), "sorted, no duplicates");
+        assert!(c.len() <= 62, "{}", c.len());
+        if let Some(cur) = snap.current_state {
+            assert!(ids.contains(&cur), "the state being processed is offered");
+        }
+        // The newest reached state at the auto state's location is offered.
+        let loc = auto.and_then(|s| snap.state(s)).and_then(|s| s.location).unwrap();
+        let newest = *snap.reached[&loc].last().unwrap();
+        assert!(ids.contains(&newest));
+        let (_, label) = c.iter().find(|(id, _)| *id == newest).unwrap();
+        assert_eq!(label, &format!("{newest} @{loc}"));
     }
 
     #[test]
