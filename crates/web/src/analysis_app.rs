@@ -415,9 +415,9 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         let snap = run.cursor.snapshot();
         let mut cache = frame_cache.borrow_mut();
         match cache.as_ref() {
-            Some(f) if f.run_id == sh.compute_gen && f.fresh == fresh && f.snapshot.position == snap.position && f.snapshot.states.len() == snap.states.len() => f.clone(),
-            _ => {
-                let f = Rc::new(crate::graphs_app::RunFrame { run_id: sh.compute_gen, program: run.program.clone(), snapshot: Rc::new(snap.clone()), fresh });
+            Some(f) if f.run_id == sh.compute_gen && f.fresh == fresh && f.snapshot.position == snap.position && f.snapshot.states.len() == snap.states.len() && f.events_len == run.cursor.len() => f.clone(),
+            previous => {
+                let f = Rc::new(crate::graphs_app::RunFrame::new(sh.compute_gen, run, fresh, previous.map(|p| p.as_ref())));
                 *cache = Some(f.clone());
                 f
             }

@@ -12,9 +12,15 @@
 //! reached set, in the waitlist, replaced by a merge result, a merge result
 //! itself, covered (stopped), a target, the state being processed.
 //!
-//! Large runs: only the [`ARG_CAP`] most recently created states are laid
-//! out and drawn, with a note saying how many are hidden; the layout is
-//! computed once per number of states, the marks at every position.
+//! Stable pictures while stepping: the layout is computed from the states of
+//! the whole trace recorded so far ([`ArgState::of_events`]), and a position
+//! shows the prefix of states created by then ([`ArgGraph::visible`]), so
+//! stepping only changes marks and adds or removes a few boxes.
+//!
+//! Large runs: at most [`ARG_CAP`] states are drawn — a window of the most
+//! recent ones, moved in chunks of [`ARG_CHUNK`] states so that it is laid
+//! out again only every [`ARG_CHUNK`] states — with a note saying how many
+//! older states are hidden.
 //!
 //! Nothing here depends on Yew or web-sys: it is tested natively.
 
@@ -27,6 +33,47 @@ use crate::selection::Highlight;
 
 /// At most this many states are drawn (the most recent ones).
 pub const ARG_CAP: usize = 300;
+
+/// The window of drawn states moves in steps of this many states.
+pub const ARG_CHUNK: usize = 100;
+
+/// What the ARG needs of one state: its id, location and origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgState {
+    /// The state.
+    pub id: StateId,
+    /// Its CFA location.
+    pub location: Option<cfa::NodeId>,
+    /// How it came to be (its parents).
+    pub origin: Origin,
+}
+
+impl ArgState {
+    /// The states created in a trace (in order of creation).
+    pub fn of_events(events: &[engine::Event]) -> Vec<ArgState> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                engine::Event::StateCreated { state, location, origin, .. } => {
+                    Some(ArgState { id: *state, location: *location, origin: origin.clone() })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The states created up to a snapshot's position.
+    pub fn of_snapshot(snapshot: &Snapshot) -> Vec<ArgState> {
+        snapshot.states.iter().map(|s| ArgState { id: s.id, location: s.location, origin: s.origin.clone() }).collect()
+    }
+}
+
+/// The first state of the drawn window when `shown` states exist: a
+/// multiple of [`ARG_CHUNK`], leaving between `ARG_CAP - ARG_CHUNK` and
+/// [`ARG_CAP`] states in view.
+pub fn window_start(shown: usize) -> usize {
+    shown.saturating_sub(ARG_CAP).div_ceil(ARG_CHUNK) * ARG_CHUNK
+}
 
 /// How a state is linked to its parent in the ARG.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +136,7 @@ pub struct ArgGraph {
     pub width: f64,
     /// Height of the drawing.
     pub height: f64,
-    /// States created so far.
+    /// States laid out (ids `first..first + nodes.len()`).
     pub total: usize,
     /// Id of the first drawn state (the ones before are hidden).
     pub first: u32,
@@ -166,12 +213,14 @@ impl ArgMarks {
 }
 
 impl ArgGraph {
-    /// Lays out the ARG of the states in `snapshot` (the most recent
-    /// [`ARG_CAP`] of them).
-    pub fn build(snapshot: &Snapshot) -> ArgGraph {
-        let total = snapshot.states.len();
-        let first = total.saturating_sub(ARG_CAP);
-        let shown = &snapshot.states[first..];
+    /// Lays out the window of `states` (all states of the trace so far, in
+    /// id order) that a position with `shown` created states draws: ids
+    /// from [`window_start`]`(shown)` up to [`ARG_CAP`] states further.
+    pub fn build(states: &[ArgState], shown: usize) -> ArgGraph {
+        let first = window_start(shown).min(states.len());
+        let end = (first + ARG_CAP).min(states.len());
+        let total = states.len();
+        let shown = &states[first..end];
         let index = |id: StateId| (id.0 as usize).checked_sub(first).filter(|&i| i < shown.len());
         let mut nodes: Vec<ArgNode> = shown
             .iter()
@@ -214,6 +263,12 @@ impl ArgGraph {
         self.first as usize
     }
 
+    /// Whether drawn node `i` exists at a position where `shown` states
+    /// were created (later states are laid out but not drawn yet).
+    pub fn visible(&self, i: usize, shown: usize) -> bool {
+        self.nodes.get(i).is_some_and(|n| (n.state.0 as usize) < shown)
+    }
+
     /// The drawn node of state `id`.
     pub fn node_index(&self, id: StateId) -> Option<usize> {
         Some(id.0.checked_sub(self.first)? as usize).filter(|&i| i < self.nodes.len())
@@ -248,7 +303,7 @@ impl ArgGraph {
         for (i, n) in self.nodes.iter().enumerate() {
             let Some(s) = snapshot.state(n.state) else { continue };
             for &by in &s.covered_by {
-                if let Some(j) = self.node_index(by) {
+                if let Some(j) = self.node_index(by).filter(|&j| self.visible(j, snapshot.states.len())) {
                     let (a, b) = (self.nodes[i].center, self.nodes[j].center);
                     let p = edge_between(a, &self.nodes[i], b, &self.nodes[j]);
                     out.push((i, j, svg_path(&p)));
@@ -288,9 +343,10 @@ mod tests {
         let n = r.cursor.len();
         r.cursor.seek(n);
         let snap = r.cursor.snapshot();
-        let g = ArgGraph::build(snap);
+        let g = ArgGraph::build(&ArgState::of_snapshot(snap), snap.states.len());
         assert_eq!(g.nodes.len(), snap.states.len());
         assert_eq!(g.hidden(), 0);
+        assert_eq!(ArgState::of_events(r.cursor.events()), ArgState::of_snapshot(snap));
         let expected_links: usize = snap.states.iter().map(|s| s.origin.parents().len()).sum();
         assert_eq!(g.edges.len(), expected_links);
         let merges: Vec<&ArgEdge> = g.edges.iter().filter(|e| e.link == ArgLink::Merge).collect();
@@ -314,12 +370,17 @@ mod tests {
         let mut r = run("octagon-widening", 2000);
         r.cursor.seek(20);
         let snap = r.cursor.snapshot().clone();
-        let g = ArgGraph::build(&snap);
+        let g = ArgGraph::build(&ArgState::of_snapshot(&snap), snap.states.len());
         assert_eq!(g.nodes.len(), 4, "s0..s3 after 20 events");
+        // Laid out from the whole trace, the same states sit at the same
+        // places; the later ones are not drawn yet.
+        let all = ArgGraph::build(&ArgState::of_events(r.cursor.events()), snap.states.len());
+        assert!(all.nodes.len() > 4);
+        assert_eq!((0..all.nodes.len()).filter(|&i| all.visible(i, snap.states.len())).count(), 4);
         let marks = g.marks(&snap, &Highlight { states: [StateId(2)].into(), ..Highlight::default() });
         assert!(marks[2].current && marks[2].selected, "{:?}", marks[2]);
         assert_eq!(marks[2].classes(), ["arg-node", "reached", "current", "selected"]);
-        assert_eq!(g, ArgGraph::build(&snap), "deterministic");
+        assert_eq!(g, ArgGraph::build(&ArgState::of_snapshot(&snap), snap.states.len()), "deterministic");
     }
 
     #[test]
@@ -329,12 +390,20 @@ mod tests {
         r.cursor.seek(n);
         let snap = r.cursor.snapshot();
         assert!(snap.states.len() > ARG_CAP, "{} states", snap.states.len());
-        let g = ArgGraph::build(snap);
-        assert_eq!(g.nodes.len(), ARG_CAP);
-        assert_eq!(g.hidden(), snap.states.len() - ARG_CAP);
+        let n = snap.states.len();
+        let g = ArgGraph::build(&ArgState::of_snapshot(snap), n);
+        let drawn = (0..g.nodes.len()).filter(|&i| g.visible(i, n)).count();
+        assert!(drawn <= ARG_CAP && drawn > ARG_CAP - ARG_CHUNK, "{drawn}");
+        assert_eq!(g.hidden(), n - drawn);
+        assert_eq!(g.first as usize % ARG_CHUNK, 0);
         assert_eq!(g.nodes[0].state.0, g.first);
         assert_eq!(g.node_index(StateId(0)), None);
         assert_eq!(g.node_index(StateId(g.first)), Some(0));
+        // The window moves in chunks: one more or one less state keeps it.
+        assert_eq!(window_start(n), window_start(n - 1).max(window_start(n)));
+        assert_eq!(window_start(ARG_CAP), 0);
+        assert_eq!(window_start(ARG_CAP + 1), ARG_CHUNK);
+        assert_eq!(window_start(ARG_CAP + ARG_CHUNK), ARG_CHUNK);
     }
 
     /// Timing of the ARG's layout and marks (run with `--ignored
@@ -348,7 +417,7 @@ mod tests {
         r.cursor.seek(n);
         let snap = &r.cursor.snapshot().clone();
         let t = std::time::Instant::now();
-        let g = ArgGraph::build(snap);
+        let g = ArgGraph::build(&ArgState::of_snapshot(snap), snap.states.len());
         let build = t.elapsed();
         let t = std::time::Instant::now();
         let m = g.marks(snap, &Highlight::default());

@@ -19,7 +19,7 @@ use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::arg::{ArgGraph, ARG_CAP};
+use crate::arg::{window_start, ArgGraph, ArgState};
 use crate::cfa_graph::{CfaGraph, EdgePlace, CHAR_W, LINE_H};
 use crate::linked::use_selection;
 use crate::selection::{Highlight, Selection};
@@ -36,6 +36,32 @@ pub struct RunFrame {
     pub snapshot: Rc<Snapshot>,
     /// Whether the editor still holds the analysed program.
     pub fresh: bool,
+    /// Every state of the trace computed so far (the ARG is laid out from
+    /// them, so its picture stays put while stepping).
+    pub arg_states: Rc<Vec<ArgState>>,
+    /// Events in the trace when `arg_states` was collected.
+    pub events_len: usize,
+}
+
+impl RunFrame {
+    /// The frame of a run at its cursor's position; the states of the
+    /// trace are collected again only when the trace grew (else taken from
+    /// `previous`).
+    pub fn new(run_id: u64, run: &crate::analysis::Run, fresh: bool, previous: Option<&RunFrame>) -> RunFrame {
+        let events = run.cursor.events();
+        let arg_states = match previous {
+            Some(p) if p.run_id == run_id && p.events_len == events.len() => p.arg_states.clone(),
+            _ => Rc::new(ArgState::of_events(events)),
+        };
+        RunFrame {
+            run_id,
+            program: run.program.clone(),
+            snapshot: Rc::new(run.cursor.snapshot().clone()),
+            fresh,
+            arg_states,
+            events_len: events.len(),
+        }
+    }
 }
 
 impl PartialEq for RunFrame {
@@ -44,6 +70,7 @@ impl PartialEq for RunFrame {
             && self.fresh == other.fresh
             && self.snapshot.position == other.snapshot.position
             && self.snapshot.states.len() == other.snapshot.states.len()
+            && self.events_len == other.events_len
     }
 }
 
@@ -633,11 +660,12 @@ pub struct ArgViewProps {
 pub fn arg_view(props: &ArgViewProps) -> Html {
     let linked = use_selection();
     let snap = props.frame.snapshot.clone();
-    // Laid out once per number of states (stepping within a step only
-    // changes the marks).
+    let shown = snap.states.len();
+    // Laid out from the whole trace's states, once per window (stepping
+    // only changes marks and which states are drawn).
     let graph: Rc<ArgGraph> = {
-        let snap = snap.clone();
-        use_memo((props.frame.run_id, snap.states.len()), move |_| ArgGraph::build(&snap))
+        let states = props.frame.arg_states.clone();
+        use_memo((props.frame.run_id, props.frame.events_len, window_start(shown)), move |_| ArgGraph::build(&states, shown))
     };
     let marks = graph.marks(&snap, &props.highlight);
     let covered = graph.covered_links(&snap);
@@ -648,11 +676,11 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
             linked.click(sel);
         })
     };
-    let edges = graph.edges.iter().map(|e| {
+    let edges = graph.edges.iter().filter(|e| graph.visible(e.to, shown)).map(|e| {
         html! { <path class={classes!("arg-edge", e.link.css_class())} d={e.path.clone()} marker-end="url(#arrow)" /> }
     });
     let covers = covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
-    let nodes = graph.nodes.iter().zip(&marks).map(|(n, m)| {
+    let nodes = graph.nodes.iter().zip(&marks).enumerate().filter(|(i, _)| graph.visible(*i, shown)).map(|(_, (n, m))| {
         let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
         let sel = Selection::State(n.state);
         html! {
@@ -679,9 +707,9 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
                 { for nodes }
             </Viewport>
             <p class="graph-legend" data-testid="arg-status">
-                { format!("{} state{}", graph.total, if graph.total == 1 { "" } else { "s" }) }
+                { format!("{shown} state{}", if shown == 1 { "" } else { "s" }) }
                 if graph.hidden() > 0 {
-                    <span class="arg-cap">{ format!(" — showing the {} most recent (s{}…); {} older states hidden", ARG_CAP, graph.first, graph.hidden()) }</span>
+                    <span class="arg-cap">{ format!(" — showing the {} most recent (s{}…); {} older states hidden", shown.saturating_sub(graph.hidden()), graph.first, graph.hidden()) }</span>
                 }
                 { " · " }<span class="lg lg-reached">{ "reached" }</span>
                 { " · " }<span class="lg lg-waiting">{ "waitlist" }</span>
