@@ -101,6 +101,8 @@ test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side'
   assert.ok(rows['octagon-sep'].reached > 100, 'sep keeps a state per value of ticks');
   assert.ok(rows['octagon-widening'].created < rows['octagon-join'].created, 'widening creates fewer states than join');
   assert.ok(rows['octagon-widening'].created < rows['octagon-sep'].created, 'widening creates fewer states than sep');
+  // Each pane draws its CFA shaded by reached states; the loop head of sep is the hottest.
+  assert.equal(await byId('compare-heat-cfa').count(), 3);
   await page.screenshot({ path: path.join(artifacts, 'compare-1-end.png'), fullPage: true });
 
   // Stepped in sync: each pane shows the same step number.

@@ -111,6 +111,11 @@ test('the page is cross-origin isolated and loads nothing of Z3 before it is nee
 });
 
 test('a round trip through z3-solver answers sat and unsat and shows both in the solver log', async () => {
+  // Watch the main thread while Z3 loads: its longest blocking task.
+  await page.evaluate(() => {
+    globalThis.__longTasks = [];
+    new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
   await byId('solver-round-trip').click();
   // The progress indicator shows while Z3 loads.
   await page.waitForFunction(() => /Loading Z3|Z3 is ready/.test(document.querySelector('[data-testid=solver-status]').innerText));
@@ -136,6 +141,8 @@ test('a round trip through z3-solver answers sat and unsat and shows both in the
     return { need: at('cpa-z3:need'), ready: at('cpa-z3:ready'), first: at('cpa-z3:first-answer') };
   });
   console.log(`first solver need → Z3 ready: ${(t.ready - t.need).toFixed(0)} ms; → first answer: ${(t.first - t.need).toFixed(0)} ms`);
+  const longTasks = await page.evaluate(() => globalThis.__longTasks);
+  console.log(`main-thread tasks over 50 ms while Z3 loaded: ${longTasks.length ? longTasks.map((d) => d.toFixed(0)).join(', ') + ' ms' : 'none'}`);
   assert.ok(t.first > t.need);
   const wasm = await page.evaluate(() =>
     performance.getEntriesByType('resource').filter((r) => r.name.endsWith('z3-built.wasm')).map((r) => r.encodedBodySize),

@@ -19,6 +19,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::analysis::{Panels, Run, RunSpec, PRESETS};
+use crate::cfa_graph::CfaGraph;
+use crate::layout::Shape;
 use crate::analysis_app::SLICE_MS;
 use crate::compare::{
     divergence, heat, plot, series, shade, signatures, step_position, step_starts, Divergence, Plot, SummaryRow, DEFAULT_SET,
@@ -281,6 +283,8 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
         })
         .collect();
     let heat_max = heats.iter().flat_map(|h| h.values().copied()).max().unwrap_or(0);
+    // Every pane's CFA drawn with its counts (the same program, one layout).
+    let graph = st.runs.first().map(|r| CfaGraph::build(&r.program, CfaGraph::fold_by_default(&r.program)));
     let nodes: Vec<u32> = st.runs.first().map(|r| r.program.nodes.iter().map(|n| n.id.0).collect()).unwrap_or_default();
     let all_series: Vec<_> = st.runs.iter().map(|r| series(r.cursor.events())).collect();
     let markers: Vec<usize> = div.iter().map(|d| d.step).chain(std::iter::once(step)).collect();
@@ -360,6 +364,9 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
                         if *marked { <p class="diverges-here">{ "diverges here" }</p> }
                         <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
                         <p class="stats">{ p.stats.clone() }</p>
+                        if let Some(g) = &graph {
+                            { heat_cfa(g, &heats[i], heat_max) }
+                        }
                         if let Some(v) = &p.verdict {
                             <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))}>{ v.clone() }</p>
                         }
@@ -414,6 +421,47 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
                 </table>
             </section>
         </div>
+    }
+}
+
+/// The CFA with each node shaded by its reached-state count (a heat map on
+/// the CFA; counts of a folded chain are summed).
+fn heat_cfa(g: &CfaGraph, counts: &std::collections::BTreeMap<u32, usize>, max: usize) -> Html {
+    // Crop to the nodes (edge labels are not drawn here), with room for the
+    // loops' back edges on the sides.
+    let pad = 24.0;
+    let x0 = g.nodes.iter().map(|n| n.center.x - n.width / 2.0).fold(f64::INFINITY, f64::min).min(g.width) - pad;
+    let x1 = g.nodes.iter().map(|n| n.center.x + n.width / 2.0).fold(f64::NEG_INFINITY, f64::max).max(0.0) + pad;
+    let (x0, x1) = if x0.is_finite() && x1 > x0 { (x0, x1) } else { (0.0, g.width) };
+    html! {
+        <svg class="heat-cfa" data-testid="compare-heat-cfa" overflow="visible"
+            viewBox={format!("{x0:.0} {:.0} {:.0} {:.0}", -6.0, x1 - x0, g.height + 12.0)}
+            role="img" aria-label="reached states per CFA location">
+            { for g.edges.iter().map(|e| html! {
+                <path d={e.path.clone()} class={classes!("heat-edge", e.back.then_some("back"))} fill="none" />
+            }) }
+            { for g.nodes.iter().map(|n| {
+                let c: usize = n.cfa_nodes.iter().map(|id| counts.get(&id.0).copied().unwrap_or(0)).sum();
+                let a = shade(c, max);
+                let fill = if c == 0 { "#ffffff".to_string() } else { format!("rgba(194, 65, 12, {:.3})", 0.15 + 0.8 * a) };
+                let text_fill = if a > 0.5 { "#fff" } else { "#1d2330" };
+                let (x, y) = (n.center.x, n.center.y);
+                html! {
+                    <g>
+                        <title>{ format!("{}: {c} reached state(s)", n.title) }</title>
+                        if n.shape == Shape::Circle {
+                            <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r={format!("{:.1}", (n.width / 2.0).max(17.0))} fill={fill} class="heat-node" />
+                        } else {
+                            <rect x={format!("{:.1}", x - n.width / 2.0)} y={format!("{:.1}", y - n.height / 2.0)} width={format!("{:.1}", n.width)}
+                                height={format!("{:.1}", n.height)} rx="4" fill={fill} class="heat-node" />
+                        }
+                        <text x={format!("{x:.1}")} y={format!("{:.1}", y + 5.0)} text-anchor="middle" class="heat-count" fill={text_fill}>
+                            { if c == 0 { n.title.clone() } else { c.to_string() } }
+                        </text>
+                    </g>
+                }
+            }) }
+        </svg>
     }
 }
 
