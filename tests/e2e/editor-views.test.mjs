@@ -43,20 +43,23 @@ async function caretAfter(needle) {
   await editorCall('setCaretOffset', i + needle.length);
 }
 
-/** Replaces the whole program, as a paste would. */
-async function setProgram(text) {
+/** Replaces the whole program, as a paste would, and waits until the CFA listing shows `marker`. */
+async function setProgram(text, marker) {
   await editorCall('setText', text);
-  await page.waitForFunction((t) => document.querySelector('[data-testid=status]')?.innerText && t.length > 0, text);
+  await page.waitForFunction((m) => document.querySelector('[data-testid=cfa-listing]')?.innerText.includes(m), marker);
 }
 
 /** The line numbers the gutter marks with `cls`. */
 const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers .cm-gutterElement.${cls}`).allInnerTexts();
 
-/** Chooses a preset, presses Analyze and waits for the run to finish. */
+/** Chooses a preset, presses Analyze and waits for that run to finish. */
 async function analyze(preset) {
   await byId('preset').selectOption(preset);
   await byId('analyze').click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
+  await page.waitForFunction((p) => {
+    const status = document.querySelector('[data-testid=run-status]');
+    return status && !status.classList.contains('computing') && status.innerText.startsWith(`${p}, `);
+  }, preset);
 }
 
 test('the editor highlights mini-C tokens with classes and matches brackets', async () => {
@@ -181,8 +184,7 @@ int main() {
 `;
 
 test('an octagon state shows its constraints, its DBM and a 2-D plot with the polygon', async () => {
-  await setProgram(TRIANGLE);
-  await byId('cfa-listing').waitFor();
+  await setProgram(TRIANGLE, '[x <= y]');
   await analyze('octagon-sep');
   // Step to the transfer along the assume edge [x <= y].
   for (let i = 0; i < 400 && !/transfer along \S+ `\[x <= y\]`/.test(await byId('step-text').innerText()); i++) {
@@ -237,6 +239,7 @@ test('an octagon state shows its constraints, its DBM and a 2-D plot with the po
 
 test('predict mode grades a right and a wrong prediction', async () => {
   await page.getByRole('button', { name: 'Reset example' }).click();
+  await page.waitForFunction(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))).includes('Listing 2.1'));
   await byId('cfa-listing').waitFor();
   await analyze('octagon-widening');
   await byId('predict-toggle').check();
