@@ -107,9 +107,12 @@ fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
     match p {
         Part::Values(values) if values.is_empty() => html! { <p class="insp-values">{ "values: ⊤ (nothing known)" }</p> },
         Part::Values(values) => html! {
-            <table class="insp-values" data-testid="inspect-values">
-                { for values.iter().map(|(n, v)| html! { <tr><td class="vname">{ n.clone() }</td><td class="vval">{ v.clone() }</td></tr> }) }
-            </table>
+            <>
+                <div class="insp-sub">{ "Values (all other variables: ⊤)" }</div>
+                <table class="insp-values" data-testid="inspect-values">
+                    { for values.iter().map(|(n, v)| html! { <tr><td class="vname">{ n.clone() }</td><td class="vval">{ v.clone() }</td></tr> }) }
+                </table>
+            </>
         },
         Part::Symbolic(values) => html! {
             <>
