@@ -21,6 +21,7 @@ use yew::prelude::*;
 
 use crate::arg::{window_start, ArgGraph, ArgState};
 use crate::cfa_graph::{CfaGraph, EdgePlace, CHAR_W, LINE_H};
+use crate::layout::{Point, ViewTransform};
 use crate::linked::use_selection;
 use crate::selection::{Highlight, Selection};
 use crate::view::Marker;
@@ -127,40 +128,12 @@ impl FrameStore {
     }
 }
 
-/// Pan and zoom of one SVG view: `translate(x y) scale(k)`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct View {
-    x: f64,
-    y: f64,
-    k: f64,
-}
+/// Pan and zoom of one SVG view: `translate(x y) scale(k)` (the math is
+/// [`ViewTransform`], tested natively).
+type View = ViewTransform;
 
-impl Default for View {
-    fn default() -> Self {
-        View { x: 0.0, y: 0.0, k: 1.0 }
-    }
-}
-
-impl View {
-    fn transform(&self) -> String {
-        format!("translate({:.1} {:.1}) scale({:.4})", self.x, self.y, self.k)
-    }
-
-    /// The view that shows a `w`×`h` drawing whole in a `vw`×`vh` viewport
-    /// (never magnified).
-    fn fit(w: f64, h: f64, vw: f64, vh: f64) -> View {
-        if w <= 0.0 || h <= 0.0 || vw <= 0.0 || vh <= 0.0 {
-            return View::default();
-        }
-        let whole = (vw / w).min(vh / h).min(1.0).max(0.02);
-        if whole >= 0.75 {
-            return View { x: (vw - w * whole) / 2.0, y: ((vh - h * whole) / 2.0).clamp(0.0, 8.0), k: whole };
-        }
-        // Too small to read when whole: fit the width instead (at most 1:1)
-        // and show the top; drag to see the rest.
-        let k = (vw / w).min(1.0).max(whole);
-        View { x: ((vw - w * k) / 2.0).max(0.0), y: 4.0, k }
-    }
+fn transform_attr(v: &View) -> String {
+    format!("translate({:.1} {:.1}) scale({:.4})", v.x, v.y, v.k)
 }
 
 /// A drag in progress.
@@ -186,7 +159,7 @@ type PanZoomRef = Rc<RefCell<PanZoom>>;
 
 fn set_transform(g: &NodeRef, view: View) {
     if let Some(el) = g.cast::<web_sys::Element>() {
-        let _ = el.set_attribute("transform", &view.transform());
+        let _ = el.set_attribute("transform", &transform_attr(&view));
     }
 }
 
@@ -242,12 +215,9 @@ pub fn viewport(props: &ViewportProps) -> Html {
             if let Some((x, y)) = point {
                 let (vw, vh) = viewport_size(&svg);
                 let mut s = pz.borrow_mut();
-                let v = s.view;
-                let (sx, sy) = (x as f64 * v.k + v.x, y as f64 * v.k + v.y);
-                let margin = 60.0_f64.min(vw / 4.0).min(vh / 4.0);
-                if vw > 0.0 && (sx < margin || sx > vw - margin || sy < margin || sy > vh - margin) {
-                    s.view = View { x: vw / 2.0 - x as f64 * v.k, y: vh / 2.0 - y as f64 * v.k, k: v.k };
-                    set_transform(&g, s.view);
+                if let Some(v) = s.view.keep_in_view(Point { x: x as f64, y: y as f64 }, vw, vh) {
+                    s.view = v;
+                    set_transform(&g, v);
                 }
             }
         }
@@ -276,10 +246,7 @@ pub fn viewport(props: &ViewportProps) -> Html {
                     };
                     let mut s = pz.borrow_mut();
                     let factor = (-e.delta_y() * 0.0015).exp().clamp(0.5, 2.0);
-                    let v = s.view;
-                    let k = (v.k * factor).clamp(0.02, 6.0);
-                    let r = k / v.k;
-                    s.view = View { x: mx - (mx - v.x) * r, y: my - (my - v.y) * r, k };
+                    s.view = s.view.zoom_at(factor, mx, my);
                     set_transform(&g, s.view);
                 })
             });
@@ -350,11 +317,7 @@ pub fn viewport(props: &ViewportProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let (vw, vh) = viewport_size(&svg);
             let mut s = pz.borrow_mut();
-            let v = s.view;
-            let k = (v.k * factor).clamp(0.02, 6.0);
-            let r = k / v.k;
-            let (mx, my) = (vw / 2.0, vh / 2.0);
-            s.view = View { x: mx - (mx - v.x) * r, y: my - (my - v.y) * r, k };
+            s.view = s.view.zoom_at(factor, vw / 2.0, vh / 2.0);
             set_transform(&g, s.view);
         })
     };
@@ -368,7 +331,7 @@ pub fn viewport(props: &ViewportProps) -> Html {
             set_transform(&g, v);
         })
     };
-    let transform = pz.borrow().view.transform();
+    let transform = transform_attr(&pz.borrow().view);
     html! {
         <div class="graph-viewport">
             <div class="graph-zoom">
