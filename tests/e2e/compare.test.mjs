@@ -113,6 +113,13 @@ test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side'
     for (const p of await panes()) assert.match(p.step, new RegExp(`^step ${k}: pop `), `${p.preset} at step ${k}`);
   }
 
+  // The arrow keys step the compare view while it is open.
+  await page.locator('.compare-head h2').click();
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await position(), 4);
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await position(), 3);
+
   // The divergence marker is on the first merge that joined.
   const banner = await byId('compare-divergence').innerText();
   assert.match(banner, /First divergence at step \d+/);
@@ -149,6 +156,39 @@ test('a share link carries the compare set and its step', async () => {
   await byId('compare-close').click();
   assert.equal(await byId('compare-view').count(), 0);
   await byId('cfa-listing').waitFor();
+});
+
+test('a symbolic configuration in the compare set asks Z3 in the page and finishes', async () => {
+  const program = `extern int __VERIFIER_nondet_int(void);
+int main() {
+  int x = __VERIFIER_nondet_int();
+  if (x > 5) {
+    if (x < 3) {
+ERROR:
+      return 1;
+    }
+  }
+  return 0;
+}
+`;
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
+  await page.goto('about:blank');
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await byId('compare-open').click();
+  await waitComputed();
+  await byId('compare-preset-0').selectOption('value');
+  await byId('compare-preset-1').selectOption('symbolic');
+  await byId('compare-preset-2').selectOption('');
+  await byId('compare-run').click();
+  await waitComputed();
+  const rows = await summary();
+  assert.deepEqual(Object.keys(rows), ['value', 'symbolic']);
+  assert.equal(rows.symbolic.verdict, 'TRUE', 'x > 5 && x < 3 is infeasible (Z3 says unsat)');
+  assert.equal(rows.value.verdict, 'FALSE', 'the value analysis cannot tell (an unconfirmed alarm)');
+  await byId('compare-close').click();
+  const log = await page.evaluate(() => [...document.querySelectorAll('[data-testid=solver-entry] .solver-origin')].map((e) => e.innerText));
+  assert.ok(log.some((o) => /^compare \(symbolic\): query \d+$/.test(o)), `the queries are in the solver log: ${log}`);
 });
 
 test('the compare view raised no errors', () => {

@@ -14,7 +14,9 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use gloo_events::{EventListener, EventListenerOptions, EventListenerPhase};
 use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -106,12 +108,22 @@ async fn compute(state: State, redraw: UseForceUpdateHandle, gen: u64) {
             }
             let t0 = now_ms();
             let mut all_done;
+            let mut parked = None;
             loop {
                 all_done = true;
-                for run in st.runs.iter_mut().filter(|r| !r.finished()) {
-                    all_done &= run.advance(8);
+                for (i, run) in st.runs.iter_mut().enumerate().filter(|(_, r)| !r.finished()) {
+                    if run.pending_query().is_none() {
+                        all_done &= run.advance(8);
+                    } else {
+                        all_done = false;
+                    }
+                    if parked.is_none() {
+                        parked = run.pending_query().map(|q| (i, q, run.spec.preset.clone()));
+                    }
                 }
-                if all_done || now_ms() - t0 > SLICE_MS {
+                // Only runs waiting for Z3 are left, or the slice is over.
+                let all_parked = st.runs.iter().all(|r| r.finished() || r.pending_query().is_some());
+                if all_done || now_ms() - t0 > SLICE_MS || (all_parked && parked.is_some()) {
                     break;
                 }
             }
@@ -125,6 +137,18 @@ async fn compute(state: State, redraw: UseForceUpdateHandle, gen: u64) {
             redraw.force_update();
             if all_done {
                 return;
+            }
+            // A symbolic run waits for Z3; the others continue after its answer.
+            if let Some((i, (qid, script), preset)) = parked {
+                let out = crate::solver::check_logged(&format!("compare ({preset}): query {qid}"), &script, None).await;
+                let mut st = state.borrow_mut();
+                if st.gen != gen {
+                    return;
+                }
+                if let Some(run) = st.runs.get_mut(i) {
+                    run.answer_query(&out.unwrap_or_else(|_| "unknown".into()));
+                }
+                continue;
             }
         }
         TimeoutFuture::new(0).await;
@@ -159,6 +183,39 @@ pub fn compare_button(props: &CompareProps) -> Html {
                 }
                 start(&state, &redraw, &source);
             }
+        });
+    }
+
+    // While the view is open, ← and → step it (not the analysis pane below):
+    // a capturing listener on the window sees the keys first.
+    {
+        let (state, redraw) = (state.clone(), redraw.clone());
+        use_effect_with((), move |_| {
+            let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
+            let listener = web_sys::window().map(|w| {
+                EventListener::new_with_options(&w, "keydown", options, move |e| {
+                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+                    let in_field = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                        .is_some_and(|el| matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"));
+                    let mut st = state.borrow_mut();
+                    if !st.open || in_field || e.ctrl_key() || e.alt_key() || e.meta_key() {
+                        return;
+                    }
+                    let max = st.runs.iter().map(|r| r.steps() as usize).max().unwrap_or(0);
+                    match e.key().as_str() {
+                        "ArrowRight" => st.step = (st.step + 1).min(max),
+                        "ArrowLeft" => st.step = st.step.min(max).saturating_sub(1),
+                        _ => return,
+                    }
+                    e.prevent_default();
+                    e.stop_immediate_propagation();
+                    drop(st);
+                    redraw.force_update();
+                })
+            });
+            move || drop(listener)
         });
     }
 
