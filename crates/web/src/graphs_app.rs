@@ -115,7 +115,8 @@ impl FrameStore {
         self.0.borrow().frame.clone()
     }
 
-    fn subscribe(&self, listener: Callback<()>) -> u64 {
+    /// Calls `listener` after every change; returns the id to unsubscribe with.
+    pub fn subscribe(&self, listener: Callback<()>) -> u64 {
         let mut s = self.0.borrow_mut();
         s.next_id += 1;
         let id = s.next_id;
@@ -123,7 +124,8 @@ impl FrameStore {
         id
     }
 
-    fn unsubscribe(&self, id: u64) {
+    /// Stops calling the listener `id`.
+    pub fn unsubscribe(&self, id: u64) {
         self.0.borrow_mut().listeners.retain(|(i, _)| *i != id);
     }
 }

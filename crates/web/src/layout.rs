@@ -639,18 +639,24 @@ impl ViewTransform {
     }
 
     /// The transform that brings drawing point `p` into a `vw`×`vh`
-    /// viewport (centered), or `None` when it is already well inside.
+    /// viewport — centered along each axis on which it was outside — or
+    /// `None` when it is already well inside.
     pub fn keep_in_view(self, p: Point, vw: f64, vh: f64) -> Option<ViewTransform> {
         if !(vw > 0.0 && vh > 0.0) {
             return None;
         }
         let (sx, sy) = (p.x * self.k + self.x, p.y * self.k + self.y);
         let margin = 60.0_f64.min(vw / 4.0).min(vh / 4.0);
-        if sx < margin || sx > vw - margin || sy < margin || sy > vh - margin {
-            Some(ViewTransform { x: vw / 2.0 - p.x * self.k, y: vh / 2.0 - p.y * self.k, k: self.k })
-        } else {
-            None
+        let out_x = sx < margin || sx > vw - margin;
+        let out_y = sy < margin || sy > vh - margin;
+        if !out_x && !out_y {
+            return None;
         }
+        Some(ViewTransform {
+            x: if out_x { vw / 2.0 - p.x * self.k } else { self.x },
+            y: if out_y { vh / 2.0 - p.y * self.k } else { self.y },
+            k: self.k,
+        })
     }
 }
 
@@ -796,8 +802,10 @@ mod tests {
         // A point outside is centered; one inside stays.
         let t = ViewTransform::default();
         assert_eq!(t.keep_in_view(Point { x: 200.0, y: 150.0 }, 400.0, 300.0), None);
-        let moved = t.keep_in_view(Point { x: 200.0, y: 900.0 }, 400.0, 300.0).unwrap();
-        assert_eq!((moved.x, moved.y), (0.0, -750.0));
+        let moved = t.keep_in_view(Point { x: 120.0, y: 900.0 }, 400.0, 300.0).unwrap();
+        assert_eq!((moved.x, moved.y), (0.0, -750.0), "only the axis it was out on moves");
+        let moved = t.keep_in_view(Point { x: 900.0, y: 900.0 }, 400.0, 300.0).unwrap();
+        assert_eq!((moved.x, moved.y), (-700.0, -750.0));
     }
 
     #[test]
