@@ -90,6 +90,14 @@ test('the editor highlights mini-C tokens with classes and matches brackets', as
   await page.locator('[data-testid=editor] .cm-matchingBracket').first().waitFor();
   assert.deepEqual(await page.locator('[data-testid=editor] .cm-matchingBracket').allInnerTexts(), ['{', '}']);
   await page.screenshot({ path: path.join(artifacts, 'editor-1-highlighting.png') });
+
+  // Before any run, selecting a CFA node marks its line in the editor
+  // (N3, the loop head: the `while` on line 10); selecting it again clears it.
+  await page.locator('[data-testid=cfa-graph] [data-node=N3]').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=editor] .cm-gutterElement.cpa-selected-line').length === 1);
+  assert.deepEqual(await markedLines('cpa-selected-line'), ['10']);
+  await page.locator('[data-testid=cfa-graph] [data-node=N3]').click();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=editor] .cm-gutterElement.cpa-selected-line').length === 0);
 });
 
 test('typing a syntax error marks it at its line in the editor; undo removes it', async () => {

@@ -402,9 +402,16 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     });
     // ... and the line of the selected state, node or edge (crate::selection).
     let selection = crate::linked::use_selection().selection;
-    let selected_line = sh.run.as_ref().filter(|_| sh.run_source == props.source).and_then(|run| {
-        selection.resolve(&run.program, Some(run.cursor.snapshot())).lines.into_iter().next()
+    // Before any run (or after an edit), a selected node or edge is resolved
+    // against the program's own CFA, lowered once per program text.
+    let no_fresh_run = sh.run.is_none() || sh.run_source != props.source;
+    let own_program = use_memo((props.source.clone(), no_fresh_run && !selection.is_none()), |(source, needed)| {
+        if *needed { cfa::from_source(source).ok() } else { None }
     });
+    let selected_line = match sh.run.as_ref().filter(|_| !no_fresh_run) {
+        Some(run) => selection.resolve(&run.program, Some(run.cursor.snapshot())).lines.into_iter().next(),
+        None => own_program.as_ref().as_ref().and_then(|p| selection.resolve(p, None).lines.into_iter().next()),
+    };
     use_effect_with(selected_line, |line| crate::editor::highlight_line(crate::editor::LineKind::Selected, *line));
     // The graph views follow the shown position (a frame is built only
     // when the position, the run or its freshness changed).
