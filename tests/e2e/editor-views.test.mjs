@@ -268,6 +268,7 @@ test('predict mode grades a right and a wrong prediction', async () => {
   assert.match(await merge.innerText(), /✘ wrong.*it was kept apart/s);
   // The step was shown: the view is at the end of step 1.
   assert.match(await byId('step-text').innerText(), /^step 1: pop s0 @N0; transfer along N0→N1/);
+  await byId('predict').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'editor-5-predict.png') });
 
   // Step 2, all right.

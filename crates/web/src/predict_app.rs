@@ -158,8 +158,9 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
     html! {
         <div class="predict on" data-testid="predict">
             { header }
-            { questions }
+            // The step just shown, graded, above the questions about the next one.
             { for graded }
+            { questions }
         </div>
     }
 }
