@@ -69,6 +69,8 @@ async function open(url) {
 
 test('a share link restores program, configuration and step in a fresh page', async () => {
   await page.goto(baseUrl);
+  // Wait for the app: its first render stores the program it shows.
+  await byId('cfa-listing').waitFor();
   await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), PROGRAM);
   await open(baseUrl);
   assert.equal(await storedProgram(), PROGRAM);

@@ -136,7 +136,8 @@ async fn play(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
 
 async fn compute(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
     loop {
-        {
+        // One slice; the borrow ends with the block, before any await.
+        let parked = {
             let mut sh = shared.borrow_mut();
             if sh.compute_gen != gen {
                 return;
@@ -167,18 +168,19 @@ async fn compute(shared: State, redraw: UseForceUpdateHandle, gen: u64) {
             if done {
                 return;
             }
-            if let Some(((qid, script), preset)) = parked {
-                let out = crate::solver::check_logged(&format!("analysis ({preset}): query {qid}"), &script, None).await;
-                let mut sh = shared.borrow_mut();
-                if sh.compute_gen != gen {
-                    return;
-                }
-                if let Some(run) = sh.run.as_mut() {
-                    // No answer (Z3 failed to load): `unknown`, which the CPAs treat soundly.
-                    run.answer_query(&out.unwrap_or_else(|_| "unknown".into()));
-                }
-                continue;
+            parked
+        };
+        if let Some(((qid, script), preset)) = parked {
+            let out = crate::solver::check_logged(&format!("analysis ({preset}): query {qid}"), &script, None).await;
+            let mut sh = shared.borrow_mut();
+            if sh.compute_gen != gen {
+                return;
             }
+            if let Some(run) = sh.run.as_mut() {
+                // No answer (Z3 failed to load): `unknown`, which the CPAs treat soundly.
+                run.answer_query(&out.unwrap_or_else(|_| "unknown".into()));
+            }
+            continue;
         }
         TimeoutFuture::new(0).await;
     }

@@ -330,10 +330,8 @@ mod tests {
         assert_eq!(d.step, step_of_position(&starts, first_join + 1), "{d:?}");
         assert!(d.differs[1] || d.differs[2], "{d:?}");
         // Before it, all three did the same steps.
-        for k in 0..d.step - 1 {
-            assert_eq!(sigs[0][k], sigs[1][k]);
-            assert_eq!(sigs[0][k], sigs[2][k]);
-        }
+        assert_eq!(sigs[0][..d.step - 1], sigs[1][..d.step - 1]);
+        assert_eq!(sigs[0][..d.step - 1], sigs[2][..d.step - 1]);
         // Undecided while a run has not computed that far.
         let short: Vec<&[StepSignature]> = vec![&sigs[0][..2], &sigs[1][..2]];
         assert_eq!(divergence(&short, &[false, false]), None);

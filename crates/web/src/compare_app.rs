@@ -101,7 +101,8 @@ fn start(state: &State, redraw: &UseForceUpdateHandle, source: &str) {
 
 async fn compute(state: State, redraw: UseForceUpdateHandle, gen: u64) {
     loop {
-        {
+        // One slice; the borrow ends with the block, before any await.
+        let (all_done, parked) = {
             let mut st = state.borrow_mut();
             if st.gen != gen {
                 return;
@@ -133,23 +134,23 @@ async fn compute(state: State, redraw: UseForceUpdateHandle, gen: u64) {
                     st.step = k;
                 }
             }
-            drop(st);
-            redraw.force_update();
-            if all_done {
+            (all_done, parked)
+        };
+        redraw.force_update();
+        if all_done {
+            return;
+        }
+        // A symbolic run waits for Z3; the others continue after its answer.
+        if let Some((i, (qid, script), preset)) = parked {
+            let out = crate::solver::check_logged(&format!("compare ({preset}): query {qid}"), &script, None).await;
+            let mut st = state.borrow_mut();
+            if st.gen != gen {
                 return;
             }
-            // A symbolic run waits for Z3; the others continue after its answer.
-            if let Some((i, (qid, script), preset)) = parked {
-                let out = crate::solver::check_logged(&format!("compare ({preset}): query {qid}"), &script, None).await;
-                let mut st = state.borrow_mut();
-                if st.gen != gen {
-                    return;
-                }
-                if let Some(run) = st.runs.get_mut(i) {
-                    run.answer_query(&out.unwrap_or_else(|_| "unknown".into()));
-                }
-                continue;
+            if let Some(run) = st.runs.get_mut(i) {
+                run.answer_query(&out.unwrap_or_else(|_| "unknown".into()));
             }
+            continue;
         }
         TimeoutFuture::new(0).await;
     }
