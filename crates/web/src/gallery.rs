@@ -56,6 +56,11 @@ const FILES: &[(&str, &str, &str)] = &[
     ),
     ("overflow", include_str!("../../../static/examples/overflow.md"), include_str!("../../../static/examples/overflow.c")),
     ("counter", include_str!("../../../static/examples/counter.md"), include_str!("../../../static/examples/counter.c")),
+    (
+        "cegar-footnote",
+        include_str!("../../../static/examples/cegar-footnote.md"),
+        include_str!("../../../static/examples/cegar-footnote.c"),
+    ),
 ];
 
 /// One gallery entry: a program, the configurations to run it with, and
