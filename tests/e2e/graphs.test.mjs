@@ -137,6 +137,12 @@ test('clicking a CFA node filters the reached set to it; clicking it again shows
   await byId('reached-filter').waitFor({ state: 'detached' });
   assert.equal(await byId('reached').locator('.loc-group').count(), all);
   assert.equal(await cfa('.cfa-node.selected').count(), 0);
+  // From the keyboard: Tab to a node, Enter selects it.
+  await cfa('[data-node=N2]').focus();
+  await page.keyboard.press('Enter');
+  assert.match(await byId('selection-bar').innerText(), /node N2/);
+  await page.keyboard.press('Enter');
+  await byId('selection-bar').waitFor({ state: 'detached' });
 });
 
 test('the ARG grows with the run and marks merged, replaced and covered states', async () => {

@@ -520,7 +520,7 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
         let key = Selection::Edge(e.edge).to_string();
         html! {
-            <g class={class} data-edge={key} onclick={click(Selection::Edge(e.edge))}>
+            <g class={class} data-edge={key} tabindex="0" onclick={click(Selection::Edge(e.edge))} onkeydown={on_enter(&linked, Selection::Edge(e.edge))}>
                 <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
                 <path class="hit" d={e.path.clone()} />
                 <path class="line" d={e.path.clone()} marker-end={marker} />
@@ -577,7 +577,7 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         };
         let badge_at = if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
         html! {
-            <g class={class} data-node={key} data-count={count.to_string()} onclick={click(node_sel)}>
+            <g class={class} data-node={key} data-count={count.to_string()} tabindex="0" onclick={click(node_sel)} onkeydown={on_enter(&linked, node_sel)}>
                 <title>{ n.tooltip() }</title>
                 { shape }
                 if count > 0 {
@@ -649,7 +649,7 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
         let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
         let sel = Selection::State(n.state);
         html! {
-            <g class={m.classes()} data-state={sel.to_string()} onclick={click(sel)}>
+            <g class={m.classes()} data-state={sel.to_string()} tabindex="0" onclick={click(sel)} onkeydown={on_enter(&linked, sel)}>
                 <title>{ format!("{}{} — {}", n.state, if n.location.is_empty() { String::new() } else { format!(" {}", n.location) }, m.words()) }</title>
                 <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="4" />
                 <text class="arg-id" x={fmt(n.center.x)} y={fmt(y0 + 13.0)}>{ n.state.to_string() }</text>
@@ -685,6 +685,18 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
             </p>
         </>
     }
+}
+
+/// Enter on a focused graph item selects it, as a click does (items are
+/// focusable with Tab).
+fn on_enter(linked: &crate::linked::SelectionContext, sel: Selection) -> Callback<KeyboardEvent> {
+    let linked = linked.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" {
+            e.prevent_default();
+            linked.click(sel);
+        }
+    })
 }
 
 fn fmt(v: f64) -> String {
