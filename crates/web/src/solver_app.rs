@@ -10,6 +10,9 @@ use yew::prelude::*;
 
 use crate::solver::{self, LogEntry, ROUND_TRIP};
 
+/// The most log entries drawn (the newest); older ones stay in the log.
+const SHOWN: usize = 200;
+
 /// A query to start from in the "your own query" box.
 const OWN_QUERY: &str = "(declare-const x Int)\n(declare-const y Int)\n(assert (and (< x y) (< y x)))\n(check-sat)\n";
 
@@ -81,8 +84,11 @@ pub fn solver_panel() -> Html {
                 <button data-testid="solver-own-check" onclick={on_own_check}>{ "Check" }</button>
             </details>
             <ol class="solver-log" data-testid="solver-log">
-                { for log.entries.iter().rev().map(entry) }
+                { for log.entries.iter().rev().take(SHOWN).map(entry) }
             </ol>
+            if log.entries.len() > SHOWN {
+                <p class="hint">{ format!("{} older queries are not shown.", log.entries.len() - SHOWN) }</p>
+            }
         </section>
     }
 }
