@@ -634,27 +634,16 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     };
     let marks = graph.marks(&snap, &props.highlight);
     let covered = graph.covered_links(&snap);
-    let click = |sel: Selection| {
-        let linked = linked.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            linked.click(sel);
-        })
-    };
     let edges = graph.edges.iter().filter(|e| graph.visible(e.to, shown)).map(|e| {
         html! { <path class={classes!("arg-edge", e.link.css_class())} d={e.path.clone()} marker-end="url(#arrow)" /> }
     });
     let covers = covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
+    // One memoized component per state: a step re-renders only the states
+    // whose marks changed.
     let nodes = graph.nodes.iter().zip(&marks).enumerate().filter(|(i, _)| graph.visible(*i, shown)).map(|(_, (n, m))| {
-        let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
-        let sel = Selection::State(n.state);
         html! {
-            <g class={m.classes()} data-state={sel.to_string()} tabindex="0" onclick={click(sel)} onkeydown={on_enter(&linked, sel)}>
-                <title>{ format!("{}{} — {}", n.state, if n.location.is_empty() { String::new() } else { format!(" {}", n.location) }, m.words()) }</title>
-                <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="4" />
-                <text class="arg-id" x={fmt(n.center.x)} y={fmt(y0 + 13.0)}>{ n.state.to_string() }</text>
-                <text class="arg-loc" x={fmt(n.center.x)} y={fmt(y0 + 26.0)}>{ n.location.clone() }</text>
-            </g>
+            <ArgNodeView key={n.state.0} state={n.state} location={AttrValue::from(n.location.clone())}
+                x={n.center.x} y={n.center.y} width={n.width} height={n.height} marks={*m} linked={linked.clone()} />
         }
     });
     let fit_key = format!("arg {}", props.frame.run_id);
@@ -684,6 +673,50 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
                 { " · " }<span class="lg lg-target">{ "target" }</span>
             </p>
         </>
+    }
+}
+
+/// Properties of [`ArgNodeView`].
+#[derive(Properties, PartialEq)]
+pub struct ArgNodeViewProps {
+    /// The state.
+    pub state: engine::StateId,
+    /// `@N5`.
+    pub location: AttrValue,
+    /// Center.
+    pub x: f64,
+    /// Center.
+    pub y: f64,
+    /// Size.
+    pub width: f64,
+    /// Size.
+    pub height: f64,
+    /// What the state is at the shown position.
+    pub marks: crate::arg::ArgMarks,
+    /// The page's selection.
+    pub linked: crate::linked::SelectionContext,
+}
+
+/// One state of the ARG.
+#[function_component(ArgNodeView)]
+pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
+    let sel = Selection::State(props.state);
+    let onclick = {
+        let linked = props.linked.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            linked.click(sel);
+        })
+    };
+    let (x0, y0) = (props.x - props.width / 2.0, props.y - props.height / 2.0);
+    let m = props.marks;
+    html! {
+        <g class={m.classes()} data-state={sel.to_string()} tabindex="0" {onclick} onkeydown={on_enter(&props.linked, sel)}>
+            <title>{ format!("{}{} — {}", props.state, if props.location.is_empty() { String::new() } else { format!(" {}", props.location) }, m.words()) }</title>
+            <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(props.width)} height={fmt(props.height)} rx="4" />
+            <text class="arg-id" x={fmt(props.x)} y={fmt(y0 + 13.0)}>{ props.state.to_string() }</text>
+            <text class="arg-loc" x={fmt(props.x)} y={fmt(y0 + 26.0)}>{ props.location.clone() }</text>
+        </g>
     }
 }
 
