@@ -432,6 +432,18 @@ mod tests {
             m.len(),
             c.len()
         );
+        // For comparison: laying out every state, uncapped.
+        let all = ArgState::of_snapshot(snap);
+        let specs: Vec<NodeSpec> = all.iter().map(|_| NodeSpec { width: 50.0, height: 32.0, shape: Shape::Rect }).collect();
+        let mut espec = Vec::new();
+        for (i, s) in all.iter().enumerate() {
+            for p in s.origin.parents() {
+                espec.push(EdgeSpec { from: p.0 as usize, to: i, label: None });
+            }
+        }
+        let t = std::time::Instant::now();
+        let l = layout(&specs, &espec, Spacing::default());
+        println!("uncapped layout of all {} states: {:?} ({} x {} px)", all.len(), t.elapsed(), l.width as i64, l.height as i64);
         let t = std::time::Instant::now();
         let cloned = snap.clone();
         println!("Snapshot clone ({} states): {:?}", cloned.states.len(), t.elapsed());
