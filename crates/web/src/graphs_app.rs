@@ -397,12 +397,6 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
         let fold_choice = fold_choice.clone();
         use_effect_with(props.source.clone(), move |_| fold_choice.set(None));
     }
-    // The editor marks the selection's source line (crate::editor).
-    let selected_line = (*program).as_ref().and_then(|p| {
-        let snap = current_frame.as_ref().filter(|f| f.fresh).map(|f| f.snapshot.clone());
-        linked.selection.resolve(p, snap.as_deref()).lines.iter().next().copied()
-    });
-    use_effect_with(selected_line, |line| crate::editor::highlight_line(crate::editor::LineKind::Selected, *line));
     let Some(program) = (*program).clone() else {
         return html! { <div class="graphs" data-testid="graphs"><p class="hint">{ "Fix the program's errors to see its graph." }</p></div> };
     };
