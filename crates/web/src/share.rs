@@ -205,7 +205,9 @@ pub fn decode(fragment: &str) -> Result<Option<ShareState>, ShareError> {
     Ok(Some(state))
 }
 
-#[cfg(test)]
+// Native only: proptest is a host dev-dependency (the wasm tests cover the
+// glue, not this pure logic).
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use crate::view::EXAMPLE_PROGRAM;
