@@ -6,7 +6,9 @@
 //!   model, step limit); [`RunSpec::config`] turns it into an
 //!   [`engine::Config`] exactly as `cpaplay verify --config NAME
 //!   --int-model M --max-steps N` does.
-//! * [`Run`] owns the steppable [`engine::Analysis`] and a
+//! * [`Run`] owns the steppable [`engine::cegar::Verifier`] (plain
+//!   reachability, or CEGAR / counterexample check / restart when the
+//!   configuration asks for them) and a
 //!   [`engine::view::Cursor`] over the events produced so far: the page calls
 //!   [`Run::advance`] a few pops per tick (so it never freezes) and seeks the
 //!   cursor to step forward and back (never re-running the analysis).
@@ -23,7 +25,9 @@ use std::sync::Arc;
 use cfa::Program;
 use engine::trace::{Event, StateId, ViewContent};
 use engine::view::{Cursor, Snapshot};
-use engine::{build_analysis, Analysis, Config};
+use engine::cegar::{build_verifier, Verifier};
+use engine::trace::MergeKind;
+use engine::Config;
 use minic::IntModel;
 
 /// The presets the chooser offers, in the order shown, with a short
@@ -35,6 +39,11 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("octagon-join", "octagons, merge^join"),
     ("octagon-widening", "octagons, widening at loop heads"),
     ("symbolic", "symbolic execution: symbolic values + path constraints, checked by Z3 (loads on first query)"),
+    ("value-cegar", "value analysis with CEGAR: precision starts empty, refined by explicit-value interpolation"),
+    ("octagon-cegar", "octagons with CEGAR: precision starts empty, octagon backup refiner"),
+    ("octagon-join-cex", "octagons, merge^join, each error path rechecked (counterexample check)"),
+    ("octagon-widening-cex", "octagons, widening, each error path rechecked (counterexample check)"),
+    ("octagon-seq-widening-cegar", "restart algorithm: octagon widening with a check, then octagon CEGAR"),
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
@@ -89,7 +98,7 @@ pub struct Run {
     pub program: Arc<Program>,
     /// The events so far, seekable.
     pub cursor: Cursor,
-    analysis: Analysis,
+    analysis: Verifier,
 }
 
 impl Run {
@@ -100,7 +109,9 @@ impl Run {
             format!("the program has {} error(s); fix them to analyze it", d.iter().filter(|d| d.severity == minic::Severity::Error).count())
         })?);
         let config = spec.config()?;
-        let analysis = build_analysis(program.clone(), &config, true).map_err(|e| e.message)?;
+        // Natively the verifier has Debian's z3 attached; in the page it parks
+        // on each query and the page answers it with z3-solver.
+        let analysis = build_verifier(program.clone(), &config, true).map_err(|e| e.message)?;
         Ok(Run { spec, program, cursor: Cursor::new(Vec::new()), analysis })
     }
 
@@ -165,6 +176,12 @@ pub enum Breakpoint {
     Target,
     /// The next waitlist pop (the next algorithm step).
     Pop,
+    /// A merge^widening that replaced a reached state.
+    Widening,
+    /// A query to the SMT solver.
+    SolverCall,
+    /// A CEGAR refinement (new precision).
+    Refinement,
 }
 
 impl Breakpoint {
@@ -175,6 +192,11 @@ impl Breakpoint {
             Breakpoint::Covered => matches!(e, Event::Stop { covered: true, .. }),
             Breakpoint::Target => matches!(e, Event::TargetReached { .. }),
             Breakpoint::Pop => matches!(e, Event::WaitlistPop { .. }),
+            Breakpoint::Widening => {
+                matches!(e, Event::Merge { operator: MergeKind::Widening, replaced: true, .. })
+            }
+            Breakpoint::SolverCall => matches!(e, Event::SolverQuery { .. }),
+            Breakpoint::Refinement => matches!(e, Event::Refinement { .. }),
         }
     }
 
@@ -185,6 +207,9 @@ impl Breakpoint {
             Breakpoint::Covered => "next covering stop",
             Breakpoint::Target => "next target",
             Breakpoint::Pop => "next pop",
+            Breakpoint::Widening => "next widening",
+            Breakpoint::SolverCall => "next solver call",
+            Breakpoint::Refinement => "next refinement",
         }
     }
 }
@@ -462,6 +487,32 @@ mod tests {
         run.cursor.seek(c);
         assert!(Panels::of(&run.program, &run.cursor).step_text.contains("covered by"));
         assert_eq!(next_break(&run.cursor, Breakpoint::Target), None, "Listing 2.1 is safe");
+    }
+
+    #[test]
+    fn widening_breakpoint_skips_non_widening_merges() {
+        let mut run = listing_run("octagon-widening");
+        run.cursor.seek(0);
+        let w = next_break(&run.cursor, Breakpoint::Widening).expect("a widening at the loop head");
+        assert!(matches!(run.cursor.events()[w - 1], Event::Merge { operator: MergeKind::Widening, replaced: true, .. }));
+        assert_eq!(next_break(&run.cursor, Breakpoint::Refinement), None, "no CEGAR in this preset");
+        let mut join = listing_run("octagon-join");
+        join.cursor.seek(0);
+        assert_eq!(next_break(&join.cursor, Breakpoint::Widening), None, "merge^join never widens");
+    }
+
+    #[test]
+    fn cegar_presets_run_cegar_in_the_page() {
+        let src = include_str!("../../../static/examples/cegar-footnote.c");
+        let spec = RunSpec { preset: "octagon-cegar".into(), max_steps: 5000, ..RunSpec::default() };
+        let mut run = Run::start(src, spec).unwrap().complete();
+        run.cursor.seek(0);
+        let r = next_break(&run.cursor, Breakpoint::Refinement).expect("octagon-cegar refines the spurious path");
+        assert!(r > 0);
+        let n = run.cursor.len();
+        let p = panels_at(&mut run, n);
+        assert!(p.verdict.as_deref().unwrap().starts_with("TRUE"), "{:?}", p.verdict);
+        assert!(PRESETS.iter().any(|(name, _)| *name == "octagon-seq-widening-cegar"));
     }
 
     #[test]

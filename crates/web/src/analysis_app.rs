@@ -537,6 +537,9 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <button data-testid="bp-covered" onclick={ctl(Ctl::Break(Breakpoint::Covered))}>{ Breakpoint::Covered.label() }</button>
                 <button data-testid="bp-target" onclick={ctl(Ctl::Break(Breakpoint::Target))}>{ Breakpoint::Target.label() }</button>
                 <button data-testid="bp-pop" onclick={ctl(Ctl::Break(Breakpoint::Pop))}>{ Breakpoint::Pop.label() }</button>
+                <button data-testid="bp-widening" onclick={ctl(Ctl::Break(Breakpoint::Widening))}>{ Breakpoint::Widening.label() }</button>
+                <button data-testid="bp-solver" onclick={ctl(Ctl::Break(Breakpoint::SolverCall))}>{ Breakpoint::SolverCall.label() }</button>
+                <button data-testid="bp-refinement" onclick={ctl(Ctl::Break(Breakpoint::Refinement))}>{ Breakpoint::Refinement.label() }</button>
             </div>
             if fresh {
                 <style>{ panels.highlight_css() }</style>

@@ -95,6 +95,7 @@ pub fn app() -> Html {
             <header class="topbar">
                 <h1>{ "CPA Playground" }</h1>
                 <span class="tagline">{ "mini-C → control-flow automaton" }</span>
+                <crate::gallery_app::ExamplesButton />
                 <crate::compare_app::CompareButton source={model.source.clone()} />
                 <crate::share_app::ShareBar source={model.source.clone()} />
                 <button class="reset" onclick={on_reset} title="Replace the editor's text by the built-in example">

@@ -88,6 +88,23 @@ pub struct Example {
 }
 
 impl Example {
+    /// The page state the example opens as (the same state a share link
+    /// carries): its program, its first configuration and integer model,
+    /// and — with two or three configurations — the compare view over all
+    /// of them.
+    pub fn share_state(&self) -> crate::share::ShareState {
+        let spec = crate::analysis::RunSpec {
+            preset: self.configs[0].clone(),
+            int_model: if self.int_model == "c" { minic::IntModel::C } else { minic::IntModel::Math },
+            ..crate::analysis::RunSpec::default()
+        };
+        let mut state = crate::share::ShareState::new(self.program, &spec);
+        if (2..=3).contains(&self.configs.len()) {
+            state.compare = self.configs.clone();
+        }
+        state
+    }
+
     /// The expected verdict of `config`, if the example states one.
     pub fn expected(&self, config: &str) -> Option<&str> {
         self.expect.iter().find(|(c, _)| c == config).map(|(_, v)| v.as_str())
@@ -505,6 +522,18 @@ mod tests {
             assert!(!e.body.is_empty(), "{}: empty explanation", e.id);
             assert_eq!(e.expect.len(), e.configs.len(), "{}: every configuration needs an expected verdict", e.id);
             assert!(cfa::from_source(e.program).is_ok(), "{}: the program does not parse", e.id);
+        }
+    }
+
+    #[test]
+    fn every_example_opens_as_a_valid_share_link() {
+        for e in examples().0 {
+            let state = e.share_state();
+            let decoded = crate::share::decode(&crate::share::encode(&state)).unwrap().unwrap();
+            assert_eq!(decoded, state, "{}", e.id);
+            assert_eq!(decoded.preset, e.configs[0]);
+            assert_eq!(decoded.int_model, e.int_model);
+            assert_eq!(decoded.compare.len(), if e.configs.len() > 1 { e.configs.len() } else { 0 }, "{}", e.id);
         }
     }
 

@@ -6,6 +6,44 @@
 use yew::prelude::*;
 
 use crate::gallery::{Block, Example, Inline};
+use crate::share::encode;
+
+/// The top bar's "Examples" button and the gallery it opens.
+#[function_component(ExamplesButton)]
+pub fn examples_button() -> Html {
+    let open = use_state(|| false);
+    let show = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(true))
+    };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |_: ()| open.set(false))
+    };
+    html! {
+        <>
+            <button class="examples-button" onclick={show} data-testid="examples-button"
+                title="The papers' examples and ours, with what to look at">{ "Examples" }</button>
+            if *open {
+                <Gallery on_open={Callback::from(|e: Example| open_example(&e))} on_close={close} />
+            }
+        </>
+    }
+}
+
+/// Opens an example the way a share link opens: the page reloads with the
+/// example's state in the URL fragment, so the restore path is the one
+/// share links use (and the back button returns to the previous program).
+pub fn open_example(example: &Example) {
+    let Some(location) = web_sys::window().map(|w| w.location()) else { return };
+    let fragment = format!("#{}", encode(&example.share_state()));
+    if location.hash().ok().as_deref() == Some(fragment.as_str()) {
+        let _ = location.reload();
+    } else {
+        // The top bar's hashchange listener reloads the page.
+        let _ = location.set_hash(&fragment);
+    }
+}
 
 /// Properties of [`Gallery`].
 #[derive(Properties, PartialEq)]
