@@ -25,6 +25,10 @@
 //! - [`config_panel`]: the configuration form and its properties text kept
 //!   in sync, plain Rust; `config_app` is the panel.
 //!
+//! - [`gallery`]: the examples (`static/examples/NAME.c` + `NAME.md`), the
+//!   Markdown parsed into safe text blocks, plain Rust; `gallery_app` is the
+//!   dialog, which opens an example through the share-link restore.
+//!
 //! - [`selection`]: linked selection (a node, edge or state highlighted in
 //!   every panel), plain Rust; `linked` shares it through a Yew context.
 //!
@@ -43,12 +47,13 @@
 //! command-line tool; it has no front end of its own.
 
 pub mod analysis;
+pub mod arg;
 pub mod compare;
 pub mod config_panel;
-pub mod arg;
 pub mod cfa_graph;
 pub mod layout;
 pub mod editor;
+pub mod gallery;
 pub mod octagon_plot;
 pub mod predict;
 pub mod state_view;
@@ -67,11 +72,13 @@ pub mod compare_app;
 #[cfg(target_arch = "wasm32")]
 pub mod config_app;
 #[cfg(target_arch = "wasm32")]
-pub mod inspector_app;
+pub mod gallery_app;
 #[cfg(target_arch = "wasm32")]
 pub mod graphs_app;
 #[cfg(target_arch = "wasm32")]
 pub mod linked;
+#[cfg(target_arch = "wasm32")]
+pub mod inspector_app;
 #[cfg(target_arch = "wasm32")]
 pub mod predict_app;
 #[cfg(target_arch = "wasm32")]
