@@ -21,9 +21,8 @@
 //!    none covered, some covered, or there was no new state to check (every
 //!    edge infeasible, or a target/sink without successors).
 //!
-//! This is the UI-free home of the grading the page's predict mode shows
-//! (crate `web`, `predict.rs`, has the same public API and can become
-//! `pub use exercises::predict::*`), so a `next-step` exercise and predict
+//! This is the one home of the grading the page's predict mode shows
+//! (`web::predict` re-exports it), so a `next-step` exercise and predict
 //! mode can never disagree about what a step did.
 
 use engine::trace::{Event, MergeKind, StateId};
