@@ -76,7 +76,7 @@ fn listing_1_symbolic_execution_proves_it_with_solver_queries() {
         // Both `b < a` branches are refuted by the solver.
         assert_eq!(qs.iter().filter(|(_, a)| a == "unsat").count(), 2, "{qs:#?}");
         let logic = if model == "C" { "(set-logic QF_BV)" } else { "(set-logic QF_LIA)" };
-        assert!(qs.iter().all(|(s, _)| s.contains(logic) && s.ends_with("(check-sat)\n")), "{qs:#?}");
+        assert!(qs.iter().all(|(s, _)| s.contains(logic) && s.contains("(check-sat)\n")), "{qs:#?}");
         // Query ids count up from 0 in trace order.
         let ids: Vec<u32> = events
             .iter()
@@ -199,14 +199,14 @@ proptest! {
         prop_assert!(d.is_less_or_equal(&s, &r));
         prop_assert!(d.is_less_or_equal(&r, &s));
         // Jointly with constraints renamed by the same renaming.
-        let a = ConstraintsState { constraints: cs.clone(), memory: Arc::new(s.clone()) };
-        let b = ConstraintsState { constraints: cs.iter().map(|c| rename(c, &perm, offset)).collect(), memory: Arc::new(r.clone()) };
+        let a = ConstraintsState { constraints: cs.clone(), memory: Arc::new(s.clone()), model: None };
+        let b = ConstraintsState { constraints: cs.iter().map(|c| rename(c, &perm, offset)).collect(), memory: Arc::new(r.clone()), model: None };
         prop_assert!(constraints_leq(&a, &b));
         prop_assert!(constraints_leq(&b, &a));
         // Fewer constraints is more general, never the other way round
         // when a constraint really is lost.
         if let Some((_, rest)) = cs.split_last() {
-            let c = ConstraintsState { constraints: rest.to_vec(), memory: Arc::new(s.clone()) };
+            let c = ConstraintsState { constraints: rest.to_vec(), memory: Arc::new(s.clone()), model: None };
             prop_assert!(constraints_leq(&a, &c));
         }
     }
@@ -231,13 +231,13 @@ fn one_renaming_for_memory_and_constraints() {
     // e says x > 0: e ⋢ e'.
     let gt0 = |t: Term| Term::app(Op::Lt, vec![Term::int(0), t]);
     let m = |a: u32, b: u32| SymState { values: BTreeMap::from([(cfa::VarId(0), ident(a)), (cfa::VarId(1), ident(b))]), frames: vec![], next_id: 2 };
-    let e = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(1, 2)) };
-    let e2 = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(2, 1)) };
+    let e = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(1, 2)), model: None };
+    let e2 = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(2, 1)), model: None };
     assert!(SymbolicDomain.is_less_or_equal(&m(1, 2), &m(2, 1)));
     assert!(!constraints_leq(&e, &e2));
     assert!(!constraints_leq(&e2, &e));
     // With the constraint renamed along, it is covered.
-    let e3 = ConstraintsState { constraints: vec![gt0(ident(2))], memory: Arc::new(m(2, 1)) };
+    let e3 = ConstraintsState { constraints: vec![gt0(ident(2))], memory: Arc::new(m(2, 1)), model: None };
     assert!(constraints_leq(&e, &e3) && constraints_leq(&e3, &e));
 }
 

@@ -105,18 +105,71 @@ mod native {
 
     /// A persistent `z3 -in` process answering scripts one after another.
     /// Started on the first query; restarted after it died or timed out.
+    ///
+    /// Incremental use: consecutive scripts of symbolic execution extend
+    /// one path's constraints, so when a script has the shape
+    /// [`crate::Query::to_smtlib`] prints (logic, declarations, asserts,
+    /// `(check-sat)`) and the same logic as the previous one, the process
+    /// keeps the asserts both share (each assert sits on its own
+    /// `(push 1)` level), pops the rest and pushes only the new ones.
+    /// Anything else runs after a `(reset)`.
     pub struct Z3Process {
         path: PathBuf,
         timeout: Duration,
         running: Option<Running>,
         version: Option<String>,
+        incremental: Option<Incremental>,
+    }
+
+    /// What the running process holds in incremental mode.
+    struct Incremental {
+        logic: String,
+        decls: std::collections::BTreeMap<String, String>,
+        asserts: Vec<String>,
+    }
+
+    /// A script in the shape `Query::to_smtlib` prints.
+    struct Parsed {
+        logic: String,
+        decls: Vec<(String, String)>,
+        asserts: Vec<String>,
+        tail: Vec<String>,
+    }
+
+    fn parse_script(script: &str) -> Option<Parsed> {
+        let mut p = Parsed { logic: String::new(), decls: Vec::new(), asserts: Vec::new(), tail: Vec::new() };
+        for line in script.lines() {
+            let l = line.trim();
+            if l.is_empty() || l.starts_with(';') || l == "(set-option :produce-models true)" {
+                continue;
+            }
+            if let Some(rest) = l.strip_prefix("(set-logic ") {
+                if !p.logic.is_empty() || !p.asserts.is_empty() {
+                    return None;
+                }
+                p.logic = rest.trim_end_matches(')').to_string();
+            } else if let Some(rest) = l.strip_prefix("(declare-fun ") {
+                let name = rest.split_whitespace().next()?.to_string();
+                p.decls.push((name, l.to_string()));
+            } else if l.starts_with("(assert ") {
+                if !p.tail.is_empty() {
+                    return None;
+                }
+                p.asserts.push(l.to_string());
+            } else if l == "(check-sat)" || l == "(get-model)" {
+                p.tail.push(l.to_string());
+            } else {
+                return None;
+            }
+        }
+        (!p.logic.is_empty() && p.tail.first().map(String::as_str) == Some("(check-sat)")).then_some(p)
     }
 
     impl Z3Process {
         /// A back end running the `z3` at `path` (Debian: `/usr/bin/z3`)
         /// with a time limit per query.
         pub fn new(path: impl Into<PathBuf>, timeout: Duration) -> Self {
-            Z3Process { path: path.into(), timeout, running: None, version: None }
+            Z3Process { path: path.into(), timeout, running: None, version: None, incremental: None }
         }
 
         /// `z3` from `$CPAPLAY_Z3`, else `/usr/bin/z3` if it exists, else `z3`
@@ -210,12 +263,56 @@ mod native {
 
         fn solve(&mut self, script: &str) -> Result<String, SolverError> {
             let ms = self.timeout.as_millis().max(1);
-            let input = format!("(reset)\n(set-option :timeout {ms})\n{script}\n(echo \"{DONE}\")\n");
-            match self.exchange(&input) {
+            let input = match (parse_script(script), self.running.is_some()) {
+                (Some(p), running) => {
+                    let compatible = running
+                        && self.incremental.as_ref().is_some_and(|inc| {
+                            inc.logic == p.logic && p.decls.iter().all(|(n, l)| inc.decls.get(n).is_none_or(|m| m == l))
+                        });
+                    let mut input = String::new();
+                    if !compatible {
+                        input.push_str(&format!(
+                            "(reset)\n(set-option :global-declarations true)\n(set-option :produce-models true)\n(set-option :timeout {ms})\n(set-logic {})\n",
+                            p.logic
+                        ));
+                        self.incremental = Some(Incremental { logic: p.logic.clone(), decls: Default::default(), asserts: Vec::new() });
+                    }
+                    let inc = self.incremental.as_mut().ok_or_else(|| SolverError::new("incremental state lost"))?;
+                    let common = inc.asserts.iter().zip(&p.asserts).take_while(|(a, b)| a == b).count();
+                    let pops = inc.asserts.len() - common;
+                    if pops > 0 {
+                        input.push_str(&format!("(pop {pops})\n"));
+                    }
+                    for (name, line) in &p.decls {
+                        if !inc.decls.contains_key(name) {
+                            input.push_str(line);
+                            input.push('\n');
+                            inc.decls.insert(name.clone(), line.clone());
+                        }
+                    }
+                    for a in &p.asserts[common..] {
+                        input.push_str("(push 1)\n");
+                        input.push_str(a);
+                        input.push('\n');
+                    }
+                    inc.asserts = p.asserts.clone();
+                    for t in &p.tail {
+                        input.push_str(t);
+                        input.push('\n');
+                    }
+                    input
+                }
+                (None, _) => {
+                    self.incremental = None;
+                    format!("(reset)\n(set-option :timeout {ms})\n{script}\n")
+                }
+            };
+            match self.exchange(&format!("{input}(echo \"{DONE}\")\n")) {
                 Ok(out) => Ok(out),
                 Err(e) => {
                     // A process that timed out or died is not reused.
                     self.running = None;
+                    self.incremental = None;
                     Err(e)
                 }
             }

@@ -347,6 +347,10 @@ impl Term {
                 None => t,
             };
         }
+        if matches!(op, Op::Add | Op::Sub | Op::Neg | Op::Mul | Op::BvAdd | Op::BvSub | Op::BvNeg | Op::BvMul) {
+            let t = Term::mk(Node::App { op, args });
+            return normalize_linear(&t).unwrap_or(t);
+        }
         Term::mk(Node::App { op, args })
     }
 
@@ -588,6 +592,105 @@ impl Term {
             }
         }
     }
+}
+
+/// Collects `t` (scaled by `scale`) as a linear combination: atoms with
+/// coefficients in order of first occurrence, and a constant. Bit-vector
+/// arithmetic wraps (the ring Z/2^w, reduced by the caller); integer
+/// arithmetic fails on i128 overflow.
+fn collect_linear(t: &Term, scale: i128, atoms: &mut Vec<(Term, i128)>, k: &mut i128, bv: bool) -> bool {
+    let mul = |a: i128, b: i128| if bv { Some(a.wrapping_mul(b)) } else { a.checked_mul(b) };
+    let add = |a: i128, b: i128| if bv { Some(a.wrapping_add(b)) } else { a.checked_add(b) };
+    if let Some(c) = t.as_signed() {
+        return match mul(scale, c).and_then(|x| add(*k, x)) {
+            Some(v) => {
+                *k = v;
+                true
+            }
+            None => false,
+        };
+    }
+    if let Node::App { op, args } = t.node() {
+        match (op, args.as_slice()) {
+            (Op::Add | Op::BvAdd, [a, b]) => {
+                return collect_linear(a, scale, atoms, k, bv) && collect_linear(b, scale, atoms, k, bv)
+            }
+            (Op::Sub | Op::BvSub, [a, b]) => {
+                return collect_linear(a, scale, atoms, k, bv)
+                    && match mul(scale, -1) {
+                        Some(s) => collect_linear(b, s, atoms, k, bv),
+                        None => false,
+                    }
+            }
+            (Op::Neg | Op::BvNeg, [a]) => {
+                return match mul(scale, -1) {
+                    Some(s) => collect_linear(a, s, atoms, k, bv),
+                    None => false,
+                }
+            }
+            (Op::Mul | Op::BvMul, [a, b]) if a.is_const() || b.is_const() => {
+                let (c, x) = if a.is_const() { (a, b) } else { (b, a) };
+                return match c.as_signed().and_then(|c| mul(scale, c)) {
+                    Some(s) => collect_linear(x, s, atoms, k, bv),
+                    None => false,
+                };
+            }
+            _ => {}
+        }
+    }
+    match atoms.iter_mut().find(|(a, _)| a == t) {
+        Some((_, c)) => match add(*c, scale) {
+            Some(v) => *c = v,
+            None => return false,
+        },
+        None => atoms.push((t.clone(), scale)),
+    }
+    true
+}
+
+/// The canonical form of a linear term: like atoms merged (in order of
+/// first occurrence — the structure decides the order, never the names of
+/// variables, so renaming commutes with normalizing) and constants summed:
+/// `c1·a1 ± c2·a2 … ± k`. `x + 1 + 1` becomes `x + 2`, and a loop's
+/// `x = x + y` keeps a term of constant size.
+fn normalize_linear(t: &Term) -> Option<Term> {
+    let sort = t.sort();
+    let (bv, width) = match sort {
+        Sort::Bv(w) => (true, w),
+        Sort::Int => (false, 0),
+        Sort::Bool => return None,
+    };
+    let mut atoms = Vec::new();
+    let mut k = 0i128;
+    if !collect_linear(t, 1, &mut atoms, &mut k, bv) {
+        return None;
+    }
+    let reduce = |c: i128| if bv { bv_signed(c as u128, width) } else { c };
+    let constant = |c: i128| if bv { Term::bv(c, width) } else { Term::int(c) };
+    let raw = |op: Op, args: Vec<Term>| Term::mk(Node::App { op, args });
+    let (add, sub, mul, neg) = if bv { (Op::BvAdd, Op::BvSub, Op::BvMul, Op::BvNeg) } else { (Op::Add, Op::Sub, Op::Mul, Op::Neg) };
+    let mut acc: Option<Term> = None;
+    for (a, c) in atoms {
+        let c = reduce(c);
+        if c == 0 {
+            continue;
+        }
+        let mag = c.checked_abs()?;
+        let scaled = |m: i128| if m == 1 { a.clone() } else { raw(mul, vec![constant(m), a.clone()]) };
+        acc = Some(match acc {
+            None if c < 0 => raw(neg, vec![scaled(mag)]),
+            None => scaled(mag),
+            Some(x) if c < 0 => raw(sub, vec![x, scaled(mag)]),
+            Some(x) => raw(add, vec![x, scaled(mag)]),
+        });
+    }
+    let k = reduce(k);
+    Some(match acc {
+        None => constant(k),
+        Some(x) if k == 0 => x,
+        Some(x) if k < 0 && k != i128::MIN && !(bv && -k >= 1i128 << (width - 1).min(126)) => raw(sub, vec![x, constant(-k)]),
+        Some(x) => raw(add, vec![x, constant(k)]),
+    })
 }
 
 /// Re-applies `op` to new arguments through the simplifying constructors.
@@ -934,11 +1037,27 @@ mod tests {
     }
 
     #[test]
+    fn linear_terms_are_normalized() {
+        let x = Term::var("x", Sort::Bv(32));
+        let y = Term::var("y", Sort::Bv(32));
+        let one = Term::bv(1, 32);
+        let t = Term::bv2(Op::BvAdd, Term::bv2(Op::BvAdd, x.clone(), one.clone()), one.clone());
+        assert_eq!(t.to_string(), "(bvadd x (_ bv2 32))");
+        // x + y + (x + 1) - y = 2x + 1
+        let t = Term::bv2(Op::BvSub, Term::bv2(Op::BvAdd, Term::bv2(Op::BvAdd, x.clone(), y.clone()), Term::bv2(Op::BvAdd, x.clone(), one.clone())), y.clone());
+        assert_eq!(t.to_string(), "(bvadd (bvmul (_ bv2 32) x) (_ bv1 32))");
+        let t = Term::bv2(Op::BvSub, x.clone(), x.clone());
+        assert_eq!(t.as_signed(), Some(0));
+        let i = Term::var("i", Sort::Int);
+        assert_eq!(Term::sub(Term::add(i.clone(), Term::int(3)), Term::int(5)).to_string(), "(- i 2)");
+    }
+
+    #[test]
     fn printing() {
         let x = Term::var("x", Sort::Int);
         let t = Term::le(Term::add(x.clone(), Term::int(-1)), Term::int(3));
-        assert_eq!(t.to_string(), "(<= (+ x (- 1)) 3)");
-        assert_eq!(t.pretty(), "x + -1 <= 3");
+        assert_eq!(t.to_string(), "(<= (- x 1) 3)");
+        assert_eq!(t.pretty(), "x - 1 <= 3");
         let y = Term::var("a b", Sort::Bv(8));
         assert_eq!(Term::bv1(Op::SignExt(24), y).to_string(), "((_ sign_extend 24) |a b|)");
     }

@@ -11,7 +11,8 @@
 //!   replaced by their explicit value everywhere.
 //! * A successor whose set changed is checked for satisfiability by the
 //!   SMT solver (only the constraints connected to the new ones through
-//!   shared identifiers are asked — the rest was satisfiable before); an
+//!   shared identifiers are asked — the rest was satisfiable before — and
+//!   at most [`MAX_QUERY_CONSTRAINTS`] of them: the oldest and the newest); an
 //!   `unsat` successor is dropped (the edge is infeasible). The question
 //!   goes through the run's [`SolverOracle`], so in the page the algorithm
 //!   parks until `z3-solver` answers (see [`crate::solver`]); `unknown`
@@ -35,7 +36,7 @@ use crate::trace::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A Constraints state: the path constraints (in the order they were
@@ -46,6 +47,11 @@ pub struct ConstraintsState {
     pub constraints: Vec<Term>,
     /// The SymbolicValue state these constraints were computed with.
     pub memory: Arc<SymState>,
+    /// The last model the solver gave on this path (identifier → value): a
+    /// hint only — when it satisfies the constraints of a successor, that
+    /// successor is known satisfiable without a query (a sat answer never
+    /// prunes, so a hint can cost precision, never soundness). Not part of ⊑.
+    pub model: Option<Arc<BTreeMap<String, Value>>>,
 }
 
 /// The Constraints domain: sets of constraints with the joint alias order.
@@ -87,6 +93,7 @@ impl AbstractDomain for ConstraintsDomain {
         ConstraintsState {
             constraints: a.constraints.iter().filter(|c| b.constraints.contains(c)).cloned().collect(),
             memory: a.memory.clone(),
+            model: None,
         }
     }
 }
@@ -114,6 +121,11 @@ impl ConstraintsCpa {
         Query::new(constraints.to_vec())
     }
 }
+
+/// The most constraints one satisfiability query asks about (see
+/// `strengthen`): long loops unrolled symbolically would otherwise ask
+/// ever larger queries, each costing more than the last.
+pub const MAX_QUERY_CONSTRAINTS: usize = 16;
 
 fn idents(t: &Term) -> BTreeSet<Arc<str>> {
     t.vars().into_keys().filter(|n| is_identifier(n)).collect()
@@ -179,18 +191,39 @@ impl TransferRelation for ConstraintsCpa {
         // Drop constraints no variable can reach any more.
         let live: BTreeSet<Arc<str>> = memory.terms().flat_map(idents).collect();
         let constraints = connected(&constraints, live);
-        let next = ConstraintsState { constraints, memory: Arc::new(memory.clone()) };
+        let mut next = ConstraintsState { constraints, memory: Arc::new(memory.clone()), model: state.model.clone() };
         if new_ids.is_empty() {
             return Some(next);
         }
         // Ask about the part connected to the new constraints.
-        let relevant = connected(&next.constraints, new_ids);
+        let mut relevant = connected(&next.constraints, new_ids);
         if relevant.is_empty() {
             return Some(next);
         }
-        let script = ConstraintsCpa::query(&relevant).to_smtlib();
+        if let Some(m) = &state.model {
+            let env = |n: &str| m.get(n).copied();
+            if relevant.iter().all(|c| c.eval(&env) == Some(Value::Bool(true))) {
+                return Some(next); // the path's last model still satisfies them
+            }
+        }
+        if relevant.len() > MAX_QUERY_CONSTRAINTS {
+            // Ask about a window: the oldest constraints (input ranges,
+            // the first branches) and the newest (this edge's). Only `unsat`
+            // prunes, and a subset that is unsat makes the whole set unsat,
+            // so this loses precision, never soundness.
+            let keep_old = MAX_QUERY_CONSTRAINTS / 4;
+            let cut = relevant.len() - (MAX_QUERY_CONSTRAINTS - keep_old);
+            relevant.drain(keep_old..cut);
+        }
+        let mut query = ConstraintsCpa::query(&relevant);
+        query.want_model = true;
+        let script = query.to_smtlib();
         match self.oracle.ask(&script) {
             Ask::Answer(r) if r.status() == Status::Unsat => None,
+            Ask::Answer(r) if r.status() == Status::Sat && !r.model.is_empty() => {
+                next.model = Some(Arc::new(r.model.clone()));
+                Some(next)
+            }
             // sat, unknown (sound: keep), or pending (the result is dropped
             // and the transfer redone once the answer is in).
             _ => Some(next),
