@@ -94,7 +94,7 @@ pub fn app() -> Html {
         <div class="app">
             <header class="topbar">
                 <h1>{ "CPA Playground" }</h1>
-                <span class="tagline">{ "mini-C → control-flow automaton" }</span>
+                <span class="tagline">{ "mini-C → CFA → the CPA algorithm, step by step" }</span>
                 <crate::gallery_app::ExamplesButton />
                 <crate::compare_app::CompareButton source={model.source.clone()} />
                 <crate::share_app::ShareBar source={model.source.clone()} />
