@@ -81,6 +81,11 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
     };
 
     let form = match &values {
+        Ok(v) if !v.stages.is_empty() => html! {
+            <p class="hint" data-testid="config-sequential">
+                { format!("A sequential combination (restart algorithm): its stages {} are whole configurations, run one after the other. Edit them in the text below.", v.stages) }
+            </p>
+        },
         Ok(v) => {
             let octagon = v.domain == Domain::Octagon;
             html! {

@@ -89,6 +89,10 @@ pub struct PanelValues {
     pub cegar: bool,
     /// `limits.states` (0: none).
     pub max_states: u64,
+    /// The stages of a sequential combination (`restartAlgorithm.configFiles`),
+    /// empty for a single configuration: stages are whole configurations,
+    /// which the form cannot compose (they are edited as text).
+    pub stages: String,
 }
 
 /// One form change.
@@ -159,6 +163,7 @@ impl PanelValues {
             precision: c.get(precision_key(domain)).to_string(),
             cegar: c.get("analysis.algorithm.CEGAR") == "true",
             max_states: c.get("limits.states").parse().unwrap_or(0),
+            stages: c.get("restartAlgorithm.configFiles").to_string(),
         }
     }
 }
@@ -221,8 +226,16 @@ mod tests {
 
     #[test]
     fn every_preset_reads_into_the_form() {
+        let mut checked = 0;
         for (name, _) in PRESETS {
             let v = PanelValues::read(&preset_text(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+            // A sequential combination names whole configurations per stage;
+            // its own CPA keys are the defaults, edited as text only.
+            if !v.stages.is_empty() {
+                assert_eq!(*name, "octagon-seq-widening-cegar");
+                continue;
+            }
+            checked += 1;
             let expect = if name.starts_with("value") {
                 Domain::Value
             } else if name.starts_with("octagon") {
@@ -232,6 +245,7 @@ mod tests {
             };
             assert_eq!(v.domain, expect, "{name}");
         }
+        assert_eq!(checked, PRESETS.len() - 1, "only the restart preset is text-only");
         let w = PanelValues::read(&preset_text("octagon-widening")).unwrap();
         assert_eq!(w.merge, "WIDENING");
         assert_eq!(PanelValues::read(&preset_text("octagon-join")).unwrap().merge, "JOIN");
@@ -259,7 +273,8 @@ mod tests {
                 reverse_postorder: true,
                 precision: "FULL".into(),
                 cegar: false,
-                max_states: 5000
+                max_states: 5000,
+                stages: String::new(),
             }
         );
         // The text runs as the form says.
