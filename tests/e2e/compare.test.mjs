@@ -7,30 +7,19 @@
 //
 //   DIST_DIR=dist node --test tests/e2e/compare.test.mjs   (after `trunk build --release`)
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, openBrowser } from './harness.mjs';
+import { artifacts, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BOUNDED = fs.readFileSync(path.join(repo, 'static', 'examples', 'octagon-listing2-1-bounded.c'), 'utf8');
 
-let browser;
-let page;
-let baseUrl;
-let pageErrors;
-let consoleErrors;
-
-before(async () => {
-  browser = await openBrowser({ profilePrefix: 'cpa-e2e-compare-', timeout: 60_000 });
-  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
-});
-
-after(async () => {
-  await browser?.close();
-});
+let page, baseUrl, pageErrors, consoleErrors;
+const session = useBrowser({ profilePrefix: 'cpa-e2e-compare-', timeout: 60_000 });
+before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 

@@ -6,12 +6,12 @@
 //
 //   DIST_DIR=dist node --test tests/e2e/gallery.test.mjs   (after `trunk build --release`)
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, openBrowser } from './harness.mjs';
+import { artifacts, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplesDir = path.join(repo, 'static', 'examples');
@@ -42,19 +42,9 @@ const EXAMPLES = fs
     };
   });
 
-let browser;
-let page;
-let baseUrl;
-let pageErrors;
-
-before(async () => {
-  browser = await openBrowser({ profilePrefix: 'cpa-e2e-gallery-', timeout: 60_000 });
-  ({ page, baseUrl, pageErrors } = browser);
-});
-
-after(async () => {
-  await browser?.close();
-});
+let page, baseUrl, pageErrors;
+const session = useBrowser({ profilePrefix: 'cpa-e2e-gallery-', timeout: 60_000 });
+before(async () => ({ page, baseUrl, pageErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 

@@ -10,25 +10,14 @@
 // Environment: DIST_DIR (default dist). Screenshots go to tests/e2e/artifacts/.
 // Timings are printed, never asserted.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, openBrowser } from './harness.mjs';
+import { artifacts, useBrowser } from './harness.mjs';
 
-let browser;
-let page;
-let baseUrl;
-let pageErrors;
-let consoleErrors;
-
-before(async () => {
-  browser = await openBrowser({ profilePrefix: 'cpa-e2e-graphs-', timeout: 30_000 });
-  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
-});
-
-after(async () => {
-  await browser?.close();
-});
+let page, baseUrl, pageErrors, consoleErrors;
+const session = useBrowser({ profilePrefix: 'cpa-e2e-graphs-', timeout: 30_000 });
+before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 const cfa = (sel = '') => page.locator(`[data-testid=cfa-graph] ${sel}`);

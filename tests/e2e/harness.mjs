@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/static-server.mjs';
 
@@ -64,4 +65,32 @@ export async function openBrowser({ profilePrefix, timeout }) {
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
   return { page, baseUrl, pageErrors, consoleErrors, close };
+}
+
+/**
+ * For a test file: opens the browser (as `openBrowser`) before the file's
+ * tests and closes it after them, through node:test's `before`/`after`.
+ * Returns the session; `await session.ready` in the file's own `before`
+ * (root-level hooks run concurrently) gives `page`, `baseUrl`,
+ * `pageErrors` and `consoleErrors`.
+ */
+export function useBrowser(options) {
+  const session = {};
+  session.ready = new Promise((resolve, reject) => {
+    before(async () => {
+      try {
+        Object.assign(session, await openBrowser(options));
+        resolve(session);
+      } catch (e) {
+        reject(e);
+        throw e;
+      }
+    });
+  });
+  // The file's `before` reports a failed start; do not report it twice.
+  session.ready.catch(() => {});
+  after(async () => {
+    await session.close?.();
+  });
+  return session;
 }

@@ -7,25 +7,14 @@
 // Environment: DIST_DIR (default dist), CHROMIUM (default /usr/bin/chromium).
 // Screenshots go to tests/e2e/artifacts/ (git-ignored).
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, openBrowser } from './harness.mjs';
+import { artifacts, useBrowser } from './harness.mjs';
 
-let browser;
-let page;
-let baseUrl;
-let pageErrors;
-let consoleErrors;
-
-before(async () => {
-  browser = await openBrowser({ profilePrefix: 'cpa-e2e-profile-', timeout: 20_000 });
-  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
-});
-
-after(async () => {
-  await browser?.close();
-});
+let page, baseUrl, pageErrors, consoleErrors;
+const session = useBrowser({ profilePrefix: 'cpa-e2e-profile-', timeout: 20_000 });
+before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready));
 
 // The editor is CodeMirror (www/js/editor.mjs); its global `CpaEditor`
 // reads the text and places the caret, and the keyboard types as a person does.

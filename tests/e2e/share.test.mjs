@@ -5,26 +5,15 @@
 //
 //   DIST_DIR=dist node --test tests/e2e/share.test.mjs   (after `trunk build --release`)
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { artifacts, openBrowser } from './harness.mjs';
+import { artifacts, useBrowser } from './harness.mjs';
 
-let browser;
-let page;
-let baseUrl;
-let pageErrors;
-let consoleErrors;
-
-before(async () => {
-  browser = await openBrowser({ profilePrefix: 'cpa-e2e-share-', timeout: 30_000 });
-  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
-});
-
-after(async () => {
-  await browser?.close();
-});
+let page, baseUrl, pageErrors, consoleErrors;
+const session = useBrowser({ profilePrefix: 'cpa-e2e-share-', timeout: 30_000 });
+before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 

@@ -11,30 +11,21 @@
 // Measured (printed): wasm bytes transferred before the first paint, and the
 // time from the first solver need to the first Z3 answer.
 
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, openBrowser } from './harness.mjs';
+import { artifacts, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-let browser;
-let page;
-let baseUrl;
-let pageErrors;
-let consoleErrors;
+let page, baseUrl, pageErrors, consoleErrors;
 const requests = [];
-
+const session = useBrowser({ profilePrefix: 'cpa-e2e-solver-', timeout: 60_000 });
 before(async () => {
-  browser = await openBrowser({ profilePrefix: 'cpa-e2e-solver-', timeout: 60_000 });
-  ({ page, baseUrl, pageErrors, consoleErrors } = browser);
+  ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready);
   page.on('request', (r) => requests.push(r.url()));
-});
-
-after(async () => {
-  await browser?.close();
 });
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
