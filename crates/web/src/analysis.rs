@@ -165,6 +165,90 @@ impl Run {
     }
 }
 
+/// What CEGAR has done up to the shown position (CEGAR, counterexample
+/// checks and restarts): the iterations as segments of the timeline, the
+/// latest counterexample and its verdict, the interpolants along the
+/// refuted path, and the precision per location with what the latest
+/// refinement added marked. Empty for plain reachability runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CegarView {
+    /// The iteration shown (1-based; 0 before the run starts).
+    pub iteration: u32,
+    /// Where each iteration begins (event positions): the timeline's segments.
+    pub segments: Vec<usize>,
+    /// The latest counterexample: one line per path edge (`N3→N4 [x > 5] (line 16)`).
+    pub path: Vec<String>,
+    /// Its verdict in words (`infeasible (octagon check)`, `feasible, confirmed by replay with inputs 42`).
+    pub verdict: Option<String>,
+    /// The interpolants of the latest refinement: `after N4 (line 16): {x=6}`.
+    pub interpolants: Vec<String>,
+    /// The precision: (location or `everywhere`, variable, added by the latest refinement).
+    pub precision: Vec<(String, String, bool)>,
+    /// The CFA edges of the counterexample path, as graph keys (`E7`), to
+    /// paint on the CFA.
+    pub path_edges: Vec<String>,
+}
+
+impl CegarView {
+    /// The CEGAR view of a fold.
+    pub fn of(program: &Program, snap: &Snapshot) -> CegarView {
+        let edge_line = |e: cfa::EdgeId| {
+            let edge = program.edge(e);
+            format!("{}→{} {} (line {})", edge.source, edge.target, edge.label, edge.line)
+        };
+        let (path, verdict, path_ids) = match &snap.counterexample {
+            Some(c) => {
+                let verdict = match c.feasible {
+                    Some(false) => format!("infeasible ({}): a spurious counterexample", c.check),
+                    Some(true) if c.confirmed => {
+                        format!("feasible ({}), confirmed by replay with inputs [{}]", c.check, c.inputs.join(", "))
+                    }
+                    Some(true) => format!("feasible ({}), not confirmed by replay", c.check),
+                    None => format!("undecided ({})", c.check),
+                };
+                (c.path.iter().map(|e| edge_line(*e)).collect(), Some(verdict), c.path.clone())
+            }
+            None => (Vec::new(), None, snap.refuted_path.clone()),
+        };
+        let interpolants = snap
+            .interpolants
+            .iter()
+            .map(|i| format!("after {} (line {}): {}", i.location, program.edge(i.edge).line, i.text))
+            .collect();
+        let precision = snap
+            .precision
+            .iter()
+            .map(|t| {
+                let at = t.entry.location.map(|n| n.to_string()).unwrap_or_else(|| "everywhere".into());
+                (at, t.entry.name.clone(), t.new)
+            })
+            .collect();
+        CegarView {
+            iteration: snap.iteration,
+            segments: snap.iteration_starts.clone(),
+            path,
+            verdict,
+            interpolants,
+            precision,
+            path_edges: path_ids.iter().map(|e| format!("E{}", e.0)).collect(),
+        }
+    }
+
+    /// Whether there is anything to show (a CEGAR, check or restart run).
+    pub fn is_empty(&self) -> bool {
+        self.segments.len() <= 1 && self.verdict.is_none() && self.precision.is_empty() && self.interpolants.is_empty()
+    }
+
+    /// CSS that paints the counterexample path on the CFA graph (its edges
+    /// carry `data-edge="E7"`; the keys are numbers, nothing from the program).
+    pub fn path_css(&self) -> String {
+        self.path_edges
+            .iter()
+            .map(|e| format!("g.cfa-edge[data-edge=\"{e}\"] path.line {{ stroke: var(--error); stroke-width: 3px; }}\n"))
+            .collect()
+    }
+}
+
 /// The event breakpoints: "run to the next …".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Breakpoint {
@@ -513,6 +597,31 @@ mod tests {
         let p = panels_at(&mut run, n);
         assert!(p.verdict.as_deref().unwrap().starts_with("TRUE"), "{:?}", p.verdict);
         assert!(PRESETS.iter().any(|(name, _)| *name == "octagon-seq-widening-cegar"));
+    }
+
+    #[test]
+    fn the_cegar_view_shows_iterations_the_counterexample_and_the_precision() {
+        let src = include_str!("../../../static/examples/cegar-footnote.c");
+        let spec = RunSpec { preset: "octagon-cegar".into(), max_steps: 5000, ..RunSpec::default() };
+        let mut run = Run::start(src, spec).unwrap().complete();
+        run.cursor.seek(0);
+        assert!(CegarView::of(&run.program, run.cursor.snapshot()).is_empty(), "nothing before the run");
+        let n = run.cursor.len();
+        run.cursor.seek(n);
+        let v = CegarView::of(&run.program, run.cursor.snapshot());
+        assert!(v.segments.len() >= 2, "a refinement starts a second iteration: {v:?}");
+        assert_eq!(v.iteration as usize, v.segments.len());
+        assert!(v.verdict.as_deref().unwrap().starts_with("infeasible"), "{v:?}");
+        assert!(v.path.iter().any(|l| l.contains("[x > 5]")) && v.path.iter().any(|l| l.contains("[x < 3]")), "{:?}", v.path);
+        assert!(v.precision.iter().any(|(_, var, _)| var.ends_with('x')), "x is tracked: {:?}", v.precision);
+        assert!(!v.precision.iter().any(|(_, var, _)| var.ends_with("::n")), "the loop counter never is: {:?}", v.precision);
+        assert_eq!(v.path_edges.len(), v.path.len());
+        assert!(v.path_css().contains("g.cfa-edge[data-edge=\"E"));
+        // A plain run has no CEGAR view.
+        let mut plain = listing_run("octagon-widening");
+        let n = plain.cursor.len();
+        plain.cursor.seek(n);
+        assert!(CegarView::of(&plain.program, plain.cursor.snapshot()).is_empty());
     }
 
     #[test]

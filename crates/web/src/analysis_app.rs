@@ -486,6 +486,8 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     // Linked selection: a selected CFA node filters the reached set; a
     // clicked state is selected everywhere (crate::selection).
     let selected_states = linked.selection.resolve(&run.program, Some(snap)).states;
+    // CEGAR, counterexample checks and restarts (empty for plain runs).
+    let cegar = crate::analysis::CegarView::of(&run.program, snap);
     let filter_node = linked.selection.node().map(|n| n.to_string()).filter(|_| fresh);
     let reached_shown: Vec<&crate::analysis::LocationGroup> =
         panels.reached.iter().filter(|g| filter_node.as_ref().is_none_or(|n| &g.node == n)).collect();
@@ -531,6 +533,21 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 </label>
                 <span data-testid="position" class="position">{ format!("event {} of {}", panels.position, panels.total) }</span>
             </div>
+            if !cegar.is_empty() {
+                <div class="iterations" data-testid="iterations">
+                    <span class="bp-label">{ "CEGAR iterations: " }</span>
+                    { for cegar.segments.iter().enumerate().map(|(i, start)| {
+                        let end = cegar.segments.get(i + 1).copied().unwrap_or(run.cursor.len());
+                        let shown = panels.position >= *start && (panels.position < end || i + 1 == cegar.segments.len());
+                        let seek = { let on_seek = on_seek.clone(); let start = *start; Callback::from(move |_: MouseEvent| on_seek.emit(start)) };
+                        let width = 100.0 * (end.saturating_sub(*start)) as f64 / run.cursor.len().max(1) as f64;
+                        html! {
+                            <button class={classes!("iteration", shown.then_some("shown"))} style={format!("flex-grow: {width:.3}")}
+                                title={format!("iteration {} starts at event {start}", i + 1)} onclick={seek}>{ format!("{}", i + 1) }</button>
+                        }
+                    }) }
+                </div>
+            }
             <div class="breakpoints">
                 <span class="bp-label">{ "Run to the " }</span>
                 <button data-testid="bp-merge" onclick={ctl(Ctl::Break(Breakpoint::MergeChanged))}>{ Breakpoint::MergeChanged.label() }</button>
@@ -552,6 +569,26 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             <crate::predict_app::PredictPanel position={panels.position} next={next_step} computing={sh.computing}
                 waitlist={crate::predict_app::waitlist_choices(snap)} {on_seek} />
             <crate::inspector_app::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state} />
+            if !cegar.is_empty() {
+                <style>{ cegar.path_css() }</style>
+                <section class="cegar-panel" data-testid="cegar">
+                    <h3>{ format!("CEGAR — iteration {}", cegar.iteration) }</h3>
+                    if let Some(v) = &cegar.verdict {
+                        <p class="cegar-verdict" data-testid="cegar-verdict">{ format!("Latest counterexample: {v}") }</p>
+                        <ol class="cegar-path">{ for cegar.path.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ol>
+                    }
+                    if !cegar.interpolants.is_empty() {
+                        <p class="cegar-sub">{ "Interpolants along the refuted path" }</p>
+                        <ul class="cegar-interpolants" data-testid="cegar-interpolants">{ for cegar.interpolants.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+                    }
+                    <p class="cegar-sub">{ if cegar.precision.is_empty() { "Precision: nothing tracked".to_string() } else { "Precision (tracked variables; new ones marked)".to_string() } }</p>
+                    <ul class="cegar-precision" data-testid="cegar-precision">
+                        { for cegar.precision.iter().map(|(at, var, new)| html! {
+                            <li class={classes!(new.then_some("new"))}>{ format!("{var} @ {at}") }</li>
+                        }) }
+                    </ul>
+                </section>
+            }
             <div class="panel-grid">
                 <section class="panel">
                     <h3>{ format!("Waitlist ({})", panels.waitlist.len()) }</h3>
