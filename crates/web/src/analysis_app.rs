@@ -592,9 +592,9 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             <div class="panel-grid">
                 <section class="panel">
                     <h3>{ format!("Waitlist ({})", panels.waitlist.len()) }</h3>
-                    <div onclick={on_state_click.clone()}>
-                        <StateRows tag="ol" testid="waitlist" states={panels.waitlist.clone()} selected={selected_states.clone()} />
-                    </div>
+                    <ol class="states" data-testid="waitlist" onclick={on_state_click.clone()}>
+                        { for panels.waitlist.iter().map(|s| state_item_linked(s, &selected_states)) }
+                    </ol>
                 </section>
                 <section class="panel">
                     <h3>{ match &filter_node {
@@ -609,55 +609,15 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                     }
                     <div data-testid="reached" onclick={on_state_click}>
                         { for reached_shown.iter().map(|g| html! {
-                            <LocGroup key={g.node.clone()} group={(*g).clone()} selected={selected_states.clone()} />
+                            <div class="loc-group" data-node={g.node.clone()}>
+                                <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
+                                <ul class="states">{ for g.states.iter().map(|s| state_item_linked(s, &selected_states)) }</ul>
+                            </div>
                         }) }
                     </div>
                 </section>
             </div>
         </div>
-    }
-}
-
-/// Properties of [`LocGroup`].
-#[derive(Properties, PartialEq)]
-struct LocGroupProps {
-    group: crate::analysis::LocationGroup,
-    selected: std::collections::BTreeSet<engine::trace::StateId>,
-}
-
-/// One location's reached states. A component of its own so that a step
-/// re-renders only the groups whose states changed (Yew skips a component
-/// whose properties are equal): with ~1,500 reached states most groups stay
-/// as they were.
-#[function_component(LocGroup)]
-fn loc_group(props: &LocGroupProps) -> Html {
-    let g = &props.group;
-    html! {
-        <div class="loc-group" data-node={g.node.clone()}>
-            <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
-            <ul class="states">{ for g.states.iter().map(|s| state_item_linked(s, &props.selected)) }</ul>
-        </div>
-    }
-}
-
-/// Properties of [`StateRows`].
-#[derive(Properties, PartialEq)]
-struct StateRowsProps {
-    /// `ol` (the waitlist, in order) or `ul`.
-    tag: &'static str,
-    testid: &'static str,
-    states: Vec<StateLine>,
-    selected: std::collections::BTreeSet<engine::trace::StateId>,
-}
-
-/// A list of state lines, re-rendered only when its lines change.
-#[function_component(StateRows)]
-fn state_rows(props: &StateRowsProps) -> Html {
-    let items = html! { <>{ for props.states.iter().map(|s| state_item_linked(s, &props.selected)) }</> };
-    if props.tag == "ol" {
-        html! { <ol class="states" data-testid={props.testid}>{ items }</ol> }
-    } else {
-        html! { <ul class="states" data-testid={props.testid}>{ items }</ul> }
     }
 }
 
