@@ -80,13 +80,18 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   await page.screenshot({ path: path.join(artifacts, 'analysis-1-step-20.png') });
 
   for (let i = 0; i < 5; i++) await byId('step-back').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]').innerText.startsWith('event 15 '));
   assert.deepEqual(await view(), seen[15], 'five steps back is the view seen at event 15');
 
   // Keyboard: → steps, ← steps back (focus outside the editor).
   await page.locator('h1').click();
+  // Each read waits for the position first: the page renders after the key.
+  const at = (k) => page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);
   await page.keyboard.press('ArrowRight');
+  await at(16);
   assert.deepEqual(await view(), seen[16]);
   await page.keyboard.press('ArrowLeft');
+  await at(15);
   assert.deepEqual(await view(), seen[15]);
 
   // Breakpoint: the next merge that changed a state.
@@ -96,6 +101,7 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
 
   // The timeline slider seeks; space plays at the chosen speed and pauses.
   await byId('timeline').fill('15');
+  await at(15);
   assert.deepEqual(await view(), seen[15], 'the slider at 15 shows event 15');
   await byId('speed').selectOption('30');
   await page.locator('h1').click();
