@@ -10,13 +10,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, atEvent, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-analysis-', timeout: 30_000 });
 before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
+const analyze = (preset, limit) => analyzeIn(page, preset, limit);
 
 /** What the analysis panels show, as text. */
 async function view() {
@@ -29,17 +30,6 @@ async function view() {
   };
 }
 
-/** Chooses a configuration and step limit, presses Analyze, waits for the end of the run. */
-async function analyze(preset, limit) {
-  await byId('preset').selectOption(preset);
-  if (limit !== undefined) {
-    await byId('step-limit').fill(String(limit));
-    await byId('step-limit').dispatchEvent('change');
-  }
-  await byId('analyze').click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
-}
-
 test('Listing 2.1 under octagon-widening: step, step back, run to the end', async () => {
   await page.goto(baseUrl);
   await byId('cfa-listing').waitFor();
@@ -50,7 +40,7 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   const seen = [];
   for (let i = 1; i <= 20; i++) {
     await byId('step').click();
-    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), i);
+    await atEvent(page, i);
     seen[i] = await view();
   }
   const v20 = seen[20];
@@ -80,13 +70,13 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   await page.screenshot({ path: path.join(artifacts, 'analysis-1-step-20.png') });
 
   for (let i = 0; i < 5; i++) await byId('step-back').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=position]').innerText.startsWith('event 15 '));
+  await atEvent(page, 15);
   assert.deepEqual(await view(), seen[15], 'five steps back is the view seen at event 15');
 
   // Keyboard: → steps, ← steps back (focus outside the editor).
   await page.locator('h1').click();
   // Each read waits for the position first: the page renders after the key.
-  const at = (k) => page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);
+  const at = (k) => atEvent(page, k);
   await page.keyboard.press('ArrowRight');
   await at(16);
   assert.deepEqual(await view(), seen[16]);

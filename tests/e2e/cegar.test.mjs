@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, useBrowser } from './harness.mjs';
+import { analyze, artifacts, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FOOTNOTE = fs.readFileSync(path.join(repo, 'static', 'examples', 'cegar-footnote.c'), 'utf8');
@@ -28,9 +28,7 @@ test('octagon-cegar on the footnote program: iterations, the spurious path on th
   await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), FOOTNOTE);
   await page.reload();
   await byId('cfa-listing').waitFor();
-  await byId('preset').selectOption('octagon-cegar');
-  await byId('analyze').click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
+  await analyze(page, 'octagon-cegar');
   assert.match(await byId('run-status').innerText(), /octagon-cegar.*TRUE/);
   await byId('run-end').click();
 

@@ -9,13 +9,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-editor-', timeout: 30_000 });
 before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
+const analyze = (preset) => analyzeIn(page, preset);
 
 /** Calls `CpaEditor.<fn>(view, ...args)` on the page's editor. */
 const editorCall = (fn, ...args) =>
@@ -40,16 +41,6 @@ async function setProgram(text, marker) {
 
 /** The line numbers the gutter marks with `cls`. */
 const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers .cm-gutterElement.${cls}`).allInnerTexts();
-
-/** Chooses a preset, presses Analyze and waits for that run to finish. */
-async function analyze(preset) {
-  await byId('preset').selectOption(preset);
-  await byId('analyze').click();
-  await page.waitForFunction((p) => {
-    const status = document.querySelector('[data-testid=run-status]');
-    return status && !status.classList.contains('computing') && status.innerText.startsWith(`${p}, `);
-  }, preset);
-}
 
 test('the editor highlights mini-C tokens with classes and matches brackets', async () => {
   await page.goto(baseUrl);

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, useBrowser } from './harness.mjs';
+import { analyze, artifacts, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplesDir = path.join(repo, 'static', 'examples');
@@ -109,8 +109,7 @@ for (const e of EXAMPLES) {
     } else {
       const [config] = e.configs;
       assert.equal(await byId('preset').inputValue(), config, 'the example chose its configuration');
-      await byId('analyze').click();
-      await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
+      await analyze(page, config);
       await byId('run-end').click();
       assert.match(await byId('verdict').innerText(), new RegExp(`^Verdict: ${e.expect[config].toUpperCase()}`));
       await page.screenshot({ path: path.join(artifacts, 'gallery-3-opened-single.png') });

@@ -13,32 +13,22 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, atEvent, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-graphs-', timeout: 30_000 });
 before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
+const analyze = (preset, limit) => analyzeIn(page, preset, limit);
 const cfa = (sel = '') => page.locator(`[data-testid=cfa-graph] ${sel}`);
 const arg = (sel = '') => page.locator(`[data-testid=arg-graph] ${sel}`);
 const shot = (name) => page.screenshot({ path: path.join(artifacts, name) });
 
-/** Chooses a configuration and step limit, presses Analyze, waits for the end of the run. */
-async function analyze(preset, limit) {
-  await byId('preset').selectOption(preset);
-  if (limit !== undefined) {
-    await byId('step-limit').fill(String(limit));
-    await byId('step-limit').dispatchEvent('change');
-  }
-  await byId('analyze').click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
-}
-
 /** Seeks the timeline to event k and waits until the panels show it. */
 async function seek(k) {
   await byId('timeline').fill(String(k));
-  await page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);
+  await atEvent(page, k);
 }
 
 /** The `data-*` attribute values of the matching elements. */
@@ -97,7 +87,7 @@ test('while stepping, nodes show their reached-state counts and the current node
   await analyze('octagon-widening');
   for (let i = 1; i <= 20; i++) {
     await byId('step').click();
-    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), i);
+    await atEvent(page, i);
   }
   // Event 20 (as in analysis.test.mjs): s0..s2 reached at N0..N2; step 3
   // transfers s2 along N2→N3 (`while`).

@@ -94,3 +94,26 @@ export function useBrowser(options) {
   });
   return session;
 }
+
+/**
+ * Chooses a preset (and a step limit), presses Analyze, and waits until
+ * that run has finished computing.
+ */
+export async function analyze(page, preset, limit) {
+  const byId = (id) => page.locator(`[data-testid=${id}]`);
+  await byId('preset').selectOption(preset);
+  if (limit !== undefined) {
+    await byId('step-limit').fill(String(limit));
+    await byId('step-limit').dispatchEvent('change');
+  }
+  await byId('analyze').click();
+  await page.waitForFunction((p) => {
+    const status = document.querySelector('[data-testid=run-status]');
+    return status && !status.classList.contains('computing') && status.innerText.startsWith(`${p}, `);
+  }, preset);
+}
+
+/** Waits until the analysis panels show event `k`. */
+export function atEvent(page, k) {
+  return page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);
+}
