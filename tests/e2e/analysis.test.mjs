@@ -19,13 +19,21 @@ before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 const analyze = (preset, limit) => analyzeIn(page, preset, limit);
 
+/**
+ * The rows of a state list, one line per location header and state. Read
+ * from the DOM's text, not `innerText`: rows out of view are not rendered
+ * (`content-visibility: auto`), and `innerText` leaves those out.
+ */
+const rows = (id) =>
+  byId(id).evaluate((el) => [...el.querySelectorAll('.loc, li')].map((e) => e.textContent.trim()).join('\n'));
+
 /** What the analysis panels show, as text. */
 async function view() {
   return {
     position: await byId('position').innerText(),
     step: await byId('step-text').innerText(),
-    waitlist: await byId('waitlist').innerText(),
-    reached: await byId('reached').innerText(),
+    waitlist: await rows('waitlist'),
+    reached: await rows('reached'),
     stats: await byId('stats').innerText(),
   };
 }
