@@ -191,7 +191,7 @@ impl RunCache {
     }
 
     /// The key of a request: everything that decides its trace.
-    fn key(req: &RunRequest) -> String {
+    pub fn key(req: &RunRequest) -> String {
         format!(
             "{}\u{0}{}\u{0}{:?}\u{0}{}",
             req.source,
@@ -199,6 +199,21 @@ impl RunCache {
             req.static_precision,
             req.record_views
         )
+    }
+
+    /// The result of `req` if it was run before.
+    pub fn get(&self, req: &RunRequest) -> Option<RunResult> {
+        self.runs.get(&Self::key(req)).cloned()
+    }
+
+    /// Keeps the result of `req`, run elsewhere (the page steps runs in
+    /// slices and answers their queries with its own z3). At most `keep`
+    /// results are kept: a run's events can be large.
+    pub fn insert(&mut self, req: &RunRequest, result: RunResult, keep: usize) {
+        if self.runs.len() >= keep {
+            self.runs.clear();
+        }
+        self.runs.insert(Self::key(req), result);
     }
 
     /// The result of `req`, run with [`run_sync`] unless it was run before.

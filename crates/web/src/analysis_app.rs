@@ -196,6 +196,10 @@ pub struct AnalysisPaneProps {
     /// Told the run's shown position whenever it changes (the graph views).
     #[prop_or_default]
     pub on_frame: Callback<Option<Rc<crate::graphs_app::RunFrame>>>,
+    /// An exercise locks the configuration: the chooser and the
+    /// configuration panel are read-only (Analyze still runs it).
+    #[prop_or_default]
+    pub locked: bool,
 }
 
 /// The analysis pane: chooser, run status, controls and panels.
@@ -372,6 +376,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     let spec = sh.spec.clone();
     let chooser = html! {
         <div class="chooser" data-testid="chooser">
+            <fieldset class="chooser-fields" disabled={props.locked} title={if props.locked { "The exercise locks the configuration" } else { "" }}>
             <label>{ "Configuration " }
                 <select data-testid="preset" onchange={on_preset}>
                     { for PRESETS.iter().map(|(name, what)| html! {
@@ -388,11 +393,17 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             <label title="limits.steps: the run stops as UNKNOWN after this many waitlist pops (0: no limit)">{ "Step limit " }
                 <input data-testid="step-limit" type="number" min="0" step="100" value={spec.max_steps.to_string()} onchange={on_limit} />
             </label>
+            </fieldset>
             <button class="primary" data-testid="analyze" disabled={!props.analyzable || sh.computing} onclick={on_analyze}>{ "Analyze" }</button>
             if sh.computing {
                 <button data-testid="cancel" onclick={on_cancel}>{ "Cancel" }</button>
             }
-            <crate::config_app::ConfigPanel preset={spec.preset.clone()} properties={spec.properties.clone()} on_change={on_properties} />
+            <fieldset class="chooser-fields" disabled={props.locked}>
+                <crate::config_app::ConfigPanel preset={spec.preset.clone()} properties={spec.properties.clone()} on_change={on_properties} />
+            </fieldset>
+            if props.locked {
+                <span class="chip" data-testid="config-locked">{ "locked by the exercise" }</span>
+            }
         </div>
     };
 

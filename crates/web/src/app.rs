@@ -41,15 +41,38 @@ fn save_program(text: &str) {
 /// The `performance.mark` set once the page has first rendered.
 pub const FIRST_RENDER_MARK: &str = "cpa-playground:first-render";
 
-/// The whole page: a header, the editor on the left, the CFA on the right.
-#[function_component(App)]
-pub fn app() -> Html {
-    let model = use_reducer(|| Model::new(crate::share_app::initial_program().unwrap_or_else(load_program)));
+/// Properties of [`App`].
+#[derive(Properties, PartialEq, Default)]
+pub struct AppProps {
+    /// The exercise link the page was opened with (`crate::exercise_app`):
+    /// its pane is shown above the playground.
+    #[prop_or_default]
+    pub exercise: Option<Rc<crate::exercise_app::Session>>,
+}
 
+/// The whole page: a header, the exercise (when one is open), then the
+/// editor, the CFA and the analysis.
+#[function_component(App)]
+pub fn app(props: &AppProps) -> Html {
+    let model = use_reducer(|| Model::new(crate::share_app::initial_program().unwrap_or_else(load_program)));
+    // An exercise's program is not the student's own: it is not stored.
+    let exercise_mode = props.exercise.is_some();
     {
         let source = model.source.clone();
-        use_effect_with(source, |source| save_program(source));
+        use_effect_with(source, move |source| {
+            if !exercise_mode {
+                save_program(source)
+            }
+        });
     }
+    // The configuration an exercise locks (the playground runs only it).
+    let locked = match props.exercise.as_deref() {
+        Some(crate::exercise_app::Session::Set { set, current, .. }) => {
+            let ex = &set.exercises[*current];
+            ex.config.locked && !matches!(ex.question, exercises::Question::ChooseConfiguration { .. })
+        }
+        _ => false,
+    };
     // Effects run after rendering: this marks the first complete render, so
     // the browser tests can report time to first render.
     use_effect_with((), |_| {
@@ -91,17 +114,23 @@ pub fn app() -> Html {
 
     html! {
         <ContextProvider<crate::linked::SelectionContext> context={selection_ctx}>
-        <div class="app">
+        <div class={classes!("app", exercise_mode.then_some("exercise-mode"))}>
             <header class="topbar">
                 <h1>{ "CPA Playground" }</h1>
                 <span class="tagline">{ "mini-C → CFA → the CPA algorithm, step by step" }</span>
                 <crate::gallery_app::ExamplesButton />
+                <a class="exercises-button" data-testid="exercises-button" href="#exercises"
+                    title="Exercises checked by running the analysis in your browser">{ "Exercises" }</a>
+                <crate::exercise_app::MakeExerciseButton source={model.source.clone()} frames={(*frames).clone()} />
                 <crate::compare_app::CompareButton source={model.source.clone()} />
                 <crate::share_app::ShareBar source={model.source.clone()} />
                 <button class="reset" onclick={on_reset} title="Replace the editor's text by the built-in example">
                     { "Reset example" }
                 </button>
             </header>
+            if let Some(session) = &props.exercise {
+                <crate::exercise_app::ExercisePane session={session.clone()} source={model.source.clone()} />
+            }
             <main class="panes">
                 <section class="pane editor-pane" aria-label="Program">
                     <h2>{ "Program" }</h2>
@@ -116,7 +145,7 @@ pub fn app() -> Html {
                 </section>
                 <section class="pane analysis-pane" aria-label="Analysis">
                     <h2>{ "Analysis" }</h2>
-                    <AnalysisPane source={model.source.clone()} analyzable={matches!(model.view, CfaView::Cfa { .. })} on_frame={on_frame} />
+                    <AnalysisPane source={model.source.clone()} analyzable={matches!(model.view, CfaView::Cfa { .. })} on_frame={on_frame} {locked} />
                     <crate::solver_app::SolverPanel />
                 </section>
             </main>

@@ -43,6 +43,10 @@
 //!   grading against the trace; `inspector_app` and `predict_app` render them.
 //!   [`storage`]: the configuration kept across reloads.
 //!
+//! - [`exercise`]: exercises in the page (routes, the set's files fetched
+//!   in rounds, draft answers, grading in slices, progress and its export),
+//!   plain Rust; `exercise_app` is the exercise pane above the playground.
+//!
 //! Architecture invariant: the page runs the same `minic`/`cfa` code as the
 //! command-line tool; it has no front end of its own.
 
@@ -53,6 +57,7 @@ pub mod config_panel;
 pub mod cfa_graph;
 pub mod layout;
 pub mod editor;
+pub mod exercise;
 pub mod gallery;
 pub mod octagon_plot;
 pub mod predict;
@@ -71,6 +76,8 @@ pub mod app;
 pub mod compare_app;
 #[cfg(target_arch = "wasm32")]
 pub mod config_app;
+#[cfg(target_arch = "wasm32")]
+pub mod exercise_app;
 #[cfg(target_arch = "wasm32")]
 pub mod gallery_app;
 #[cfg(target_arch = "wasm32")]

@@ -5,7 +5,8 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    yew::Renderer::<web::app::App>::new().render();
+    // The root opens an exercise link first, then mounts the playground.
+    yew::Renderer::<web::exercise_app::Root>::new().render();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -46,6 +46,17 @@ pub fn opened() -> Result<Option<ShareState>, ShareError> {
     OPENED.with(|o| o.borrow_mut().get_or_insert_with(|| decode(&location_hash())).clone())
 }
 
+/// Opens the page as if with a link to `state` (an exercise: its program
+/// and configuration), before the playground mounts.
+pub fn open_with(state: ShareState) {
+    OPENED.with(|o| *o.borrow_mut() = Some(Ok(Some(state))));
+}
+
+/// The analysis pane's configuration and shown event position now.
+pub fn analysis_now() -> (RunSpec, Option<usize>) {
+    CURRENT.with(|c| c.borrow().analysis.as_ref().map(|probe| probe()).unwrap_or_default())
+}
+
 /// The program of the link the page was opened with, if any.
 pub fn initial_program() -> Option<String> {
     opened().ok().flatten().map(|s| s.program)

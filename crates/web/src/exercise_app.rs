@@ -1,0 +1,704 @@
+//! Exercises in the page (Yew): the [`Root`] that opens an exercise link
+//! (`#exercises`, `#exercise=SET/ID`) before the playground mounts, the
+//! [`ExercisePane`] above the playground (prompt, answer widget per
+//! question kind, check, feedback, hints, progress, export), and the
+//! instructor's [`MakeExerciseButton`] ("make an exercise from what I
+//! see"). What is shown and graded is decided in [`crate::exercise`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use exercises::model::{Question, StepQuestion};
+use exercises::predict::{MergeOutcome, StopOutcome};
+use exercises::run::RunCache;
+use exercises::{Answer, Exercise, ExerciseSet, Feedback};
+use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use crate::exercise::{
+    file_url, points_text, run_spec, skeleton_question, storage_key, Draft, FetchedFiles, Grader, GraderStep, Progress, Route, Status,
+    EXERCISES_DIR, SKELETON_KINDS,
+};
+
+thread_local! {
+    /// Runs already made by checks (a corrected answer is graded at once).
+    static RUNS: RefCell<RunCache> = RefCell::new(RunCache::new());
+}
+
+/// What an exercise link opened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Session {
+    /// `#exercises`: the sets offered, as (id, title), or why they cannot
+    /// be listed.
+    Sets(Result<Vec<(String, String)>, String>),
+    /// A set with one exercise shown; `problems` are the set's files that
+    /// did not load (located), shown above it.
+    Set {
+        /// The set.
+        set: Rc<ExerciseSet>,
+        /// The index of the exercise shown.
+        current: usize,
+        /// What did not load, `file:line:column: message`.
+        problems: Vec<String>,
+    },
+    /// The link cannot be opened, and why.
+    Failed(String),
+}
+
+fn location_hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+fn now_ms() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+}
+
+/// Fetches a same-origin text file.
+async fn fetch_text(url: &str) -> Result<String, String> {
+    let window = web_sys::window().ok_or("no window")?;
+    let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(|_| format!("cannot fetch {url}"))?;
+    let response: web_sys::Response = response.dyn_into().map_err(|_| "the fetch gave no response".to_string())?;
+    if !response.ok() {
+        return Err(format!("HTTP {} for {url}", response.status()));
+    }
+    let text = JsFuture::from(response.text().map_err(|_| "no text".to_string())?).await.map_err(|_| "cannot read the file".to_string())?;
+    text.as_string().ok_or_else(|| "the file is not text".into())
+}
+
+/// Fetches what `route` names: the index of sets, or a set's files in
+/// rounds (see [`FetchedFiles`]).
+async fn open(route: Route) -> Session {
+    match route {
+        Route::Sets => {
+            let index = match fetch_text(&format!("{EXERCISES_DIR}/{}", exercises::load::SETS_INDEX)).await {
+                Ok(t) => t,
+                Err(e) => return Session::Sets(Err(e)),
+            };
+            let ids = match exercises::load::parse_index(&index) {
+                Ok(ids) => ids,
+                Err(e) => return Session::Sets(Err(e.to_string())),
+            };
+            let mut sets = Vec::new();
+            for id in ids {
+                let mut files = FetchedFiles::new();
+                files.insert(exercises::load::SET_INDEX, fetch_text(&file_url(&id, exercises::load::SET_INDEX)).await);
+                let (load, _) = files.load();
+                let title = load.set.map(|s| s.title).unwrap_or_else(|| "(cannot be loaded)".into());
+                sets.push((id, title));
+            }
+            Session::Sets(Ok(sets))
+        }
+        Route::Set { set, exercise } => {
+            let mut files = FetchedFiles::new();
+            let mut rounds = 0;
+            let load = loop {
+                let (load, missing) = files.load();
+                rounds += 1;
+                if missing.is_empty() || rounds > 4 {
+                    break load;
+                }
+                for path in missing {
+                    let text = fetch_text(&file_url(&set, &path)).await;
+                    files.insert(&path, text);
+                }
+            };
+            let problems: Vec<String> = load.errors.iter().map(|e| e.to_string()).collect();
+            let Some(loaded) = load.set.filter(|s| !s.exercises.is_empty()) else {
+                return Session::Failed(format!("The exercise set `{set}` cannot be opened. {}", problems.join(" ")));
+            };
+            let mut problems = problems;
+            let current = match &exercise {
+                None => 0,
+                Some(id) => loaded.exercises.iter().position(|e| &e.id == id).unwrap_or_else(|| {
+                    problems.push(format!("There is no exercise `{id}` in this set; the first one is shown."));
+                    0
+                }),
+            };
+            Session::Set { set: Rc::new(loaded), current, problems }
+        }
+    }
+}
+
+/// The page's root: opens an exercise link (the playground then mounts
+/// with the exercise's program and configuration, as a share link's), or
+/// shows the playground at once.
+#[function_component(Root)]
+pub fn root() -> Html {
+    let session = use_state(|| None::<Rc<Session>>);
+    let hash = location_hash();
+    let route = Route::parse(&hash);
+    let waiting = route.is_some() && session.is_none();
+    {
+        let session = session.clone();
+        use_effect_with((), move |_| {
+            if let Some(route) = route {
+                wasm_bindgen_futures::spawn_local(async move {
+                    let s = open(route).await;
+                    if let Session::Set { set, current, .. } = &s {
+                        let ex = &set.exercises[*current];
+                        crate::share_app::open_with(crate::share::ShareState::new(&ex.program, &run_spec(&ex.config)));
+                    }
+                    session.set(Some(Rc::new(s)));
+                });
+            } else if Route::is_exercise_hash(&hash) {
+                session.set(Some(Rc::new(Session::Failed(
+                    "This exercise link cannot be opened: set and exercise ids are 1 to 64 of a-z, 0-9 and -.".into(),
+                ))));
+            }
+        });
+    }
+    if waiting {
+        return html! { <p class="exercise-loading" data-testid="exercise-loading">{ "Loading the exercises…" }</p> };
+    }
+    html! { <crate::app::App exercise={(*session).clone()} /> }
+}
+
+fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+fn load_progress(set: &str) -> Progress {
+    local_storage().and_then(|s| s.get_item(&storage_key(set)).ok().flatten()).map(|t| Progress::from_json(&t)).unwrap_or_default()
+}
+
+fn save_progress(set: &str, p: &Progress) {
+    if let Some(s) = local_storage() {
+        // A full or disabled storage: progress lasts until the tab closes.
+        let _ = s.set_item(&storage_key(set), &p.to_json());
+    }
+}
+
+/// Offers `text` as a file download named `name`.
+pub fn download(name: &str, text: &str, mime: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else { return };
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else { return };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else { return };
+    if let Ok(a) = document.create_element("a").and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().map_err(JsValue::from)) {
+        a.set_href(&url);
+        a.set_download(name);
+        if let Some(body) = document.body() {
+            let _ = body.append_child(&a);
+            a.click();
+            a.remove();
+        }
+    }
+    gloo_timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+}
+
+/// Grades with the page's Z3 and slices of at most 12 ms, telling
+/// `on_status` what it is doing.
+async fn grade(mut grader: Grader, on_status: Callback<String>) -> Feedback {
+    loop {
+        let step = RUNS.with(|c| {
+            let mut cache = c.borrow_mut();
+            let t0 = now_ms();
+            loop {
+                match grader.advance(400, &mut cache) {
+                    GraderStep::Working { .. } if now_ms() - t0 < crate::analysis_app::SLICE_MS => continue,
+                    other => break other,
+                }
+            }
+        });
+        match step {
+            GraderStep::Working { label, events } => {
+                on_status.emit(format!("Running {label}: {events} events so far…"));
+                TimeoutFuture::new(0).await;
+            }
+            GraderStep::Solver { origin, script } => {
+                if !crate::solver::status().ready() {
+                    on_status.emit("Asking Z3 (it loads on first use)…".into());
+                }
+                let out = crate::solver::check_logged(&origin, &script, None).await.unwrap_or_else(|_| "unknown".into());
+                RUNS.with(|c| grader.answer(&out, &mut c.borrow_mut()));
+            }
+            GraderStep::Done(f) => return f,
+        }
+    }
+}
+
+/// Properties of [`ExercisePane`].
+#[derive(Properties, PartialEq)]
+pub struct ExercisePaneProps {
+    /// What the exercise link opened.
+    pub session: Rc<Session>,
+    /// The editor's program (a `separate` answer can take it).
+    pub source: String,
+}
+
+/// The exercise pane above the playground.
+#[function_component(ExercisePane)]
+pub fn exercise_pane(props: &ExercisePaneProps) -> Html {
+    match &*props.session {
+        Session::Failed(message) => html! {
+            <section class="exercise-pane" data-testid="exercise-pane">
+                <p class="status status-error" role="alert" data-testid="exercise-error">{ message.clone() }</p>
+                <p><a href="#exercises">{ "All exercise sets" }</a></p>
+            </section>
+        },
+        Session::Sets(sets) => html! {
+            <section class="exercise-pane" data-testid="exercise-pane">
+                <h2 class="exercise-set-title">{ "Exercise sets" }</h2>
+                { match sets {
+                    Err(e) => html! { <p class="status status-error" role="alert" data-testid="exercise-error">{ format!("The exercise sets cannot be listed: {e}") }</p> },
+                    Ok(sets) => html! {
+                        <ul class="exercise-sets" data-testid="exercise-sets">
+                            { for sets.iter().map(|(id, title)| {
+                                let route = Route::Set { set: id.clone(), exercise: None };
+                                html! { <li><a data-set={id.clone()} href={route.fragment()}>{ title.clone() }</a><span class="exercise-set-id">{ format!(" ({id})") }</span></li> }
+                            }) }
+                        </ul>
+                    },
+                } }
+                <p class="exercise-note">{ "Each answer is checked by running the analysis in your browser; your progress stays in this browser until you export it." }</p>
+            </section>
+        },
+        Session::Set { set, current, problems } => html! {
+            <SetView set={set.clone()} current={*current} problems={problems.clone()} source={props.source.clone()} />
+        },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SetViewProps {
+    set: Rc<ExerciseSet>,
+    current: usize,
+    problems: Vec<String>,
+    source: String,
+}
+
+#[function_component(SetView)]
+fn set_view(props: &SetViewProps) -> Html {
+    let set = props.set.clone();
+    let ex = Rc::new(set.exercises[props.current].clone());
+    let progress = use_mut_ref(|| load_progress(&set.id));
+    let redraw = use_force_update();
+    let draft = {
+        let (ex, progress) = (ex.clone(), progress.clone());
+        use_state(move || Draft::new(&ex, progress.borrow().answers.get(&ex.id)))
+    };
+    let hints = use_state(|| 0usize);
+    let status = use_state(|| None::<String>);
+    let message = use_state(|| None::<String>);
+    let collapsed = use_state(|| false);
+    // The list shows the current exercise (it may be far down a long set).
+    use_effect_with((), |_| {
+        let current = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".exercise-list li.current").ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(li) = current {
+            if let Some(list) = li.closest(".exercise-list").ok().flatten() {
+                list.set_scroll_top((li.offset_top() - 60).max(0));
+            }
+        }
+    });
+
+    let on_name = {
+        let (progress, set) = (progress.clone(), set.clone());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            progress.borrow_mut().student = input.value().trim().to_string();
+            save_progress(&set.id, &progress.borrow());
+        })
+    };
+    let on_export = {
+        let (progress, set) = (progress.clone(), set.clone());
+        Callback::from(move |_: MouseEvent| {
+            let p = progress.borrow();
+            download(&p.export_name(&set.id), &p.answers_file(&set), "application/json");
+        })
+    };
+    let on_check = {
+        let (ex, set, draft, progress, status, message, redraw) =
+            (ex.clone(), set.clone(), draft.clone(), progress.clone(), status.clone(), message.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| {
+            if status.is_some() {
+                return;
+            }
+            let answer = match draft.answer(&ex.question) {
+                Ok(a) => a,
+                Err(m) => {
+                    message.set(Some(m));
+                    return;
+                }
+            };
+            message.set(None);
+            let record = {
+                let (progress, set, redraw, status) = (progress.clone(), set.clone(), redraw.clone(), status.clone());
+                move |answer: Answer, f: Feedback| {
+                    progress.borrow_mut().record(answer, &f);
+                    save_progress(&set.id, &progress.borrow());
+                    status.set(None);
+                    redraw.force_update();
+                }
+            };
+            match Grader::new(&ex, &answer) {
+                Err(f) => record(answer, f),
+                Ok(grader) => {
+                    status.set(Some("Checking…".into()));
+                    let on_status = {
+                        let status = status.clone();
+                        Callback::from(move |s: String| status.set(Some(s)))
+                    };
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let f = grade(grader, on_status).await;
+                        record(answer, f);
+                    });
+                }
+            }
+        })
+    };
+    let on_hint = {
+        let (hints, n) = (hints.clone(), ex.hints.len());
+        Callback::from(move |_: MouseEvent| hints.set((*hints + 1).min(n)))
+    };
+    let on_collapse = {
+        let collapsed = collapsed.clone();
+        Callback::from(move |_: MouseEvent| collapsed.set(!*collapsed))
+    };
+
+    let p = progress.borrow();
+    let route = |id: &str| Route::Set { set: set.id.clone(), exercise: Some(id.to_string()) }.fragment();
+    let prev = props.current.checked_sub(1).map(|i| route(&set.exercises[i].id));
+    let next = set.exercises.get(props.current + 1).map(|e| route(&e.id));
+    let result = p.results.get(&ex.id).cloned();
+    let locked = ex.config.locked && !matches!(ex.question, Question::ChooseConfiguration { .. });
+    html! {
+        <section class={classes!("exercise-pane", collapsed.then_some("collapsed"))} data-testid="exercise-pane">
+            <div class="exercise-head">
+                <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
+                <span class="exercise-progress" data-testid="exercise-progress">{ p.summary(&set) }</span>
+                <label class="exercise-student">{ "Your name " }
+                    <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} onchange={on_name} />
+                </label>
+                <button data-testid="export-answers" onclick={on_export}
+                    title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
+                <a class="exercise-all" href="#exercises">{ "All sets" }</a>
+                <button class="exercise-collapse" onclick={on_collapse} aria-expanded={(!*collapsed).to_string()}>
+                    { if *collapsed { "Show exercise" } else { "Hide exercise" } }
+                </button>
+            </div>
+            { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
+            if !*collapsed {
+                <div class="exercise-body">
+                    <nav class="exercise-list" data-testid="exercise-list" aria-label="Exercises of the set">
+                        <ol>
+                            { for set.exercises.iter().enumerate().map(|(i, e)| {
+                                let st = p.status(&e.id);
+                                let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "" };
+                                html! {
+                                    <li class={classes!((i == props.current).then_some("current"))}>
+                                        <a data-exercise={e.id.clone()} class={st.class()} href={route(&e.id)}
+                                            aria-current={(i == props.current).then_some("page")} title={e.question.kind()}>
+                                            <span class="exercise-mark">{ mark }</span>{ e.title.clone() }
+                                        </a>
+                                    </li>
+                                }
+                            }) }
+                        </ol>
+                    </nav>
+                    <article class="exercise" data-testid="exercise" data-exercise-id={ex.id.clone()} data-kind={ex.question.kind()}>
+                        <h3>
+                            <span class="exercise-number">{ format!("{}.", props.current + 1) }</span>
+                            { ex.title.clone() }
+                            <span class="chip">{ ex.question.kind() }</span>
+                            <span class="chip">{ format!("{} point{}", ex.points, if ex.points == 1 { "" } else { "s" }) }</span>
+                        </h3>
+                        <div class="exercise-prompt">{ crate::gallery_app::blocks(&crate::gallery::render_markdown(&ex.prompt)) }</div>
+                        <p class="exercise-config" data-testid="exercise-config">
+                            { "Configuration: " }<code>{ ex.config.describe() }</code>
+                            { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
+                        </p>
+                        <div class="answer" data-testid="answer">
+                            { answer_widget(&ex, &draft, &props.source) }
+                        </div>
+                        <div class="exercise-actions">
+                            <button class="primary" data-testid="check-answer" disabled={status.is_some()} onclick={on_check}>{ "Check" }</button>
+                            if !ex.hints.is_empty() {
+                                <button data-testid="hint-button" disabled={*hints >= ex.hints.len()} onclick={on_hint}>
+                                    { format!("Hint ({} of {})", (*hints).min(ex.hints.len()), ex.hints.len()) }
+                                </button>
+                            }
+                            if let Some(href) = prev { <a class="exercise-nav" href={href}>{ "← Previous" }</a> }
+                            if let Some(href) = next { <a class="exercise-nav" href={href}>{ "Next →" }</a> }
+                        </div>
+                        if let Some(s) = &*status {
+                            <p class="status exercise-checking" data-testid="check-status" role="status">{ s.clone() }</p>
+                        }
+                        if let Some(m) = &*message {
+                            <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
+                        }
+                        if let Some(o) = result {
+                            <div class={classes!("feedback", if o.correct { "right" } else if o.points > 0.0 { "partial" } else { "wrong" })}
+                                data-testid="feedback" data-correct={o.correct.to_string()} data-points={points_text(o.points)}>
+                                <p class="feedback-head">
+                                    <strong>{ if o.correct { "Right" } else if o.points > 0.0 { "Partly right" } else { "Not right" } }</strong>
+                                    { format!(" — {} of {} point{} for the answer checked last", points_text(o.points), o.max_points, if o.max_points == 1 { "" } else { "s" }) }
+                                </p>
+                                <div class="feedback-explanation">{ crate::gallery_app::blocks(&crate::gallery::render_markdown(&o.explanation)) }</div>
+                                if !o.details.is_empty() {
+                                    <ul class="feedback-details">{ for o.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
+                                }
+                            </div>
+                        }
+                        if *hints > 0 {
+                            <ol class="hints">{ for ex.hints.iter().take(*hints).map(|h| html! {
+                                <li data-testid="hint">{ crate::gallery_app::blocks(&crate::gallery::render_markdown(h)) }</li>
+                            }) }</ol>
+                        }
+                    </article>
+                </div>
+            }
+        </section>
+    }
+}
+
+/// Sets one field of the draft.
+fn edit(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> impl Fn(String) {
+    let draft = draft.clone();
+    move |v: String| {
+        let mut d = (*draft).clone();
+        f(&mut d, v);
+        draft.set(d);
+    }
+}
+
+fn on_text_input(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<InputEvent> {
+    let set = edit(draft, f);
+    Callback::from(move |e: InputEvent| {
+        let t = e.target_unchecked_into::<web_sys::HtmlElement>();
+        if let Some(i) = t.dyn_ref::<HtmlInputElement>() {
+            set(i.value());
+        } else if let Some(a) = t.dyn_ref::<HtmlTextAreaElement>() {
+            set(a.value());
+        }
+    })
+}
+
+fn on_select(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Event> {
+    let set = edit(draft, f);
+    Callback::from(move |e: Event| set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+}
+
+/// The answer widget of the exercise's question kind.
+fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &str) -> Html {
+    let d = (**draft).clone();
+    match &ex.question {
+        Question::Verdict => html! {
+            <fieldset class="answer-verdict">
+                <legend>{ "The analysis answers" }</legend>
+                { for [("true", "TRUE: the error location is unreachable"), ("false", "FALSE: it reports an error path"), ("unknown", "UNKNOWN: it gives up (a limit or no progress)")].into_iter().map(|(v, words)| {
+                    let onchange = {
+                        let set = edit(draft, |d, v| d.verdict = v);
+                        Callback::from(move |_: Event| set(v.to_string()))
+                    };
+                    html! {
+                        <label class="answer-choice">
+                            <input type="radio" name="verdict" value={v} checked={d.verdict == v} data-testid={format!("answer-verdict-{v}")} {onchange} />
+                            { words }
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        },
+        Question::Count { measure, tolerance } => html! {
+            <label>{ format!("Number of {}{} ", measure.words(), if *tolerance > 0 { format!(" (within ±{tolerance})") } else { String::new() }) }
+                <input type="number" min="0" data-testid="answer-value" value={d.value.clone()} oninput={on_text_input(draft, |d, v| d.value = v)} />
+            </label>
+        },
+        Question::ChooseConfiguration { presets, open, max_states } => {
+            let mut allowed: Vec<String> = vec![ex.config.preset.clone()];
+            allowed.extend(presets.iter().filter(|p| **p != ex.config.preset).cloned());
+            html! {
+                <div class="answer-config">
+                    <label>{ "Preset " }
+                        <select data-testid="answer-preset" onchange={on_select(draft, |d, v| d.preset = v)}>
+                            { for allowed.iter().map(|p| html! { <option value={p.clone()} selected={d.preset == *p}>{ p.clone() }</option> }) }
+                        </select>
+                    </label>
+                    { for open.iter().map(|(key, values)| {
+                        let k = key.clone();
+                        let current = d.set.get(key).cloned().unwrap_or_default();
+                        let testid = format!("answer-set-{key}");
+                        let control = if values.is_empty() {
+                            html! { <input type="text" data-testid={testid} value={current} oninput={on_text_input(draft, move |d, v| { d.set.insert(k.clone(), v); })} /> }
+                        } else {
+                            html! {
+                                <select data-testid={testid} onchange={on_select(draft, move |d, v| { d.set.insert(k.clone(), v); })}>
+                                    { for values.iter().map(|v| html! { <option value={v.clone()} selected={current == *v}>{ v.clone() }</option> }) }
+                                </select>
+                            }
+                        };
+                        html! { <label class="answer-key"><code>{ key.clone() }</code>{ " = " }{ control }</label> }
+                    }) }
+                    if let Some(m) = max_states {
+                        <p class="answer-note">{ format!("It must prove the program TRUE with at most {m} states in the final reached set.") }</p>
+                    }
+                </div>
+            }
+        }
+        Question::Separate { a, b } => {
+            let use_editor = {
+                let (set, source) = (edit(draft, |d, v| d.program = v), editor_source.to_string());
+                Callback::from(move |_: MouseEvent| set(source.clone()))
+            };
+            html! {
+                <div class="answer-program">
+                    <p class="answer-note">
+                        { "A program that " }<code>{ a.describe() }</code>{ " proves TRUE and " }<code>{ b.describe() }</code>{ " does not. Try it in the playground below, then " }
+                        <button class="linklike" data-testid="answer-from-editor" onclick={use_editor}>{ "take the editor's program" }</button>{ "." }
+                    </p>
+                    <textarea data-testid="answer-program" rows="10" spellcheck="false" value={d.program.clone()} oninput={on_text_input(draft, |d, v| d.program = v)} />
+                </div>
+            }
+        }
+        Question::AbstractState { domain, .. } => {
+            let example = match domain {
+                exercises::model::StateDomain::Value => "x = 3, y = 5",
+                exercises::model::StateDomain::Octagon => "0 <= x <= 10, x - y <= 2",
+                exercises::model::StateDomain::Interval => "0 <= x <= 10, y >= 1",
+            };
+            html! {
+                <label class="answer-block">{ format!("The state (like `{example}`; `true` is ⊤, `false` is ⊥)") }
+                    <textarea data-testid="answer-state" rows="2" spellcheck="false" placeholder={example} value={d.state.clone()} oninput={on_text_input(draft, |d, v| d.state = v)} />
+                </label>
+            }
+        }
+        Question::Precision { minimal } => html! {
+            <label class="answer-block">{ if *minimal { "The variables to track (as few as possible), separated by commas " } else { "The variables to track, separated by commas " } }
+                <input type="text" data-testid="answer-variables" placeholder="flag, n" value={d.variables.clone()} oninput={on_text_input(draft, |d, v| d.variables = v)} />
+            </label>
+        },
+        Question::NextStep { step, ask } => html! {
+            <div class="answer-step">
+                <p class="answer-note">{ format!("At step {step} of the run (the {step}th waitlist pop). Step the playground below to step {} to see the state before it.", step - 1) }</p>
+                if ask.contains(&StepQuestion::Popped) {
+                    <label>{ "Popped state s" }
+                        <input type="text" inputmode="numeric" size="6" data-testid="answer-popped" value={d.popped.clone()} oninput={on_text_input(draft, |d, v| d.popped = v)} />
+                    </label>
+                }
+                if ask.contains(&StepQuestion::Merge) {
+                    <label>{ "Merge " }
+                        <select data-testid="answer-merge" onchange={on_select(draft, |d, v| d.merge = v)}>
+                            <option value="" selected={d.merge.is_empty()}>{ "— choose —" }</option>
+                            { for MergeOutcome::ALL.iter().map(|m| html! { <option value={m.key()} selected={d.merge == m.key()}>{ m.words() }</option> }) }
+                        </select>
+                    </label>
+                }
+                if ask.contains(&StepQuestion::Stop) {
+                    <label>{ "Stop " }
+                        <select data-testid="answer-stop" onchange={on_select(draft, |d, v| d.stop = v)}>
+                            <option value="" selected={d.stop.is_empty()}>{ "— choose —" }</option>
+                            { for StopOutcome::ALL.iter().map(|s| html! { <option value={s.key()} selected={d.stop == s.key()}>{ s.words() }</option> }) }
+                        </select>
+                    </label>
+                }
+            </div>
+        },
+        Question::Invariant { .. } => html! {
+            <label class="answer-block">{ "The loop invariant, a mini-C condition over the program's variables " }
+                <input type="text" data-testid="answer-expression" spellcheck="false" placeholder="x <= n && y == 2 * x" value={d.expression.clone()} oninput={on_text_input(draft, |d, v| d.expression = v)} />
+            </label>
+        },
+    }
+}
+
+/// Properties of [`MakeExerciseButton`].
+#[derive(Properties, PartialEq)]
+pub struct MakeExerciseProps {
+    /// The editor's program.
+    pub source: String,
+    /// The shown analysis frame (for the step and the run).
+    pub frames: crate::graphs_app::FrameStore,
+}
+
+/// The top bar's "Make exercise" button: the current program,
+/// configuration and step become an exercise file to download (format of
+/// `docs/exercises.md`; the instructor writes the prompt and adds the
+/// reference answers to `solutions.toml`).
+#[function_component(MakeExerciseButton)]
+pub fn make_exercise_button(props: &MakeExerciseProps) -> Html {
+    let open = use_state(|| false);
+    let kind = use_state(|| "verdict".to_string());
+    let id = use_state(|| "my-exercise".to_string());
+    let title = use_state(|| "My exercise".to_string());
+    let selection = use_context::<crate::linked::SelectionContext>();
+    let show = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    if !*open {
+        return html! {
+            <button class="make-exercise" data-testid="make-exercise" onclick={show}
+                title="Turn the program, the configuration and the shown step into an exercise file">{ "Make exercise" }</button>
+        };
+    }
+    let (spec, _) = crate::share_app::analysis_now();
+    let frame = props.frames.get();
+    let next_step = frame.as_ref().map_or(1, |f| f.snapshot.stats.steps + 1);
+    let node = match selection.map(|s| s.selection) {
+        Some(crate::selection::Selection::Node(n)) => Some(n.0),
+        _ => None,
+    };
+    let question = skeleton_question(&kind, &spec.preset, next_step, node);
+    let config = crate::exercise::config_spec(&spec);
+    let text = exercises::skeleton::exercise_toml(&id, &title, &props.source, &config, &question);
+    let id_ok = crate::exercise::valid_id(&id);
+    let on_kind = {
+        let kind = kind.clone();
+        Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let on_id = {
+        let id = id.clone();
+        Callback::from(move |e: InputEvent| id.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_title = {
+        let title = title.clone();
+        Callback::from(move |e: InputEvent| title.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_download = {
+        let (text, id) = (text.clone(), (*id).clone());
+        Callback::from(move |_: MouseEvent| download(&format!("{id}.toml"), &text, "application/toml"))
+    };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(false))
+    };
+    html! {
+        <>
+            <button class="make-exercise" data-testid="make-exercise" onclick={show.clone()}>{ "Make exercise" }</button>
+            <div class="skeleton-pop" data-testid="skeleton-dialog" role="dialog" aria-label="Make an exercise from what I see">
+                <div class="gallery-head">
+                    <h2>{ "Make an exercise from what I see" }</h2>
+                    <button class="gallery-close" onclick={close} aria-label="Close">{ "✕" }</button>
+                </div>
+                <p class="exercise-note">{ format!("The program in the editor, the configuration {} and ", spec.describe()) }
+                    { if frame.is_some() { format!("step {next_step} of the shown run") } else { "no run yet (analyze to ask about a step)".to_string() } }
+                    { ". Put the file in a set directory, list it in set.toml, write the prompt, and add reference and wrong answers to solutions.toml; `cpaplay exercise check` validates the set." }</p>
+                <div class="skeleton-form">
+                    <label>{ "Id " }<input data-testid="skeleton-id" value={(*id).clone()} oninput={on_id} /></label>
+                    <label>{ "Title " }<input data-testid="skeleton-title" value={(*title).clone()} oninput={on_title} /></label>
+                    <label>{ "Question " }
+                        <select data-testid="skeleton-kind" onchange={on_kind}>
+                            { for SKELETON_KINDS.iter().map(|(k, what)| html! { <option value={*k} selected={*kind == *k}>{ format!("{k}: {what}") }</option> }) }
+                        </select>
+                    </label>
+                </div>
+                if !id_ok {
+                    <p class="status status-error">{ "The id is 1 to 64 of a-z, 0-9 and -." }</p>
+                }
+                <pre class="skeleton-text" data-testid="skeleton-toml">{ text.clone() }</pre>
+                <button class="primary" data-testid="skeleton-download" disabled={!id_ok} onclick={on_download}>{ format!("Download {}.toml", *id) }</button>
+            </div>
+        </>
+    }
+}
