@@ -23,6 +23,17 @@ fn string(s: &str) -> String {
     out
 }
 
+/// A program as a TOML multi-line literal string (readable, as in the
+/// hand-written files) when it can be one, else as a basic string.
+fn program_string(p: &str) -> String {
+    let plain = !p.contains("'''") && !p.ends_with('\'') && p.chars().all(|c| c == '\n' || c == '\t' || !c.is_control());
+    if plain {
+        format!("'''\n{p}'''")
+    } else {
+        string(p)
+    }
+}
+
 /// A key, bare when it can be.
 fn key(k: &str) -> String {
     if !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
@@ -32,8 +43,8 @@ fn key(k: &str) -> String {
     }
 }
 
-/// A JSON value as a TOML value (objects as inline tables; `null` never
-/// occurs in the model's serialization, and is written as an empty string).
+/// A JSON value as a TOML value (objects as inline tables, whose null
+/// members are left out; a null elsewhere is written as an empty string).
 fn value(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Null => "\"\"".into(),
@@ -42,7 +53,7 @@ fn value(v: &serde_json::Value) -> String {
         serde_json::Value::String(s) => string(s),
         serde_json::Value::Array(a) => format!("[{}]", a.iter().map(value).collect::<Vec<_>>().join(", ")),
         serde_json::Value::Object(o) => {
-            format!("{{ {} }}", o.iter().map(|(k, v)| format!("{} = {}", key(k), value(v))).collect::<Vec<_>>().join(", "))
+            format!("{{ {} }}", o.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| format!("{} = {}", key(k), value(v))).collect::<Vec<_>>().join(", "))
         }
     }
 }
@@ -53,7 +64,7 @@ pub fn exercise_toml(id: &str, title: &str, program: &str, config: &ConfigSpec, 
     let mut s = String::new();
     s.push_str(&format!("format = {}\nid = {}\ntitle = {}\npoints = 1\n", crate::FORMAT_VERSION, string(id), string(title)));
     s.push_str("prompt = \"\"\"\nWrite the question here (Markdown).\n\"\"\"\n\n");
-    s.push_str(&format!("[program]\nsource = {}\n\n", string(program)));
+    s.push_str(&format!("[program]\nsource = {}\n\n", program_string(program)));
     s.push_str(&format!("[config]\npreset = {}\n", string(&config.preset)));
     if !config.set.is_empty() {
         let pairs: Vec<String> = config.set.iter().map(|(k, v)| format!("{} = {}", string(k), string(v))).collect();
@@ -65,7 +76,9 @@ pub fn exercise_toml(id: &str, title: &str, program: &str, config: &ConfigSpec, 
         if let Some(k) = q.get("kind") {
             s.push_str(&format!("kind = {}\n", value(k)));
         }
-        for (k, v) in q.iter().filter(|(k, _)| *k != "kind") {
+        // An absent option (`max_states` unset) serializes as null: TOML
+        // has no null, the key is left out.
+        for (k, v) in q.iter().filter(|(k, v)| *k != "kind" && !v.is_null()) {
             s.push_str(&format!("{} = {}\n", key(k), value(v)));
         }
     }
@@ -85,6 +98,7 @@ mod tests {
             Question::Verdict,
             Question::Count { measure: crate::model::Measure::Created, tolerance: 3 },
             Question::ChooseConfiguration { presets: vec!["value".into()], open: [("cpa.octagon.mergeop.type".to_string(), vec!["JOIN".to_string()])].into(), max_states: Some(9) },
+            Question::ChooseConfiguration { presets: vec!["value".into()], open: Default::default(), max_states: None },
             Question::Separate { a: oct.clone(), b: ConfigSpec { preset: "value".into(), ..Default::default() } },
             Question::AbstractState { location: LocationSpec { loop_head: Some(1), ..Default::default() }, domain: StateDomain::Octagon },
             Question::NextStep { step: 4, ask: vec![StepQuestion::Merge] },
@@ -99,5 +113,13 @@ mod tests {
             assert_eq!(ex.config, oct);
             assert_eq!(ex.title, "Made \"here\"");
         }
+        // Programs that a literal string cannot hold fall back to a basic one.
+        for p in ["int main(void) { return 0; }", "// '''\nint main(void) { return 0; }\n", "int main(void) { return 0; } // '", "int main(void) {\r\n  return 0;\r\n}\r\n"] {
+            let text = exercise_toml("p", "P", p, &oct, &Question::Verdict);
+            let read = |_: &str| -> Result<String, String> { Err("no files".into()) };
+            let ex = crate::load::parse_exercise("p.toml", &text, &read).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(ex.program, p, "{text}");
+        }
+        assert!(exercise_toml("p", "P", program, &oct, &Question::Verdict).contains("source = '''\nextern void"), "readable");
     }
 }

@@ -511,7 +511,8 @@ pub fn storage_key(set: &str) -> String {
 
 /// Points as a short number: `1`, `0.67`.
 pub fn points_text(p: f64) -> String {
-    let s = format!("{p:.2}");
+    // A sum of no points is -0.0 in Rust; adding 0.0 makes it 0.
+    let s = format!("{:.2}", p + 0.0);
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
@@ -623,6 +624,14 @@ pub fn skeleton_question(kind: &str, preset: &str, next_step: u64, node: Option<
     }
 }
 
+/// Whether a made exercise file loads as it is (the dialog shows the
+/// located error otherwise: e.g. a precision question needs the value
+/// analysis).
+pub fn check_skeleton(text: &str) -> Result<Exercise, String> {
+    let no_files = |_: &str| -> Result<String, String> { Err("the program is inline".into()) };
+    exercises::load::parse_exercise("exercise.toml", text, &no_files).map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -667,6 +676,7 @@ mod tests {
         assert_eq!(points_text(1.0), "1");
         assert_eq!(points_text(2.0 / 3.0), "0.67");
         assert_eq!(points_text(0.0), "0");
+        assert_eq!(points_text(std::iter::empty::<f64>().sum()), "0");
         assert_eq!(points_text(10.5), "10.5");
     }
 
@@ -686,6 +696,27 @@ mod tests {
         assert_eq!(Progress::from_json(&p.to_json()), p);
         assert_eq!(p.status("e"), Status::Partial);
         assert_eq!(p.status("f"), Status::Unanswered);
+    }
+
+    #[test]
+    fn every_offered_skeleton_loads_as_an_exercise_of_its_kind() {
+        let program = crate::view::EXAMPLE_PROGRAM;
+        for preset in ["value", "octagon-join"] {
+            let spec = RunSpec { preset: preset.into(), int_model: IntModel::C, max_steps: 500, properties: None };
+            for (kind, _) in SKELETON_KINDS {
+                let q = skeleton_question(kind, &spec.preset, 7, Some(2));
+                assert_eq!(q.kind(), *kind);
+                let text = exercises::skeleton::exercise_toml("made-here", "Made here", program, &config_spec(&spec), &q);
+                match check_skeleton(&text) {
+                    Ok(ex) => {
+                        assert_eq!(ex.question, q);
+                        assert_eq!(run_spec(&ex.config), spec, "the exercise runs what the playground showed");
+                    }
+                    // The dialog shows why and offers no download.
+                    Err(e) => assert!(*kind == "precision" && preset != "value" && e.contains("value analysis"), "{preset} {kind}: {e}\n{text}"),
+                }
+            }
+        }
     }
 
     #[test]

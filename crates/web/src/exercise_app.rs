@@ -653,6 +653,7 @@ pub fn make_exercise_button(props: &MakeExerciseProps) -> Html {
     let config = crate::exercise::config_spec(&spec);
     let text = exercises::skeleton::exercise_toml(&id, &title, &props.source, &config, &question);
     let id_ok = crate::exercise::valid_id(&id);
+    let problem = crate::exercise::check_skeleton(&text).err();
     let on_kind = {
         let kind = kind.clone();
         Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
@@ -695,9 +696,11 @@ pub fn make_exercise_button(props: &MakeExerciseProps) -> Html {
                 </div>
                 if !id_ok {
                     <p class="status status-error">{ "The id is 1 to 64 of a-z, 0-9 and -." }</p>
+                } else if let Some(p) = &problem {
+                    <p class="status status-error" data-testid="skeleton-error">{ format!("This exercise would not load: {p}") }</p>
                 }
                 <pre class="skeleton-text" data-testid="skeleton-toml">{ text.clone() }</pre>
-                <button class="primary" data-testid="skeleton-download" disabled={!id_ok} onclick={on_download}>{ format!("Download {}.toml", *id) }</button>
+                <button class="primary" data-testid="skeleton-download" disabled={!id_ok || problem.is_some()} onclick={on_download}>{ format!("Download {}.toml", *id) }</button>
             </div>
         </>
     }
