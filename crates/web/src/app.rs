@@ -87,9 +87,17 @@ pub fn app(props: &AppProps) -> Html {
     };
     // Clicking a diagnostic puts the caret at its line and column.
     let on_jump = Callback::from(|(line, col): (u32, u32)| crate::editor::set_caret(line, col));
+    // With an exercise open, "reset" puts back the exercise's program.
+    let exercise_program = match props.exercise.as_deref() {
+        Some(crate::exercise_app::Session::Set { set, current, .. }) => Some(set.exercises[*current].program.clone()),
+        _ => None,
+    };
     let on_reset = {
-        let model = model.clone();
-        Callback::from(move |_: MouseEvent| model.dispatch(Action::ResetExample))
+        let (model, program) = (model.clone(), exercise_program.clone());
+        Callback::from(move |_: MouseEvent| match &program {
+            Some(p) => model.dispatch(Action::Edit(p.clone())),
+            None => model.dispatch(Action::ResetExample),
+        })
     };
     // Linked selection (crate::linked): one selected node, edge or state
     // for every panel; an edit of the program clears it.
@@ -124,8 +132,9 @@ pub fn app(props: &AppProps) -> Html {
                 <crate::exercise_app::MakeExerciseButton source={model.source.clone()} frames={(*frames).clone()} />
                 <crate::compare_app::CompareButton source={model.source.clone()} />
                 <crate::share_app::ShareBar source={model.source.clone()} />
-                <button class="reset" onclick={on_reset} title="Replace the editor's text by the built-in example">
-                    { "Reset example" }
+                <button class="reset" onclick={on_reset} data-testid="reset"
+                    title={if exercise_program.is_some() { "Put the exercise's program back into the editor" } else { "Replace the editor's text by the built-in example" }}>
+                    { if exercise_program.is_some() { "Reset program" } else { "Reset example" } }
                 </button>
             </header>
             if let Some(session) = &props.exercise {

@@ -181,7 +181,8 @@ pub fn config_spec(spec: &RunSpec) -> ConfigSpec {
 /// The student's answer as typed into the widgets, before it is read as an
 /// [`Answer`]: one text per field of every kind (only the question's
 /// kind's fields are shown and read).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Draft {
     /// `true`, `false` or `unknown` (empty: not chosen).
     pub verdict: String,
@@ -502,6 +503,10 @@ pub struct Progress {
     /// Its result per exercise id.
     #[serde(default)]
     pub results: BTreeMap<String, Outcome>,
+    /// What the widgets held when the student left an exercise (moving to
+    /// another exercise reloads the page), checked or not. Not exported.
+    #[serde(default)]
+    pub drafts: BTreeMap<String, Draft>,
 }
 
 /// The local-storage key of a set's progress.
@@ -531,6 +536,12 @@ impl Progress {
     pub fn record(&mut self, answer: Answer, feedback: &Feedback) {
         self.answers.insert(feedback.exercise.clone(), answer);
         self.results.insert(feedback.exercise.clone(), Outcome::from(feedback));
+    }
+
+    /// The widgets' values for `ex`: the draft left there, else the last
+    /// checked answer, else the exercise's defaults.
+    pub fn draft(&self, ex: &Exercise) -> Draft {
+        self.drafts.get(&ex.id).cloned().unwrap_or_else(|| Draft::new(ex, self.answers.get(&ex.id)))
     }
 
     /// Where exercise `id` stands.
@@ -693,6 +704,7 @@ mod tests {
         let mut p = Progress { student: "bo".into(), ..Progress::default() };
         let f = Feedback { exercise: "e".into(), correct: false, points: 0.5, max_points: 1, explanation: "x".into(), details: vec![] };
         p.record(Answer::Count { value: 3 }, &f);
+        p.drafts.insert("e".into(), Draft { value: "4".into(), ..Draft::default() });
         assert_eq!(Progress::from_json(&p.to_json()), p);
         assert_eq!(p.status("e"), Status::Partial);
         assert_eq!(p.status("f"), Status::Unanswered);

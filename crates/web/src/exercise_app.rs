@@ -283,8 +283,20 @@ fn set_view(props: &SetViewProps) -> Html {
     let redraw = use_force_update();
     let draft = {
         let (ex, progress) = (ex.clone(), progress.clone());
-        use_state(move || Draft::new(&ex, progress.borrow().answers.get(&ex.id)))
+        use_state(move || progress.borrow().draft(&ex))
     };
+    // The draft is kept as it changes: moving to another exercise reloads
+    // the page, and half-written answers must survive that.
+    {
+        let (progress, set, id) = (progress.clone(), set.clone(), ex.id.clone());
+        use_effect_with((*draft).clone(), move |d| {
+            let mut p = progress.borrow_mut();
+            if p.drafts.get(&id) != Some(d) {
+                p.drafts.insert(id, d.clone());
+                save_progress(&set.id, &p);
+            }
+        });
+    }
     let hints = use_state(|| 0usize);
     let status = use_state(|| None::<String>);
     let message = use_state(|| None::<String>);
@@ -518,8 +530,32 @@ fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &s
         Question::ChooseConfiguration { presets, open, max_states } => {
             let mut allowed: Vec<String> = vec![ex.config.preset.clone()];
             allowed.extend(presets.iter().filter(|p| **p != ex.config.preset).cloned());
+            // What the student tried in the playground becomes the answer
+            // (as far as the question allows it).
+            let from_playground = {
+                let (draft, allowed, open) = (draft.clone(), allowed.clone(), open.clone());
+                Callback::from(move |_: MouseEvent| {
+                    let spec = crate::share_app::analysis_now().0;
+                    let mut d = (*draft).clone();
+                    if allowed.contains(&spec.preset) {
+                        d.preset = spec.preset.clone();
+                    }
+                    // The playground's effective value of each open key.
+                    if let Ok(config) = spec.config() {
+                        for (key, values) in &open {
+                            let v = config.get(key).to_string();
+                            if values.is_empty() || values.contains(&v) {
+                                d.set.insert(key.clone(), v);
+                            }
+                        }
+                    }
+                    draft.set(d);
+                })
+            };
             html! {
                 <div class="answer-config">
+                    <button class="linklike" data-testid="answer-from-playground" onclick={from_playground}
+                        title="Use the preset and the open keys' values of the configuration in the playground below">{ "Take the playground's configuration" }</button>
                     <label>{ "Preset " }
                         <select data-testid="answer-preset" onchange={on_select(draft, |d, v| d.preset = v)}>
                             { for allowed.iter().map(|p| html! { <option value={p.clone()} selected={d.preset == *p}>{ p.clone() }</option> }) }
