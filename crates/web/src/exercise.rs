@@ -514,6 +514,18 @@ pub fn storage_key(set: &str) -> String {
     format!("cpa-playground.exercises.{set}")
 }
 
+/// `1st`, `2nd`, `3rd`, `11th`, `22nd` (next-step questions name the pop).
+pub fn ordinal(n: u64) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// Points as a short number: `1`, `0.67`.
 pub fn points_text(p: f64) -> String {
     // A sum of no points is -0.0 in Rust; adding 0.0 makes it 0.
@@ -680,6 +692,12 @@ mod tests {
         assert_eq!(d.answer(&q), Ok(Answer::NextStep { popped: Some(7), merge: None, stop: Some("covered".into()) }));
         let d = Draft { popped: "x".into(), stop: "covered".into(), ..Draft::default() };
         assert!(d.answer(&q).is_err());
+    }
+
+    #[test]
+    fn ordinals_read_as_english() {
+        let got: Vec<String> = [1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112].into_iter().map(ordinal).collect();
+        assert_eq!(got, ["1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]);
     }
 
     #[test]

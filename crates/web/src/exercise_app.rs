@@ -309,14 +309,14 @@ fn set_view(props: &SetViewProps) -> Html {
             .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
         if let Some(li) = current {
             if let Some(list) = li.closest(".exercise-list").ok().flatten() {
-                list.set_scroll_top((li.offset_top() - 60).max(0));
+                list.set_scroll_top((li.offset_top() - 2 * li.offset_height()).max(0));
             }
         }
     });
 
     let on_name = {
         let (progress, set) = (progress.clone(), set.clone());
-        Callback::from(move |e: Event| {
+        Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
             progress.borrow_mut().student = input.value().trim().to_string();
             save_progress(&set.id, &progress.borrow());
@@ -390,7 +390,7 @@ fn set_view(props: &SetViewProps) -> Html {
                 <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
                 <span class="exercise-progress" data-testid="exercise-progress">{ p.summary(&set) }</span>
                 <label class="exercise-student">{ "Your name " }
-                    <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} onchange={on_name} />
+                    <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} oninput={on_name} />
                 </label>
                 <button data-testid="export-answers" onclick={on_export}
                     title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
@@ -406,12 +406,12 @@ fn set_view(props: &SetViewProps) -> Html {
                         <ol>
                             { for set.exercises.iter().enumerate().map(|(i, e)| {
                                 let st = p.status(&e.id);
-                                let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "" };
+                                let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "\u{a0}" };
                                 html! {
                                     <li class={classes!((i == props.current).then_some("current"))}>
                                         <a data-exercise={e.id.clone()} class={st.class()} href={route(&e.id)}
                                             aria-current={(i == props.current).then_some("page")} title={e.question.kind()}>
-                                            <span class="exercise-mark">{ mark }</span>{ e.title.clone() }
+                                            <span class="exercise-mark" aria-hidden="true">{ mark }</span><span>{ e.title.clone() }</span>
                                         </a>
                                     </li>
                                 }
@@ -616,7 +616,7 @@ fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &s
         },
         Question::NextStep { step, ask } => html! {
             <div class="answer-step">
-                <p class="answer-note">{ format!("At step {step} of the run (the {step}th waitlist pop). Step the playground below to step {} to see the state before it.", step - 1) }</p>
+                <p class="answer-note">{ format!("At step {step} of the run (the {} waitlist pop). Step the playground below to step {} to see the state before it.", crate::exercise::ordinal(*step), step - 1) }</p>
                 if ask.contains(&StepQuestion::Popped) {
                     <label>{ "Popped state s" }
                         <input type="text" inputmode="numeric" size="6" data-testid="answer-popped" value={d.popped.clone()} oninput={on_text_input(draft, |d, v| d.popped = v)} />
