@@ -231,6 +231,15 @@ test('predict mode grades a right and a wrong prediction', async () => {
   await byId('cfa-listing').waitFor();
   await analyze('octagon-widening');
   await byId('predict-toggle').check();
+  // Predict mode hides what comes next: only its own button moves forward.
+  await page.waitForFunction(() => document.querySelector('[data-testid=step]').disabled);
+  for (const id of ['step', 'play', 'run-end', 'timeline', 'bp-pop']) {
+    assert.equal(await byId(id).isDisabled(), true, `${id} is disabled in predict mode`);
+  }
+  const before = await byId('position').innerText();
+  await byId('step-text').click(); // focus out of the toggle: keys reach the page
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await byId('position').innerText(), before, 'the → key does not step either');
   // Before the first pop: go to the start of step 1.
   await byId('predict-go').click();
   const waiting = await byId('waitlist').innerText();
@@ -259,6 +268,9 @@ test('predict mode grades a right and a wrong prediction', async () => {
   await page.waitForFunction(() => /Step 2: 3 of 3 right/.test(document.querySelector('[data-testid=predict-result]').innerText));
   assert.equal(await byId('predict-result').locator('li.wrong').count(), 0);
   assert.match(await byId('predict-tally').innerText(), /5 of 6 so far/);
+  // Turning predict mode off gives the controls back.
+  await byId('predict-toggle').uncheck();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=step]').disabled);
 });
 
 test('the editor and views raised no errors', () => {

@@ -21,6 +21,9 @@ use crate::analysis::{next_break, Breakpoint, Panels, Run, RunSpec, StateLine, P
 /// The longest a computing slice may keep the browser busy.
 pub const SLICE_MS: f64 = 12.0;
 
+/// Why the forward controls are disabled in predict mode.
+const PREDICTING: &str = "Predict mode: answer the questions below, then “Show the step”";
+
 /// Play speeds offered (events per second).
 const SPEEDS: &[u32] = &[2, 5, 10, 30, 100];
 
@@ -47,6 +50,9 @@ struct Shared {
     speed: u32,
     /// The event position a share link asked for, shown once computed.
     pending_seek: Option<usize>,
+    /// Predict mode is on: the student must answer before the next step is
+    /// shown, so only predict mode's own "show the step" moves forward.
+    predicting: bool,
 }
 
 /// A stepping control.
@@ -59,6 +65,8 @@ enum Ctl {
     Seek(usize),
     Break(Breakpoint),
     TogglePlay,
+    /// Predict mode shows the step it asked about (or goes to its start).
+    Reveal(usize),
 }
 
 type State = Rc<RefCell<Shared>>;
@@ -70,8 +78,20 @@ fn control(shared: &State, redraw: &UseForceUpdateHandle, ctl: Ctl) {
         sh.playing = false;
         sh.play_gen += 1;
     }
+    let predicting = sh.predicting;
     let Some(run) = sh.run.as_mut() else { return };
     let pos = run.cursor.position();
+    // In predict mode nothing but the prediction reveals what comes next.
+    let forward = match ctl {
+        Ctl::Step | Ctl::End | Ctl::Break(_) | Ctl::TogglePlay => true,
+        Ctl::Seek(k) => k > pos,
+        Ctl::Back | Ctl::Start | Ctl::Reveal(_) => false,
+    };
+    if predicting && forward {
+        drop(sh);
+        redraw.force_update();
+        return;
+    }
     match ctl {
         Ctl::Step => {
             run.cursor.seek(pos + 1);
@@ -86,7 +106,7 @@ fn control(shared: &State, redraw: &UseForceUpdateHandle, ctl: Ctl) {
         Ctl::Start => {
             run.cursor.seek(0);
         }
-        Ctl::Seek(k) => {
+        Ctl::Seek(k) | Ctl::Reveal(k) => {
             run.cursor.seek(k);
         }
         Ctl::Break(bp) => {
@@ -478,6 +498,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     let fresh = sh.run_source == props.source;
     let speed = sh.speed;
     let playing = sh.playing;
+    let predicting = sh.predicting;
     // Predict mode and the state inspector (predict_app.rs, inspector_app.rs).
     let snap = run.cursor.snapshot();
     let next_step = crate::predict::StepOutcome::next(run.cursor.events(), run.cursor.position(), run.finished());
@@ -492,6 +513,23 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     let on_seek = {
         let (shared, redraw) = (shared.clone(), redraw.clone());
         Callback::from(move |k: usize| control(&shared, &redraw, Ctl::Seek(k)))
+    };
+    let on_reveal = {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        Callback::from(move |k: usize| control(&shared, &redraw, Ctl::Reveal(k)))
+    };
+    let on_predict_mode = {
+        let (shared, redraw) = (shared.clone(), redraw.clone());
+        Callback::from(move |on: bool| {
+            let mut sh = shared.borrow_mut();
+            sh.predicting = on;
+            if on {
+                sh.playing = false;
+                sh.play_gen += 1;
+            }
+            drop(sh);
+            redraw.force_update();
+        })
     };
 
     // Linked selection: a selected CFA node filters the reached set; a
@@ -531,16 +569,17 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             <div class="controls" data-testid="controls">
                 <button data-testid="step-start" title="Back to event 0" onclick={ctl(Ctl::Start)}>{ "◀◀ Start" }</button>
                 <button data-testid="step-back" title="Step back (←)" onclick={ctl(Ctl::Back)}>{ "◀ Step back" }</button>
-                <button data-testid="step" title="Step (→)" onclick={ctl(Ctl::Step)}>{ "Step ▶" }</button>
-                <button data-testid="play" title="Play / pause (space)" onclick={ctl(Ctl::TogglePlay)}>{ if playing { "Pause" } else { "Play" } }</button>
+                <button data-testid="step" title={if predicting { PREDICTING } else { "Step (→)" }} disabled={predicting} onclick={ctl(Ctl::Step)}>{ "Step ▶" }</button>
+                <button data-testid="play" title={if predicting { PREDICTING } else { "Play / pause (space)" }} disabled={predicting} onclick={ctl(Ctl::TogglePlay)}>{ if playing { "Pause" } else { "Play" } }</button>
                 <select data-testid="speed" title="Play speed" onchange={on_speed}>
                     { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == speed}>{ format!("{s} ev/s") }</option> }) }
                 </select>
-                <button data-testid="run-end" title="Last event" onclick={ctl(Ctl::End)}>{ "Run to end ▶▶" }</button>
+                <button data-testid="run-end" title={if predicting { PREDICTING } else { "Last event" }} disabled={predicting} onclick={ctl(Ctl::End)}>{ "Run to end ▶▶" }</button>
             </div>
             <div class="timeline">
                 <label>{ "Events " }
-                    <input data-testid="timeline" type="range" min="0" max={run.cursor.len().to_string()} value={panels.position.to_string()} oninput={on_slider} />
+                    <input data-testid="timeline" type="range" min="0" max={run.cursor.len().to_string()} value={panels.position.to_string()} oninput={on_slider}
+                        disabled={predicting} title={if predicting { PREDICTING } else { "" }} />
                 </label>
                 <span data-testid="position" class="position">{ format!("event {} of {}", panels.position, panels.total) }</span>
             </div>
@@ -559,7 +598,8 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                     }) }
                 </div>
             }
-            <div class="breakpoints">
+            <div class="breakpoints" title={if predicting { PREDICTING } else { "" }}>
+                <fieldset class="chooser-fields" disabled={predicting}>
                 <span class="bp-label">{ "Run to the " }</span>
                 <button data-testid="bp-merge" onclick={ctl(Ctl::Break(Breakpoint::MergeChanged))}>{ Breakpoint::MergeChanged.label() }</button>
                 <button data-testid="bp-covered" onclick={ctl(Ctl::Break(Breakpoint::Covered))}>{ Breakpoint::Covered.label() }</button>
@@ -568,6 +608,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <button data-testid="bp-widening" onclick={ctl(Ctl::Break(Breakpoint::Widening))}>{ Breakpoint::Widening.label() }</button>
                 <button data-testid="bp-solver" onclick={ctl(Ctl::Break(Breakpoint::SolverCall))}>{ Breakpoint::SolverCall.label() }</button>
                 <button data-testid="bp-refinement" onclick={ctl(Ctl::Break(Breakpoint::Refinement))}>{ Breakpoint::Refinement.label() }</button>
+                </fieldset>
             </div>
             if fresh {
                 <style>{ panels.highlight_css() }</style>
@@ -578,7 +619,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             }
             <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
             <crate::predict_app::PredictPanel position={panels.position} next={next_step} computing={sh.computing}
-                waitlist={crate::predict_app::waitlist_choices(snap)} {on_seek} />
+                waitlist={crate::predict_app::waitlist_choices(snap)} on_seek={on_reveal} on_mode={on_predict_mode} />
             <crate::inspector_app::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state} />
             if !cegar.is_empty() {
                 <style>{ cegar.path_css() }</style>

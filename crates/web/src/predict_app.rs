@@ -20,8 +20,13 @@ pub struct PredictPanelProps {
     pub waitlist: Vec<(StateId, String)>,
     /// Whether the run is still computing (the next step may come later).
     pub computing: bool,
-    /// Moves the view to an event position.
+    /// Moves the view to an event position (the only way forward while
+    /// predict mode is on).
     pub on_seek: Callback<usize>,
+    /// Told when predict mode is turned on or off (the pane then disables
+    /// or enables its forward controls).
+    #[prop_or_default]
+    pub on_mode: Callback<bool>,
 }
 
 /// The predict-mode panel: a toggle, the questions, and the last grading.
@@ -34,9 +39,12 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
     let tally = use_state(|| (0usize, 0usize));
 
     let toggle = {
-        let (on, last, tally) = (on.clone(), last.clone(), tally.clone());
+        let (on, last, tally, on_mode) = (on.clone(), last.clone(), tally.clone(), props.on_mode.clone());
         Callback::from(move |_: Event| {
-            on.set(!*on);
+            // Read once: after `set` the handle may already show the new value.
+            let now = !*on;
+            on.set(now);
+            on_mode.emit(now);
             last.set(None);
             tally.set((0, 0));
         })
