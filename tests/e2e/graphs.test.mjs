@@ -122,6 +122,15 @@ test('clicking a CFA node filters the reached set to it; clicking it again shows
   assert.match(await byId('selection-bar').innerText(), /node N2/);
   await page.keyboard.press('Enter');
   await byId('selection-bar').waitFor({ state: 'detached' });
+  // From the CFA listing: a node row's button selects the same location.
+  const row = byId('cfa-listing').locator('tbody[data-node=N3]');
+  await row.locator('button.node-pick').click();
+  await until(() => attrs(cfa('.cfa-node.selected'), 'data-node'), ['N3']);
+  assert.match(await byId('selection-bar').innerText(), /node N3 \(line 10\)/);
+  assert.match(await row.getAttribute('class'), /\bselected\b/);
+  await row.locator('button.node-pick').click();
+  await byId('selection-bar').waitFor({ state: 'detached' });
+  assert.doesNotMatch(await row.getAttribute('class'), /\bselected\b/);
 });
 
 test('the ARG grows with the run and marks merged, replaced and covered states', async () => {

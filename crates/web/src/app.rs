@@ -175,6 +175,8 @@ pub struct CfaPaneProps {
 /// The diagnostics of a broken program, or the CFA listing of a good one.
 #[function_component(CfaPane)]
 pub fn cfa_pane(props: &CfaPaneProps) -> Html {
+    // A node row of the listing selects its location in every panel.
+    let selection = crate::linked::use_selection();
     match &props.view {
         CfaView::Errors(rows) => {
             let errors = rows.iter().filter(|r| r.is_error).count();
@@ -202,7 +204,7 @@ pub fn cfa_pane(props: &CfaPaneProps) -> Html {
                         <ul class="diag-list">{ for warnings.iter().map(|r| diagnostic(r, &props.on_jump)) }</ul>
                     }
                     <div class="listing" data-testid="cfa-listing">
-                        { for functions.iter().map(function_listing) }
+                        { for functions.iter().map(|f| function_listing(f, &selection)) }
                     </div>
                     <details class="json">
                         <summary>{ "CFA as JSON" }</summary>
@@ -239,7 +241,7 @@ fn diagnostic(row: &DiagnosticRow, on_jump: &Callback<(u32, u32)>) -> Html {
     }
 }
 
-fn function_listing(f: &FunctionListing) -> Html {
+fn function_listing(f: &FunctionListing, selection: &crate::linked::SelectionContext) -> Html {
     html! {
         <section class="function">
             <h3>
@@ -251,12 +253,25 @@ fn function_listing(f: &FunctionListing) -> Html {
                     <tr><th>{ "node" }</th><th>{ "line" }</th><th>{ "edge" }</th><th>{ "operation" }</th></tr>
                 </thead>
                 { for f.nodes.iter().map(|n| {
+                    let node = n.id.strip_prefix('N').and_then(|k| k.parse().ok()).map(cfa::NodeId);
+                    let selected = node.is_some_and(|k| selection.selection == crate::selection::Selection::Node(k));
                     let node_class = if n.markers.is_empty() { "node".to_string() }
                         else { format!("node {}", n.markers.iter().map(|m| format!("row-{}", m.css_class())).collect::<Vec<_>>().join(" ")) };
+                    let pick = {
+                        let selection = selection.clone();
+                        Callback::from(move |_: MouseEvent| {
+                            if let Some(k) = node {
+                                selection.click(crate::selection::Selection::Node(k));
+                            }
+                        })
+                    };
                     html! {
-                        <tbody class={node_class} data-node={n.id.clone()}>
+                        <tbody class={classes!(node_class, selected.then_some("selected"))} data-node={n.id.clone()}>
                             <tr class="node-row">
-                                <td class="node-id">{ n.id.clone() }</td>
+                                <td class="node-id">
+                                    <button class="node-pick" onclick={pick} aria-pressed={selected.to_string()}
+                                        title={format!("Select {} in every panel (click again to clear)", n.id)}>{ n.id.clone() }</button>
+                                </td>
                                 <td class="line">{ n.line }</td>
                                 <td colspan="2" class="markers">
                                     { for n.markers.iter().map(|m| html! {
