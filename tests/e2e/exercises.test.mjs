@@ -632,6 +632,21 @@ test('the exported answers file grades to the same points with cpaplay grade', {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('forgetting the progress asks first, then starts the set afresh', async () => {
+  const before = await byId('exercise-progress').innerText();
+  assert.doesNotMatch(before, /^0 of /, 'there is progress to forget');
+  // Declined: nothing changes.
+  page.once('dialog', (d) => d.dismiss());
+  await byId('forget-progress').click();
+  assert.equal(await byId('exercise-progress').innerText(), before);
+  // Accepted: the page reloads with nothing answered.
+  page.once('dialog', (d) => d.accept());
+  await byId('forget-progress').click();
+  await page.waitForFunction(() => /^0 of \d+ points · 0 of \d+ answered$/.test(document.querySelector('[data-testid=exercise-progress]')?.innerText ?? ''));
+  assert.equal(await byId('feedback').count(), 0, 'no feedback is left');
+  assert.equal(await page.locator('[data-testid=exercise-list] a.unanswered').count(), EXERCISES.length);
+});
+
 test('the solutions are not served and the page raised no errors', async () => {
   const solutions = await fetch(new URL(`exercises/${SET}/solutions.toml`, baseUrl));
   assert.equal(solutions.status, 404, 'solutions.toml must not be published with the page');

@@ -369,6 +369,21 @@ fn set_view(props: &SetViewProps) -> Html {
             }
         })
     };
+    let on_forget = {
+        let set = set.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(w) = web_sys::window() else { return };
+            let sure = w
+                .confirm_with_message(&format!("Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.", set.title))
+                .unwrap_or(false);
+            if sure {
+                if let Some(s) = local_storage() {
+                    let _ = s.remove_item(&storage_key(&set.id));
+                }
+                let _ = w.location().reload();
+            }
+        })
+    };
     let on_hint = {
         let (hints, n) = (hints.clone(), ex.hints.len());
         Callback::from(move |_: MouseEvent| hints.set((*hints + 1).min(n)))
@@ -394,6 +409,7 @@ fn set_view(props: &SetViewProps) -> Html {
                 </label>
                 <button data-testid="export-answers" onclick={on_export}
                     title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
+                <button data-testid="forget-progress" onclick={on_forget} title="Start the set afresh in this browser">{ "Forget progress" }</button>
                 <a class="exercise-all" href="#exercises">{ "All sets" }</a>
                 <button class="exercise-collapse" onclick={on_collapse} aria-expanded={(!*collapsed).to_string()}>
                     { if *collapsed { "Show exercise" } else { "Hide exercise" } }
