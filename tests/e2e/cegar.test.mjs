@@ -2,7 +2,9 @@
 // thesis's footnote program under octagon-cegar — the iterations appear as
 // segments of the timeline, the spurious counterexample is spelled out and
 // painted on the CFA graph, and the precision shows `x` tracked (marked new
-// when the refinement adds it) and never the loop counter `n`.
+// when the refinement adds it) and never the loop counter `n`. Then a
+// value-cegar run whose explicit-value interpolants are drawn on the CFA
+// graph from the first refinement on (on the folded box when chains fold).
 //
 //   DIST_DIR=dist node --test tests/e2e/cegar.test.mjs   (after `trunk build --release`)
 
@@ -11,7 +13,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, useBrowser } from './harness.mjs';
+import { analyze, artifacts, atEvent, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FOOTNOTE = fs.readFileSync(path.join(repo, 'static', 'examples', 'cegar-footnote.c'), 'utf8');
@@ -50,6 +52,76 @@ test('octagon-cegar on the footnote program: iterations, the spurious path on th
   await page.locator('[data-testid=iterations] .iteration').first().click();
   assert.match(await byId('position').innerText(), /^event 0 of/);
   assert.equal(await byId('cegar').count(), 0, 'nothing of CEGAR is shown before it did anything');
+});
+
+// `x` is constant, the loop irrelevant: value-cegar refutes the path through
+// `x != 6` with the interpolant {x=6} along it (crates/web/tests/cfa_interpolants.rs
+// checks the same run natively).
+const CONSTANT = `extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+
+int main(void) {
+  int x = 6;
+  int n = __VERIFIER_nondet_int();
+  int i = 0;
+  while (i < n) {
+    i = i + 1;
+  }
+  if (x != 6) {
+    reach_error();
+  }
+  return 0;
+}
+`;
+
+test("value-cegar: the latest refinement's interpolants are labels on the CFA graph, gone before it", async () => {
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), CONSTANT);
+  await page.reload();
+  await byId('cfa-listing').waitFor();
+  await analyze(page, 'value-cegar');
+  const labels = page.locator('[data-testid=cfa-graph] g.cfa-interpolant');
+  const texts = () => labels.evaluateAll((els) => els.map((e) => [e.getAttribute('data-node'), e.querySelector('text').textContent]));
+
+  await byId('step-start').click();
+  await atEvent(page, 0);
+  await byId('bp-refinement').click();
+  await page.waitForFunction(() => !document.querySelector('[data-testid=position]').innerText.startsWith('event 0 '));
+  const at = Number((await byId('position').innerText()).match(/^event (\d+) /)[1]);
+  assert.match(await byId('step-text').innerText(), /refinement/);
+  await labels.first().waitFor();
+  assert.deepEqual(await texts(), [
+    ['N1', '{x=6}'], ['N2', '{x=6}'], ['N3', '{x=6}'], ['N4', '{x=6}'], ['N6', '{x=6}'], ['N7', 'false'],
+  ]);
+  const head = page.locator('[data-testid=cfa-graph] .cfa-interpolant[data-node=N4]');
+  assert.match(await head.locator('title').textContent(), /^interpolant at N4[\s\S]*\{main::x=6\}/);
+  // No label covers a node's circle or box.
+  const overlaps = await page.evaluate(() => {
+    const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    const shapes = [...document.querySelectorAll('[data-testid=cfa-graph] g.cfa-node .shape')].map((e) => e.getBoundingClientRect());
+    return [...document.querySelectorAll('[data-testid=cfa-graph] g.cfa-interpolant rect')]
+      .filter((r) => shapes.some((s) => meet(r.getBoundingClientRect(), s))).length;
+  });
+  assert.equal(overlaps, 0, 'labels sit beside the nodes');
+  await page.locator('[data-testid=graphs] [data-testid=graph-fit]').click();
+  await page.screenshot({ path: path.join(artifacts, 'cegar-interpolants.png') });
+
+  // Folded, N1–N3 is one box that carries its nodes' labels, one per row.
+  await byId('graph-fold').click();
+  await page.locator('[data-testid=cfa-graph] g.cfa-node.folded').first().waitFor();
+  assert.deepEqual((await texts()).slice(0, 3), [['N1', 'N1: {x=6}'], ['N2', 'N2: {x=6}'], ['N3', 'N3: {x=6}']]);
+  await page.screenshot({ path: path.join(artifacts, 'cegar-interpolants-folded.png') });
+  await byId('graph-fold').click();
+  await page.locator('[data-testid=cfa-graph] g.cfa-node.folded').first().waitFor({ state: 'detached' });
+
+  // One step back, before the refinement: no interpolant is drawn.
+  await byId('step-back').click();
+  await atEvent(page, at - 1);
+  await labels.first().waitFor({ state: 'detached' });
+  assert.equal(await labels.count(), 0);
+  await byId('step').click();
+  await atEvent(page, at);
+  await labels.first().waitFor();
+  assert.equal(await labels.count(), 6);
 });
 
 test('the CEGAR view raised no page errors', () => {

@@ -15,12 +15,17 @@
 //! * [`CfaGraph::overlay`] is what a position of the run adds: per graph
 //!   node the number of reached states, and which node, edge or folded
 //!   operation is current or selected.
+//! * [`CfaGraph::interpolant_labels`] is what a CEGAR run's latest
+//!   refinement adds: beside each CFA node where an interpolant of the
+//!   refuted path holds, a small label with it (on the folded box that
+//!   contains the node, at the node's row), placed clear of every node.
 //!
 //! Nothing here depends on Yew or web-sys: it is tested natively.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use cfa::{EdgeId, EdgeKind, NodeId, NodeKind, Program};
+use engine::trace::InterpolantView;
 
 use crate::layout::{layout, EdgeSpec, NodeSpec, Point, Shape, Spacing};
 use crate::selection::Highlight;
@@ -176,6 +181,94 @@ pub struct Overlay {
     pub selected_edges: BTreeSet<usize>,
     /// Folded operations to mark as selected: (node, op).
     pub selected_ops: BTreeSet<(usize, usize)>,
+}
+
+/// Interpolant labels longer than this many characters are shortened (the
+/// full text is the tooltip).
+pub const INTERPOLANT_CHARS: usize = 26;
+
+/// Space between an interpolant label's text and its border.
+const INTERPOLANT_PAD: f64 = 4.0;
+
+/// Width kept free for a node's count badge (two digits).
+const BADGE_W: f64 = 2.0 * 6.6 + 8.0;
+
+/// An interpolant drawn on the CFA graph. An interpolant of a refuted error
+/// path is a formula at one location along the path: it over-approximates
+/// the states the path's prefix can reach there and is inconsistent with
+/// the path's rest — so the analysis must track its variables at that
+/// location to see the path is infeasible. The explicit-value refiner's
+/// interpolants are sets of variable values (`{x=6}`; `true` when nothing
+/// needs to be known, `false` past the contradiction).
+#[derive(Clone, Debug, PartialEq)]
+pub struct InterpolantLabel {
+    /// The CFA node the interpolant holds at (the label's `data-node`).
+    pub node: NodeId,
+    /// The graph node it is drawn beside: the node's circle, or the folded
+    /// box that contains it.
+    pub graph_node: usize,
+    /// What the label shows: the interpolant with the node's own function's
+    /// variables unqualified (`{flag=1}`), `N2: …` on a folded box, several
+    /// interpolants at one node (a loop unrolled along the path) joined by
+    /// ` | `; shortened to [`INTERPOLANT_CHARS`].
+    pub text: String,
+    /// The tooltip: the node and, per interpolant there, the path edge
+    /// after which it holds and the interpolant in full.
+    pub full: String,
+    /// Top-left corner of the label's box.
+    pub at: Point,
+    /// Width of the label's box.
+    pub width: f64,
+    /// Height of the label's box.
+    pub height: f64,
+}
+
+impl InterpolantLabel {
+    /// Whether the label's box meets the rectangle `(x, y, w, h)`.
+    pub fn overlaps(&self, x: f64, y: f64, w: f64, h: f64) -> bool {
+        Rect { x: self.at.x, y: self.at.y, w: self.width, h: self.height }.meets(&Rect { x, y, w, h })
+    }
+}
+
+/// An axis-parallel rectangle (top-left corner and size).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rect {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+}
+
+impl Rect {
+    fn meets(&self, o: &Rect) -> bool {
+        self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
+    }
+}
+
+/// An interpolant's text as a label shows it: `{}` (nothing needs to be
+/// known) as `true`, and the variables of `function` without their
+/// `function::` qualifier.
+pub fn interpolant_display(text: &str, function: &str) -> String {
+    if text == "{}" {
+        return "true".into();
+    }
+    if function.is_empty() {
+        return text.to_string();
+    }
+    let pat = format!("{function}::");
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(i) = rest.find(&pat) {
+        out.push_str(&rest[..i]);
+        // Only a whole qualifier (`main::x`), not the tail of another
+        // function's name (`domain::x`).
+        if out.chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+            out.push_str(&pat);
+        }
+        rest = &rest[i + pat.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Shortens `s` to at most `max` characters, with `…` when cut.
@@ -433,6 +526,109 @@ impl CfaGraph {
             }
         }
         o
+    }
+
+    /// The labels the latest refinement's `interpolants` add to the graph:
+    /// one per CFA node that has any, beside the node's circle (right of
+    /// it, else left, below or above) or beside its row of the folded box
+    /// that contains it. No label meets a node's shape, its count badge or
+    /// another label; edge labels and the drawing's bounds are avoided when
+    /// possible. Interpolants at nodes the graph does not draw are skipped.
+    pub fn interpolant_labels(&self, program: &Program, interpolants: &[InterpolantView]) -> Vec<InterpolantLabel> {
+        // The nodes in order of their first interpolant along the path.
+        let mut order: Vec<NodeId> = Vec::new();
+        let mut at_node: BTreeMap<NodeId, Vec<&InterpolantView>> = BTreeMap::new();
+        for it in interpolants {
+            if self.node_index(it.location).is_none() {
+                continue;
+            }
+            let list = at_node.entry(it.location).or_default();
+            if list.is_empty() {
+                order.push(it.location);
+            }
+            list.push(it);
+        }
+        // What a label must never cover: the nodes' shapes and the place of
+        // their count badges (drawn only with states, reserved always so a
+        // label does not move while stepping).
+        let mut hard: Vec<Rect> = Vec::new();
+        for n in &self.nodes {
+            let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
+            hard.push(Rect { x: x0, y: y0, w: n.width, h: n.height });
+            let badge = if n.is_folded() { (x0 + n.width, y0) } else { (n.center.x + n.width * 0.36, n.center.y - n.height * 0.36) };
+            hard.push(Rect { x: badge.0 - 4.0, y: badge.1 - 8.0, w: BADGE_W, h: 15.0 });
+        }
+        let soft: Vec<Rect> = self
+            .edges
+            .iter()
+            .filter_map(|e| e.label_at.map(|p| Rect { x: p.x - 2.0, y: p.y, w: e.label.chars().count() as f64 * CHAR_W + 4.0, h: LINE_H }))
+            .collect();
+        let mut labels: Vec<InterpolantLabel> = Vec::new();
+        for node in order {
+            let its = &at_node[&node];
+            let gi = self.node_index(node).expect("only drawn nodes are kept");
+            let g = &self.nodes[gi];
+            let mut texts: Vec<String> = Vec::new();
+            for it in its {
+                let t = interpolant_display(&it.text, &g.function);
+                if !texts.contains(&t) {
+                    texts.push(t);
+                }
+            }
+            let shown = texts.join(" | ");
+            let text = shorten(&if g.is_folded() { format!("{node}: {shown}") } else { shown }, INTERPOLANT_CHARS);
+            let mut full = format!("interpolant at {node} (latest refinement)");
+            for it in its {
+                let e = program.edge(it.edge);
+                full += &format!("\nafter {}→{} `{}` (line {}): {}", e.source, e.target, e.label, e.line, it.text);
+            }
+            let (w, h) = (text.chars().count() as f64 * CHAR_W + 2.0 * INTERPOLANT_PAD, LINE_H);
+            let (x0, y0) = (g.center.x - g.width / 2.0, g.center.y - g.height / 2.0);
+            let (x1, y1) = (x0 + g.width, y0 + g.height);
+            let candidates: Vec<Point> = if g.is_folded() {
+                // Beside the node's row (the title for the chain's first
+                // node, else the operation that leads to it), in one column
+                // right of the box's badge, else left of the box.
+                let j = g.cfa_nodes.iter().position(|&c| c == node).unwrap_or(0);
+                let row = y0 + 5.0 + j as f64 * LINE_H + if j > 0 { 1.0 } else { 0.0 };
+                vec![Point { x: x1 - 4.0 + BADGE_W + 3.0, y: row }, Point { x: x0 - 6.0 - w, y: row }]
+            } else {
+                // Right of the circle just below its badge, else left,
+                // below, above.
+                vec![
+                    Point { x: x1 + 6.0, y: g.center.y - 3.0 },
+                    Point { x: x0 - 6.0 - w, y: g.center.y - h / 2.0 },
+                    Point { x: g.center.x - w / 2.0, y: y1 + 3.0 },
+                    Point { x: g.center.x - w / 2.0, y: y0 - 3.0 - h },
+                ]
+            };
+            let placed: Vec<Rect> = labels.iter().map(|l| Rect { x: l.at.x, y: l.at.y, w: l.width, h: l.height }).collect();
+            let free = |p: &Point, avoid_soft: bool, inside: bool| {
+                let r = Rect { x: p.x, y: p.y, w, h };
+                p.x >= 0.0
+                    && p.y >= 0.0
+                    && (!inside || (p.x + w <= self.width && p.y + h <= self.height))
+                    && !hard.iter().chain(&placed).any(|o| o.meets(&r))
+                    && (!avoid_soft || !soft.iter().any(|o| o.meets(&r)))
+            };
+            let at = candidates
+                .iter()
+                .find(|p| free(p, true, true))
+                .or_else(|| candidates.iter().find(|p| free(p, true, false)))
+                .or_else(|| candidates.iter().find(|p| free(p, false, false)))
+                .copied()
+                .unwrap_or_else(|| {
+                    // Further right until clear: past every node and label
+                    // at the latest, so this ends.
+                    let mut p = candidates[0];
+                    while !free(&p, false, false) {
+                        p.x += 8.0;
+                    }
+                    p
+                });
+            labels.push(InterpolantLabel { node, graph_node: gi, text, full, at, width: w, height: h });
+        }
+        labels
     }
 }
 

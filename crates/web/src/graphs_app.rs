@@ -6,7 +6,9 @@
 //! [`crate::cfa_graph`] (graph + [`CfaGraph::overlay`]), [`crate::arg`]
 //! and [`crate::layout`]; the run's position arrives as a [`RunFrame`]
 //! from the analysis pane; the selection is the page's
-//! [`crate::linked::SelectionContext`]. Labels are SVG text nodes, never
+//! [`crate::linked::SelectionContext`]. A CEGAR run's latest interpolants
+//! come with the frame's fold and are drawn beside their nodes
+//! ([`CfaGraph::interpolant_labels`]). Labels are SVG text nodes, never
 //! markup.
 
 use std::cell::RefCell;
@@ -500,6 +502,12 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         }
         None => graph.overlay(&Default::default(), None, None, &props.highlight),
     };
+    // The latest refinement's interpolants at the shown position (the
+    // fold keeps them; before the first refinement there are none).
+    let interpolants = match &props.frame {
+        Some(f) if !f.snapshot.interpolants.is_empty() => graph.interpolant_labels(&props.program, &f.snapshot.interpolants),
+        _ => Vec::new(),
+    };
     let click = |sel: Selection| {
         let linked = linked.clone();
         Callback::from(move |e: MouseEvent| {
@@ -583,15 +591,30 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
             </g>
         }
     });
+    let interpolant_views = interpolants.iter().map(|l| {
+        let sel = Selection::Node(l.node);
+        html! {
+            <g class="cfa-interpolant" data-node={l.node.to_string()} onclick={click(sel)}>
+                <title>{ l.full.clone() }</title>
+                <rect x={fmt(l.at.x)} y={fmt(l.at.y)} width={fmt(l.width)} height={fmt(l.height)} rx="3" />
+                <text x={fmt(l.at.x + 4.0)} y={fmt(l.at.y + 11.0)}>{ l.text.clone() }</text>
+            </g>
+        }
+    });
+    // Labels may reach past the laid-out drawing: Fit shows them too.
+    let (draw_w, draw_h) = interpolants
+        .iter()
+        .fold((graph.width, graph.height), |(w, h), l| (w.max(l.at.x + l.width + 10.0), h.max(l.at.y + l.height + 10.0)));
     let fit_key = format!("cfa {:p} {}", Arc::as_ptr(&props.program), props.fold);
     let at = |i: usize| graph.nodes.get(i).map(|n| (n.center.x as i32, n.center.y as i32));
     let follow = overlay.current_node.and_then(at);
     let reveal = overlay.selected_nodes.iter().next().copied().and_then(at);
     html! {
         <>
-            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="cfa-graph" {follow} {reveal}>
+            <Viewport width={draw_w} height={draw_h} fit_key={fit_key} testid="cfa-graph" {follow} {reveal}>
                 { for edges }
                 { for nodes }
+                { for interpolant_views }
             </Viewport>
             <p class="graph-legend" data-testid="cfa-graph-status">
                 { format!("{} nodes drawn", graph.nodes.len()) }
@@ -600,6 +623,7 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
                 { " · " }<span class="lg lg-error">{ "● error" }</span>
                 { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
                 { " · badge: reached states · click a node to filter the reached set" }
+                if !interpolants.is_empty() { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
             </p>
         </>
     }
