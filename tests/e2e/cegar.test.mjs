@@ -54,25 +54,11 @@ test('octagon-cegar on the footnote program: iterations, the spurious path on th
   assert.equal(await byId('cegar').count(), 0, 'nothing of CEGAR is shown before it did anything');
 });
 
-// `x` is constant, the loop irrelevant: value-cegar refutes the path through
-// `x != 6` with the interpolant {x=6} along it (crates/web/tests/cfa_interpolants.rs
-// checks the same run natively).
-const CONSTANT = `extern int __VERIFIER_nondet_int(void);
-extern void reach_error(void);
-
-int main(void) {
-  int x = 6;
-  int n = __VERIFIER_nondet_int();
-  int i = 0;
-  while (i < n) {
-    i = i + 1;
-  }
-  if (x != 6) {
-    reach_error();
-  }
-  return 0;
-}
-`;
+// `x` is constant, the loop irrelevant (the gallery example
+// cegar-interpolants): value-cegar refutes the path through `x != 6` with the
+// interpolant {x=6} along it (crates/web/tests/cfa_interpolants.rs checks the
+// same run natively).
+const CONSTANT = fs.readFileSync(path.join(repo, 'static', 'examples', 'cegar-interpolants.c'), 'utf8');
 
 test("value-cegar: the latest refinement's interpolants are labels on the CFA graph, gone before it", async () => {
   await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), CONSTANT);

@@ -61,6 +61,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../static/examples/cegar-footnote.md"),
         include_str!("../../../static/examples/cegar-footnote.c"),
     ),
+    (
+        "cegar-interpolants",
+        include_str!("../../../static/examples/cegar-interpolants.md"),
+        include_str!("../../../static/examples/cegar-interpolants.c"),
+    ),
 ];
 
 /// One gallery entry: a program, the configurations to run it with, and

@@ -15,22 +15,7 @@ use web::cfa_graph::{interpolant_display, CfaGraph, InterpolantLabel, INTERPOLAN
 /// nothing, finds the error path through `x != 6`, and explicit-value
 /// interpolation refutes it with `{x=6}` along the path (the loop counter
 /// is never needed).
-const PROGRAM: &str = "extern int __VERIFIER_nondet_int(void);
-extern void reach_error(void);
-
-int main(void) {
-  int x = 6;
-  int n = __VERIFIER_nondet_int();
-  int i = 0;
-  while (i < n) {
-    i = i + 1;
-  }
-  if (x != 6) {
-    reach_error();
-  }
-  return 0;
-}
-";
+const PROGRAM: &str = include_str!("../../../static/examples/cegar-interpolants.c");
 
 fn run() -> Run {
     Run::start(PROGRAM, RunSpec { preset: "value-cegar".into(), max_steps: 5000, ..RunSpec::default() }).unwrap().complete()
