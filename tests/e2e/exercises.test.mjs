@@ -421,6 +421,9 @@ async function assertListClasses(when) {
   assert.deepEqual(classes, expected, `${when}: the list's classes are the last results`);
 }
 
+/** The answers file the export test downloaded (the import test loads it back). */
+let exportedFile;
+
 const shot = (name) => page.screenshot({ path: path.join(artifacts, `exercises-${name}.png`), fullPage: true });
 
 // ---------------------------------------------------------------------------
@@ -591,6 +594,7 @@ test('the exported answers file grades to the same points with cpaplay grade', {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cpa-e2e-exercises-answers-'));
   const file = path.join(dir, download.suggestedFilename());
   await download.saveAs(file);
+  exportedFile = fs.readFileSync(file, 'utf8');
   const exported = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.equal(exported.format, 1);
   assert.equal(exported.student, STUDENT);
@@ -645,6 +649,29 @@ test('forgetting the progress asks first, then starts the set afresh', async () 
   await page.waitForFunction(() => /^0 of \d+ points · 0 of \d+ answered$/.test(document.querySelector('[data-testid=exercise-progress]')?.innerText ?? ''));
   assert.equal(await byId('feedback').count(), 0, 'no feedback is left');
   assert.equal(await page.locator('[data-testid=exercise-list] a.unanswered').count(), EXERCISES.length);
+});
+
+test('importing the exported file after forgetting re-checks every answer to the same progress', async () => {
+  assert.ok(exportedFile, 'the export test ran');
+  await page.waitForFunction(() => /^0 of /.test(document.querySelector('[data-testid=exercise-progress]')?.innerText ?? ''));
+  // A file for another set is refused before anything is asked, and nothing changes.
+  await byId('import-answers').setInputFiles({
+    name: 'other.json', mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ ...JSON.parse(exportedFile), set: 'another-set' })),
+  });
+  await page.waitForFunction(() => /answers the set `another-set`/.test(document.querySelector('[data-testid=import-note]')?.innerText ?? ''));
+  assert.match(await byId('exercise-progress').innerText(), /^0 of /);
+  // The real file: confirmed, every answer is checked again in the page.
+  page.once('dialog', (d) => d.accept());
+  await byId('import-answers').setInputFiles({ name: 'answers.json', mimeType: 'application/json', buffer: Buffer.from(exportedFile) });
+  await page.waitForFunction(() => /^Imported and re-checked/.test(document.querySelector('[data-testid=import-note]')?.innerText ?? ''), null, { timeout: 120_000 });
+  assert.match(await byId('import-note').innerText(), new RegExp(`${Object.keys(graded).length} answer\\(s\\) of “${STUDENT}”`));
+  await assertProgress('after the import');
+  await assertListClasses('after the import');
+  assert.equal(await byId('student-name').inputValue(), STUDENT, "the file's student name");
+  // The shown exercise's widgets and feedback are its imported answer.
+  await byId('feedback').waitFor();
+  await shot('imported');
 });
 
 test('the solutions are not served and the page raised no errors', async () => {

@@ -225,6 +225,64 @@ async fn grade(mut grader: Grader, on_status: Callback<String>) -> Feedback {
     }
 }
 
+/// Reads an answers file for `set` and re-checks every answer in it, one
+/// after the other (the file's own results are ignored, as `cpaplay grade`
+/// ignores them); the answers and results replace the progress's for those
+/// exercises, and the file's student name becomes the progress's. Returns
+/// what was done, or why the file was refused.
+async fn import_answers(
+    set: &ExerciseSet,
+    name: &str,
+    text: &str,
+    progress: &Rc<RefCell<Progress>>,
+    status: &UseStateHandle<Option<String>>,
+) -> Result<String, String> {
+    let file = exercises::answers::AnswersFile::parse(name, text).map_err(|e| format!("This answers file cannot be read: {e}"))?;
+    if file.set != set.id {
+        return Err(format!("{name} answers the set `{}`, not `{}`.", file.set, set.id));
+    }
+    let known: Vec<(&Exercise, &Answer)> = set.exercises.iter().filter_map(|e| file.answers.get(&e.id).map(|a| (e, a))).collect();
+    let unknown: Vec<&String> = file.answers.keys().filter(|id| set.exercise(id).is_none()).collect();
+    let sure = web_sys::window()
+        .and_then(|w| {
+            w.confirm_with_message(&format!(
+                "Replace the answers to {} exercise(s) with those of {name} (student “{}”)? Each is checked again here.",
+                known.len(),
+                file.student
+            ))
+            .ok()
+        })
+        .unwrap_or(false);
+    if !sure {
+        return Err("Import cancelled.".into());
+    }
+    progress.borrow_mut().student = file.student.clone();
+    let total = known.len();
+    for (k, (ex, answer)) in known.into_iter().enumerate() {
+        status.set(Some(format!("Re-checking {} of {total}: {}…", k + 1, ex.title)));
+        let feedback = match Grader::new(ex, answer) {
+            Err(f) => f,
+            Ok(g) => {
+                let on_status = {
+                    let (status, title) = (status.clone(), ex.title.clone());
+                    Callback::from(move |s: String| status.set(Some(format!("Re-checking {} of {total}: {title} — {s}", k + 1))))
+                };
+                grade(g, on_status).await
+            }
+        };
+        let mut p = progress.borrow_mut();
+        p.record(answer.clone(), &feedback);
+        p.drafts.remove(&ex.id);
+        save_progress(&set.id, &p);
+    }
+    let skipped = if unknown.is_empty() {
+        String::new()
+    } else {
+        format!(" Skipped (not in this set): {}.", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+    };
+    Ok(format!("Imported and re-checked {total} answer(s) of “{}” from {name}: {}.{skipped}", file.student, progress.borrow().summary(set)))
+}
+
 /// Properties of [`ExercisePane`].
 #[derive(Properties, PartialEq)]
 pub struct ExercisePaneProps {
@@ -300,6 +358,8 @@ fn set_view(props: &SetViewProps) -> Html {
     let hints = use_state(|| 0usize);
     let status = use_state(|| None::<String>);
     let message = use_state(|| None::<String>);
+    // What the last import of an answers file did (or why it was refused).
+    let import_note = use_state(|| None::<(bool, String)>);
     let collapsed = use_state(|| false);
     // The list shows the current exercise (it may be far down a long set).
     use_effect_with((), |_| {
@@ -320,6 +380,29 @@ fn set_view(props: &SetViewProps) -> Html {
             let input: HtmlInputElement = e.target_unchecked_into();
             progress.borrow_mut().student = input.value().trim().to_string();
             save_progress(&set.id, &progress.borrow());
+        })
+    };
+    let on_import = {
+        let (set, progress, status, import_note, redraw) = (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
+        let (draft, ex) = (draft.clone(), ex.clone());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            let (set, progress, status, import_note, redraw) = (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
+            let (draft, ex) = (draft.clone(), ex.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = file.name();
+                let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default();
+                match import_answers(&set, &name, &text, &progress, &status).await {
+                    Ok(note) => import_note.set(Some((true, note))),
+                    Err(e) => import_note.set(Some((false, e))),
+                }
+                // The shown exercise's widgets show its imported answer.
+                draft.set(progress.borrow().draft(&ex));
+                status.set(None);
+                redraw.force_update();
+            });
         })
     };
     let on_export = {
@@ -407,6 +490,10 @@ fn set_view(props: &SetViewProps) -> Html {
                 <label class="exercise-student">{ "Your name " }
                     <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} oninput={on_name} />
                 </label>
+                <label class="import-answers" title="Load an answers file (yours from another browser, or a student's) and re-check every answer here">
+                    { "Import answers…" }
+                    <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import} disabled={status.is_some()} />
+                </label>
                 <button data-testid="export-answers" onclick={on_export}
                     title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
                 <button data-testid="forget-progress" onclick={on_forget} title="Start the set afresh in this browser">{ "Forget progress" }</button>
@@ -416,6 +503,9 @@ fn set_view(props: &SetViewProps) -> Html {
                 </button>
             </div>
             { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
+            if let Some((ok, note)) = &*import_note {
+                <p class={classes!("status", if *ok { "status-ok" } else { "status-error" })} data-testid="import-note" role="status">{ note.clone() }</p>
+            }
             if !*collapsed {
                 <div class="exercise-body">
                     <nav class="exercise-list" data-testid="exercise-list" aria-label="Exercises of the set">
