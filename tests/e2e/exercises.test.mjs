@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { artifacts, useBrowser } from './harness.mjs';
+import { analyze, artifacts, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SET = 'cpa-basics';
@@ -672,6 +672,44 @@ test('importing the exported file after forgetting re-checks every answer to the
   // The shown exercise's widgets and feedback are its imported answer.
   await byId('feedback').waitFor();
   await shot('imported');
+});
+
+test('Make exercise: what the playground shows becomes an exercise file that cpaplay loads and grades', { timeout: 660_000 }, async () => {
+  await page.goto(baseUrl); // the playground, no exercise
+  await byId('cfa-listing').waitFor();
+  await analyze(page, 'value', 300);
+  const status = await byId('run-status').innerText();
+  const verdict = status.match(/: (TRUE|FALSE|UNKNOWN)\b/)[1].toLowerCase();
+  for (let i = 0; i < 25; i++) await byId('step').click();
+  const steps = Number((await byId('stats').innerText()).match(/steps (\d+)/)[1]);
+
+  await byId('make-exercise').click();
+  await byId('skeleton-id').fill('made-here');
+  await byId('skeleton-kind').selectOption('next-step');
+  await page.waitForFunction(() => /kind = "next-step"/.test(document.querySelector('[data-testid=skeleton-toml]').textContent));
+  const nextStep = await byId('skeleton-toml').textContent();
+  assert.match(nextStep, new RegExp(`^step = ${steps + 1}$`, 'm'), 'the step after the shown one');
+  assert.match(nextStep, /^preset = "value"$/m);
+  assert.match(nextStep, /"limits\.steps" = "300"/, 'the step limit of the run');
+  await byId('skeleton-kind').selectOption('verdict');
+  await page.waitForFunction(() => /kind = "verdict"/.test(document.querySelector('[data-testid=skeleton-toml]').textContent));
+  const downloading = page.waitForEvent('download');
+  await byId('skeleton-download').click();
+  const download = await downloading;
+  assert.equal(download.suggestedFilename(), 'made-here.toml');
+
+  // An instructor's set with that file: cpaplay loads it and grades the
+  // verdict the page showed as right.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cpa-e2e-made-'));
+  await download.saveAs(path.join(dir, 'made-here.toml'));
+  fs.writeFileSync(path.join(dir, 'set.toml'), 'format = 1\nid = "made"\ntitle = "Made in the page"\nexercises = ["made-here.toml"]\n');
+  const answers = path.join(dir, 'answers.json');
+  fs.writeFileSync(answers, JSON.stringify({ format: 1, student: 'teacher', set: 'made', answers: { 'made-here': { kind: 'verdict', verdict } } }));
+  const { stdout } = await promisify(execFile)('cargo', ['run', '--quiet', '-p', 'cpaplay', '--', 'grade', dir, answers], {
+    cwd: repo, timeout: 600_000, maxBuffer: 16 << 20,
+  });
+  assert.deepEqual(stdout.trim().split('\n'), ['student,exercise,points', 'teacher,made-here,1']);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('the solutions are not served and the page raised no errors', async () => {
