@@ -132,7 +132,18 @@ test('octagon-sep with a step limit of 300 ends UNKNOWN and the page stays respo
   await page.locator('[data-testid=editor] .cm-content').focus();
   await page.keyboard.press('Control+End');
   await page.keyboard.type('\nint extra() { int e = 1; return e; }');
-  await page.waitForFunction((b) => document.querySelector('[data-testid=status]').innerText !== b, before);
+  // Wait for what the whole edit produces, not for any change: every
+  // keystroke re-renders the status, and each prefix of the new function
+  // is a syntax error ("1 error — fix it …"), so the status differs from
+  // `before` from the first character on. The last keystroke's render can
+  // still be pending when `type` returns (Yew yields to the browser within
+  // a long render pass, a read can come first), and a read then saw the
+  // previous keystroke's error. Only the complete text lowers again, to
+  // something other than `before`.
+  await page.waitForFunction((b) => {
+    const status = document.querySelector('[data-testid=status]');
+    return status.classList.contains('status-ok') && status.innerText !== b;
+  }, before);
   assert.match(await byId('status').innerText(), /2 functions/);
   assert.match(await page.locator('.stale').innerText(), /program changed/);
 });
@@ -157,6 +168,12 @@ test('a long run computes in slices: the page answers while computing, and Cance
 test('time to render one step with a large reached set', async () => {
   // Listing 2.1 under octagon-sep grows one state per loop iteration.
   await page.getByRole('button', { name: 'Reset example' }).click();
+  // Analyze runs the program the pane was last rendered with: wait until
+  // the example (one function) is back, not the edited program.
+  await page.waitForFunction(() => {
+    const status = document.querySelector('[data-testid=status]');
+    return status.classList.contains('status-ok') && status.innerText.startsWith('1 function,');
+  });
   await analyze('octagon-sep', 1100);
   await byId('run-end').click();
   const reached = await byId('stats').innerText();
