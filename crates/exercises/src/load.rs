@@ -155,7 +155,9 @@ fn check_version(file: &str, text: &str, v: &Spanned<i64>) -> Result<(), LoadErr
     Ok(())
 }
 
-fn valid_id(id: &str) -> bool {
+/// An id as the format allows it (sets, exercises, set directories): 1 to
+/// 64 of `a-z`, `0-9` and `-` — so an id is always a plain file name.
+pub fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 

@@ -510,6 +510,13 @@ mod tests {
         Run::start(EXAMPLE_PROGRAM, RunSpec { preset: preset.into(), ..RunSpec::default() }).unwrap().complete()
     }
 
+    /// The CEGAR footnote example under octagon-cegar, run to the end
+    /// (a spurious path, a refinement, then TRUE).
+    fn footnote_octagon_cegar() -> Run {
+        let src = include_str!("../../../static/examples/cegar-footnote.c");
+        Run::start(src, RunSpec { preset: "octagon-cegar".into(), max_steps: 5000, ..RunSpec::default() }).unwrap().complete()
+    }
+
     fn panels_at(run: &mut Run, k: usize) -> Panels {
         run.cursor.seek(k);
         Panels::of(&run.program, &run.cursor)
@@ -587,9 +594,7 @@ mod tests {
 
     #[test]
     fn cegar_presets_run_cegar_in_the_page() {
-        let src = include_str!("../../../static/examples/cegar-footnote.c");
-        let spec = RunSpec { preset: "octagon-cegar".into(), max_steps: 5000, ..RunSpec::default() };
-        let mut run = Run::start(src, spec).unwrap().complete();
+        let mut run = footnote_octagon_cegar();
         run.cursor.seek(0);
         let r = next_break(&run.cursor, Breakpoint::Refinement).expect("octagon-cegar refines the spurious path");
         assert!(r > 0);
@@ -601,9 +606,7 @@ mod tests {
 
     #[test]
     fn the_cegar_view_shows_iterations_the_counterexample_and_the_precision() {
-        let src = include_str!("../../../static/examples/cegar-footnote.c");
-        let spec = RunSpec { preset: "octagon-cegar".into(), max_steps: 5000, ..RunSpec::default() };
-        let mut run = Run::start(src, spec).unwrap().complete();
+        let mut run = footnote_octagon_cegar();
         run.cursor.seek(0);
         assert!(CegarView::of(&run.program, run.cursor.snapshot()).is_empty(), "nothing before the run");
         let n = run.cursor.len();

@@ -27,7 +27,8 @@ const PREDICTING: &str = "Predict mode: answer the questions below, then “Show
 /// Play speeds offered (events per second).
 const SPEEDS: &[u32] = &[2, 5, 10, 30, 100];
 
-fn now_ms() -> f64 {
+/// The page's clock in milliseconds (`performance.now()`), for slicing work.
+pub fn now_ms() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
 }
 

@@ -21,18 +21,14 @@ impl Reducible for Model {
     }
 }
 
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
 fn load_program() -> String {
-    local_storage()
+    crate::storage::local_storage()
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
         .unwrap_or_else(|| EXAMPLE_PROGRAM.to_string())
 }
 
 fn save_program(text: &str) {
-    if let Some(storage) = local_storage() {
+    if let Some(storage) = crate::storage::local_storage() {
         // Storage can be full or disabled; the page works without it.
         let _ = storage.set_item(STORAGE_KEY, text);
     }
@@ -65,14 +61,10 @@ pub fn app(props: &AppProps) -> Html {
             }
         });
     }
-    // The configuration an exercise locks (the playground runs only it).
-    let locked = match props.exercise.as_deref() {
-        Some(crate::exercise_app::Session::Set { set, current, .. }) => {
-            let ex = &set.exercises[*current];
-            ex.config.locked && !matches!(ex.question, exercises::Question::ChooseConfiguration { .. })
-        }
-        _ => false,
-    };
+    // The exercise shown, if any: its configuration may lock the
+    // playground, and "reset" puts its program back.
+    let exercise = props.exercise.as_deref().and_then(|s| s.exercise());
+    let locked = exercise.is_some_and(crate::exercise::locks_playground);
     // Effects run after rendering: this marks the first complete render, so
     // the browser tests can report time to first render.
     use_effect_with((), |_| {
@@ -87,11 +79,7 @@ pub fn app(props: &AppProps) -> Html {
     };
     // Clicking a diagnostic puts the caret at its line and column.
     let on_jump = Callback::from(|(line, col): (u32, u32)| crate::editor::set_caret(line, col));
-    // With an exercise open, "reset" puts back the exercise's program.
-    let exercise_program = match props.exercise.as_deref() {
-        Some(crate::exercise_app::Session::Set { set, current, .. }) => Some(set.exercises[*current].program.clone()),
-        _ => None,
-    };
+    let exercise_program = exercise.map(|e| e.program.clone());
     let on_reset = {
         let (model, program) = (model.clone(), exercise_program.clone());
         Callback::from(move |_: MouseEvent| match &program {

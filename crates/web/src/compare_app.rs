@@ -23,7 +23,7 @@ use yew::prelude::*;
 use crate::analysis::{Panels, Run, RunSpec, PRESETS};
 use crate::cfa_graph::CfaGraph;
 use crate::layout::Shape;
-use crate::analysis_app::SLICE_MS;
+use crate::analysis_app::{now_ms, SLICE_MS};
 use crate::compare::{
     divergence, heat, plot, series, shade, signatures, step_position, step_starts, Divergence, Plot, SummaryRow, DEFAULT_SET,
     PLOT_H, PLOT_PAD, PLOT_PAD_L, PLOT_W,
@@ -68,9 +68,6 @@ impl Default for CompareState {
 
 type State = Rc<RefCell<CompareState>>;
 
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
-}
 
 fn start(state: &State, redraw: &UseForceUpdateHandle, source: &str) {
     let mut st = state.borrow_mut();

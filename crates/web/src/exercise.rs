@@ -45,11 +45,16 @@ pub enum Route {
     },
 }
 
-/// An id as the exercise format allows it: 1 to 64 of `a-z`, `0-9`, `-`.
-/// Anything else in a link is refused, so a link can only name files of
-/// this site's exercise directory.
-pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+/// An id as the exercise format allows it (the loader's own rule): anything
+/// else in a link is refused, so a link can only name files of this site's
+/// exercise directory.
+pub use exercises::load::valid_id;
+
+/// Whether the playground below `ex` runs only the exercise's configuration
+/// (chooser and configuration panel read-only). A `choose-configuration`
+/// exercise is always open: the student's choice is the answer.
+pub fn locks_playground(ex: &Exercise) -> bool {
+    ex.config.locked && !matches!(ex.question, Question::ChooseConfiguration { .. })
 }
 
 impl Route {
@@ -692,6 +697,20 @@ mod tests {
         assert_eq!(d.answer(&q), Ok(Answer::NextStep { popped: Some(7), merge: None, stop: Some("covered".into()) }));
         let d = Draft { popped: "x".into(), stop: "covered".into(), ..Draft::default() };
         assert!(d.answer(&q).is_err());
+    }
+
+    #[test]
+    fn a_locked_configuration_locks_the_playground_except_when_choosing_it() {
+        let read = |_: &str| -> Result<String, String> { Err("no files".into()) };
+        let make = |locked: bool, question: &Question| {
+            let config = ConfigSpec { preset: "value".into(), set: BTreeMap::new(), locked };
+            let text = exercises::skeleton::exercise_toml("e", "E", "int main(void) { return 0; }", &config, question);
+            exercises::load::parse_exercise("e.toml", &text, &read).unwrap()
+        };
+        let choose = Question::ChooseConfiguration { presets: vec!["value-join".into()], open: BTreeMap::new(), max_states: None };
+        assert!(locks_playground(&make(true, &Question::Verdict)));
+        assert!(!locks_playground(&make(false, &Question::Verdict)));
+        assert!(!locks_playground(&make(true, &choose)));
     }
 
     #[test]

@@ -19,9 +19,10 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::exercise::{
-    file_url, points_text, run_spec, skeleton_question, storage_key, Draft, FetchedFiles, Grader, GraderStep, Progress, Route, Status,
-    EXERCISES_DIR, SKELETON_KINDS,
+    file_url, points_text, run_spec, skeleton_question, Draft, FetchedFiles, Grader, GraderStep, Progress, Route, Status, EXERCISES_DIR,
+    SKELETON_KINDS,
 };
+use crate::storage::{forget_progress, load_progress, save_progress};
 
 thread_local! {
     /// Runs already made by checks (a corrected answer is graded at once).
@@ -48,12 +49,14 @@ pub enum Session {
     Failed(String),
 }
 
-fn location_hash() -> String {
-    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
-}
-
-fn now_ms() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
+impl Session {
+    /// The exercise shown, when a set is open.
+    pub fn exercise(&self) -> Option<&Exercise> {
+        match self {
+            Session::Set { set, current, .. } => set.exercises.get(*current),
+            _ => None,
+        }
+    }
 }
 
 /// Fetches a same-origin text file.
@@ -128,7 +131,7 @@ async fn open(route: Route) -> Session {
 #[function_component(Root)]
 pub fn root() -> Html {
     let session = use_state(|| None::<Rc<Session>>);
-    let hash = location_hash();
+    let hash = crate::share_app::location_hash();
     let route = Route::parse(&hash);
     let waiting = route.is_some() && session.is_none();
     {
@@ -137,8 +140,7 @@ pub fn root() -> Html {
             if let Some(route) = route {
                 wasm_bindgen_futures::spawn_local(async move {
                     let s = open(route).await;
-                    if let Session::Set { set, current, .. } = &s {
-                        let ex = &set.exercises[*current];
+                    if let Some(ex) = s.exercise() {
                         crate::share_app::open_with(crate::share::ShareState::new(&ex.program, &run_spec(&ex.config)));
                     }
                     session.set(Some(Rc::new(s)));
@@ -154,21 +156,6 @@ pub fn root() -> Html {
         return html! { <p class="exercise-loading" data-testid="exercise-loading">{ "Loading the exercises…" }</p> };
     }
     html! { <crate::app::App exercise={(*session).clone()} /> }
-}
-
-fn local_storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
-}
-
-fn load_progress(set: &str) -> Progress {
-    local_storage().and_then(|s| s.get_item(&storage_key(set)).ok().flatten()).map(|t| Progress::from_json(&t)).unwrap_or_default()
-}
-
-fn save_progress(set: &str, p: &Progress) {
-    if let Some(s) = local_storage() {
-        // A full or disabled storage: progress lasts until the tab closes.
-        let _ = s.set_item(&storage_key(set), &p.to_json());
-    }
 }
 
 /// Offers `text` as a file download named `name`.
@@ -200,10 +187,10 @@ async fn grade(mut grader: Grader, on_status: Callback<String>) -> Feedback {
     loop {
         let step = RUNS.with(|c| {
             let mut cache = c.borrow_mut();
-            let t0 = now_ms();
+            let t0 = crate::analysis_app::now_ms();
             loop {
                 match grader.advance(400, &mut cache) {
-                    GraderStep::Working { .. } if now_ms() - t0 < crate::analysis_app::SLICE_MS => continue,
+                    GraderStep::Working { .. } if crate::analysis_app::now_ms() - t0 < crate::analysis_app::SLICE_MS => continue,
                     other => break other,
                 }
             }
@@ -460,9 +447,7 @@ fn set_view(props: &SetViewProps) -> Html {
                 .confirm_with_message(&format!("Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.", set.title))
                 .unwrap_or(false);
             if sure {
-                if let Some(s) = local_storage() {
-                    let _ = s.remove_item(&storage_key(&set.id));
-                }
+                forget_progress(&set.id);
                 let _ = w.location().reload();
             }
         })
@@ -481,7 +466,7 @@ fn set_view(props: &SetViewProps) -> Html {
     let prev = props.current.checked_sub(1).map(|i| route(&set.exercises[i].id));
     let next = set.exercises.get(props.current + 1).map(|e| route(&e.id));
     let result = p.results.get(&ex.id).cloned();
-    let locked = ex.config.locked && !matches!(ex.question, Question::ChooseConfiguration { .. });
+    let locked = crate::exercise::locks_playground(&ex);
     html! {
         <section class={classes!("exercise-pane", collapsed.then_some("collapsed"))} data-testid="exercise-pane">
             <div class="exercise-head">

@@ -36,7 +36,8 @@ thread_local! {
     static RESTORE_COMPARE: RefCell<bool> = const { RefCell::new(true) };
 }
 
-fn location_hash() -> String {
+/// The address's fragment (`#…`), empty when there is none.
+pub fn location_hash() -> String {
     web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }
 
@@ -97,9 +98,9 @@ pub fn note_compare(presets: &[String], position: Option<usize>) {
 
 /// The fragment for the current page with `program`.
 pub fn current_fragment(program: &str) -> String {
+    let (spec, position) = analysis_now();
     CURRENT.with(|c| {
         let c = c.borrow();
-        let (spec, position) = c.analysis.as_ref().map(|probe| probe()).unwrap_or_default();
         let mut s = ShareState::new(program, &spec);
         s.position = position;
         s.compare = c.compare.clone();

@@ -388,9 +388,7 @@ export function cpa_copy_text(text) {
         }
     }
 
-    fn now_ms() -> f64 {
-        web_sys::window().and_then(|w| w.performance()).map(|p| p.now()).unwrap_or(0.0)
-    }
+    use crate::analysis_app::now_ms;
 
     /// Like [`check`], but recorded in the solver log under `origin`
     /// (with the known right answer, if any), and with the loading progress

@@ -1,8 +1,9 @@
 //! What the page keeps in the browser's local storage besides the program
 //! text (which `app` stores): the analysis configuration chosen in the
-//! analysis pane, so it survives a reload. Stored in the share-link format
-//! ([`crate::share`], with an empty program), so it is validated the same
-//! way when read back; anything unreadable is ignored.
+//! analysis pane, so it survives a reload, and each exercise set's progress
+//! ([`crate::exercise::Progress`]). The configuration is stored in the
+//! share-link format ([`crate::share`], with an empty program), so it is
+//! validated the same way when read back; anything unreadable is ignored.
 
 use crate::analysis::RunSpec;
 use crate::share::{decode, encode, ShareState};
@@ -22,8 +23,9 @@ pub fn spec_from_text(text: &str) -> Option<RunSpec> {
     Some(state.spec())
 }
 
+/// The browser's local storage, if the page may use it (browser only).
 #[cfg(target_arch = "wasm32")]
-fn local_storage() -> Option<web_sys::Storage> {
+pub fn local_storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
@@ -39,6 +41,33 @@ pub fn load_spec() -> Option<RunSpec> {
 pub fn save_spec(spec: &RunSpec) {
     if let Some(storage) = local_storage() {
         let _ = storage.set_item(CONFIG_KEY, &spec_to_text(spec));
+    }
+}
+
+/// The progress kept for exercise set `set` (a fresh start when there is
+/// none or it is unreadable; browser only).
+#[cfg(target_arch = "wasm32")]
+pub fn load_progress(set: &str) -> crate::exercise::Progress {
+    local_storage()
+        .and_then(|s| s.get_item(&crate::exercise::storage_key(set)).ok().flatten())
+        .map(|t| crate::exercise::Progress::from_json(&t))
+        .unwrap_or_default()
+}
+
+/// Keeps the progress of exercise set `set` (a full or disabled storage:
+/// it lasts until the tab closes; browser only).
+#[cfg(target_arch = "wasm32")]
+pub fn save_progress(set: &str, progress: &crate::exercise::Progress) {
+    if let Some(s) = local_storage() {
+        let _ = s.set_item(&crate::exercise::storage_key(set), &progress.to_json());
+    }
+}
+
+/// Forgets the progress of exercise set `set` (browser only).
+#[cfg(target_arch = "wasm32")]
+pub fn forget_progress(set: &str) {
+    if let Some(s) = local_storage() {
+        let _ = s.remove_item(&crate::exercise::storage_key(set));
     }
 }
 
