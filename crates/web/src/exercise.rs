@@ -293,22 +293,16 @@ impl Draft {
                 } else {
                     None
                 };
-                let merge = if ask.contains(&StepQuestion::Merge) {
-                    if self.merge.is_empty() {
-                        return Err("Choose what merge does.".into());
+                // A chosen option of an asked question (none when not asked).
+                let chosen = |q: StepQuestion, value: &str, missing: &str| -> Result<Option<String>, String> {
+                    match (ask.contains(&q), value.is_empty()) {
+                        (false, _) => Ok(None),
+                        (true, true) => Err(missing.to_string()),
+                        (true, false) => Ok(Some(value.to_string())),
                     }
-                    Some(self.merge.clone())
-                } else {
-                    None
                 };
-                let stop = if ask.contains(&StepQuestion::Stop) {
-                    if self.stop.is_empty() {
-                        return Err("Choose what stop does.".into());
-                    }
-                    Some(self.stop.clone())
-                } else {
-                    None
-                };
+                let merge = chosen(StepQuestion::Merge, &self.merge, "Choose what merge does.")?;
+                let stop = chosen(StepQuestion::Stop, &self.stop, "Choose what stop does.")?;
                 Ok(Answer::NextStep { popped, merge, stop })
             }
             Question::Invariant { .. } => {

@@ -592,6 +592,25 @@ fn on_select(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'st
     Callback::from(move |e: Event| set(e.target_unchecked_into::<HtmlSelectElement>().value()))
 }
 
+/// A labelled select of `options` (key, words), with "— choose —" first
+/// for no choice yet.
+fn choice(
+    label: &str,
+    testid: &str,
+    current: &str,
+    options: impl Iterator<Item = (&'static str, &'static str)>,
+    onchange: Callback<Event>,
+) -> Html {
+    html! {
+        <label>{ label }
+            <select data-testid={testid.to_string()} {onchange}>
+                <option value="" selected={current.is_empty()}>{ "— choose —" }</option>
+                { for options.map(|(key, words)| html! { <option value={key} selected={current == key}>{ words }</option> }) }
+            </select>
+        </label>
+    }
+}
+
 /// The answer widget of the exercise's question kind.
 fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &str) -> Html {
     let d = (**draft).clone();
@@ -714,20 +733,10 @@ fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &s
                     </label>
                 }
                 if ask.contains(&StepQuestion::Merge) {
-                    <label>{ "Merge " }
-                        <select data-testid="answer-merge" onchange={on_select(draft, |d, v| d.merge = v)}>
-                            <option value="" selected={d.merge.is_empty()}>{ "— choose —" }</option>
-                            { for MergeOutcome::ALL.iter().map(|m| html! { <option value={m.key()} selected={d.merge == m.key()}>{ m.words() }</option> }) }
-                        </select>
-                    </label>
+                    { choice("Merge ", "answer-merge", &d.merge, MergeOutcome::ALL.iter().map(|m| (m.key(), m.words())), on_select(draft, |d, v| d.merge = v)) }
                 }
                 if ask.contains(&StepQuestion::Stop) {
-                    <label>{ "Stop " }
-                        <select data-testid="answer-stop" onchange={on_select(draft, |d, v| d.stop = v)}>
-                            <option value="" selected={d.stop.is_empty()}>{ "— choose —" }</option>
-                            { for StopOutcome::ALL.iter().map(|s| html! { <option value={s.key()} selected={d.stop == s.key()}>{ s.words() }</option> }) }
-                        </select>
-                    </label>
+                    { choice("Stop ", "answer-stop", &d.stop, StopOutcome::ALL.iter().map(|s| (s.key(), s.words())), on_select(draft, |d, v| d.stop = v)) }
                 }
             </div>
         },
