@@ -41,7 +41,8 @@
 //! - [`state_view`]: one state made readable (values, octagon constraints,
 //!   the DBM as a table); [`predict`]: predict mode's questions and their
 //!   grading against the trace; `inspector_app` and `predict_app` render them.
-//!   [`storage`]: the configuration kept across reloads.
+//!   [`storage`]: the configuration and each exercise set's progress kept
+//!   across reloads.
 //!
 //! - [`exercise`]: exercises in the page (routes, the set's files fetched
 //!   in rounds, draft answers, grading in slices, progress and its export),
