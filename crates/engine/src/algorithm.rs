@@ -60,11 +60,13 @@
 //! states) end it with UNKNOWN naming the limit.
 
 use crate::cpa::Cpa;
+use crate::int_caveat::{self as int_caveat, IntModelCaveat, Range};
 use crate::solver::{SolverOracle, SolverQuery};
 use smt::SolverBackend;
 use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, StopKind, Verdict};
 use crate::waitlist::{reverse_postorder, TraversalOrder, Waitlist};
-use cfa::{EdgeId, NodeId, Program};
+use cfa::{EdgeId, NodeId, Program, VarId};
+use minic::IntModel;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
@@ -586,9 +588,35 @@ impl<C: Cpa> Reachability<C> {
                 reason.push_str(&note);
             }
         }
+        let int_model_caveat = (verdict == Verdict::True && self.info.int_model == IntModel::Math)
+            .then(|| self.int_model_caveat())
+            .flatten();
+        if let Some(c) = &int_model_caveat {
+            reason.push_str("; ");
+            reason.push_str(&c.message());
+        }
         self.outcome = Some((verdict, reason.clone()));
-        self.emit(Event::AnalysisFinished { verdict, reason });
+        self.emit(Event::AnalysisFinished { verdict, reason, int_model_caveat });
         self.phase = Phase::Done;
+    }
+
+    /// After a TRUE under mathematical integers: the first reached operation
+    /// whose C result could differ, judged by what the reached states at its
+    /// location know of its operands (see [`crate::int_caveat`]).
+    fn int_model_caveat(&self) -> Option<IntModelCaveat> {
+        // A CPA without locations keeps every state in one partition: then
+        // every node counts as reached, bounded by all states.
+        let unlocated = self.partitions.get(&None).filter(|p| !p.ids.is_empty());
+        let states_at = |n: NodeId| unlocated.or_else(|| self.partitions.get(&Some(n))).map_or(&[][..], |p| &p.ids[..]);
+        let reached = |n: NodeId| !states_at(n).is_empty();
+        let bounds = |n: NodeId, v: VarId| {
+            states_at(n)
+                .iter()
+                .map(|id| self.cpa.var_range(&self.states[id.0 as usize].state, v))
+                .reduce(Range::hull)
+                .unwrap_or(Range::TOP)
+        };
+        int_caveat::find(&self.program, &reached, &bounds)
     }
 
     fn create(&mut self, state: C::State, precision: Arc<C::Precision>, origin: Origin) -> StateId {

@@ -111,6 +111,8 @@ pub struct Verifier {
     outcome: Option<(Verdict, String)>,
     confirmed: Option<bool>,
     error_path: Option<Vec<EdgeId>>,
+    /// The last stage's integer-model caveat (a TRUE under `math`).
+    int_model_caveat: Option<crate::int_caveat::IntModelCaveat>,
     inputs: Vec<i128>,
 }
 
@@ -221,6 +223,7 @@ impl Verifier {
             queries: 0,
             outcome: None,
             confirmed: None,
+            int_model_caveat: None,
             error_path: None,
             inputs: Vec::new(),
         })
@@ -266,7 +269,10 @@ impl Verifier {
                         return Some(Event::AnalysisStarted { info });
                     }
                 }
-                Some(Event::AnalysisFinished { verdict, reason }) => self.inner_finished(verdict, reason),
+                Some(Event::AnalysisFinished { verdict, reason, int_model_caveat }) => {
+                    self.int_model_caveat = int_model_caveat;
+                    self.inner_finished(verdict, reason)
+                }
                 Some(e) => return Some(e),
             }
         }
@@ -358,7 +364,8 @@ impl Verifier {
 
     fn finish(&mut self, verdict: Verdict, reason: String) {
         self.outcome = Some((verdict, reason.clone()));
-        self.emit(Event::AnalysisFinished { verdict, reason });
+        let int_model_caveat = if verdict == Verdict::True { self.int_model_caveat.take() } else { None };
+        self.emit(Event::AnalysisFinished { verdict, reason, int_model_caveat });
         self.done = true;
     }
 

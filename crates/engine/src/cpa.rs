@@ -24,6 +24,7 @@
 //! combines into a product chosen at run time.
 
 use crate::trace::{ComponentView, MergeKind, StateView, StopKind};
+use crate::int_caveat::Range;
 use cfa::{Edge, NodeId};
 use std::any::Any;
 use std::fmt::Debug;
@@ -298,6 +299,14 @@ pub trait Cpa {
     fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
         None
     }
+    /// What the state knows of `var`'s value, as an interval ([`Range::TOP`]
+    /// when nothing): the concretization γ(e) projected on `var`, or any
+    /// interval containing it. Used to judge which operations of a TRUE under
+    /// mathematical integers could behave differently in C
+    /// ([`crate::int_caveat`]).
+    fn var_range(&self, _state: &Self::State, _var: cfa::VarId) -> Range {
+        Range::TOP
+    }
     /// A serializable picture of the state for the trace and the UI.
     fn view(&self, state: &Self::State) -> ComponentView;
     /// The whole state's view (one component per CPA of a composite).
@@ -397,6 +406,8 @@ pub trait DynCpa: Send + Sync {
     fn is_target(&self, state: &dyn DynState) -> bool;
     /// See [`Cpa::solver_oracle`].
     fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>>;
+    /// See [`Cpa::var_range`].
+    fn var_range(&self, state: &dyn DynState, var: cfa::VarId) -> Range;
     /// See [`Cpa::view`].
     fn view(&self, state: &dyn DynState) -> ComponentView;
     /// See [`Cpa::describe_precision`].
@@ -488,6 +499,9 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     }
     fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
         Cpa::solver_oracle(self)
+    }
+    fn var_range(&self, state: &dyn DynState, var: cfa::VarId) -> Range {
+        Cpa::var_range(self, down::<C::State>(Cpa::name(self), state), var)
     }
     fn view(&self, state: &dyn DynState) -> ComponentView {
         Cpa::view(self, down::<C::State>(Cpa::name(self), state))

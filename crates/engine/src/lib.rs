@@ -27,6 +27,7 @@ pub mod config;
 pub mod cpa;
 pub mod cpas;
 pub mod feasibility;
+pub mod int_caveat;
 pub mod precision;
 pub mod refinement;
 pub mod solver;

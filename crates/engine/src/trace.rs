@@ -616,6 +616,10 @@ pub enum Event {
         verdict: Verdict,
         /// Why, in words.
         reason: String,
+        /// For a TRUE under mathematical integers: the first reached
+        /// operation whose C result could differ (absent otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        int_model_caveat: Option<crate::int_caveat::IntModelCaveat>,
     },
 }
 

@@ -190,6 +190,9 @@ pub struct Snapshot {
     pub stats: Statistics,
     /// The verdict and reason once the run finished.
     pub finished: Option<(Verdict, String)>,
+    /// For a TRUE under mathematical integers: the first reached operation
+    /// whose C result could differ (also named at the end of the reason).
+    pub int_model_caveat: Option<crate::int_caveat::IntModelCaveat>,
     /// The current CEGAR iteration / restart stage (1 after the start; each
     /// [`Event::Restart`] adds one).
     pub iteration: u32,
@@ -458,6 +461,7 @@ impl Snapshot {
                 self.current_state = None;
                 self.current_edge = None;
                 self.finished = None;
+                self.int_model_caveat = None;
                 self.iteration += 1;
                 self.iteration_starts.push(self.position - 1);
                 self.current_step = vec![format!("restart with {configuration}")];
@@ -465,8 +469,9 @@ impl Snapshot {
             Event::BamCache { block, hit } => {
                 self.current_step.push(format!("BAM cache {} for {block}", if *hit { "hit" } else { "miss" }))
             }
-            Event::AnalysisFinished { verdict, reason } => {
+            Event::AnalysisFinished { verdict, reason, int_model_caveat } => {
                 self.finished = Some((*verdict, reason.clone()));
+                self.int_model_caveat = int_model_caveat.clone();
                 self.current_step.push(format!("finished: {} — {reason}", verdict.upper()));
             }
         }

@@ -143,7 +143,7 @@ impl RunResult {
             .iter()
             .rev()
             .find_map(|e| match e {
-                Event::AnalysisFinished { verdict, reason } => Some((*verdict, reason.clone())),
+                Event::AnalysisFinished { verdict, reason, .. } => Some((*verdict, reason.clone())),
                 _ => None,
             })
             .unwrap_or((Verdict::Unknown, "the analysis did not finish".into()));

@@ -102,6 +102,9 @@ pub struct Outcome {
     pub inputs: Vec<i128>,
     /// The final precision, when CEGAR refined it (in words).
     pub precision: Option<String>,
+    /// For a TRUE under mathematical integers: the first reached operation
+    /// whose C result could differ.
+    pub int_model_caveat: Option<engine::int_caveat::IntModelCaveat>,
 }
 
 /// Runs the analysis `config` describes on `program` (no views recorded):
@@ -116,7 +119,13 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
     let mut verifier = build_verifier(program.clone(), config, false).map_err(|e| CliError::usage(e.message))?;
     let start = Instant::now();
     let mut stats = Statistics::default();
-    verifier.run_with(|e| stats.observe(e));
+    let mut int_model_caveat = None;
+    verifier.run_with(|e| {
+        stats.observe(e);
+        if let engine::Event::AnalysisFinished { int_model_caveat: c, .. } = e {
+            int_model_caveat = c.clone();
+        }
+    });
     let time_ms = start.elapsed().as_millis();
     let (verdict, reason) =
         verifier.outcome().map(|(v, r)| (v, r.to_string())).unwrap_or((Verdict::Unknown, "the analysis did not finish".into()));
@@ -136,7 +145,17 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
     let confirmed = (verdict == Verdict::False).then(|| verifier.confirmed() == Some(true));
     let precision = (config.get("analysis.algorithm.CEGAR") == "true" || config.get("analysis.restartAfterUnknown") == "true")
         .then(|| verifier.precision().describe(&program));
-    Ok(Outcome { verdict, reason, stats, time_ms, error_path, confirmed, inputs: verifier.inputs().to_vec(), precision })
+    Ok(Outcome {
+        verdict,
+        reason,
+        stats,
+        time_ms,
+        error_path,
+        confirmed,
+        inputs: verifier.inputs().to_vec(),
+        precision,
+        int_model_caveat,
+    })
 }
 
 /// Runs `cpaplay verify`.
@@ -164,6 +183,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "precision": out.precision,
             "error_path": out.error_path,
             "int_model": config.int_model().name(),
+            "int_model_caveat": out.int_model_caveat,
             "config_name": config.source,
             "config": config.effective(),
             "statistics": out.stats,

@@ -269,6 +269,15 @@ impl Cpa for CompositeAnalysis {
     fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
         self.cpa.inner.cpas.iter().find_map(|c| c.solver_oracle())
     }
+    /// The meet of what each component knows (each narrows the range).
+    fn var_range(&self, state: &CompositeState, var: cfa::VarId) -> crate::int_caveat::Range {
+        self.cpa
+            .inner
+            .cpas
+            .iter()
+            .enumerate()
+            .fold(crate::int_caveat::Range::TOP, |r, (i, c)| r.meet(c.var_range(&*state.parts[i], var)))
+    }
     fn view(&self, state: &CompositeState) -> ComponentView {
         let text = self
             .cpa

@@ -482,6 +482,15 @@ impl Cpa for SymbolicValueCpa {
         SymState::default()
     }
     fn initial_precision(&self, _entry: NodeId) {}
+    /// A variable bound to an integer constant is exact; a symbolic one is ⊤
+    /// (its range is what the constraints say, which this CPA does not
+    /// bound).
+    fn var_range(&self, state: &SymState, var: VarId) -> crate::int_caveat::Range {
+        match state.values.get(&var).and_then(|t| t.as_value()) {
+            Some(smt::Value::Int(i)) => crate::int_caveat::Range::exact(i),
+            _ => crate::int_caveat::Range::TOP,
+        }
+    }
     fn view(&self, state: &SymState) -> ComponentView {
         let program = &self.semantics.program;
         let values = state

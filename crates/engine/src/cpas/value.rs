@@ -379,6 +379,10 @@ impl Cpa for ValueCpa {
     fn initial_precision(&self, _entry: NodeId) -> ValuePrecision {
         self.options.precision.clone()
     }
+    /// A known value is exact; an untracked one is ⊤.
+    fn var_range(&self, state: &ValueState, var: VarId) -> crate::int_caveat::Range {
+        state.get(var).map_or(crate::int_caveat::Range::TOP, crate::int_caveat::Range::exact)
+    }
     fn view(&self, state: &ValueState) -> ComponentView {
         let values = state
             .values
