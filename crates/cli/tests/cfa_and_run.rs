@@ -92,7 +92,7 @@ fn run_prints_path_outcome_and_final_values() {
     let o = cpaplay(&["run", &f]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.starts_with("integer model: math\npath (11 steps):\n  line   2  N0 -> N1  int x = 0;\n"), "{out}");
+    assert!(out.starts_with("integer model: c\npath (11 steps):\n  line   2  N0 -> N1  int x = 0;\n"), "{out}");
     assert!(out.contains("  line   6  N5 -> N7  reach_error()\n"), "{out}");
     assert!(out.ends_with("outcome: reached the error location N7 (line 6)\nfinal values:\n  main::x = 3\n"), "{out}");
 }

@@ -29,7 +29,7 @@ fn verify_json_has_the_documented_keys_and_types() {
         assert!(v[k].is_u64(), "{k}: {}", v[k]);
     }
     assert_eq!(v["confirmed"], false);
-    assert_eq!(v["int_model"], "math");
+    assert_eq!(v["int_model"], "c", "C's integers are the default");
     assert_eq!(v["config"]["cpa.value.merge"], "SEP");
     let path = v["error_path"].as_array().unwrap();
     assert_eq!(path.last().unwrap()["line"], 4);

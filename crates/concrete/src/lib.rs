@@ -127,7 +127,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { model: IntModel::Math, max_steps: 100_000, record_states: false }
+        Options { model: IntModel::C, max_steps: 100_000, record_states: false }
     }
 }
 

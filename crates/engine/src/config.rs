@@ -102,9 +102,9 @@ pub const OPTIONS: &[OptionDecl] = &[
     },
     OptionDecl {
         key: "analysis.intModel",
-        default: "MATH",
+        default: "C",
         ty: OptionType::Enum(&["MATH", "C"]),
-        doc: "Integer semantics: MATH (unbounded integers) or C (fixed-width, wrapping, as SV-COMP).",
+        doc: "Integer semantics: C (ILP32 fixed-width two's complement, wrapping, as SV-COMP; the default) or MATH (unbounded mathematical integers, a teaching option: a TRUE under MATH names the first operation whose C result could differ).",
     },
     OptionDecl {
         key: "cpa.value.merge",
@@ -513,10 +513,10 @@ impl Config {
 
     /// `analysis.intModel`.
     pub fn int_model(&self) -> IntModel {
-        if self.get("analysis.intModel") == "C" {
-            IntModel::C
-        } else {
+        if self.get("analysis.intModel") == "MATH" {
             IntModel::Math
+        } else {
+            IntModel::C
         }
     }
 

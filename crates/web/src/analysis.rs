@@ -63,7 +63,7 @@ pub struct RunSpec {
 
 impl Default for RunSpec {
     fn default() -> Self {
-        RunSpec { preset: "octagon-widening".into(), int_model: IntModel::Math, max_steps: 2000, properties: None }
+        RunSpec { preset: "octagon-widening".into(), int_model: IntModel::C, max_steps: 2000, properties: None }
     }
 }
 
@@ -367,6 +367,9 @@ pub struct Panels {
     pub stats: String,
     /// `TRUE — …` once the trace's end is shown.
     pub verdict: Option<String>,
+    /// For a TRUE under mathematical integers: what could differ in C
+    /// (shown under the verdict, not repeated in it).
+    pub int_model_caveat: Option<String>,
     /// The location of the state being processed.
     pub current_node: Option<String>,
     /// The edge being processed: its source node and its index among that
@@ -448,7 +451,12 @@ impl Panels {
             waitlist: s.waitlist.iter().map(|&id| state_line(s, id, &involved)).collect(),
             reached,
             stats: format!("reached {} · created {} · steps {}", st.reached, st.created, st.steps),
-            verdict: s.finished.as_ref().map(|(v, reason)| format!("{} — {reason}", v.upper())),
+            verdict: s.finished.as_ref().map(|(v, reason)| {
+                let suffix = s.int_model_caveat.as_ref().map(|c| format!("; {}", c.message()));
+                let reason = suffix.as_deref().and_then(|x| reason.strip_suffix(x)).unwrap_or(reason);
+                format!("{} — {reason}", v.upper())
+            }),
+            int_model_caveat: s.int_model_caveat.as_ref().map(|c| c.message()),
             current_node,
             current_edge,
             current_line,
@@ -506,8 +514,10 @@ mod tests {
     use super::*;
     use crate::view::EXAMPLE_PROGRAM;
 
+    /// Listing 2.1 over mathematical integers, as the octagon thesis runs it.
     fn listing_run(preset: &str) -> Run {
-        Run::start(EXAMPLE_PROGRAM, RunSpec { preset: preset.into(), ..RunSpec::default() }).unwrap().complete()
+        let spec = RunSpec { preset: preset.into(), int_model: IntModel::Math, ..RunSpec::default() };
+        Run::start(EXAMPLE_PROGRAM, spec).unwrap().complete()
     }
 
     /// The CEGAR footnote example under octagon-cegar, run to the end
@@ -640,7 +650,7 @@ mod tests {
     #[test]
     fn step_limit_ends_unknown_and_names_the_limit() {
         let spec = RunSpec { preset: "octagon-sep".into(), max_steps: 300, ..RunSpec::default() };
-        assert_eq!(spec.describe(), "octagon-sep, math, ≤ 300 steps");
+        assert_eq!(spec.describe(), "octagon-sep, c, ≤ 300 steps");
         let mut run = Run::start(EXAMPLE_PROGRAM, spec).unwrap();
         // In slices, as the page computes it.
         let mut slices = 0;

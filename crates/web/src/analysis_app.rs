@@ -407,8 +407,8 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             </label>
             <label>{ "Integers " }
                 <select data-testid="int-model" onchange={on_model}>
-                    <option value="math" selected={spec.int_model == minic::IntModel::Math}>{ "math" }</option>
                     <option value="c" selected={spec.int_model == minic::IntModel::C}>{ "c" }</option>
+                    <option value="math" selected={spec.int_model == minic::IntModel::Math}>{ "math (teaching)" }</option>
                 </select>
             </label>
             <label title="limits.steps: the run stops as UNKNOWN after this many waitlist pops (0: no limit)">{ "Step limit " }
@@ -489,7 +489,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         format!("cancelled after {steps} steps ({} events); the trace so far can be stepped", run.cursor.len())
     } else {
         let outcome = run.cursor.events().iter().rev().find_map(|e| match e {
-            engine::trace::Event::AnalysisFinished { verdict, reason } => Some(format!("{} — {reason}", verdict.upper())),
+            engine::trace::Event::AnalysisFinished { verdict, reason, .. } => Some(format!("{} — {reason}", verdict.upper())),
             _ => None,
         });
         format!("{} ({steps} steps, {} events)", outcome.unwrap_or_else(|| "finished".into()), run.cursor.len())
@@ -617,6 +617,9 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
             <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
             if let Some(v) = &panels.verdict {
                 <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))} data-testid="verdict">{ format!("Verdict: {v}") }</p>
+            }
+            if let Some(c) = &panels.int_model_caveat {
+                <p class="int-model-caveat" data-testid="int-model-caveat" role="note">{ format!("⚠ {c}") }</p>
             }
             <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
             <crate::predict_app::PredictPanel position={panels.position} next={next_step} computing={sh.computing}

@@ -148,7 +148,7 @@ impl FetchedFiles {
 /// `exercises::run::MAX_STEPS`).
 pub fn run_spec(config: &ConfigSpec) -> RunSpec {
     let c = config.to_config().ok();
-    let int_model = c.as_ref().map_or(IntModel::Math, |c| c.int_model());
+    let int_model = c.as_ref().map_or(IntModel::C, |c| c.int_model());
     let steps = c.as_ref().and_then(|c| c.get("limits.steps").parse::<u64>().ok()).unwrap_or(0);
     let max_steps = if steps == 0 || steps > exercises::run::MAX_STEPS { exercises::run::MAX_STEPS } else { steps };
     let overrides: Vec<(&String, &String)> =
@@ -174,8 +174,9 @@ pub fn config_spec(spec: &RunSpec) -> ConfigSpec {
             }
         }
     }
-    if spec.int_model == IntModel::C {
-        set.insert("analysis.intModel".into(), "C".into());
+    // C is every preset's model; only mathematical integers are named.
+    if spec.int_model == IntModel::Math {
+        set.insert("analysis.intModel".into(), "MATH".into());
     }
     if spec.max_steps != 0 && spec.max_steps != exercises::run::MAX_STEPS {
         set.insert("limits.steps".into(), spec.max_steps.to_string());
@@ -765,11 +766,12 @@ mod tests {
     #[test]
     fn run_spec_and_config_spec_agree() {
         let mut set = BTreeMap::new();
-        set.insert("analysis.intModel".to_string(), "C".to_string());
+        // The non-default model (C is the default) round-trips.
+        set.insert("analysis.intModel".to_string(), "MATH".to_string());
         set.insert("cpa.octagon.mergeop.onlyMergeAtLoopHeads".to_string(), "true".to_string());
         let c = ConfigSpec { preset: "octagon-join".into(), set, locked: true };
         let spec = run_spec(&c);
-        assert_eq!(spec.int_model, IntModel::C);
+        assert_eq!(spec.int_model, IntModel::Math);
         assert_eq!(spec.max_steps, exercises::run::MAX_STEPS);
         assert!(spec.properties.as_deref().unwrap().contains("onlyMergeAtLoopHeads"));
         assert_eq!(config_spec(&spec), c);

@@ -250,7 +250,7 @@ pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) ->
             return Err(err(configs_line, format!("`{c}` is not a preset")));
         }
     }
-    let (model_line, int_model) = field("int-model").unwrap_or((1, "math".into()));
+    let (model_line, int_model) = field("int-model").unwrap_or((1, "c".into()));
     if int_model != "math" && int_model != "c" {
         return Err(err(model_line, format!("`int-model` must be `math` or `c`, not `{int_model}`")));
     }

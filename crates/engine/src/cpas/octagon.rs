@@ -899,12 +899,43 @@ impl OctagonCpa {
     /// The readable view of an octagon state.
     pub fn octagon_view(&self, state: &OctagonState) -> OctagonView {
         let o = state.octagon.closed();
-        let constraints: Vec<String> = o.constraints(&self.names).into_iter().map(|c| c.text).collect();
-        // Only the variables with some finite bound or relation are shown.
+        // Under C every variable lies in its type's range: a bound that says
+        // only that is left out of the text (it is what C guarantees anyway),
+        // so `-2147483648 <= x <= 2147483647` does not crowd every state.
+        let type_range = |v: usize| -> Option<(i64, i64)> {
+            let ty = self.program.variables.get(v)?.ty;
+            (self.options.int_model == IntModel::C)
+                .then(|| Some((i64::try_from(ty.min_value()).ok()?, i64::try_from(ty.max_value()).ok()?)))
+                .flatten()
+        };
+        let under_c = self.options.int_model == IntModel::C;
+        let listed: Vec<(String, Vec<usize>)> = o
+            .constraints(&self.names)
+            .into_iter()
+            .filter_map(|c| match c.vars[..] {
+                [v] if type_range(v).is_some() => {
+                    let (min, max) = type_range(v)?;
+                    let i = o.interval(v);
+                    let x = &self.names[v];
+                    let text = match (i.lo().filter(|&l| l != min), i.hi().filter(|&h| h != max)) {
+                        (None, None) => return None,
+                        (Some(l), None) => format!("{x} >= {l}"),
+                        (None, Some(h)) => format!("{x} <= {h}"),
+                        _ => c.text,
+                    };
+                    Some((text, c.vars))
+                }
+                _ => Some((c.text, c.vars)),
+            })
+            .collect();
+        // Only the variables with some finite bound or relation are shown
+        // (under C: one the text above still lists).
         let n = self.n().min(o.vars());
         let dbm = o.dbm();
         let shown: Vec<usize> = if o.is_bottom() {
             Vec::new()
+        } else if under_c {
+            (0..n).filter(|v| listed.iter().any(|(_, vars)| vars.contains(v))).collect()
         } else {
             (0..n)
                 .filter(|&v| (0..2 * n).any(|j| j / 2 != v && (!dbm.get(2 * v, j).is_inf() || !dbm.get(2 * v + 1, j).is_inf()))
@@ -912,6 +943,7 @@ impl OctagonCpa {
                     || !dbm.get(2 * v + 1, 2 * v).is_inf())
                 .collect()
         };
+        let constraints: Vec<String> = listed.into_iter().map(|(text, _)| text).collect();
         let names: Vec<String> = shown.iter().map(|&v| self.names[v].clone()).collect();
         let bounds = shown
             .iter()
@@ -1144,6 +1176,14 @@ impl Cpa for OctagonCpa {
     }
     fn initial_precision(&self, _entry: NodeId) -> OctagonPrecision {
         self.options.precision.clone()
+    }
+    /// The octagon's projection on `var` (exact on the closed form).
+    fn var_range(&self, state: &OctagonState, var: VarId) -> crate::int_caveat::Range {
+        if (var.0 as usize) >= state.octagon.vars() {
+            return crate::int_caveat::Range::TOP;
+        }
+        let iv = state.octagon.interval(var.0 as usize);
+        crate::int_caveat::Range { lo: iv.lo().map(i128::from), hi: iv.hi().map(i128::from) }
     }
     fn view(&self, state: &OctagonState) -> ComponentView {
         ComponentView { cpa: "OctagonCPA".into(), content: ViewContent::Octagon { octagon: self.octagon_view(state) } }
