@@ -24,7 +24,7 @@ use crate::diag::Diagnostic;
 use crate::literal;
 use crate::prescan::{MAX_INPUT_BYTES, MAX_NESTING};
 use crate::span::{Edit, LineIndex, OffsetMap};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// At most this many preprocessor errors are reported for one file.
 const MAX_ERRORS: usize = 10;
@@ -247,6 +247,9 @@ struct Pre<'a> {
     stack: Vec<Frame>,
     /// Standard headers included so far.
     headers: Vec<String>,
+    /// Names the program defined or undefined itself (so whether they are
+    /// macros does not depend on a header).
+    known: HashSet<String>,
     /// Bytes produced by expansions so far (bounded by [`MAX_INPUT_BYTES`]).
     expanded: usize,
     /// Set after an error that stops the preprocessor.
@@ -302,6 +305,7 @@ impl<'a> Pre<'a> {
             macros,
             stack: Vec::new(),
             headers: Vec::new(),
+            known: HashSet::new(),
             expanded: 0,
             fatal: false,
         }
@@ -607,7 +611,10 @@ impl<'a> Pre<'a> {
                     match name.as_str() {
                         "if" => self.condition(hash, "if", args).unwrap_or(false),
                         _ => match self.macro_name(hash, &name, args) {
-                            Some(m) => self.macros.contains_key(&m) == (name == "ifdef"),
+                            Some(m) => {
+                                !self.from_header(&args[0])
+                                    && self.macros.contains_key(&m) == (name == "ifdef")
+                            }
                             None => false,
                         },
                     }
@@ -697,6 +704,7 @@ impl<'a> Pre<'a> {
             "undef" => {
                 if let Some(m) = self.macro_name(hash, "undef", args) {
                     self.macros.remove(&m);
+                    self.known.insert(m);
                 }
             }
             "include" => self.include(hash, end, args),
@@ -732,6 +740,28 @@ impl<'a> Pre<'a> {
                 format!("unknown preprocessor directive `#{}`", shorten(&name)),
             ),
         }
+    }
+
+    /// Whether `t` names a macro that an included standard header defines and
+    /// the program did not define or undefine itself; then whether it is
+    /// defined, and as what, is unknown here, and that is reported.
+    fn from_header(&mut self, t: &Tok) -> bool {
+        if self.macros.contains_key(&t.text) || self.known.contains(&t.text) {
+            return false;
+        }
+        let Some(h) = self.headers.iter().find(|h| {
+            HEADER_MACROS
+                .iter()
+                .any(|(hh, names)| hh == h && names.contains(&t.text.as_str()))
+        }) else {
+            return false;
+        };
+        let msg = format!(
+            "`{}` comes from `<{h}>`, which mini-C does not read; write its value (or `#define` it) instead",
+            t.text
+        );
+        self.error(t.at, t.at + t.text.len(), msg);
+        true
     }
 
     /// The macro name after `#ifdef`/`#ifndef`/`#undef`, or an error.
@@ -848,7 +878,14 @@ impl<'a> Pre<'a> {
             return;
         };
         let file = file.trim().to_string();
-        if STANDARD_HEADERS.contains(&file.as_str()) {
+        if file == "assert.h" && self.macros.contains_key("NDEBUG") {
+            let at = args.first().map_or(hash, |t| t.at);
+            self.error(
+                at,
+                (at + file.len() + 2).min(end),
+                "`NDEBUG` is defined, so in C this `<assert.h>` turns `assert` off; mini-C's `assert` always checks: remove `NDEBUG` or the asserts",
+            );
+        } else if STANDARD_HEADERS.contains(&file.as_str()) {
             self.headers.push(file);
         } else {
             let at = args.first().map_or(hash, |t| t.at);
@@ -1091,6 +1128,9 @@ impl<'a> Pre<'a> {
                     );
                     return Err(Reported);
                 };
+                if self.from_header(name) {
+                    return Err(Reported);
+                }
                 let v = self.macros.contains_key(&name.text);
                 resolved.push(Tok {
                     kind: Kind::Number,
@@ -1113,13 +1153,18 @@ impl<'a> Pre<'a> {
             );
             return Err(Reported);
         }
+        // What is left of the names are no macros: C counts them as 0.
+        for t in &expanded {
+            if t.kind == Kind::Ident && self.from_header(t) {
+                return Err(Reported);
+            }
+        }
         let mut eval = Eval {
             toks: &expanded,
             k: 0,
             directive,
             line_end,
             depth: 0,
-            headers: &self.headers,
             err: None,
         };
         let result = eval.expr(true);
@@ -1244,7 +1289,6 @@ struct Eval<'t> {
     /// Source offset of the end of the directive (for "found the end" errors).
     line_end: usize,
     depth: usize,
-    headers: &'t [String],
     err: Option<CondError>,
 }
 
@@ -1525,24 +1569,8 @@ impl<'t> Eval<'t> {
                     Err(msg) => self.fail((t.at, t.at + t.text.len(), msg)),
                 }
             }
-            Kind::Ident => {
-                if let Some(h) = self.headers.iter().find(|h| {
-                    HEADER_MACROS
-                        .iter()
-                        .any(|(hh, names)| hh == h && names.contains(&t.text.as_str()))
-                }) {
-                    return self.fail((
-                        t.at,
-                        t.at + t.text.len(),
-                        format!(
-                            "`{}` comes from `<{h}>`, which mini-C does not read; write its value (or `#define` it) instead",
-                            t.text
-                        ),
-                    ));
-                }
-                // An identifier that is not a macro counts as 0.
-                Some(Value::int(0))
-            }
+            // A name that is not a macro counts as 0.
+            Kind::Ident => Some(Value::int(0)),
             _ => {
                 self.k -= 1;
                 let e = self.unexpected(t, "a value");

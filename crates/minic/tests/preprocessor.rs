@@ -99,6 +99,16 @@ const SAME_AS: &[(&str, &str, &str)] = &[
         "int main() {\n  return 4 + 1 + 2;\n}\n",
     ),
     (
+        "header macros the program defines or undefines itself are known",
+        "#include <limits.h>\n#include <stdlib.h>\n#define INT_MAX 2147483647\n#undef NULL\nint main() {\n#if INT_MAX > 32767 && !defined(NULL)\n  return 1;\n#endif\n  return 0;\n}\n",
+        "int main() {\n  return 1;\n  return 0;\n}\n",
+    ),
+    (
+        "names of a header not included count as 0",
+        "#include <stdio.h>\nint main() {\n#if INT_MAX\n  return 1;\n#endif\n  return 0;\n}\n",
+        "int main() {\n  return 0;\n}\n",
+    ),
+    (
         "standard headers, line markers, null directives and pragmas are accepted",
         "#include <assert.h>\n#include \"stdlib.h\"\n# 1 \"x.c\"\n#line 7\n#\n#pragma once\nint main() { return 0; }\n",
         "int main() { return 0; }\n",
@@ -264,6 +274,21 @@ const BAD: &[(&str, &str, &[Located])] = &[
         "a header macro in a condition",
         "#include <limits.h>\n#if INT_MAX > 32767\n#endif\nint main() { return 0; }\n",
         &[(2, 5, "`INT_MAX` comes from `<limits.h>`, which mini-C does not read; write its value (or `#define` it) instead")],
+    ),
+    (
+        "a header macro tested with ifdef",
+        "#include <stdio.h>\n#ifndef EOF\n#endif\nint main() { return 0; }\n",
+        &[(2, 9, "`EOF` comes from `<stdio.h>`, which mini-C does not read; write its value (or `#define` it) instead")],
+    ),
+    (
+        "a header macro tested with defined",
+        "#include <stdbool.h>\n#if 1 && defined(true)\n#endif\nint main() { return 0; }\n",
+        &[(2, 18, "`true` comes from `<stdbool.h>`, which mini-C does not read; write its value (or `#define` it) instead")],
+    ),
+    (
+        "NDEBUG before assert.h",
+        "#define NDEBUG\n#include <assert.h>\nint main() { assert(0); return 0; }\n",
+        &[(2, 10, "`NDEBUG` is defined, so in C this `<assert.h>` turns `assert` off; mini-C's `assert` always checks: remove `NDEBUG` or the asserts")],
     ),
     ("error directive", "#ifndef N\n#error define N first\n#endif\nint main() { return 0; }\n", &[(2, 1, "`#error`: define N first")]),
     ("unknown directive", "#includ <stdio.h>\nint main() { return 0; }\n", &[(1, 1, "unknown preprocessor directive `#includ`")]),
