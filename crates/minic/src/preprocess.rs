@@ -612,7 +612,7 @@ impl<'a> Pre<'a> {
                         "if" => self.condition(hash, "if", args).unwrap_or(false),
                         _ => match self.macro_name(hash, &name, args) {
                             Some(m) => {
-                                !self.from_header(&args[0])
+                                !self.header_macro_reported(&args[0])
                                     && self.macros.contains_key(&m) == (name == "ifdef")
                             }
                             None => false,
@@ -745,7 +745,7 @@ impl<'a> Pre<'a> {
     /// Whether `t` names a macro that an included standard header defines and
     /// the program did not define or undefine itself; then whether it is
     /// defined, and as what, is unknown here, and that is reported.
-    fn from_header(&mut self, t: &Tok) -> bool {
+    fn header_macro_reported(&mut self, t: &Tok) -> bool {
         if self.macros.contains_key(&t.text) || self.known.contains(&t.text) {
             return false;
         }
@@ -1128,7 +1128,7 @@ impl<'a> Pre<'a> {
                     );
                     return Err(Reported);
                 };
-                if self.from_header(name) {
+                if self.header_macro_reported(name) {
                     return Err(Reported);
                 }
                 let v = self.macros.contains_key(&name.text);
@@ -1155,7 +1155,7 @@ impl<'a> Pre<'a> {
         }
         // What is left of the names are no macros: C counts them as 0.
         for t in &expanded {
-            if t.kind == Kind::Ident && self.from_header(t) {
+            if t.kind == Kind::Ident && self.header_macro_reported(t) {
                 return Err(Reported);
             }
         }
