@@ -390,9 +390,7 @@ impl<'a> Pre<'a> {
             }
         }
         if self.fatal {
-            // Keep the output as long as the source; it is not parsed anyway.
-            let done = self.out.len().min(n);
-            self.out.truncate(done);
+            // An error was reported; the text is not parsed.
             return;
         }
         while let Some(f) = self.stack.pop() {
