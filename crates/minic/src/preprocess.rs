@@ -254,6 +254,8 @@ struct Pre<'a> {
     expanded: usize,
     /// Set after an error that stops the preprocessor.
     fatal: bool,
+    /// Where the `/* */` comment the scan is in started (it may span lines).
+    open_comment: Option<usize>,
 }
 
 /// `Err` of an expansion or a condition: the error is already reported.
@@ -308,6 +310,7 @@ impl<'a> Pre<'a> {
             known: HashSet::new(),
             expanded: 0,
             fatal: false,
+            open_comment: None,
         }
     }
 
@@ -359,12 +362,10 @@ impl<'a> Pre<'a> {
     fn run(&mut self) {
         let n = self.b.len();
         let mut i = 0;
-        // Whether the scan is inside a `/* */` comment (which may span lines).
-        let mut in_comment = false;
         while i < n && !self.fatal {
             // One physical line (or, for a directive, one logical line).
             let mut j = i;
-            if !in_comment {
+            if self.open_comment.is_none() {
                 if i == 0 && self.src.starts_with('\u{FEFF}') {
                     j = 3;
                 }
@@ -381,7 +382,7 @@ impl<'a> Pre<'a> {
                 }
             }
             let active = self.active();
-            let end = self.text_line(i, active, &mut in_comment);
+            let end = self.text_line(i, active);
             i = end;
             if i < n {
                 // The line break.
@@ -391,6 +392,15 @@ impl<'a> Pre<'a> {
         }
         if self.fatal {
             // An error was reported; the text is not parsed.
+            return;
+        }
+        if let Some(at) = self.open_comment {
+            // (Groups it leaves open are a consequence: not reported.)
+            self.error(
+                at,
+                at + 2,
+                "unterminated comment: `/*` has no matching `*/`",
+            );
             return;
         }
         while let Some(f) = self.stack.pop() {
@@ -406,7 +416,7 @@ impl<'a> Pre<'a> {
 
     /// Where the directive starting at `start` (the `#`) ends: at the line
     /// break that is not escaped by `\` and not inside a `/* */` comment.
-    fn directive_end(&self, start: usize) -> usize {
+    fn directive_end(&mut self, start: usize) -> usize {
         let n = self.b.len();
         let mut k = start + 1;
         let mut quote: Option<u8> = None;
@@ -445,7 +455,10 @@ impl<'a> Pre<'a> {
                                 k += 2 + e + 2;
                                 continue;
                             }
-                            None => return n,
+                            None => {
+                                self.open_comment = Some(k);
+                                return n;
+                            }
                         }
                     }
                 }
@@ -901,7 +914,7 @@ impl<'a> Pre<'a> {
     /// Reads one physical line of program text from `start` (up to its line
     /// break), copying it (with macros expanded) when `active`, blanking it
     /// otherwise. Returns the offset of the line break (or the end).
-    fn text_line(&mut self, start: usize, active: bool, in_comment: &mut bool) -> usize {
+    fn text_line(&mut self, start: usize, active: bool) -> usize {
         let src = self.src;
         let n = self.b.len();
         let mut k = start;
@@ -916,9 +929,9 @@ impl<'a> Pre<'a> {
         };
         while k < n && self.b[k] != b'\n' {
             let c = self.b[k];
-            if *in_comment {
+            if self.open_comment.is_some() {
                 if c == b'*' && self.b.get(k + 1) == Some(&b'/') {
-                    *in_comment = false;
+                    self.open_comment = None;
                     k += 2;
                 } else {
                     k += 1;
@@ -932,7 +945,7 @@ impl<'a> Pre<'a> {
                 break;
             }
             if c == b'/' && self.b.get(k + 1) == Some(&b'*') {
-                *in_comment = true;
+                self.open_comment = Some(k);
                 k += 2;
                 continue;
             }

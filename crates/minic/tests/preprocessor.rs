@@ -290,6 +290,16 @@ const BAD: &[(&str, &str, &[Located])] = &[
         "#define NDEBUG\n#include <assert.h>\nint main() { assert(0); return 0; }\n",
         &[(2, 10, "`NDEBUG` is defined, so in C this `<assert.h>` turns `assert` off; mini-C's `assert` always checks: remove `NDEBUG` or the asserts")],
     ),
+    (
+        "an unterminated comment in a directive",
+        "int main() { return 0; }\n#define X 1 /* no end\nint f() { return 1; }\n",
+        &[(2, 13, "unterminated comment: `/*` has no matching `*/`")],
+    ),
+    (
+        "an unterminated comment in a disabled group",
+        "#if 0\n  /* no end\n#endif\nint main() { return 0; }\n",
+        &[(2, 3, "unterminated comment: `/*` has no matching `*/`")],
+    ),
     ("error directive", "#ifndef N\n#error define N first\n#endif\nint main() { return 0; }\n", &[(2, 1, "`#error`: define N first")]),
     ("unknown directive", "#includ <stdio.h>\nint main() { return 0; }\n", &[(1, 1, "unknown preprocessor directive `#includ`")]),
     ("include_next", "#include_next <stdio.h>\nint main() { return 0; }\n", &[(1, 1, "`#include_next` is not supported; preprocess the file first (gcc -E)")]),
