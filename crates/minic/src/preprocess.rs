@@ -314,17 +314,7 @@ impl<'a> Pre<'a> {
         }
     }
 
-    /// `end` moved forward to a character boundary of the source.
-    fn boundary(&self, end: usize) -> usize {
-        let mut e = end.min(self.b.len());
-        while !self.src.is_char_boundary(e) {
-            e += 1;
-        }
-        e
-    }
-
     fn error(&mut self, start: usize, end: usize, msg: impl Into<String>) {
-        let end = self.boundary(end.max(start));
         if self.diags.iter().filter(|d| d.is_error()).count() >= MAX_ERRORS {
             self.fatal = true;
             return;
@@ -334,7 +324,6 @@ impl<'a> Pre<'a> {
     }
 
     fn warning(&mut self, start: usize, end: usize, msg: impl Into<String>) {
-        let end = self.boundary(end.max(start));
         self.diags
             .push(Diagnostic::warning(self.lines.span(start, end), msg));
     }

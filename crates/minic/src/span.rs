@@ -165,14 +165,21 @@ impl LineIndex {
         (line as u32 + 1, col as u32 + 1)
     }
 
-    /// The span of bytes `start..end`, with the line and column of `start`.
+    /// The span of bytes `start..end` (of the parsed text, taken back to the
+    /// source), with the line and column of `start`; the end is moved to the
+    /// end of a character cut in the middle.
     pub fn span(&self, start: usize, end: usize) -> Span {
         let end = self.map.to_source(end.max(start), true);
         let start = self.map.to_source(start, false);
         let (line, col) = self.source_line_col(start);
+        // A span never ends inside a character (`found `é`` covers all of it).
+        let mut end = end.max(start).min(self.src_len.max(start));
+        while end < self.src_len && !self.src.is_char_boundary(end) {
+            end += 1;
+        }
         Span {
             start,
-            end: end.max(start).min(self.src_len.max(start)),
+            end,
             line,
             col,
         }

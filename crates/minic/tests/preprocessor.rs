@@ -676,3 +676,79 @@ proptest! {
         prop_assert_eq!(got, want, "{}", src);
     }
 }
+
+/// Fragments that make directives, macros, comments and literals collide.
+const FRAGMENTS: &[&str] = &[
+    "#",
+    "# ",
+    "if",
+    "ifdef",
+    "ifndef",
+    "elif",
+    "else",
+    "endif",
+    "define",
+    "undef",
+    "include",
+    "line",
+    "pragma",
+    "error",
+    " ",
+    "\n",
+    "\\\n",
+    "\r\n",
+    "N",
+    "M",
+    "defined",
+    "(",
+    ")",
+    "1",
+    "0x1F",
+    "2u",
+    "/",
+    "%",
+    "+",
+    "-",
+    "*",
+    "?",
+    ":",
+    "&&",
+    "||",
+    "!",
+    "<<",
+    "==",
+    "'a'",
+    "'",
+    "\"",
+    "\"s\"",
+    "/*",
+    "*/",
+    "//",
+    "<stdio.h>",
+    "\"u.h\"",
+    "é",
+    "int main() { return N; }",
+    ";",
+    "##",
+    "__LINE__",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn any_mix_of_fragments_gives_located_diagnostics_and_the_same_lines(
+        picks in prop::collection::vec(0..FRAGMENTS.len(), 0..60)
+    ) {
+        let src: String = picks.iter().map(|&k| FRAGMENTS[k]).collect();
+        let pp = minic::preprocess::preprocess(&src);
+        prop_assert_eq!(pp.text.matches('\n').count(), src.matches('\n').count());
+        let out = minic::parse(&src);
+        prop_assert_eq!(out.unit.is_some(), !out.diagnostics.iter().any(|d| d.is_error()));
+        for d in pp.diagnostics.iter().chain(&out.diagnostics) {
+            prop_assert!(d.span.start <= d.span.end && d.span.end <= src.len(), "{:?}", d);
+            prop_assert!(src.is_char_boundary(d.span.start) && src.is_char_boundary(d.span.end), "{:?}", d);
+            prop_assert_eq!(minic::span::line_col(&src, d.span.start), (d.span.line, d.span.col));
+        }
+    }
+}
