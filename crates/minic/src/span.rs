@@ -104,7 +104,7 @@ impl OffsetMap {
 /// into [`Span`]s costs a binary search instead of a scan from the start.
 ///
 /// The offsets it is given are offsets of the text the parser reads; where
-/// macro substitution changed lengths, an [`OffsetMap`] takes them back to
+/// macro substitution changed lengths, an offset map takes them back to
 /// the source, so every span and every line/column is one of the source as
 /// written.
 #[derive(Clone, Debug)]
