@@ -12,7 +12,7 @@
 //! Line breaks are kept everywhere, so a line of the text is the same line of
 //! the source. An expansion may be longer or shorter than the macro name; the
 //! offset map (`span::OffsetMap`) records each one, and spans built through
-//! [`LineIndex`](crate::span::LineIndex) map back to the source, so every
+//! [`LineIndex`] map back to the source, so every
 //! diagnostic points into the program as written (inside an expansion: at
 //! the macro name).
 //!
