@@ -5,7 +5,9 @@
 //! and reports every problem with line, column and a message in plain words.
 //!
 //! The pipeline, one module each:
-//! 1. `prescan` — size/binary/nesting limits, preprocessor lines, typedef names;
+//! 0. [`preprocess`] — `#if`/`#ifdef`/... groups, object-like macros, the other
+//!    preprocessor lines (an offset map keeps spans in the source as written);
+//! 1. `prescan` — size/binary/nesting limits, comments, typedef names;
 //! 2. `parser` — pest grammar + Pratt parser → AST, rejecting constructs that
 //!    are not mini-C with a message naming them;
 //! 3. `errors` — pest's syntax errors reworded for students (one rename table);
@@ -21,6 +23,7 @@ pub mod diag;
 mod errors;
 pub mod literal;
 mod parser;
+pub mod preprocess;
 mod prescan;
 pub mod span;
 pub mod types;
@@ -61,8 +64,25 @@ impl ParseOutput {
 /// [`MAX_SYNTAX_ERRORS`] of them; semantic checks run only on a file without
 /// syntax errors.
 pub fn parse(source: &str) -> ParseOutput {
-    let lines = span::LineIndex::new(source);
-    let pre = match prescan::prescan(source, &lines) {
+    let plain_lines = span::LineIndex::new(source);
+    if let Err(d) = prescan::check_input(source, &plain_lines) {
+        return ParseOutput {
+            unit: None,
+            diagnostics: vec![d],
+        };
+    }
+    // Conditional compilation and macros first: everything after reads the
+    // preprocessed text, and `lines` maps its offsets back to the source.
+    let pp = preprocess::preprocess_with(source, &plain_lines);
+    if pp.has_errors() {
+        return ParseOutput {
+            unit: None,
+            diagnostics: pp.diagnostics,
+        };
+    }
+    let lines = span::LineIndex::with_map(source, pp.map.clone());
+    let expanded: &str = &pp.text;
+    let pre = match prescan::prescan(expanded, &lines) {
         Ok(p) => p,
         Err(d) => {
             return ParseOutput {
@@ -71,7 +91,7 @@ pub fn parse(source: &str) -> ParseOutput {
             }
         }
     };
-    let mut diagnostics = pre.warnings.clone();
+    let mut diagnostics = pp.diagnostics.clone();
     if source.trim().is_empty() {
         diagnostics.push(Diagnostic::error(
             lines.span(0, 0),
@@ -91,9 +111,10 @@ pub fn parse(source: &str) -> ParseOutput {
     // The text pest reads; statements around syntax errors get replaced (by
     // text of the same length) to find further errors.
     let mut text = pre.text.clone();
-    // The source with the same repairs, for the names and literals the AST
-    // builder reads (the parsed text also has typedef names marked).
-    let mut repaired_source = std::borrow::Cow::Borrowed(source);
+    // The preprocessed source with the same repairs, for the names and
+    // literals the AST builder reads (the parsed text also has comments
+    // blanked and typedef names marked).
+    let mut repaired_source = std::borrow::Cow::Borrowed(expanded);
     let mut last_error: Option<usize> = None;
     let mut attempts = 0;
     // Bytes given to pest so far: recovery stops at twice the largest
@@ -115,7 +136,7 @@ pub fn parse(source: &str) -> ParseOutput {
             }
             Err(e) => e,
         };
-        let d = errors::syntax_error(&e, base, source, &lines, &pre);
+        let d = errors::syntax_error(&e, base, expanded, &lines, &pre);
         let pos = errors::error_offset(&e, base);
         // A repair may leave the same error in place: report it once.
         if last_error.is_none_or(|last| pos > last) {
@@ -132,7 +153,7 @@ pub fn parse(source: &str) -> ParseOutput {
             let end = s + r.len();
             *s >= base
                 && text.get(*s..end) != Some(r.as_str())
-                && [&text, source]
+                && [&text, expanded]
                     .iter()
                     .all(|t| t.is_char_boundary(*s) && t.is_char_boundary(end))
         });

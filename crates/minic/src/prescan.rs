@@ -1,9 +1,8 @@
-//! The pre-scan: one linear pass over the raw text before pest runs.
+//! The pre-scan: one linear pass over the preprocessed text before pest runs.
 //!
 //! It does what a PEG grammar cannot do (or cannot do safely):
-//! - rejects input that is too large or not text (NUL bytes);
-//! - blanks out preprocessor lines (keeping every byte offset, so spans stay
-//!   exact) and warns about directives other than `#include` and line markers;
+//! - rejects input that is too large or not text (NUL bytes), before the
+//!   preprocessor runs ([`check_input`]);
 //! - blanks out comments and GCC `__attribute__((...))` (pest need not read
 //!   them again on every backtrack);
 //! - marks uses of typedef names by replacing their first letter with `$`, so
@@ -26,11 +25,9 @@ pub const MAX_INPUT_BYTES: usize = 4 * 1024 * 1024;
 /// The result of a successful pre-scan.
 #[derive(Debug, Default)]
 pub(crate) struct Prescan {
-    /// The text pest parses: same length as the source, preprocessor lines
-    /// blanked, typedef-name uses marked with `$`.
+    /// The text pest parses: same length as the preprocessed text, comments
+    /// and attributes blanked, typedef-name uses marked with `$`.
     pub text: String,
-    /// Warnings about ignored preprocessor directives.
-    pub warnings: Vec<Diagnostic>,
     /// Brackets still open at the end of the input: (bracket, byte offset).
     pub unclosed: Vec<(u8, usize)>,
     /// Closing brackets that close nothing or the wrong bracket: (offset, the
@@ -47,9 +44,15 @@ enum Tok {
     Other,
 }
 
-/// Scans `src`; `Err` holds the one fatal error (too big, binary, too deep,
-/// unterminated comment or literal).
+/// Scans the preprocessed text `src`; `Err` holds the one fatal error (too
+/// big, binary, too deep, unterminated comment or literal).
 pub(crate) fn prescan(src: &str, lines: &LineIndex) -> Result<Prescan, Diagnostic> {
+    check_input(src, lines)?;
+    Scanner::new(src, lines).run()
+}
+
+/// Rejects input that is too large or not text (a NUL byte).
+pub(crate) fn check_input(src: &str, lines: &LineIndex) -> Result<(), Diagnostic> {
     if src.len() > MAX_INPUT_BYTES {
         return Err(Diagnostic::error(
             lines.span(0, 0),
@@ -66,7 +69,7 @@ pub(crate) fn prescan(src: &str, lines: &LineIndex) -> Result<Prescan, Diagnosti
             "the file contains binary data (NUL byte)",
         ));
     }
-    Scanner::new(src, lines).run()
+    Ok(())
 }
 
 /// Bracket stack entry: the bracket (`(`, `[`, `{` or `?`), its offset, and the
@@ -84,7 +87,6 @@ struct Scanner<'a> {
     lines: &'a LineIndex,
     out: Vec<u8>,
     i: usize,
-    out_warnings: Vec<Diagnostic>,
     stack: Vec<Open>,
     mismatched: Vec<(usize, Option<(u8, usize)>)>,
     resume_points: Vec<usize>,
@@ -113,7 +115,6 @@ impl<'a> Scanner<'a> {
             lines,
             out: src.as_bytes().to_vec(),
             i: 0,
-            out_warnings: Vec::new(),
             stack: Vec::new(),
             mismatched: Vec::new(),
             resume_points: Vec::new(),
@@ -148,7 +149,6 @@ impl<'a> Scanner<'a> {
 
     fn run(mut self) -> Result<Prescan, Diagnostic> {
         let n = self.bytes.len();
-        let mut at_line_start = true;
         // A UTF-8 byte order mark (some Windows editors write one) is blank.
         if self.src.starts_with('\u{FEFF}') {
             self.blank(0, 3);
@@ -156,23 +156,12 @@ impl<'a> Scanner<'a> {
         }
         while self.i < n {
             let b = self.bytes[self.i];
-            match b {
-                b'\n' => {
-                    at_line_start = true;
-                    self.i += 1;
-                    continue;
-                }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
-                    self.i += 1;
-                    continue;
-                }
-                b'#' if at_line_start => {
-                    self.directive();
-                    continue;
-                }
-                _ => {}
+            // Preprocessor lines are blank already (`preprocess`); a `#`
+            // left over is an ordinary character that pest rejects.
+            if matches!(b, b'\n' | b' ' | b'\t' | b'\r' | 0x0b | 0x0c) {
+                self.i += 1;
+                continue;
             }
-            at_line_start = false;
             if b == b'/' && self.bytes.get(self.i + 1) == Some(&b'/') {
                 let start = self.i;
                 while self.i < n && self.bytes[self.i] != b'\n' {
@@ -207,7 +196,6 @@ impl<'a> Scanner<'a> {
             .collect();
         Ok(Prescan {
             text: String::from_utf8(self.out).unwrap_or_default(),
-            warnings: self.out_warnings,
             unclosed,
             mismatched: self.mismatched,
             resume_points: self.resume_points,
@@ -262,57 +250,6 @@ impl<'a> Scanner<'a> {
             }
             k += 1;
         }
-    }
-
-    /// A preprocessor line starting at `self.i` (the `#`): blank it out.
-    fn directive(&mut self) {
-        let start = self.i;
-        let n = self.bytes.len();
-        let mut end = start;
-        while end < n {
-            if self.bytes[end] == b'\n' {
-                // A backslash before the newline continues the directive.
-                let mut k = end;
-                while k > start && (self.bytes[k - 1] == b'\r') {
-                    k -= 1;
-                }
-                if k > start && self.bytes[k - 1] == b'\\' {
-                    end += 1;
-                    continue;
-                }
-                break;
-            }
-            end += 1;
-        }
-        let line = &self.src[start..end];
-        let body = line[1..].trim_start();
-        let name: String = body
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        let is_line_marker = name.chars().next().is_some_and(|c| c.is_ascii_digit());
-        if !(name.is_empty() || name == "include" || name == "line" || is_line_marker) {
-            let shown: String = line
-                .lines()
-                .next()
-                .unwrap_or("")
-                .trim_end()
-                .chars()
-                .take(40)
-                .collect();
-            self.out_warnings.push(Diagnostic::warning(
-                self.lines.span(start, end),
-                format!(
-                    "the preprocessor directive `{shown}` is ignored (mini-C has no preprocessor)"
-                ),
-            ));
-        }
-        for k in start..end {
-            if self.out[k] != b'\n' && self.out[k] != b'\r' {
-                self.out[k] = b' ';
-            }
-        }
-        self.i = end;
     }
 
     /// One token starting at `self.i` with first byte `b`.
