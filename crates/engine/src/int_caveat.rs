@@ -238,7 +238,17 @@ fn first_difference(program: &Program, e: &Expr, look: &dyn Fn(VarId) -> Range) 
                         None
                     }
                 }
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => overflow(range(e, look), *ty, text),
+                BinOp::Add | BinOp::Sub | BinOp::Mul => overflow(range(e, look), *ty, text),
+                // |a / b| <= |a| for in-range operands, except min / -1.
+                BinOp::Div => {
+                    let (a, b) = (range(lhs, look), range(rhs, look));
+                    let may_be = |r: Range, v: i128| r.lo.is_none_or(|l| l <= v) && r.hi.is_none_or(|h| h >= v);
+                    (ty.is_signed() && may_be(a, ty.min_value()) && may_be(b, -1)).then(|| {
+                        (text(), format!("may overflow `{}` (its minimum divided by -1)", ty.c_name()))
+                    })
+                }
+                // |a % b| <= |a|: the remainder of in-range operands is in range.
+                BinOp::Rem => None,
                 // &, |, ^ of in-range operands stay in range (two's complement).
                 _ => None,
             }
@@ -316,6 +326,17 @@ mod tests {
         let c = caveat("int main() { int x = 3; int y = x << 30; return 0; }", &|_, _| Range::exact(3)).expect("shift");
         assert_eq!(c.operation, "x << 30");
         assert!(caveat("int main() { int x = 3; int y = x << 2; return 0; }", &|_, _| Range::exact(3)).is_none());
+    }
+
+    #[test]
+    fn division_differs_only_for_the_minimum_by_minus_one() {
+        let src = "int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / 2; int r = x % y; return 0; }";
+        assert_eq!(caveat(src, &|_, _| Range::TOP), None);
+        let c = caveat("int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / y; return 0; }", &|_, _| Range::TOP)
+            .expect("min / -1");
+        assert_eq!(c.operation, "x / y");
+        let positive = |_: NodeId, _: VarId| Range { lo: Some(1), hi: None };
+        assert_eq!(caveat("int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / y; return 0; }", &positive), None);
     }
 
     #[test]
