@@ -40,6 +40,9 @@ struct CompareState {
     /// Chosen configurations; an empty string leaves the third pane out.
     choice: [String; 3],
     max_steps: u64,
+    /// The integer model of every compared run: the analysis pane's (or
+    /// the opened link's) when the runs start.
+    int_model: minic::IntModel,
     runs: Vec<Run>,
     error: Option<String>,
     computing: bool,
@@ -56,6 +59,7 @@ impl Default for CompareState {
             open: false,
             choice: DEFAULT_SET.map(String::from),
             max_steps: DEFAULT_LIMIT,
+            int_model: minic::IntModel::C,
             runs: Vec::new(),
             error: None,
             computing: false,
@@ -77,7 +81,7 @@ fn start(state: &State, redraw: &UseForceUpdateHandle, source: &str) {
     st.error = None;
     let presets: Vec<String> = st.choice.iter().filter(|p| !p.is_empty()).cloned().collect();
     for p in presets {
-        match Run::start(source, RunSpec { preset: p, max_steps: st.max_steps, ..RunSpec::default() }) {
+        match Run::start(source, RunSpec { preset: p, max_steps: st.max_steps, int_model: st.int_model, properties: None }) {
             Ok(run) => st.runs.push(run),
             Err(e) => {
                 st.error = Some(e);
@@ -170,10 +174,11 @@ pub fn compare_button(props: &CompareProps) -> Html {
     {
         let (state, redraw, source) = (state.clone(), redraw.clone(), props.source.clone());
         use_effect_with((), move |_| {
-            if let Some((presets, step)) = crate::share_app::take_compare_restore() {
+            if let Some((presets, step, model)) = crate::share_app::take_compare_restore() {
                 {
                     let mut st = state.borrow_mut();
                     st.open = true;
+                    st.int_model = model;
                     for (i, slot) in st.choice.iter_mut().enumerate() {
                         *slot = presets.get(i).cloned().unwrap_or_default();
                     }
@@ -223,6 +228,9 @@ pub fn compare_button(props: &CompareProps) -> Html {
             let first = {
                 let mut st = state.borrow_mut();
                 st.open = true;
+                if st.runs.is_empty() {
+                    st.int_model = crate::share_app::analysis_now().0.int_model;
+                }
                 st.runs.is_empty()
             };
             if first {
@@ -285,7 +293,10 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
     };
     let on_run = {
         let (state, redraw, source) = (state.clone(), redraw.clone(), source.to_string());
-        Callback::from(move |_: MouseEvent| start(&state, &redraw, &source))
+        Callback::from(move |_: MouseEvent| {
+            state.borrow_mut().int_model = crate::share_app::analysis_now().0.int_model;
+            start(&state, &redraw, &source)
+        })
     };
     let on_slider = {
         let (state, redraw) = (state.clone(), redraw.clone());
@@ -361,7 +372,7 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
     } else if let Some(e) = &st.error {
         e.clone()
     } else {
-        format!("{} configurations, {} steps at most", st.runs.len(), st.max_steps)
+        format!("{} configurations, {} integers, {} steps at most", st.runs.len(), st.int_model.name(), st.max_steps)
     };
     let div_text = match (&div, st.computing) {
         (Some(d), _) => {

@@ -73,11 +73,13 @@ pub fn take_restore() -> Option<(RunSpec, Option<usize>)> {
     Some((s.spec(), s.position))
 }
 
-/// The compare set and its position to restore, once.
-pub fn take_compare_restore() -> Option<(Vec<String>, Option<usize>)> {
+/// The compare set, its position and the integer model its runs use, to
+/// restore once.
+pub fn take_compare_restore() -> Option<(Vec<String>, Option<usize>, minic::IntModel)> {
     let first = RESTORE_COMPARE.with(|r| std::mem::replace(&mut *r.borrow_mut(), false));
     let s = opened().ok().flatten().filter(|s| first && !s.compare.is_empty())?;
-    Some((s.compare, s.compare_position))
+    let model = s.spec().int_model;
+    Some((s.compare, s.compare_position, model))
 }
 
 /// The analysis pane registers how to read its configuration and, when a
