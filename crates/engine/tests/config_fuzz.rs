@@ -159,7 +159,7 @@ fn legal(o: &engine::config::OptionDecl, i: usize) -> String {
         Enum(vals) | Class(vals) => vals[i % vals.len()].to_string(),
         CpaList => {
             let mut v = vec!["cpa.location.LocationCPA"];
-            if i % 3 != 0 {
+            if !i.is_multiple_of(3) {
                 v.push("cpa.callstack.CallstackCPA");
             }
             v.push(KNOWN_CPAS[2 + (i / 3) % (KNOWN_CPAS.len() - 2)]);
@@ -167,7 +167,7 @@ fn legal(o: &engine::config::OptionDecl, i: usize) -> String {
         }
         Names => {
             let names: Vec<&str> = PRESETS.iter().map(|p| p.0).collect();
-            if i % 4 == 0 {
+            if i.is_multiple_of(4) {
                 String::new()
             } else {
                 names[i % names.len()].to_string()
@@ -233,7 +233,7 @@ fn program(bytes: &[u8]) -> String {
             1 => format!("{v} - {w}"),
             2 => format!("{c}"),
             3 => format!("{v} * 2"),
-            4 => format!("{v}"),
+            4 => v.to_string(),
             _ => format!("{w} + {v} + {c}"),
         }
     };
