@@ -141,7 +141,7 @@ pub fn composite_problems(config: &Config, program: Option<&Program>) -> Vec<Con
     if has(CONSTRAINTS) && !has(SYMBOLIC) {
         out.push(ConfigError {
             message: format!(
-                "{key}: {CONSTRAINTS} needs {SYMBOLIC} (the path constraints are over the symbolic values; add it before {CONSTRAINTS})"
+                "{key}: {CONSTRAINTS} needs {SYMBOLIC} (the path constraints are over the symbolic values; add it to the list)"
             ),
         });
     }

@@ -46,7 +46,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
     let text = props.properties.clone().unwrap_or_else(|| preset_text(&props.preset));
     let values = PanelValues::read(&text);
     // What the engine would refuse (or ignore) in the text, checked live.
-    let checked = check(&text).unwrap_or_default();
+    let validation = check(&text).unwrap_or_default();
 
     let change = |make: fn(String) -> Option<Change>, target: fn(&Event) -> String| {
         let (text, on_change, problem) = (text.clone(), props.on_change.clone(), problem.clone());
@@ -158,11 +158,11 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
             if let Some(e) = error {
                 <p class="status status-error" data-testid="config-error">{ e }</p>
             }
-            { for checked.errors.iter().map(|e| html! { <p class="status status-error" data-testid="config-invalid">{ e.clone() }</p> }) }
+            { for validation.errors.iter().map(|e| html! { <p class="status status-error" data-testid="config-invalid">{ e.clone() }</p> }) }
             if let Some(e) = props.run_problem.clone() {
                 <p class="status status-error" data-testid="config-invalid">{ e }</p>
             }
-            { for checked.warnings.iter().map(|w| html! { <p class="hint" data-testid="config-warning">{ format!("warning: {w}") }</p> }) }
+            { for validation.warnings.iter().map(|w| html! { <p class="hint" data-testid="config-warning">{ format!("warning: {w}") }</p> }) }
             if props.properties.is_some() {
                 <button data-testid="config-reset" onclick={on_reset}>{ format!("Back to the {} preset", props.preset) }</button>
             }
