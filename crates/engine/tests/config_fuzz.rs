@@ -18,7 +18,8 @@
 //!
 //! Each panic is caught with `catch_unwind` and reported with the input.
 //! The number of cases is `PROPTEST_CASES` (default: a small CI budget);
-//! the seed is fixed unless `CONFIG_FUZZ_SEED` is set. Every crash found
+//! the seed is fixed unless `CONFIG_FUZZ_SEED` is set; `CONFIG_FUZZ_STEPS`
+//! raises the step limit of each run (default 150). Every crash found
 //! here became a named test at the end of this file.
 
 use engine::cegar::Verifier;
@@ -282,11 +283,15 @@ fn program(bytes: &[u8]) -> String {
     out
 }
 
-/// The step limits every fuzzed run gets (also on restart stages).
+/// `CONFIG_FUZZ_STEPS` (default 150) waitlist pops per run and per stage.
 fn limit(config: &mut Config) {
-    for (k, v) in
-        [("limits.steps", "150"), ("restartAlgorithm.stageSteps", "150"), ("restartAlgorithm.stageTimeMs", "0"), ("cegar.maxIterations", "5")]
-    {
+    let steps = std::env::var("CONFIG_FUZZ_STEPS").ok().and_then(|s| s.parse::<u32>().ok()).unwrap_or(150).to_string();
+    for (k, v) in [
+        ("limits.steps", steps.as_str()),
+        ("restartAlgorithm.stageSteps", &steps),
+        ("restartAlgorithm.stageTimeMs", "0"),
+        ("cegar.maxIterations", "5"),
+    ] {
         config.set(k, v).expect("limits are legal values");
     }
 }
