@@ -116,7 +116,10 @@ pub struct Verifier {
     inputs: Vec<i128>,
 }
 
-fn load_stage_config(name: &str, parent: &Config) -> Result<Config, ConfigError> {
+/// The configuration of the restart stage `name` of the restart
+/// configuration `parent`: the stage's own file, with the integer model and
+/// the limits of the parent.
+pub(crate) fn stage_config(name: &str, parent: &Config) -> Result<Config, ConfigError> {
     let mut c = Config::load(name)?;
     if c.get("analysis.restartAfterUnknown") == "true" {
         return Err(ConfigError { message: format!("restartAlgorithm.configFiles: `{name}` is itself a restart configuration") });
@@ -183,7 +186,9 @@ impl Stage {
 impl Verifier {
     /// The verifier for `config` on `program` (no solver: error paths the
     /// cheap checks cannot decide stay unconfirmed; see [`Self::with_solver`]).
+    /// A configuration [`crate::validate::validate_for`] rejects is an error.
     pub fn new(program: Arc<Program>, config: &Config, record_views: bool) -> Result<Verifier, ConfigError> {
+        crate::validate::validate_for(config, &program)?;
         let stages: Vec<(String, Config)> = if config.get("analysis.restartAfterUnknown") == "true" {
             let names: Vec<String> = config
                 .get("restartAlgorithm.configFiles")
@@ -198,7 +203,7 @@ impl Verifier {
             }
             let mut out = Vec::new();
             for n in names {
-                let c = load_stage_config(&n, config)?;
+                let c = stage_config(&n, config)?;
                 out.push((n, c));
             }
             out

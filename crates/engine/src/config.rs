@@ -33,12 +33,14 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+pub use crate::validate::{problems, problems_for, validate, validate_for, warnings};
+
 /// What values an option accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionType {
     /// `true` or `false`.
     Bool,
-    /// A non-negative integer.
+    /// A non-negative integer, within the option's [`uint_range`].
     UInt,
     /// One of these words (case-insensitive; stored upper-case).
     Enum(&'static [&'static str]),
@@ -128,7 +130,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "cpa.callstack.depth",
         default: "32",
         ty: OptionType::UInt,
-        doc: "How many activations of one function may be on the call stack at once; deeper recursion ends the analysis with UNKNOWN.",
+        doc: "How many activations of one function may be on the call stack at once; deeper recursion ends the analysis with UNKNOWN (1 to 1000000).",
     },
     OptionDecl {
         key: "cpa.octagon.mergeop.type",
@@ -152,7 +154,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "analysis.algorithm.CEGAR",
         default: "false",
         ty: OptionType::Bool,
-        doc: "Counterexample-guided abstraction refinement: when a target is reached, check the error path; a feasible one (confirmed by concrete replay) gives FALSE, an infeasible one refines the precision (explicit-value interpolation) and the analysis restarts. Use with cpa.value.precision = EMPTY or cpa.octagon.precision = EMPTY.",
+        doc: "Counterexample-guided abstraction refinement: when a target is reached, check the error path; a feasible one (confirmed by concrete replay) gives FALSE, an infeasible one refines the precision (explicit-value interpolation) and the analysis restarts. Needs cpa.value.precision = EMPTY (Value CPA) or cpa.octagon.precision = EMPTY (Octagon CPA): a full precision has nothing to refine.",
     },
     OptionDecl {
         key: "cegar.maxIterations",
@@ -218,7 +220,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "solver.timeout",
         default: "10000",
         ty: OptionType::UInt,
-        doc: "Time limit per solver query in milliseconds (native z3); a query that runs out is answered unknown and treated as satisfiable.",
+        doc: "Time limit per solver query in milliseconds (native z3); a query that runs out is answered unknown and treated as satisfiable (1 to 86400000).",
     },
     OptionDecl {
         key: "limits.steps",
@@ -230,7 +232,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "limits.states",
         default: "0",
         ty: OptionType::UInt,
-        doc: "Stop with UNKNOWN when the reached set grows beyond this many states (0: no limit).",
+        doc: "Stop with UNKNOWN when the reached set grows beyond this many states (0: no limit; at most 4294967295).",
     },
 ];
 
@@ -289,6 +291,22 @@ pub fn option(key: &str) -> Option<&'static OptionDecl> {
     OPTIONS.iter().find(|o| o.key == key)
 }
 
+/// The values a numeric option ([`OptionType::UInt`]) accepts, inclusive:
+/// `cpa.callstack.depth` and `solver.timeout` at least 1 (0 would forbid
+/// every call or every solver answer), `limits.states` within 32 bits (the
+/// page counts states in a 32-bit `usize`), and every limit small enough
+/// that no sum or conversion of it overflows.
+pub fn uint_range(key: &str) -> (u64, u64) {
+    const HUGE: u64 = 1 << 53;
+    match key {
+        "cpa.callstack.depth" => (1, 1_000_000),
+        "solver.timeout" => (1, 86_400_000),
+        "cegar.maxIterations" => (0, 1_000_000),
+        "limits.states" => (0, u32::MAX as u64),
+        _ => (0, HUGE),
+    }
+}
+
 /// Checks `value` against the option's type and returns its normal form.
 fn normalize(decl: &OptionDecl, value: &str) -> Result<String, String> {
     let v = value.trim();
@@ -298,7 +316,14 @@ fn normalize(decl: &OptionDecl, value: &str) -> Result<String, String> {
             "false" => Ok("false".into()),
             _ => Err(format!("expected `true` or `false`, found `{v}`")),
         },
-        OptionType::UInt => v.parse::<u64>().map(|n| n.to_string()).map_err(|_| format!("expected a non-negative integer, found `{v}`")),
+        OptionType::UInt => {
+            let n = v.parse::<u64>().map_err(|_| format!("expected a non-negative integer, found `{v}`"))?;
+            let (min, max) = uint_range(decl.key);
+            if n < min || n > max {
+                return Err(format!("expected a number from {min} to {max}, found `{v}`"));
+            }
+            Ok(n.to_string())
+        }
         OptionType::Enum(allowed) => {
             let up = v.to_ascii_uppercase();
             if allowed.contains(&up.as_str()) {
@@ -645,10 +670,11 @@ pub fn build_analysis_refined(
 ) -> Result<Analysis, ConfigError> {
     let names = config.cpas();
     let where_ = config.origin("CompositeCPA.cpas").map(|o| format!("{o}: ")).unwrap_or_default();
-    if !names.iter().any(|n| n == "cpa.location.LocationCPA") {
-        return Err(ConfigError::new(format!(
-            "{where_}CompositeCPA.cpas must include cpa.location.LocationCPA (the reached set is partitioned by location)"
-        )));
+    // A composite the engine cannot run soundly never starts (no location,
+    // a CPA twice, constraints without symbolic values, calls without the
+    // call stack): see crate::validate.
+    if let Some(e) = crate::validate::composite_problems(config, Some(&program)).into_iter().next() {
+        return Err(e);
     }
     let mut cpas = Vec::with_capacity(names.len());
     for n in &names {

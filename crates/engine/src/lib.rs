@@ -14,7 +14,9 @@
 //! * [`view`]: the fold from an event prefix to what the UI shows, the
 //!   seekable cursor, and statistics counted from events;
 //! * [`config`]: CPAchecker-style properties, the option table, the presets,
-//!   and building an analysis from a configuration.
+//!   and building an analysis from a configuration;
+//! * [`validate`]: which configurations the engine can run soundly, checked
+//!   before a run (alone, and for a given program).
 //!
 //! Architecture invariant: nothing here knows about the web page; the UI is
 //! a function of the trace.
@@ -34,6 +36,7 @@ pub mod solver;
 pub mod ssa;
 pub mod testkit;
 pub mod trace;
+pub mod validate;
 pub mod view;
 pub mod waitlist;
 

@@ -67,6 +67,16 @@ impl Default for RunSpec {
     }
 }
 
+/// How a run's configuration error begins (`configuration: ...`), so the
+/// pane can show it in the configuration panel too.
+pub const CONFIG_ERROR_PREFIX: &str = "configuration: ";
+
+/// Whether a [`Run::start`] error is about the configuration (and belongs in
+/// the configuration panel as well as the run status).
+pub fn is_config_error(message: &str) -> bool {
+    message.starts_with(CONFIG_ERROR_PREFIX)
+}
+
 impl RunSpec {
     /// The configuration: the preset, then the integer model and step limit
     /// as overrides (the same keys the CLI's `--int-model`/`--max-steps` set).
@@ -103,15 +113,19 @@ pub struct Run {
 
 impl Run {
     /// Parses `source`, builds the composite CPA of `spec` (recording state
-    /// views) and returns a run that has not taken any step yet.
+    /// views) and returns a run that has not taken any step yet. A
+    /// configuration error (also one that depends on the program) begins
+    /// with [`CONFIG_ERROR_PREFIX`].
     pub fn start(source: &str, spec: RunSpec) -> Result<Run, String> {
         let program = Arc::new(cfa::from_source(source).map_err(|d| {
             format!("the program has {} error(s); fix them to analyze it", d.iter().filter(|d| d.severity == minic::Severity::Error).count())
         })?);
-        let config = spec.config()?;
+        let config = spec.config().map_err(|e| format!("{CONFIG_ERROR_PREFIX}{e}"))?;
         // Natively the verifier has Debian's z3 attached; in the page it parks
-        // on each query and the page answers it with z3-solver.
-        let analysis = build_verifier(program.clone(), &config, true).map_err(|e| e.message)?;
+        // on each query and the page answers it with z3-solver. A
+        // configuration the engine cannot run on this program (e.g. calls
+        // without the Callstack CPA) is refused here.
+        let analysis = build_verifier(program.clone(), &config, true).map_err(|e| format!("{CONFIG_ERROR_PREFIX}{}", e.message))?;
         Ok(Run { spec, program, cursor: Cursor::new(Vec::new()), analysis })
     }
 

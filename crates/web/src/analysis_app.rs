@@ -300,8 +300,12 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
             shared.borrow_mut().spec.preset = sel.value();
-            // A preset replaces what the configuration panel composed.
+            // A preset replaces what the configuration panel composed (and
+            // with it a configuration error of the last Analyze).
             shared.borrow_mut().spec.properties = None;
+            if shared.borrow().error.as_deref().is_some_and(crate::analysis::is_config_error) {
+                shared.borrow_mut().error = None;
+            }
             redraw.force_update();
             crate::storage::save_spec(&shared.borrow().spec);
         })
@@ -388,7 +392,13 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     let on_properties = {
         let (shared, redraw) = (shared.clone(), redraw.clone());
         Callback::from(move |text: Option<String>| {
-            shared.borrow_mut().spec.properties = text;
+            let mut sh = shared.borrow_mut();
+            // A configuration error of the last Analyze is about the old text.
+            if sh.error.as_deref().is_some_and(crate::analysis::is_config_error) {
+                sh.error = None;
+            }
+            sh.spec.properties = text;
+            drop(sh);
             crate::storage::save_spec(&shared.borrow().spec);
             redraw.force_update();
         })
@@ -420,7 +430,8 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <button data-testid="cancel" onclick={on_cancel}>{ "Cancel" }</button>
             }
             <fieldset class="chooser-fields" disabled={props.locked}>
-                <crate::config_app::ConfigPanel preset={spec.preset.clone()} properties={spec.properties.clone()} on_change={on_properties} />
+                <crate::config_app::ConfigPanel preset={spec.preset.clone()} properties={spec.properties.clone()} on_change={on_properties}
+                    run_problem={sh.error.clone().filter(|e| crate::analysis::is_config_error(e))} />
             </fieldset>
             if props.locked {
                 <span class="chip" data-testid="config-locked">{ "locked by the exercise" }</span>

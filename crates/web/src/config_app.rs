@@ -6,11 +6,15 @@
 //!
 //! The panel reports the text through `on_change` (`None` = back to the
 //! plain preset); the analysis chooser runs it instead of the preset.
+//! Below the text it shows what the engine would refuse in it (checked live,
+//! `config-invalid`), the configuration error of the last Analyze that
+//! depends on the program (`run_problem`, also `config-invalid`), and the
+//! options that have no effect (`config-warning`).
 
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::config_panel::{apply, preset_text, Change, Domain, PanelValues};
+use crate::config_panel::{apply, check, preset_text, Change, Domain, PanelValues};
 
 /// Properties of [`ConfigPanel`].
 #[derive(Properties, PartialEq)]
@@ -21,6 +25,11 @@ pub struct ConfigPanelProps {
     pub properties: Option<String>,
     /// Called with the new text (`None`: back to the preset).
     pub on_change: Callback<Option<String>>,
+    /// The configuration error the last Analyze reported (the checks that
+    /// need the program, e.g. calls without the Callstack CPA), shown with
+    /// the panel's own problems.
+    #[prop_or_default]
+    pub run_problem: Option<String>,
 }
 
 /// The configuration panel.
@@ -36,6 +45,8 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
     };
     let text = props.properties.clone().unwrap_or_else(|| preset_text(&props.preset));
     let values = PanelValues::read(&text);
+    // What the engine would refuse (or ignore) in the text, checked live.
+    let validation = check(&text).unwrap_or_default();
 
     let change = |make: fn(String) -> Option<Change>, target: fn(&Event) -> String| {
         let (text, on_change, problem) = (text.clone(), props.on_change.clone(), problem.clone());
@@ -147,6 +158,11 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
             if let Some(e) = error {
                 <p class="status status-error" data-testid="config-error">{ e }</p>
             }
+            { for validation.errors.iter().map(|e| html! { <p class="status status-error" data-testid="config-invalid">{ e.clone() }</p> }) }
+            if let Some(e) = props.run_problem.clone() {
+                <p class="status status-error" data-testid="config-invalid">{ e }</p>
+            }
+            { for validation.warnings.iter().map(|w| html! { <p class="hint" data-testid="config-warning">{ format!("warning: {w}") }</p> }) }
             if props.properties.is_some() {
                 <button data-testid="config-reset" onclick={on_reset}>{ format!("Back to the {} preset", props.preset) }</button>
             }

@@ -168,6 +168,29 @@ impl PanelValues {
     }
 }
 
+/// What the panel says about its text as a configuration: `Err` with the
+/// parse error (the form cannot be used), or the validation problems the
+/// engine finds in it alone ([`engine::config::problems`], errors that
+/// refuse a run) and the options that have no effect
+/// ([`engine::config::warnings`]). The program-dependent checks (calls need
+/// the Callstack CPA) run when Analyze is pressed ([`crate::analysis::Run::start`]).
+pub fn check(text: &str) -> Result<Checked, String> {
+    let c = Config::parse(text, "panel.properties").map_err(|e| e.message)?;
+    Ok(Checked {
+        errors: engine::config::problems(&c).into_iter().map(|e| e.message).collect(),
+        warnings: engine::config::warnings(&c),
+    })
+}
+
+/// The validation result of a parsed panel text ([`check`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Checked {
+    /// Problems that refuse a run (`panel.properties:3: ...`).
+    pub errors: Vec<String>,
+    /// Options set without effect (the run still starts).
+    pub warnings: Vec<String>,
+}
+
 /// Sets `key = value` in `text`: the last line that sets `key` is rewritten
 /// in place (its indentation kept), otherwise the line is appended.
 pub fn set(text: &str, key: &str, value: &str) -> String {
@@ -308,6 +331,51 @@ mod tests {
         assert!(PanelValues::read(&c).unwrap().cegar);
         let p = apply(&c, &Change::Precision("EMPTY".into())).unwrap();
         assert_eq!(PanelValues::read(&p).unwrap().precision, "EMPTY");
+    }
+
+    #[test]
+    fn the_panel_reports_what_the_engine_would_refuse() {
+        // Every preset is valid as it stands.
+        for (name, _) in PRESETS {
+            assert_eq!(check(&preset_text(name)), Ok(Checked::default()), "{name}");
+        }
+        // CEGAR on a full precision: a form change the panel applies (the
+        // text is the truth) but reports, naming the line and the fix.
+        let t = apply(&preset_text("octagon-widening"), &Change::Cegar(true)).unwrap();
+        let c = check(&t).unwrap();
+        assert_eq!(c.errors.len(), 1, "{c:?}");
+        assert!(c.errors[0].starts_with("panel.properties:3: analysis.algorithm.CEGAR") && c.errors[0].contains("cpa.octagon.precision = EMPTY"), "{c:?}");
+        let fixed = apply(&t, &Change::Precision("EMPTY".into())).unwrap();
+        assert_eq!(check(&fixed), Ok(Checked::default()));
+        // A composite without location.
+        let c = check("CompositeCPA.cpas = cpa.callstack.CallstackCPA, cpa.value.ValueAnalysisCPA\n").unwrap();
+        assert!(c.errors[0].contains("must include cpa.location.LocationCPA"), "{c:?}");
+        // An option without effect is a warning only.
+        let c = check(&format!("{}cegar.restart = PIVOT\n", preset_text("value"))).unwrap();
+        assert!(c.errors.is_empty() && c.warnings.len() == 1 && c.warnings[0].contains("has no effect"), "{c:?}");
+        // A parse error stays an error of the text.
+        assert!(check("cpa.callstack.depth = 0\n").unwrap_err().contains("panel.properties:1"));
+    }
+
+    #[test]
+    fn analyze_refuses_a_configuration_the_program_cannot_run_with() {
+        use crate::analysis::{is_config_error, Run, RunSpec};
+        let calls = "extern void reach_error(void);\nint f(int a) { return a + 1; }\nint main() { int x = f(1); int y = f(2); if (x > y) reach_error(); return 0; }\n";
+        let text = format!("{}CompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n", preset_text("octagon-widening"));
+        // Valid on its own: the panel shows nothing before Analyze ...
+        assert_eq!(check(&text), Ok(Checked::default()));
+        let spec = RunSpec { preset: "octagon-widening".into(), properties: Some(text), ..RunSpec::default() };
+        // ... but Analyze refuses it for a program with calls, with a
+        // configuration error the pane shows in the panel too.
+        let e = Run::start(calls, spec.clone()).err().expect("refused");
+        assert!(is_config_error(&e), "{e}");
+        assert!(e.contains("panel.properties:3: CompositeCPA.cpas: this program calls functions (line 3: f)") && e.contains("cpa.callstack.CallstackCPA"), "{e}");
+        // The same configuration runs a program without calls.
+        let plain = "extern void reach_error(void);\nint main() { int x = 1; if (x == 2) reach_error(); return 0; }\n";
+        let run = Run::start(plain, spec).expect("runs").complete();
+        assert!(run.finished());
+        // A program error is not a configuration error.
+        assert!(!is_config_error(&Run::start("int main() { return 0 }", RunSpec::default()).err().unwrap()));
     }
 
     #[test]

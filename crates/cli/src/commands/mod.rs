@@ -23,6 +23,12 @@ impl CliError {
     pub fn usage(message: impl Into<String>) -> Self {
         CliError { message: format!("cpaplay: {}\n(run `cpaplay help` for usage)", message.into()), exit_code: 2 }
     }
+    /// A configuration the engine rejects — unknown option or value, a
+    /// combination it cannot run soundly (exit status 2), printed as
+    /// `error: configuration: ...`.
+    pub fn config(message: impl Into<String>) -> Self {
+        CliError { message: format!("error: configuration: {}", message.into()), exit_code: 2 }
+    }
     /// Bad input file or content (exit status 1).
     pub fn input(message: impl Into<String>) -> Self {
         CliError { message: message.into(), exit_code: 1 }

@@ -23,7 +23,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     };
     let config = make_config(a.config.as_deref(), &a)?;
     let program = Arc::new(load_program(file)?);
-    let mut analysis = build_verifier(program, &config, true).map_err(|e| CliError::usage(e.message))?;
+    let mut analysis = build_verifier(program, &config, true).map_err(|e| CliError::config(e.message))?;
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let io = |e: std::io::Error| CliError::input(format!("cannot write the trace: {e}"));

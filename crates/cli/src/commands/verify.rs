@@ -66,20 +66,27 @@ pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliErr
     Ok(out)
 }
 
-/// Loads the configuration `name` (a preset or a `.properties` file) and
-/// applies the overrides of `args`. Every problem is a usage error (exit 2).
+/// Loads the configuration `name` (a preset or a `.properties` file),
+/// applies the overrides of `args` and validates the result on its own
+/// ([`engine::config::validate`]; the program-dependent checks follow when
+/// the run is built). Every problem is a configuration error (exit 2);
+/// options that have no effect are reported on stderr as warnings.
 pub fn make_config(name: Option<&str>, args: &AnalysisArgs) -> Result<Config, CliError> {
     let name = name.unwrap_or(engine::config::DEFAULT_PRESET);
-    let mut config = Config::load(name).map_err(|e| CliError::usage(e.message))?;
+    let mut config = Config::load(name).map_err(|e| CliError::config(e.message))?;
     for s in &args.sets {
-        config.set_pair(s).map_err(|e| CliError::usage(e.message))?;
+        config.set_pair(s).map_err(|e| CliError::config(e.message))?;
     }
     if let Some(m) = &args.int_model {
         let m: minic::IntModel = m.parse().map_err(CliError::usage)?;
-        config.set("analysis.intModel", m.name()).map_err(|e| CliError::usage(e.message))?;
+        config.set("analysis.intModel", m.name()).map_err(|e| CliError::config(e.message))?;
     }
     if let Some(n) = &args.max_steps {
-        config.set("limits.steps", n).map_err(|e| CliError::usage(format!("--max-steps: {}", e.message)))?;
+        config.set("limits.steps", n).map_err(|e| CliError::config(format!("--max-steps: {}", e.message)))?;
+    }
+    engine::config::validate(&config).map_err(|e| CliError::config(e.message))?;
+    for w in engine::config::warnings(&config) {
+        eprintln!("warning: configuration: {w}");
     }
     Ok(config)
 }
@@ -116,7 +123,7 @@ pub fn verify(program: Arc<cfa::Program>, config: &Config) -> Result<Outcome, Cl
 
 /// [`verify`], with the program's source text to quote the error path's lines.
 pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: Option<&str>) -> Result<Outcome, CliError> {
-    let mut verifier = build_verifier(program.clone(), config, false).map_err(|e| CliError::usage(e.message))?;
+    let mut verifier = build_verifier(program.clone(), config, false).map_err(|e| CliError::config(e.message))?;
     let start = Instant::now();
     let mut stats = Statistics::default();
     let mut int_model_caveat = None;

@@ -81,11 +81,16 @@ pub struct OctagonDomain;
 impl AbstractDomain for OctagonDomain {
     type State = OctagonState;
     /// `γ(a) ⊆ γ(b)` (on the octagons and the saved frames; an empty frame
-    /// list in `b` is the ⊤ of frames).
+    /// list in `b` is the ⊤ of frames). Frames of different activations
+    /// (different variable sets, possible only without the Callstack CPA,
+    /// which configuration validation requires for programs with calls)
+    /// are incomparable.
     fn is_less_or_equal(&self, a: &OctagonState, b: &OctagonState) -> bool {
-        a.octagon.leq(&b.octagon)
+        a.octagon.vars() == b.octagon.vars()
+            && a.octagon.leq(&b.octagon)
             && (b.frames.is_empty()
-                || (a.frames.len() == b.frames.len() && a.frames.iter().zip(&b.frames).all(|(x, y)| x.leq(y))))
+                || (a.frames.len() == b.frames.len()
+                    && a.frames.iter().zip(&b.frames).all(|(x, y)| x.vars() == y.vars() && x.leq(y))))
     }
     /// The octagon hull, frame by frame.
     fn join(&self, a: &OctagonState, b: &OctagonState) -> OctagonState {
@@ -97,8 +102,11 @@ impl AbstractDomain for OctagonDomain {
     }
 }
 
+/// The frames of `a ⊔ b`, pairwise; the ⊤ of frames (none: the return
+/// forgets the callee's variables) when the stacks differ in height or in a
+/// frame's variables.
 fn join_frames(a: &[Octagon], b: &[Octagon]) -> Vec<Octagon> {
-    if a.len() == b.len() {
+    if a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.vars() == y.vars()) {
         a.iter().zip(b).map(|(x, y)| x.join(y)).collect()
     } else {
         Vec::new()
@@ -859,7 +867,9 @@ impl OctagonCpa {
             o.forget(v);
         }
         let mut frames = state.frames.clone();
-        if let Some(saved) = frames.pop() {
+        // A frame saved for another callee (only reachable without the
+        // Callstack CPA) is not restored: the callee's variables stay unknown.
+        if let Some(saved) = frames.pop().filter(|s| s.vars() == vars.len()) {
             o = o.meet(&embed(&saved, &vars, o.vars()));
             o.close();
         } else {
