@@ -78,6 +78,10 @@ pub struct OracleOptions {
     pub coverage: bool,
     /// What the generated programs contain.
     pub generator: progen::Options,
+    /// Judge every analysis by the interpreter under this model instead of
+    /// the analysis's own (only to show that the oracle fails: a `math`
+    /// analysis judged by the `c` interpreter is unsound by design).
+    pub truth_model: Option<IntModel>,
 }
 
 impl Default for OracleOptions {
@@ -93,6 +97,7 @@ impl Default for OracleOptions {
             stage_time_ms: 30_000,
             coverage: true,
             generator: progen::Options::full(),
+            truth_model: None,
         }
     }
 }
@@ -508,7 +513,8 @@ pub fn check_program(generated: &GenProgram, options: &OracleOptions) -> Program
         }
     };
     for &model in &options.models {
-        let mut truth = ground_truth(&program, generated, model, options);
+        let truth_model = options.truth_model.unwrap_or(model);
+        let mut truth = ground_truth(&program, generated, truth_model, options);
         let mut results = Vec::new();
         for preset in &options.presets {
             let started = std::time::Instant::now();
@@ -541,7 +547,7 @@ pub fn check_program(generated: &GenProgram, options: &OracleOptions) -> Program
                 program: generated.text.clone(),
                 preset: preset.clone(),
                 model,
-                truth_model: model,
+                truth_model,
                 kind,
             };
             let mut record = RunRecord {
