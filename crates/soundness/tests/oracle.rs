@@ -1,0 +1,179 @@
+//! The oracle on a fixed slice of programs (every preset, both integer
+//! models) — the part of the campaign `cargo test --workspace` runs — and
+//! proof that the oracle can fail: fake results and a known-unsound
+//! configuration must be reported as violations.
+
+use minic::IntModel;
+use progen::GenProgram;
+use soundness::*;
+use std::sync::Arc;
+
+/// A hand-written program in the generator's shape (no input constants).
+fn program(text: &str) -> GenProgram {
+    GenProgram {
+        seed: 0,
+        text: text.to_string(),
+        constants: vec![],
+    }
+}
+
+const OVERFLOW: &str = "extern void reach_error(void);\nint main() {\n  int x = __VERIFIER_nondet_int();\n  int y = x + 1;\n  if (y < x) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn a_fixed_slice_of_the_campaign_has_no_violation() {
+    let options = OracleOptions {
+        runs: 10,
+        ..OracleOptions::default()
+    };
+    assert_eq!(
+        options.presets.len(),
+        11,
+        "every preset of static/config but octagon-base"
+    );
+    let summary = campaign(1, 12, 1, &options, |_, _| {});
+    for v in &summary.violations {
+        eprintln!("{v}\n");
+    }
+    print!("{}", summary.table());
+    assert!(
+        summary.violations.is_empty(),
+        "{} violation(s)",
+        summary.violations.len()
+    );
+    assert_eq!(summary.program_runs(), 12 * 11 * 2);
+    // Not vacuous: the slice has safe and unsafe programs, TRUE verdicts
+    // whose reached sets were checked, and confirmed error paths.
+    let total = |f: fn(&Tally) -> u64| summary.tallies.values().map(f).sum::<u64>();
+    assert!(
+        total(|t| t.trues) >= 50,
+        "only {} TRUE verdicts",
+        total(|t| t.trues)
+    );
+    assert!(
+        total(|t| t.error_reached) >= 40,
+        "the error is reached in too few programs"
+    );
+    assert!(
+        total(|t| t.confirmed) >= 20,
+        "only {} confirmed FALSE verdicts",
+        total(|t| t.confirmed)
+    );
+    assert!(
+        total(|t| t.states_checked) >= 10_000,
+        "only {} states checked for coverage",
+        total(|t| t.states_checked)
+    );
+}
+
+#[test]
+fn a_fake_true_on_a_reachable_error_is_a_violation() {
+    let g = program(OVERFLOW);
+    let p = cfa::from_source(&g.text).unwrap();
+    let options = OracleOptions::default();
+    let truth = ground_truth(&p, &g, IntModel::C, &options);
+    let witness = truth
+        .error_witness()
+        .expect("the boundary run with INT_MAX overflows");
+    let fake = AnalysisResult {
+        verdict: engine::Verdict::True,
+        confirmed: false,
+        inputs: vec![],
+        reason: "fake".into(),
+    };
+    let found = judge(&p, &fake, None, &truth);
+    assert!(
+        matches!(&found[..], [ViolationKind::WrongTrue { inputs, .. }] if *inputs == witness),
+        "{found:?}"
+    );
+    // The same verdict is sound under math, where x + 1 never wraps.
+    let math = ground_truth(&p, &g, IntModel::Math, &options);
+    assert!(judge(&p, &fake, None, &math).is_empty());
+}
+
+#[test]
+fn a_math_analysis_judged_by_the_c_interpreter_is_caught() {
+    // A known-unsound configuration: the analysis assumes unbounded
+    // integers while the program runs with C's int.
+    let g = program(OVERFLOW);
+    let p = Arc::new(cfa::from_source(&g.text).unwrap());
+    let options = OracleOptions::default();
+    let truth = ground_truth(&p, &g, IntModel::C, &options);
+    for preset in ["octagon-sep", "octagon-widening", "symbolic"] {
+        let (result, reached) = analyze(&p, preset, IntModel::Math, &options).unwrap();
+        assert_eq!(result.verdict, engine::Verdict::True, "{preset} under math");
+        let found = judge(&p, &result, reached.as_ref(), &truth);
+        assert!(
+            found
+                .iter()
+                .any(|v| matches!(v, ViolationKind::WrongTrue { .. })),
+            "{preset}: {found:?}"
+        );
+        // ... and sound when judged by its own model.
+        let (c_result, _) = analyze(&p, preset, IntModel::C, &options).unwrap();
+        assert_ne!(c_result.verdict, engine::Verdict::True, "{preset} under c");
+    }
+}
+
+#[test]
+fn a_confirmation_that_does_not_replay_is_a_violation() {
+    let g = program(OVERFLOW);
+    let p = cfa::from_source(&g.text).unwrap();
+    let truth = ground_truth(&p, &g, IntModel::C, &OracleOptions::default());
+    let fake = |inputs: Vec<i128>| AnalysisResult {
+        verdict: engine::Verdict::False,
+        confirmed: true,
+        inputs,
+        reason: "fake".into(),
+    };
+    let found = judge(&p, &fake(vec![5]), None, &truth);
+    assert!(
+        matches!(&found[..], [ViolationKind::BadConfirmation { .. }]),
+        "{found:?}"
+    );
+    assert!(judge(&p, &fake(vec![2147483647]), None, &truth).is_empty());
+}
+
+#[test]
+fn a_reached_set_missing_a_concrete_state_is_a_violation() {
+    let g = program("extern void reach_error(void);\nint main() {\n  int x = __VERIFIER_nondet_int();\n  x = x & 7;\n  if (x > 7) reach_error();\n  return 0;\n}\n");
+    let p = Arc::new(cfa::from_source(&g.text).unwrap());
+    let options = OracleOptions::default();
+    let truth = ground_truth(&p, &g, IntModel::C, &options);
+    assert!(truth.error_witness().is_none());
+    let (result, reached) = analyze(&p, "octagon-sep", IntModel::C, &options).unwrap();
+    assert_eq!(result.verdict, engine::Verdict::True);
+    let mut reached = reached.expect("an octagon reached set");
+    assert!(judge(&p, &result, Some(&reached), &truth).is_empty());
+    // Drop the states of one location the runs visit: now uncovered.
+    let (loc, _) = reached.states.keys().nth(2).cloned().unwrap();
+    reached.states.retain(|(l, _), _| *l != loc);
+    let found = judge(&p, &result, Some(&reached), &truth);
+    assert!(
+        matches!(&found[..], [ViolationKind::NotCovered { .. }]),
+        "{found:?}"
+    );
+}
+
+#[test]
+fn every_preset_but_the_include_helpers_is_judged() {
+    let p = presets();
+    assert!(!p.contains(&"octagon-base"));
+    for name in [
+        "value",
+        "value-join",
+        "octagon-sep",
+        "octagon-join",
+        "octagon-widening",
+        "value-cegar",
+        "octagon-cegar",
+        "symbolic",
+    ] {
+        assert!(p.contains(&name), "{name}");
+    }
+    for name in &p {
+        for model in [IntModel::C, IntModel::Math] {
+            let c = configuration(name, model, &OracleOptions::default()).unwrap();
+            assert_eq!(c.int_model(), model, "{name}: the model is set explicitly");
+        }
+    }
+}
