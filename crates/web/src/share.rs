@@ -327,7 +327,7 @@ mod tests {
         let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
         ProptestConfig {
             cases: env("PROPTEST_CASES").map_or(default_cases, |c| c as u32),
-            rng_seed: proptest::test_runner::RngSeed::Fixed(env("PROPTEST_RNG_SEED").unwrap_or(0x7368_6172_65)),
+            rng_seed: proptest::test_runner::RngSeed::Fixed(env("PROPTEST_RNG_SEED").unwrap_or(0x0073_6861_7265)),
             failure_persistence: None,
             ..ProptestConfig::default()
         }
