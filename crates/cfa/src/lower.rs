@@ -22,7 +22,9 @@
 //!   its result type (one warning per function); `__VERIFIER_nondet_X()`
 //!   likewise, without warning.
 //! * A condition whose truth is the same constant under both integer models
-//!   (`while (1)`, `if (0)`) gets only its feasible assume edge.
+//!   (`while (1)`, `if (0)`) gets only its feasible assume edge — except in
+//!   `__VERIFIER_assume`, where a false one keeps its edge: no node is left
+//!   without successors, a blocked path ends at an assume edge.
 //! * `static` locals are program-lifetime variables (scope `Global`,
 //!   qualified `f::name`), initialized with the globals at `main`'s start.
 //!
@@ -904,13 +906,17 @@ impl<'a> Builder<'a> {
                         }
                     }
                 }
+                // Unless no edge would be left: `__VERIFIER_assume` has no
+                // false edge, so `__VERIFIER_assume(0)` (or `c && 0`) keeps
+                // its infeasible edge, and the path visibly ends at an
+                // assumption instead of at a node without successors.
                 if let Some(t) = t {
-                    if known != Some(false) {
+                    if known != Some(false) || f.is_none() {
                         self.edge(self.cur, t, EdgeKind::Assume { cond: v.e.clone(), positive: true }, e.span, format!("[{}]", v.text));
                     }
                 }
                 if let Some(f) = f {
-                    if known != Some(true) {
+                    if known != Some(true) || t.is_none() {
                         self.edge(self.cur, f, EdgeKind::Assume { cond: v.e, positive: false }, e.span, format!("[!({})]", v.text));
                     }
                 }

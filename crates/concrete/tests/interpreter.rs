@@ -100,7 +100,25 @@ fn abort_and_exit_terminate() {
     assert!(matches!(e.outcome, Outcome::Terminated { .. }));
     let (p2, e2) = run(src, &[0], IntModel::C);
     assert_eq!(error_line(&p2, &e2), Some(5));
-    let _ = p;
+    assert_eq!(error_line(&p, &e), None);
+}
+
+/// A constant-false `__VERIFIER_assume` ends the path as a failed
+/// assumption, like a false one with variables (it used to leave a node
+/// without successors, where the interpreter reported "stuck").
+#[test]
+fn a_constant_false_assumption_fails_like_any_other() {
+    for src in [
+        "int main() {\n  int x = 1;\n  __VERIFIER_assume(0);\n  reach_error();\n}\n",
+        "int main() {\n  int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume(x && 0);\n  reach_error();\n}\n",
+        "int main() {\n  int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume(x);\n  reach_error();\n}\n",
+    ] {
+        let (p, e) = run(src, &[0], IntModel::C);
+        match e.outcome {
+            Outcome::AssumeFailed { node } => assert_eq!(p.node(node).line, 3, "{src}"),
+            ref o => panic!("{src}: {o:?}"),
+        }
+    }
 }
 
 #[test]

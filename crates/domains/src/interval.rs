@@ -608,7 +608,14 @@ mod tests {
         for &a in &itvs {
             for &b in &itvs {
                 let ops = [a.add(b), a.sub(b), a.mul(b), a.div(b), a.rem(b), a.neg(), a.join(b), a.meet(b), a.widen(b)];
-                let _ = a.wrap_to(32, true).leq(b.wrap_to(8, false));
+                // Conversions keep every value, wrapped.
+                let (a32, b8) = (a.wrap_to(32, true), b.wrap_to(8, false));
+                for &x in vals.iter().filter(|&&x| a.contains(x)) {
+                    assert!(a32.contains(x as i32 as i64), "{x} as i32 not in {a32} (from {a})");
+                }
+                for &x in vals.iter().filter(|&&x| b.contains(x)) {
+                    assert!(b8.contains(x as u8 as i64), "{x} as u8 not in {b8} (from {b})");
+                }
                 for &x in vals.iter().filter(|&&x| a.contains(x)) {
                     if let Some(v) = fits(-(x as i128)) {
                         assert!(ops[5].contains(v), "-{x} not in {}", ops[5]);

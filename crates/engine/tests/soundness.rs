@@ -48,7 +48,7 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
             }
             let mut a = build_analysis(program.clone(), &c, false).unwrap();
             a.run_with(|_| {});
-            let (verdict, reason) = a.outcome().unwrap();
+            let (verdict, _) = a.outcome().unwrap();
             prop_assert!(
                 !(error_reachable && verdict == Verdict::True),
                 "wrong TRUE ({preset} {sets:?}, {model:?}) for\n{src}"
@@ -56,7 +56,6 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
             if verdict != Verdict::True {
                 continue; // not a complete reached set
             }
-            let _ = reason;
             counts.0 += 1;
             // Every visited concrete state is covered by a reached state.
             let reached: Vec<(cfa::NodeId, Vec<cfa::NodeId>, ValueState)> = a

@@ -139,7 +139,11 @@ pub struct SetLoad {
 
 fn toml_error(file: &str, text: &str, e: toml::de::Error) -> LoadError {
     let offset = e.span().map(|s| s.start).unwrap_or(0);
-    let message = e.message().trim().to_string();
+    let mut message = e.message().trim().to_string();
+    // The TOML parser has no words for some syntax errors (`1 =`).
+    if message.is_empty() {
+        message = "invalid TOML here: expected a value, `key = value`, a `[table]` or a comment".into();
+    }
     LoadError::at(file, text, offset, message)
 }
 

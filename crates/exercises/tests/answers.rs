@@ -51,7 +51,10 @@ fn junk_answers_never_panic() {
                     }
                     Ok(p) => {
                         if matches!(a, Answer::AbstractState { .. } | Answer::NextStep { .. }) && ex.id.starts_with("join-point") {
-                            let _ = check_sync(ex, &a);
+                            // Junk is graded wrong, with a reason.
+                            let fb = check_sync(ex, &a);
+                            assert!(!fb.correct && fb.points == 0.0, "{}: {a:?} graded right", ex.id);
+                            assert!(!fb.explanation.trim().is_empty(), "{}: {a:?}", ex.id);
                         }
                         assert!(p.runs.len() + p.smt.len() > 0 || matches!(a, Answer::Verdict { .. }));
                     }

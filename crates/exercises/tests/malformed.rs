@@ -141,10 +141,22 @@ fn a_broken_index_is_one_located_error() {
     }
 }
 
+/// Checks that `e` is about `fuzz.toml` and points inside `text`: an
+/// existing line, a column at most one past its end, a message in words.
+fn assert_located(e: &LoadError, text: &str) {
+    assert_eq!(e.file, "fuzz.toml", "{e}");
+    let lines: Vec<&str> = text.split('\n').collect();
+    assert!(e.line >= 1 && e.line as usize <= lines.len(), "{e} in {} lines: {text:?}", lines.len());
+    let len = lines[e.line as usize - 1].chars().count();
+    assert!(e.column >= 1 && e.column as usize <= len + 1, "{e} on a line of {len} characters: {text:?}");
+    assert!(e.message.split_whitespace().count() >= 2, "{e:?} for {text:?}");
+}
+
 #[test]
-fn arbitrary_bytes_never_panic() {
+fn arbitrary_text_gives_located_errors() {
     let mut seed: u64 = 0x9e3779b97f4a7c15;
     let alphabet: Vec<char> = "[]{}=\"'\n #,.abcdefkindformatquestionprogram0123456789-_\\".chars().collect();
+    let (mut loaded, mut errors) = (0, 0);
     for _ in 0..2000 {
         let mut s = String::new();
         for _ in 0..(seed % 200) {
@@ -157,7 +169,30 @@ fn arbitrary_bytes_never_panic() {
         with_header.push_str(&s);
         for text in [s.clone(), with_header] {
             let read = |_: &str| Ok(text.clone());
-            let _ = exercises::load::parse_exercise("fuzz.toml", &text, &read);
+            match exercises::load::parse_exercise("fuzz.toml", &text, &read) {
+                Ok(ex) => {
+                    assert!(text.starts_with(GOOD), "{text:?} loaded");
+                    assert_eq!(ex.id, "good");
+                    loaded += 1;
+                }
+                Err(e) => {
+                    assert_located(&e, &text);
+                    errors += 1;
+                }
+            }
         }
+    }
+    assert!(loaded > 0 && errors > 2000, "{loaded} loaded, {errors} errors");
+}
+
+/// Found by fuzzing: for some syntax errors the TOML parser gives no
+/// message at all; the error still says what is wrong.
+#[test]
+fn a_toml_error_without_words_still_says_what_is_wrong() {
+    for text in ["1 =", "format = 1\nid ="] {
+        let read = |_: &str| Ok(text.to_string());
+        let e = exercises::load::parse_exercise("fuzz.toml", text, &read).unwrap_err();
+        assert_located(&e, text);
+        assert!(e.message.contains("invalid TOML"), "{e}");
     }
 }

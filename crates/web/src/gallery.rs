@@ -609,7 +609,8 @@ mod tests {
     #[test]
     fn odd_markdown_never_panics() {
         for md in ["", "#", "> > > x", "1. a\n   - b\n     ```\n     c", "| a |\n|---|\n| b | c | d |", "*a **b* c**", "[x](", "![img](a.png)"] {
-            let _ = render_markdown(md);
+            let blocks = render_markdown(md);
+            assert_eq!(blocks.is_empty(), md.is_empty(), "{md:?}: {blocks:?}");
         }
         assert_eq!(plain_text(&[Inline::Emph(vec![Inline::Text("a".into())]), Inline::Code("b".into())]), "ab");
     }

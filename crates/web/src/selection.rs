@@ -251,7 +251,9 @@ mod tests {
         for s in [Selection::Node(NodeId(9999)), Selection::Edge(EdgeId(9999)), Selection::State(StateId(9999)), Selection::None] {
             assert!(s.resolve(&program, None).is_empty(), "{s:?}");
             assert!(s.resolve(&program, Some(&Snapshot::default())).is_empty(), "{s:?}");
-            let _ = s.describe(&program, None);
+            let d = s.describe(&program, None);
+            assert_eq!(d.is_empty(), s == Selection::None, "{s:?}: {d:?}");
+            assert!(s == Selection::None || d.contains("9999"), "{s:?}: {d:?}");
         }
     }
 }

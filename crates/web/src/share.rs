@@ -150,22 +150,31 @@ impl ShareState {
     }
 }
 
-fn shorten_long(s: &str) -> String {
-    let t: String = s.chars().take(160).filter(|c| !c.is_control()).collect();
-    if s.chars().count() > 160 {
+/// At most `max` characters of `s` (then `…`), without control characters.
+fn shorten_to(s: &str, max: usize) -> String {
+    let t: String = s.chars().take(max).filter(|c| !c.is_control()).collect();
+    if s.chars().count() > max {
         format!("{t}…")
     } else {
         t
     }
 }
 
+fn shorten_long(s: &str) -> String {
+    shorten_to(s, 160)
+}
+
 fn shorten(s: &str) -> String {
-    let t: String = s.chars().take(40).filter(|c| !c.is_control()).collect();
-    if s.chars().count() > 40 {
-        format!("{t}…")
-    } else {
-        t
-    }
+    shorten_to(s, 40)
+}
+
+/// serde's message about the link's JSON, which quotes the link's own text
+/// (`unknown field `…``, `invalid type: string "…"`): each part in
+/// backticks shortened, control characters dropped, the whole bounded.
+fn json_error(e: &serde_json::Error) -> String {
+    let m = e.to_string();
+    let parts: Vec<String> = m.split('`').enumerate().map(|(i, p)| if i % 2 == 1 { shorten(p) } else { shorten_to(p, 240) }).collect();
+    shorten_to(&parts.join("`"), 240)
 }
 
 /// The fragment (without `#`) that carries `state`.
@@ -199,8 +208,8 @@ pub fn decode(fragment: &str) -> Result<Option<ShareState>, ShareError> {
             ShareError("the link is damaged (its compressed data does not decompress) — was it cut off?".into())
         }
     })?;
-    let state: ShareState =
-        serde_json::from_slice(&json).map_err(|e| ShareError(format!("the link's content is not a playground state ({e})")))?;
+    let state: ShareState = serde_json::from_slice(&json)
+        .map_err(|e| ShareError(format!("the link's content is not a playground state ({})", json_error(&e))))?;
     state.validate()?;
     Ok(Some(state))
 }
@@ -283,6 +292,19 @@ mod tests {
             .contains("cannot find included file"));
     }
 
+    /// Found by `arbitrary_json_states_are_errors_or_round_trip`: serde's
+    /// message quoted the link's unknown field name whole, control
+    /// characters included, into the error the page shows.
+    #[test]
+    fn the_link_s_own_text_in_an_error_is_shortened_and_clean() {
+        let name = format!("{}\\u0007\\u0000{}", "x".repeat(5000), "y".repeat(5000));
+        let m = decode(&link_of_json(&format!(r#"{{"program":"x","preset":"value","int_model":"c","max_steps":1,"{name}":1}}"#))).unwrap_err().0;
+        assert!(m.starts_with("the link's content is not a playground state (unknown field `xxxx"), "{m}");
+        assert!(m.chars().count() < 400 && !m.chars().any(char::is_control), "{m}");
+        let m = decode(&link_of_json(&format!(r#"{{"program":"x","preset":"value","int_model":"c","max_steps":"{}"}}"#, "9".repeat(9000)))).unwrap_err().0;
+        assert!(m.contains("invalid type: string") && m.chars().count() < 400, "{m}");
+    }
+
     #[test]
     fn oversized_links_and_zip_bombs_are_refused() {
         let long = format!("#share=1.{}", "A".repeat(MAX_FRAGMENT + 1));
@@ -298,8 +320,21 @@ mod tests {
         assert!(decode(&encode(&s)).unwrap_err().0.contains("too long"));
     }
 
+    /// `default_cases` unless `PROPTEST_CASES` says otherwise (long runs:
+    /// `PROPTEST_CASES=200000 cargo test --release -p web --lib share`); a
+    /// fixed seed unless `PROPTEST_RNG_SEED` gives one.
+    fn fuzz_config(default_cases: u32) -> ProptestConfig {
+        let env = |k: &str| std::env::var(k).ok().and_then(|v| v.parse::<u64>().ok());
+        ProptestConfig {
+            cases: env("PROPTEST_CASES").map_or(default_cases, |c| c as u32),
+            rng_seed: proptest::test_runner::RngSeed::Fixed(env("PROPTEST_RNG_SEED").unwrap_or(0x0073_6861_7265)),
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        }
+    }
+
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+        #![proptest_config(fuzz_config(300))]
 
         #[test]
         fn any_state_round_trips(
@@ -323,24 +358,138 @@ mod tests {
             prop_assert_eq!(decode(&encode(&s)), Ok(Some(s)));
         }
 
+        /// Any fragment at all: not a share link, a good state that
+        /// round-trips, or an error in words.
         #[test]
-        fn arbitrary_fragments_never_panic(junk in "\\PC{0,300}") {
-            let _ = decode(&junk);
-            let _ = decode(&format!("share=1.{junk}"));
-        }
-
-        #[test]
-        fn damaged_links_are_errors_not_panics(cut in 0usize..400, flip in 0usize..400) {
-            let link = encode(&sample());
-            let cut = cut % link.len();
-            let _ = decode(&link[..cut]);
-            let mut bytes = link.into_bytes();
-            let i = 8 + flip % (bytes.len() - 8);
-            bytes[i] = if bytes[i] == b'A' { b'B' } else { b'A' };
-            let damaged = String::from_utf8(bytes).unwrap_or_default();
-            if let Ok(Some(s)) = decode(&damaged) {
-                prop_assert!(s.validate().is_ok());
+        fn arbitrary_fragments_are_errors_or_round_trip(junk in "\\PC{0,300}") {
+            for f in [junk.clone(), format!("share=1.{junk}"), format!("#share=1.{junk}"), format!("#share={junk}")] {
+                outcome(&f)?;
             }
         }
+
+        /// Link-shaped garbage: base64 of the right alphabet, which passes
+        /// the first check and fails in decompression or JSON.
+        #[test]
+        fn base64_garbage_is_an_error_in_words(data in "[A-Za-z0-9_=-]{0,600}") {
+            prop_assert_eq!(outcome(&format!("share=1.{data}"))?, Outcome::Error);
+        }
+
+        /// A good link cut anywhere, with characters replaced, or with bits
+        /// flipped in the compressed bytes: an error in words, or (rarely,
+        /// when the damage leaves valid data) a valid state.
+        #[test]
+        fn damaged_links_are_errors_or_valid_states(
+            cut in 0usize..10_000,
+            flips in proptest::collection::vec((0usize..10_000, 0u8..8), 1..4),
+            replace in proptest::collection::vec((0usize..10_000, "[A-Za-z0-9_=@+/ -]"), 1..4),
+        ) {
+            let link = encode(&sample());
+            // Truncation: every proper prefix of the data is broken.
+            let cut = KEY.len() + VERSION.len() + cut % (link.len() - KEY.len() - VERSION.len());
+            prop_assert_eq!(outcome(&link[..cut])?, Outcome::Error, "cut at {}", cut);
+            // Characters of the link replaced.
+            let mut chars: Vec<char> = link.chars().collect();
+            for (at, c) in &replace {
+                let at = 8 + at % (chars.len() - 8);
+                chars[at] = c.chars().next().unwrap_or('A');
+            }
+            outcome(&chars.into_iter().collect::<String>())?;
+            // Bits flipped in the deflated bytes, re-encoded as a valid link.
+            let mut bytes = URL_SAFE_NO_PAD.decode(&link[8..]).unwrap();
+            for (at, bit) in &flips {
+                let at = at % bytes.len();
+                bytes[at] ^= 1 << bit;
+            }
+            outcome(&format!("share=1.{}", URL_SAFE_NO_PAD.encode(&bytes)))?;
+        }
+
+        /// Hand-made JSON in a well-formed link: known and unknown fields
+        /// with values of every type, huge and negative numbers, long and
+        /// odd strings.
+        #[test]
+        fn arbitrary_json_states_are_errors_or_round_trip(
+            fields in proptest::collection::vec((field_name(), json_value()), 0..10),
+        ) {
+            let body: Vec<String> = fields.iter().map(|(k, v)| format!("{}:{v}", serde_json::to_string(k).unwrap())).collect();
+            outcome(&link_of_json(&format!("{{{}}}", body.join(","))))?;
+        }
+
+        /// A valid state with one field replaced by an arbitrary value.
+        #[test]
+        fn one_field_replaced_is_an_error_or_round_trips(field in 0usize..8, value in json_value()) {
+            let serde_json::Value::Object(good) = serde_json::to_value(sample()).unwrap() else { unreachable!() };
+            let name = ["program", "preset", "int_model", "max_steps", "properties", "position", "compare", "compare_position"][field];
+            // As text: `1e400` is no serde_json::Value.
+            let mut body: Vec<String> = good.iter().filter(|(k, _)| *k != name).map(|(k, v)| format!("{k:?}:{v}")).collect();
+            body.push(format!("{name:?}:{value}"));
+            outcome(&link_of_json(&format!("{{{}}}", body.join(","))))?;
+        }
+    }
+
+    /// What decoding a fragment gave.
+    #[derive(Debug, PartialEq, Eq)]
+    enum Outcome {
+        NotAShareLink,
+        State,
+        Error,
+    }
+
+    /// Decodes `fragment` and checks the result: not a share link only
+    /// without the key; a state only if it is valid and round-trips; an
+    /// error only with a message a person can read (some words, no control
+    /// characters, bounded however long the link's strings are).
+    fn outcome(fragment: &str) -> Result<Outcome, TestCaseError> {
+        let key = fragment.strip_prefix('#').unwrap_or(fragment).starts_with(KEY);
+        match decode(fragment) {
+            Ok(None) => {
+                prop_assert!(!key, "a share link read as none: {:?}", fragment);
+                Ok(Outcome::NotAShareLink)
+            }
+            Ok(Some(s)) => {
+                prop_assert!(key);
+                prop_assert_eq!(s.validate(), Ok(()));
+                prop_assert_eq!(decode(&encode(&s)), Ok(Some(s.clone())), "round trip");
+                Ok(Outcome::State)
+            }
+            Err(ShareError(m)) => {
+                prop_assert!(key);
+                prop_assert!(m.split_whitespace().count() >= 3, "{:?}", m);
+                prop_assert!(!m.chars().any(char::is_control), "{:?}", m);
+                prop_assert!(m.chars().count() <= 400, "{} characters: {:?}", m.chars().count(), m);
+                Ok(Outcome::Error)
+            }
+        }
+    }
+
+    fn field_name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            proptest::sample::select(vec!["program", "preset", "int_model", "max_steps", "properties", "position", "compare", "compare_position"])
+                .prop_map(str::to_string),
+            "\\PC{0,20}",
+            "[a-z\\x00-\\x1f]{1000,3000}",
+        ]
+    }
+
+    /// A JSON value as text.
+    fn json_value() -> impl Strategy<Value = String> {
+        let scalar = prop_oneof![
+            Just("null".to_string()),
+            any::<bool>().prop_map(|b| b.to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            any::<u64>().prop_map(|n| n.to_string()),
+            proptest::sample::select(vec!["1e400", "-1e400", "18446744073709551616", "-0", "1.5", "1e3", "99999999999999999999999999"])
+                .prop_map(str::to_string),
+            proptest::sample::select(PRESETS.iter().map(|(p, _)| p.to_string()).collect::<Vec<_>>()).prop_map(|p| format!("{p:?}")),
+            "\\PC{0,40}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+            "[a-z\\x00-\\x1f\\u{7f}-\\u{9f}]{0,3000}".prop_map(|s| serde_json::to_string(&s).unwrap()),
+            Just(r#""cpa.value.merge = JOIN\ncpa.octagon.mergeop.type = MAYBE""#.to_string()),
+        ];
+        scalar.prop_recursive(2, 16, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(|v| format!("[{}]", v.join(","))),
+                proptest::collection::vec(("[a-z_]{1,10}", inner), 0..3)
+                    .prop_map(|v| format!("{{{}}}", v.iter().map(|(k, x)| format!("{k:?}:{x}")).collect::<Vec<_>>().join(","))),
+            ]
+        })
     }
 }
