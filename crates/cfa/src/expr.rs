@@ -253,8 +253,7 @@ pub fn eval_binary(op: BinOp, ty: IntType, a: i128, b: i128, model: IntModel) ->
                 return Err(EvalError::BadShift);
             }
             if op == Shl {
-                let r = a.checked_mul(1i128 << b).ok_or(EvalError::Overflow128)?;
-                r
+                a.checked_mul(1i128 << b).ok_or(EvalError::Overflow128)?
             } else {
                 a >> b
             }

@@ -343,7 +343,7 @@ impl Encoder<'_> {
                 cast(r, IntType::Int, IntType::Bool, enc)
             }
             Theory::Bitvector => {
-                let t = match op {
+                match op {
                     BinOp::Add => Term::bv2(Op::BvAdd, a, b),
                     BinOp::Sub => Term::bv2(Op::BvSub, a, b),
                     BinOp::Mul => Term::bv2(Op::BvMul, a, b),
@@ -392,8 +392,7 @@ impl Encoder<'_> {
                     BinOp::BitOr => Term::bv2(Op::BvOr, a, b),
                     BinOp::BitXor => Term::bv2(Op::BvXor, a, b),
                     _ => unreachable_comparison(),
-                };
-                t
+                }
             }
             Theory::Integer => {
                 // Constant folding: C's operation without the final wrap

@@ -134,13 +134,13 @@ mod agree {
 
     fn random_expr(s: &mut u64, depth: u32, ty: IntType) -> Expr {
         let vals = [0i128, 1, -1, 7, -7, 3, 2147483647, -2147483648, 255, 65535, 100000];
-        if depth == 0 || xorshift(s) % 4 == 0 {
+        if depth == 0 || xorshift(s).is_multiple_of(4) {
             let v = vals[(xorshift(s) % vals.len() as u64) as usize];
             return Expr::Const { value: ty.wrap(v), ty };
         }
         let ops = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Rem, BinOp::Shl, BinOp::Shr, BinOp::BitAnd, BinOp::BitOr, BinOp::BitXor, BinOp::Lt, BinOp::Ge];
         match xorshift(s) % 5 {
-            0 => Expr::Unary { op: if xorshift(s) % 2 == 0 { UnOp::Neg } else { UnOp::BitNot }, ty, arg: Box::new(random_expr(s, depth - 1, ty)) },
+            0 => Expr::Unary { op: if xorshift(s).is_multiple_of(2) { UnOp::Neg } else { UnOp::BitNot }, ty, arg: Box::new(random_expr(s, depth - 1, ty)) },
             1 => {
                 let from = [IntType::Char, IntType::UChar, IntType::Short, IntType::UInt, IntType::Int][(xorshift(s) % 5) as usize];
                 Expr::Cast { ty, arg: Box::new(random_expr(s, depth - 1, from)) }
@@ -190,8 +190,8 @@ mod agree {
             let mut pins = Vec::new();
             let open = unfold(&e, enc, &mut pins);
             let mut env = MapEnv::new(enc, "");
-            for i in 0..pins.len() {
-                let ty = match &pins[i].args()[1].sort() {
+            for (i, pin) in pins.iter().enumerate() {
+                let ty = match &pin.args()[1].sort() {
                     smt::Sort::Bv(w) => *w,
                     _ => 32,
                 };

@@ -350,7 +350,7 @@ mod tests {
         let expected_links: usize = snap.states.iter().map(|s| s.origin.parents().len()).sum();
         assert_eq!(g.edges.len(), expected_links);
         let merges: Vec<&ArgEdge> = g.edges.iter().filter(|e| e.link == ArgLink::Merge).collect();
-        assert!(!merges.is_empty() && merges.len() % 2 == 0, "a merge result has both operands as parents");
+        assert!(!merges.is_empty() && merges.len().is_multiple_of(2), "a merge result has both operands as parents");
         // Parents are above their children.
         for e in &g.edges {
             assert!(g.nodes[e.from].center.y < g.nodes[e.to].center.y, "{e:?}");

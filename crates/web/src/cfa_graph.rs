@@ -734,7 +734,7 @@ pub(crate) mod tests {
         let mut s = String::from("extern int __VERIFIER_nondet_int(void);\nint main() {\n  int x = 0;\n  int y = 0;\n  int z = __VERIFIER_nondet_int();\n");
         for k in 0..blocks {
             s += &format!("  x = x + {k};\n  y = y - 1;\n  z = z + x;\n  x = x - y;\n");
-            s += &format!("  if (x > y) {{\n    x = x - 1;\n    y = y + 2;\n  }} else {{\n    y = y + 1;\n  }}\n");
+            s += "  if (x > y) {\n    x = x - 1;\n    y = y + 2;\n  } else {\n    y = y + 1;\n  }\n";
             s += &format!("  while (x < {k}) {{\n    x = x + 1;\n    z = z - 1;\n  }}\n");
         }
         s += "  return 0;\n}\n";

@@ -622,7 +622,7 @@ impl ViewTransform {
         if !(w > 0.0 && h > 0.0 && vw > 0.0 && vh > 0.0) {
             return ViewTransform::default();
         }
-        let whole = (vw / w).min(vh / h).min(1.0).max(0.02);
+        let whole = (vw / w).min(vh / h).clamp(0.02, 1.0);
         if whole >= 0.75 {
             return ViewTransform { x: (vw - w * whole) / 2.0, y: ((vh - h * whole) / 2.0).clamp(0.0, 8.0), k: whole };
         }

@@ -166,10 +166,7 @@ impl TransferRelation for ConstraintsCpa {
         };
         // What the SymbolicValue step along `edge` assumed (recomputed from
         // the predecessor's memory, which this state kept).
-        let (_, info) = match self.semantics.step(&state.memory, edge) {
-            Some(x) => x,
-            None => return None,
-        };
+        let (_, info) = self.semantics.step(&state.memory, edge)?;
         let mut constraints: Vec<Term> = Vec::with_capacity(state.constraints.len() + info.added.len());
         let mut new_ids: BTreeSet<Arc<str>> = BTreeSet::new();
         let old: BTreeSet<&Term> = state.constraints.iter().collect();
