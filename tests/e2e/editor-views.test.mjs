@@ -138,7 +138,8 @@ test('stepping highlights the source line of the current edge', async () => {
     gutter: await markedLines('cpa-current-line'),
     text: await page.locator('[data-testid=editor] .cm-line.cpa-current-line').allInnerTexts(),
   });
-  await until(page, currentLine, { gutter: [], text: [] }, 'nothing before the first event');
+  await settled(page);
+  assert.deepEqual(await currentLine(), { gutter: [], text: [] }, 'nothing before the first event');
   for (let i = 0; i < 20; i++) await step();
   await expectText(byId('step-text'), /transfer along N2→N3 `while`/);
   await until(page, currentLine, { gutter: ['10'], text: ['  while (!systemCall()) {'] });
