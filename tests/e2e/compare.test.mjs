@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, expectCount, until, untilOk, useBrowser } from './harness.mjs';
+import { artifacts, expectCount, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BOUNDED = fs.readFileSync(path.join(repo, 'static', 'examples', 'octagon-listing2-1-bounded.c'), 'utf8');
@@ -197,8 +197,5 @@ ERROR:
 
 test('the compare view raised no errors', () => {
   assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
-  // Emscripten prints this (console.error) when Z3 starts a thread before
-  // its worker pool is warm; the thread still starts and Z3 answers.
-  const known = /^Blocking on the main thread is very dangerous/;
-  assert.deepEqual(consoleErrors.filter((m) => !known.test(m)), [], 'console errors');
+  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), [], 'console errors');
 });

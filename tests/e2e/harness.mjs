@@ -113,6 +113,19 @@ export async function analyze(page, preset, limit) {
   }, preset);
 }
 
+/**
+ * Console errors that files loading Z3 may ignore: Emscripten prints this
+ * one (console.error) when Z3 starts a thread before its worker pool is
+ * warm — which happens when the machine is busy while Z3 loads; the thread
+ * still starts and Z3 answers.
+ */
+export const Z3_KNOWN_CONSOLE_ERRORS = [/^Blocking on the main thread is very dangerous/];
+
+/** `consoleErrors` without the known Z3 ones (`Z3_KNOWN_CONSOLE_ERRORS`). */
+export function withoutKnownZ3Errors(consoleErrors) {
+  return consoleErrors.filter((m) => !Z3_KNOWN_CONSOLE_ERRORS.some((known) => known.test(m)));
+}
+
 /** Waits until the analysis panels show event `k`. */
 export function atEvent(page, k) {
   return page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);

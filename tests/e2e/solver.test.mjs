@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, expectText, useBrowser } from './harness.mjs';
+import { artifacts, expectText, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -232,8 +232,5 @@ test('the corpus of queries recorded with native z3 gets the same answers in the
 
 test('Z3 raised no errors in the page', () => {
   assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
-  // Emscripten prints this (console.error) when Z3 starts a thread before
-  // its worker pool is warm; the thread still starts and Z3 answers.
-  const known = /^Blocking on the main thread is very dangerous/;
-  assert.deepEqual(consoleErrors.filter((m) => !known.test(m)), [], 'console errors');
+  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), [], 'console errors');
 });
