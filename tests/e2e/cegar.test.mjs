@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, atEvent, useBrowser } from './harness.mjs';
+import { analyze, artifacts, atEvent, expectCount, expectText, untilOk, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FOOTNOTE = fs.readFileSync(path.join(repo, 'static', 'examples', 'cegar-footnote.c'), 'utf8');
@@ -33,6 +33,8 @@ test('octagon-cegar on the footnote program: iterations, the spurious path on th
   await analyze(page, 'octagon-cegar');
   assert.match(await byId('run-status').innerText(), /octagon-cegar.*TRUE/);
   await byId('run-end').click();
+  // The last event shows the verdict; the CEGAR panels come with the same render.
+  await byId('verdict').waitFor();
 
   const iterations = await page.locator('[data-testid=iterations] .iteration').count();
   assert.ok(iterations >= 2, `a refinement starts a new iteration (${iterations})`);
@@ -42,16 +44,18 @@ test('octagon-cegar on the footnote program: iterations, the spurious path on th
   assert.ok(!tracked.some((t) => /::n @|\bn @/.test(t)), `the loop counter is never tracked: ${tracked}`);
 
   // The counterexample's edges are painted on the CFA graph.
-  const painted = await page.evaluate(() =>
-    [...document.querySelectorAll('g.cfa-edge path.line')].filter((p) => getComputedStyle(p).strokeWidth === '3px').length,
+  // (The graph follows the shown position through an effect: it may come a render later.)
+  await untilOk(
+    page,
+    () => page.evaluate(() => [...document.querySelectorAll('g.cfa-edge path.line')].filter((p) => getComputedStyle(p).strokeWidth === '3px').length),
+    (painted) => assert.ok(painted >= 3, `the spurious path is drawn on the CFA (${painted} edges)`),
   );
-  assert.ok(painted >= 3, `the spurious path is drawn on the CFA (${painted} edges)`);
   await page.screenshot({ path: path.join(artifacts, 'cegar-1-end.png') });
 
   // The first segment seeks to the first iteration, before any refinement.
   await page.locator('[data-testid=iterations] .iteration').first().click();
-  assert.match(await byId('position').innerText(), /^event 0 of/);
-  assert.equal(await byId('cegar').count(), 0, 'nothing of CEGAR is shown before it did anything');
+  await expectText(byId('position'), /^event 0 of/);
+  await expectCount(byId('cegar'), 0, 'nothing of CEGAR is shown before it did anything');
 });
 
 // `x` is constant, the loop irrelevant (the gallery example

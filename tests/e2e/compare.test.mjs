@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, useBrowser } from './harness.mjs';
+import { artifacts, expectCount, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BOUNDED = fs.readFileSync(path.join(repo, 'static', 'examples', 'octagon-listing2-1-bounded.c'), 'utf8');
@@ -57,8 +57,15 @@ async function heat() {
 }
 
 const position = async () => Number((await byId('compare-position').innerText()).match(/^step (\d+) of/)[1]);
-const waitComputed = () =>
-  page.waitForFunction(() => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''), null, { timeout: 60_000 });
+/** Waits until the compare view shows step `k` (it renders after the click or key). */
+const atStep = (k) => until(page, position, k, `the compare view at step ${k}`);
+/** Waits until the runs are computed: `n` configurations when given, else any number. */
+const waitComputed = (n) =>
+  page.waitForFunction(
+    (n) => new RegExp(`^${n ?? '\\d+'} configurations`).test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
+    n,
+    { timeout: 60_000 },
+  );
 
 test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side', async () => {
   assert.match(BOUNDED, /ticks < 100/, 'the example bounds the loop at 100');
@@ -84,6 +91,7 @@ test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side'
   }
   // At the end, join holds one state per reachable location.
   await byId('compare-end').click();
+  await untilOk(page, () => byId('compare-position').innerText(), (t) => assert.match(t, /^step (\d+) of \1$/, 'at the last step'));
   const h = await heat();
   const reachable = h['octagon-sep'].filter((n) => n > 0).length;
   assert.ok(h['octagon-join'].every((n) => n <= 1), `join: at most one state per location ${h['octagon-join']}`);
@@ -98,24 +106,26 @@ test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side'
 
   // Stepped in sync: each pane shows the same step number.
   await byId('compare-start').click();
+  await atStep(0);
   for (let k = 1; k <= 3; k++) {
     await byId('compare-step-fwd').click();
-    assert.equal(await position(), k);
+    await atStep(k);
     for (const p of await panes()) assert.match(p.step, new RegExp(`^step ${k}: pop `), `${p.preset} at step ${k}`);
   }
 
   // The arrow keys step the compare view while it is open.
   await page.locator('.compare-head h2').click();
   await page.keyboard.press('ArrowRight');
-  assert.equal(await position(), 4);
+  await atStep(4);
   await page.keyboard.press('ArrowLeft');
-  assert.equal(await position(), 3);
+  await atStep(3);
 
   // The divergence marker is on the first merge that joined.
   const banner = await byId('compare-divergence').innerText();
   assert.match(banner, /First divergence at step \d+/);
+  const d = Number(banner.match(/First divergence at step (\d+)/)[1]);
   await byId('compare-jump-divergence').click();
-  const d = await position();
+  await atStep(d);
   const at = await panes();
   const join = at.find((p) => p.preset === 'octagon-join');
   assert.match(join.step, /merge s\d+ with s\d+: join → s\d+ replaces s\d+/, 'octagon-join joins at the divergence');
@@ -126,6 +136,7 @@ test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side'
   // No merge joined before it.
   for (let k = 1; k < d; k++) {
     await byId('compare-step').fill(String(k));
+    await atStep(k);
     for (const p of await panes()) assert.doesNotMatch(p.step, /replaces/, `${p.preset} at step ${k} < ${d}`);
   }
   console.log(`first divergence: step ${d}: ${join.step}`);
@@ -133,7 +144,7 @@ test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side'
 
 test('a share link carries the compare set and its step', async () => {
   await byId('compare-step').fill('7');
-  assert.equal(await position(), 7);
+  await atStep(7);
   await byId('share').click();
   const url = await byId('share-link').inputValue();
   const before = await panes();
@@ -145,7 +156,7 @@ test('a share link carries the compare set and its step', async () => {
   await page.waitForFunction(() => /^step 7 of/.test(document.querySelector('[data-testid=compare-position]')?.innerText ?? ''));
   assert.deepEqual(await panes(), before);
   await byId('compare-close').click();
-  assert.equal(await byId('compare-view').count(), 0);
+  await expectCount(byId('compare-view'), 0);
   await byId('cfa-listing').waitFor();
 });
 
@@ -172,20 +183,19 @@ ERROR:
   await byId('compare-preset-1').selectOption('symbolic');
   await byId('compare-preset-2').selectOption('');
   await byId('compare-run').click();
-  await waitComputed();
+  // Two configurations now (the status of the three before said three).
+  await waitComputed(2);
   const rows = await summary();
   assert.deepEqual(Object.keys(rows), ['value', 'symbolic']);
   assert.equal(rows.symbolic.verdict, 'TRUE', 'x > 5 && x < 3 is infeasible (Z3 says unsat)');
   assert.equal(rows.value.verdict, 'FALSE', 'the value analysis cannot tell (an unconfirmed alarm)');
   await byId('compare-close').click();
+  await expectCount(byId('compare-view'), 0);
   const log = await page.evaluate(() => [...document.querySelectorAll('[data-testid=solver-entry] .solver-origin')].map((e) => e.innerText));
   assert.ok(log.some((o) => /^compare \(symbolic\): query \d+$/.test(o)), `the queries are in the solver log: ${log}`);
 });
 
 test('the compare view raised no errors', () => {
   assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
-  // Emscripten prints this (console.error) when Z3 starts a thread before
-  // its worker pool is warm; the thread still starts and Z3 answers.
-  const known = /^Blocking on the main thread is very dangerous/;
-  assert.deepEqual(consoleErrors.filter((m) => !known.test(m)), [], 'console errors');
+  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), [], 'console errors');
 });

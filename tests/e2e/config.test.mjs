@@ -7,7 +7,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, useBrowser } from './harness.mjs';
+import { artifacts, expectCount, expectText, until, untilOk, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-config-', timeout: 30_000 });
@@ -22,7 +22,7 @@ test('form changes edit the properties text, and the text drives the form', asyn
   await byId('cfa-listing').waitFor();
   await byId('preset').selectOption('octagon-widening');
   await page.locator('[data-testid=config-panel] > summary').click();
-  assert.match(await text(), /^#include octagon-widening\.properties$/m);
+  await untilOk(page, text, (t) => assert.match(t, /^#include octagon-widening\.properties$/m));
   assert.equal(await byId('config-domain').inputValue(), 'octagon');
   assert.equal(await byId('config-merge').inputValue(), 'WIDENING');
 
@@ -44,7 +44,7 @@ test('form changes edit the properties text, and the text drives the form', asyn
   // merge^join on the unbounded loop never stabilizes (Table 3.1): the step limit ends it.
   assert.match(await byId('run-status').innerText(), /custom \(from octagon-widening\), c, ≤ 2000 steps: UNKNOWN — step limit/);
   await byId('bp-merge').click();
-  assert.match(await byId('step-text').innerText(), /join → s\d+ replaces/, 'the run merges with join, not widening');
+  await expectText(byId('step-text'), /join → s\d+ replaces/, 'the run merges with join, not widening');
 
   // Text → form.
   await byId('config-text').fill('#include value.properties\n# mine\ncpa.value.merge = JOIN\n');
@@ -64,8 +64,8 @@ test('form changes edit the properties text, and the text drives the form', asyn
 
   // Back to the preset.
   await byId('config-reset').click();
-  assert.match(await text(), /^#include octagon-widening\.properties$/m);
-  assert.equal(await byId('config-error').count(), 0);
+  await untilOk(page, text, (t) => assert.match(t, /^#include octagon-widening\.properties$/m));
+  await expectCount(byId('config-error'), 0);
 });
 
 test('a share link carries the composed configuration', async () => {
@@ -78,7 +78,7 @@ test('a share link carries the composed configuration', async () => {
   await page.goto('about:blank');
   await page.goto(url);
   await byId('config-text').waitFor({ state: 'attached' });
-  assert.equal(await byId('config-text').inputValue(), composed);
+  await until(page, text, composed);
   assert.equal(await byId('config-merge').inputValue(), 'SEP');
 });
 

@@ -9,7 +9,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { analyze as analyzeIn, artifacts, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, atEvent, expectText, settled, stateRows, until, untilOk, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-editor-', timeout: 30_000 });
@@ -41,6 +41,23 @@ async function setProgram(text, marker) {
 
 /** The line numbers the gutter marks with `cls`. */
 const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers .cm-gutterElement.${cls}`).allInnerTexts();
+
+/**
+ * Waits until the gutter marks exactly `lines` with `cls`, then asserts it.
+ * The marks are set by effects that run after the page's render pass,
+ * possibly in a later task.
+ */
+const expectMarked = (cls, lines, message) => until(page, () => markedLines(cls), lines, message);
+
+/** The shown event position, as a number. */
+const position = async () => Number((await byId('position').innerText()).match(/^event (\d+) /)[1]);
+
+/** Clicks Step and waits until the panels show the next event. */
+async function step() {
+  const k = await position();
+  await byId('step').click();
+  await atEvent(page, k + 1);
+}
 
 test('the editor highlights mini-C tokens with classes and matches brackets', async () => {
   await page.goto(baseUrl);
@@ -85,8 +102,9 @@ test('typing a syntax error marks it at its line in the editor; undo removes it'
   await page.keyboard.type(' ticks');
   const diagnostics = byId('diagnostics');
   await diagnostics.waitFor();
-  assert.match(await diagnostics.innerText(), /\b11:\d+\b.*expected `;`/s);
-  assert.deepEqual(await markedLines('cpa-error-line'), ['11'], 'the gutter marks line 11');
+  await expectText(diagnostics, /\b11:\d+\b.*expected `;`/s);
+  await expectMarked('cpa-error-line', ['11'], 'the gutter marks line 11');
+  await page.locator('[data-testid=editor] .cm-lintRange-error').waitFor();
   // The mark itself sits on line 11, under the offending token.
   const marked = await page.evaluate(() => {
     const view = CpaEditor.find(document.querySelector('[data-testid=editor]'));
@@ -105,7 +123,7 @@ test('typing a syntax error marks it at its line in the editor; undo removes it'
   await page.locator('[data-testid=editor] .cm-content').focus();
   await page.keyboard.press('Control+z');
   await byId('cfa-listing').waitFor();
-  assert.deepEqual(await markedLines('cpa-error-line'), []);
+  await expectMarked('cpa-error-line', []);
   assert.match(await editorCall('getText'), /ticks\+\+;\n/);
   // Redo brings it back, undo again removes it.
   await page.keyboard.press('Control+y');
@@ -120,11 +138,11 @@ test('stepping highlights the source line of the current edge', async () => {
     gutter: await markedLines('cpa-current-line'),
     text: await page.locator('[data-testid=editor] .cm-line.cpa-current-line').allInnerTexts(),
   });
-  assert.deepEqual((await currentLine()).gutter, [], 'nothing before the first event');
-  for (let i = 0; i < 20; i++) await byId('step').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid=position]').innerText.startsWith('event 20 '));
-  assert.match(await byId('step-text').innerText(), /transfer along N2→N3 `while`/);
-  assert.deepEqual(await currentLine(), { gutter: ['10'], text: ['  while (!systemCall()) {'] });
+  await settled(page);
+  assert.deepEqual(await currentLine(), { gutter: [], text: [] }, 'nothing before the first event');
+  for (let i = 0; i < 20; i++) await step();
+  await expectText(byId('step-text'), /transfer along N2→N3 `while`/);
+  await until(page, currentLine, { gutter: ['10'], text: ['  while (!systemCall()) {'] });
   await page.screenshot({ path: path.join(artifacts, 'editor-3-current-line.png') });
   // Arrow keys typed in the editor move its caret; they do not step the analysis.
   await caretAfter('int ticks');
@@ -132,22 +150,29 @@ test('stepping highlights the source line of the current edge', async () => {
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowLeft');
   await page.keyboard.press('ArrowLeft');
+  // Whatever the keys caused has been rendered by now.
+  await settled(page);
   assert.match(await byId('position').innerText(), /^event 20 /, 'the analysis did not move');
   assert.equal(await page.evaluate(() => CpaEditor.find(document.querySelector('[data-testid=editor]')).state.selection.main.head), caretBefore - 1);
   // The next transfer (N3→N6, `__tmp0 = systemCall();`) is on the same line;
   // run to the increment on line 11.
-  while (!/ticks = ticks \+ 1/.test(await byId('step-text').innerText())) await byId('step').click();
-  assert.deepEqual((await currentLine()).gutter, ['11']);
+  // Each read of the step text waits for the step before it to be shown.
+  for (let i = 0; i < 100 && !/ticks = ticks \+ 1/.test(await byId('step-text').innerText()); i++) await step();
+  assert.match(await byId('step-text').innerText(), /ticks = ticks \+ 1/);
+  await expectMarked('cpa-current-line', ['11']);
   // Back at the start, the highlight is gone.
   await byId('step-start').click();
-  assert.deepEqual((await currentLine()).gutter, []);
+  await atEvent(page, 0);
+  await expectMarked('cpa-current-line', []);
 });
 
 test('the program and the configuration survive a reload', async () => {
   await caretAfter('int ticks = 0;');
   await page.keyboard.type(' // kept');
   await byId('preset').selectOption('value-join');
-  await page.locator('[data-testid=cfa-listing]').waitFor();
+  // The program is stored by an effect after the render (the preset in the
+  // change handler itself): wait for it before the reload.
+  await page.waitForFunction(() => (localStorage.getItem('cpa-playground.program') ?? '').includes('int ticks = 0; // kept'));
   await page.reload();
   await byId('cfa-listing').waitFor();
   assert.match(await editorCall('getText'), /int ticks = 0; \/\/ kept/);
@@ -176,12 +201,11 @@ test('an octagon state shows its constraints, its DBM and a 2-D plot with the po
   await analyze('octagon-sep');
   // Step to the transfer along the assume edge [x <= y].
   for (let i = 0; i < 400 && !/transfer along \S+ `\[x <= y\]`/.test(await byId('step-text').innerText()); i++) {
-    await byId('step').click();
+    await step();
   }
   assert.match(await byId('step-text').innerText(), /`\[x <= y\]` → s\d+/);
   const inspector = byId('inspector');
-  const constraints = await byId('inspect-constraints').innerText();
-  assert.match(constraints, /0 <= x <= 10/);
+  const constraints = await expectText(byId('inspect-constraints'), /0 <= x <= 10/);
   assert.match(constraints, /0 <= y <= 10/);
   assert.match(constraints, /x <= y|x - y <= 0/);
 
@@ -220,9 +244,9 @@ test('an octagon state shows its constraints, its DBM and a 2-D plot with the po
   await page.locator('[data-testid=reached] [data-state=s1]').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=inspector] .insp-head .sid')?.textContent === 's1');
   assert.match(await inspector.locator('.insp-head').innerText(), /^s1 @N1/);
-  assert.deepEqual(await markedLines('cpa-selected-line'), ['4'], "the line of s1's location N1");
+  await expectMarked('cpa-selected-line', ['4'], "the line of s1's location N1");
   await page.locator('[data-testid=reached] [data-state=s1]').click();
-  assert.deepEqual(await markedLines('cpa-selected-line'), [], 'clicking again clears the selection');
+  await expectMarked('cpa-selected-line', [], 'clicking again clears the selection');
 });
 
 test('predict mode grades a right and a wrong prediction', async () => {
@@ -239,24 +263,28 @@ test('predict mode grades a right and a wrong prediction', async () => {
   const before = await byId('position').innerText();
   await byId('step-text').click(); // focus out of the toggle: keys reach the page
   await page.keyboard.press('ArrowRight');
+  // Whatever the key caused has been rendered by now.
+  await settled(page);
   assert.equal(await byId('position').innerText(), before, 'the → key does not step either');
-  // Before the first pop: go to the start of step 1.
+  // Before the first pop: go to the start of step 1. The questions about
+  // step 1 are asked only there; the waitlist then holds the initial state
+  // alone. Its rows are read from the DOM text (`stateRows`): the list may
+  // be out of view, and the page renders after the click.
   await byId('predict-go').click();
-  const waiting = await byId('waitlist').innerText();
-  assert.match(waiting, /^s0 @N0/);
+  await byId('predict-pop').waitFor();
+  await untilOk(page, () => stateRows(byId('waitlist')), (rows) => assert.match(rows, /^s0 @N0 [^\n]*$/, 'only s0 waits'));
   await byId('predict-pop').selectOption('s0');          // right: the only waiting state
   await byId('predict-merge').selectOption('widened');   // wrong: nothing to merge with
   await byId('predict-stop').selectOption('not-covered'); // right: s1 is new
   await byId('predict-check').click();
   const result = byId('predict-result');
-  await result.waitFor();
-  assert.match(await result.innerText(), /Step 1: 2 of 3 right/);
+  await expectText(result, /Step 1: 2 of 3 right/);
   assert.equal(await result.locator('li.right[data-question=popped]').count(), 1);
   assert.equal(await result.locator('li.right[data-question=stop]').count(), 1);
   const merge = result.locator('li.wrong[data-question=merge]');
   assert.match(await merge.innerText(), /✘ wrong.*it was kept apart/s);
   // The step was shown: the view is at the end of step 1.
-  assert.match(await byId('step-text').innerText(), /^step 1: pop s0 @N0; transfer along N0→N1/);
+  await expectText(byId('step-text'), /^step 1: pop s0 @N0; transfer along N0→N1/);
   await byId('predict').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'editor-5-predict.png') });
 

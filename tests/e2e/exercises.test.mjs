@@ -19,7 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, useBrowser } from './harness.mjs';
+import { analyze, artifacts, atEvent, settled, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SET = 'cpa-basics';
@@ -386,13 +386,15 @@ async function progress() {
   return { text, points: Number(m[1]), maxPoints: Number(m[2]), answered: Number(m[3]), exercises: Number(m[4]) };
 }
 
+/** Waits until the progress line counts what the page graded, then asserts it. */
 async function assertProgress(when) {
-  const p = await progress();
   const earned = Object.values(graded).reduce((s, g) => s + g.points, 0);
-  assert.ok(Math.abs(p.points - earned) < 0.006, `${when}: ${p.text} (the page graded ${earned} points)`);
-  assert.equal(p.maxPoints, MAX_POINTS, `${when}: ${p.text}: the set has ${MAX_POINTS} points`);
-  assert.equal(p.answered, Object.keys(graded).length, `${when}: ${p.text}`);
-  assert.equal(p.exercises, EXERCISES.length, `${when}: ${p.text}`);
+  await untilOk(page, progress, (p) => {
+    assert.ok(Math.abs(p.points - earned) < 0.006, `${when}: ${p.text} (the page graded ${earned} points)`);
+    assert.equal(p.maxPoints, MAX_POINTS, `${when}: ${p.text}: the set has ${MAX_POINTS} points`);
+    assert.equal(p.answered, Object.keys(graded).length, `${when}: ${p.text}`);
+    assert.equal(p.exercises, EXERCISES.length, `${when}: ${p.text}`);
+  });
 }
 
 /**
@@ -416,9 +418,8 @@ async function listClasses() {
 }
 
 async function assertListClasses(when) {
-  const classes = await listClasses();
   const expected = Object.fromEntries(EXERCISES.map((e) => [e.id, statusClass(graded[e.id])]));
-  assert.deepEqual(classes, expected, `${when}: the list's classes are the last results`);
+  await until(page, listClasses, expected, `${when}: the list's classes are the last results`);
 }
 
 /** The answers file the export test downloaded (the import test loads it back). */
@@ -502,7 +503,7 @@ for (const p of PLAN) {
     assert.equal(w.correct, false, `${p.id}: ${JSON.stringify(wrong)} is graded wrong: ${w.text}`);
     const wrongPoints = p.kind === 'next-step' ? nextStepPoints(ex, wrong, right) : 0;
     assert.ok(Math.abs(w.points - wrongPoints) < 0.006, `${p.id}: the wrong answer earns ${wrongPoints} points, not ${w.points}`);
-    assert.equal(await linkClass(p.id), statusClass(graded[p.id]), `${p.id}: the list marks the wrong answer`);
+    await until(page, () => linkClass(p.id), statusClass(graded[p.id]), `${p.id}: the list marks the wrong answer`);
     if (p.kind === 'next-step' || p.kind === 'invariant') await shot(`${p.id}-wrong`);
 
     // Then right.
@@ -512,7 +513,7 @@ for (const p of PLAN) {
     lastAnswer[p.id] = right;
     assert.equal(r.correct, true, `${p.id}: ${JSON.stringify(right)} is graded right: ${r.text}`);
     assert.equal(r.points, ex.points, `${p.id}: a right answer earns the exercise's ${ex.points} points`);
-    assert.equal(await linkClass(p.id), 'right', `${p.id}: the list marks the right answer`);
+    await until(page, () => linkClass(p.id), 'right', `${p.id}: the list marks the right answer`);
     await assertProgress(`after ${p.id}`);
     if (p.kind === 'separate' || p.kind === 'choose-configuration') await shot(`${p.id}-right`);
   });
@@ -533,7 +534,7 @@ test('hints are revealed one at a time', async () => {
   const button = byId('hint-button');
   if ((await button.count()) && (await button.isEnabled()) && (await button.isVisible())) {
     await button.click();
-    await page.waitForTimeout(200);
+    await settled(page);
   }
   assert.equal(await byId('hint').count(), ex.hints.length, 'never more hints than the exercise has');
 });
@@ -551,7 +552,7 @@ test('a partly right next-step answer earns part of the points', async () => {
   lastAnswer[PARTIAL.id] = answer;
   assert.equal(fb.correct, false, fb.text);
   assert.ok(Math.abs(fb.points - expected) < 0.006, `${PARTIAL.id}: ${expected} points, the page gave ${fb.points}`);
-  assert.equal(await linkClass(PARTIAL.id), 'partial', `${PARTIAL.id}: the list marks the partly right answer`);
+  await until(page, () => linkClass(PARTIAL.id), 'partial', `${PARTIAL.id}: the list marks the partly right answer`);
   await assertProgress(`after ${PARTIAL.id}`);
 });
 
@@ -642,6 +643,7 @@ test('forgetting the progress asks first, then starts the set afresh', async () 
   // Declined: nothing changes.
   page.once('dialog', (d) => d.dismiss());
   await byId('forget-progress').click();
+  await settled(page);
   assert.equal(await byId('exercise-progress').innerText(), before);
   // Accepted: the page reloads with nothing answered.
   page.once('dialog', (d) => d.accept());
@@ -680,7 +682,10 @@ test('Make exercise: what the playground shows becomes an exercise file that cpa
   await analyze(page, 'value', 300);
   const status = await byId('run-status').innerText();
   const verdict = status.match(/: (TRUE|FALSE|UNKNOWN)\b/)[1].toLowerCase();
-  for (let i = 0; i < 25; i++) await byId('step').click();
+  for (let i = 1; i <= 25; i++) {
+    await byId('step').click();
+    await atEvent(page, i);
+  }
   const steps = Number((await byId('stats').innerText()).match(/steps (\d+)/)[1]);
 
   await byId('make-exercise').click();
@@ -718,5 +723,6 @@ test('the solutions are not served and the page raised no errors', async () => {
   const setFile = await fetch(new URL(`exercises/${SET}/set.toml`, baseUrl));
   assert.equal(setFile.status, 200, 'the set itself is served (so the 404 above means something)');
   assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
-  assert.deepEqual(consoleErrors, [], 'console errors');
+  // The invariant exercises load Z3 (its known thread-start message is not an error of the page).
+  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), [], 'console errors');
 });

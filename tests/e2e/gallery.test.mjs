@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, useBrowser } from './harness.mjs';
+import { analyze, artifacts, expectCount, expectText, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplesDir = path.join(repo, 'static', 'examples');
@@ -72,7 +72,7 @@ test('the gallery lists every example with its explanation as text', async () =>
   await page.screenshot({ path: path.join(artifacts, 'gallery-1-dialog.png') });
   // Escape-free close: the ✕ button.
   await page.locator('.gallery-close').click();
-  assert.equal(await byId('gallery').count(), 0);
+  await expectCount(byId('gallery'), 0);
 });
 
 for (const e of EXAMPLES) {
@@ -111,7 +111,7 @@ for (const e of EXAMPLES) {
       assert.equal(await byId('preset').inputValue(), config, 'the example chose its configuration');
       await analyze(page, config);
       await byId('run-end').click();
-      assert.match(await byId('verdict').innerText(), new RegExp(`^Verdict: ${e.expect[config].toUpperCase()}`));
+      await expectText(byId('verdict'), new RegExp(`^Verdict: ${e.expect[config].toUpperCase()}`));
       await page.screenshot({ path: path.join(artifacts, 'gallery-3-opened-single.png') });
     }
   });

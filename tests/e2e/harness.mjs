@@ -113,7 +113,101 @@ export async function analyze(page, preset, limit) {
   }, preset);
 }
 
+/**
+ * Console errors that files loading Z3 may ignore: Emscripten prints this
+ * one (console.error) when Z3 starts a thread before its worker pool is
+ * warm — which happens when the machine is busy while Z3 loads; the thread
+ * still starts and Z3 answers.
+ */
+export const Z3_KNOWN_CONSOLE_ERRORS = [/^Blocking on the main thread is very dangerous/];
+
+/** `consoleErrors` without the known Z3 ones (`Z3_KNOWN_CONSOLE_ERRORS`). */
+export function withoutKnownZ3Errors(consoleErrors) {
+  return consoleErrors.filter((m) => !Z3_KNOWN_CONSOLE_ERRORS.some((known) => known.test(m)));
+}
+
 /** Waits until the analysis panels show event `k`. */
 export function atEvent(page, k) {
   return page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);
+}
+
+// Reading the page after an action. The page renders asynchronously: Yew
+// renders after the event handler returns and yields to the browser in the
+// middle of long render passes, effects (the editor's line marks, the graph
+// views) land in a later pass, and runs compute in timer slices. A value
+// read right after a click can therefore be the one from before it. The
+// helpers below wait for the state a test expects and only then assert, so
+// a failure still shows what the page showed last.
+
+/** How long the helpers below wait for the page to show what is expected (ms). */
+export const SETTLE_MS = 15_000;
+
+/**
+ * Polls `read()` until its value deep-equals `expected`, then asserts it
+ * (after `timeout` ms the last value read fails the assertion). Returns the
+ * value.
+ */
+export async function until(page, read, expected, message, timeout = SETTLE_MS) {
+  return untilOk(page, read, (got) => assert.deepEqual(got, expected, message), timeout);
+}
+
+/**
+ * Polls `read()` until `check(value)` does not throw (an `assert` call on
+ * the value), then returns the value; after `timeout` ms the last value's
+ * assertion error is thrown.
+ */
+export async function untilOk(page, read, check, timeout = SETTLE_MS) {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const got = await read();
+    try {
+      check(got);
+      return got;
+    } catch (e) {
+      if (Date.now() >= deadline) throw e;
+    }
+    await page.waitForTimeout(50);
+  }
+}
+
+/**
+ * Waits until `locator`'s rendered text matches `expected` (a RegExp, or a
+ * string it must equal), then asserts and returns it.
+ */
+export function expectText(locator, expected, message, timeout = SETTLE_MS) {
+  const check =
+    expected instanceof RegExp ? (t) => assert.match(t, expected, message) : (t) => assert.equal(t, expected, message);
+  return untilOk(locator.page(), () => locator.innerText(), check, timeout);
+}
+
+/** Waits until `locator` matches `count` elements, then asserts it. */
+export function expectCount(locator, count, message, timeout = SETTLE_MS) {
+  return untilOk(locator.page(), () => locator.count(), (n) => assert.equal(n, count, message), timeout);
+}
+
+/**
+ * The rows of a state list (the waitlist, the reached set), one line per
+ * location header and state, from the DOM's text. Not `innerText`: rows
+ * out of view are not rendered (`content-visibility: auto`), and neither
+ * are rows added since the last frame until the browser has decided they
+ * are in view, so `innerText` leaves them out depending on the viewport,
+ * the scroll position and timing.
+ */
+export function stateRows(locator) {
+  return locator.evaluate((el) => [...el.querySelectorAll('.loc, li')].map((e) => e.textContent.trim()).join('\n'));
+}
+
+/**
+ * Resolves once the page has finished the work queued so far: two frames
+ * and the timer tasks queued after them (Yew continues a yielded render
+ * pass in a timer task). For checking that something did NOT change.
+ */
+export function settled(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        const frame = (then) => requestAnimationFrame(() => setTimeout(then, 0));
+        frame(() => frame(resolve));
+      }),
+  );
 }

@@ -10,7 +10,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, useBrowser } from './harness.mjs';
+import { artifacts, until, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-profile-', timeout: 20_000 });
@@ -42,6 +42,12 @@ async function caretAfter(needle) {
 
 /** The line numbers the editor's gutter marks with `cls`. */
 const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers .cm-gutterElement.${cls}`).allInnerTexts();
+
+/**
+ * Waits until the gutter marks exactly `lines` with `cls`, then asserts it
+ * (an effect after the page's render pass sets the marks, maybe later).
+ */
+const expectMarked = (cls, lines, message) => until(page, () => markedLines(cls), lines, message);
 
 test('the page loads cross-origin isolated and renders the example CFA', async () => {
   const started = Date.now();
@@ -91,8 +97,7 @@ test('a syntax error shows its line and column, and fixing it brings the CFA bac
   assert.match(diagText, /\b8:16\b/, `diagnostic with line:column, got:\n${diagText}`);
   assert.match(diagText, /expected `;` after the declaration, found `int` on line 9/, 'the message says what was expected');
   assert.equal(await page.locator('[data-testid=cfa-listing]').count(), 0, 'no CFA while the program is broken');
-  const marked = await markedLines('cpa-error-line');
-  assert.deepEqual(marked, ["8"], 'the gutter marks the error line');
+  await expectMarked('cpa-error-line', ['8'], 'the gutter marks the error line');
   // The editor underlines the place itself (line 8's end), with the message.
   await page.locator('[data-testid=editor] .cm-lintRange-error').first().waitFor();
   await page.screenshot({ path: path.join(artifacts, '2-syntax-error.png') });
@@ -110,7 +115,7 @@ test('a syntax error shows its line and column, and fixing it brings the CFA bac
   const listing = page.locator('[data-testid=cfa-listing]');
   await listing.waitFor();
   assert.equal(await listing.innerText(), listingBefore, 'the same CFA as before the error');
-  assert.deepEqual(await markedLines('cpa-error-line'), []);
+  await expectMarked('cpa-error-line', []);
   await page.screenshot({ path: path.join(artifacts, '3-fixed.png') });
 });
 
@@ -128,6 +133,8 @@ test('the program survives a reload', async () => {
   await caretAfter('int ticks = 0;');
   await page.keyboard.type(' int spare = 1;');
   await page.locator('[data-testid=cfa-listing]').getByText('int spare = 1;').first().waitFor();
+  // The program is stored by an effect after the render: wait for it before the reload.
+  await page.waitForFunction(() => (localStorage.getItem('cpa-playground.program') ?? '').includes('int spare = 1;'));
   await page.reload();
   await page.locator('[data-testid=cfa-listing]').waitFor();
   assert.match(await editorText(), /int spare = 1;/);

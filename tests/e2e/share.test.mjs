@@ -9,7 +9,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { artifacts, useBrowser } from './harness.mjs';
+import { artifacts, expectCount, stateRows, until, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-share-', timeout: 30_000 });
@@ -40,7 +40,8 @@ async function view() {
   return {
     position: await byId('position').innerText(),
     step: await byId('step-text').innerText(),
-    reached: await byId('reached').innerText(),
+    // The rows' DOM text: rows out of view are not rendered (content-visibility).
+    reached: await stateRows(byId('reached')),
     stats: await byId('stats').innerText(),
     preset: await byId('preset').inputValue(),
     intModel: await byId('int-model').inputValue(),
@@ -76,7 +77,7 @@ test('a share link restores program, configuration and step in a fresh page', as
   await byId('share').click();
   const url = await byId('share-link').inputValue();
   assert.match(url, /#share=1\.[A-Za-z0-9_-]+$/);
-  assert.equal(await page.evaluate(() => location.href), url, 'the address bar shows the link');
+  await until(page, () => page.evaluate(() => location.href), url, 'the address bar shows the link');
   console.log(`share link: ${url.length} characters for a ${PROGRAM.length}-character program`);
   await page.screenshot({ path: path.join(artifacts, 'share-1-link.png') });
 
@@ -100,7 +101,8 @@ test('a share link restores program, configuration and step in a fresh page', as
   const plain = await byId('share-link').inputValue();
   await page.evaluate(() => localStorage.clear());
   await open(plain);
-  assert.equal(await byId('preset').inputValue(), 'value');
+  // The link's configuration is applied by an effect after the first render.
+  await until(page, () => byId('preset').inputValue(), 'value');
   assert.equal(await byId('position').count(), 0, 'no run was shared, none is started');
 });
 
@@ -141,7 +143,7 @@ for (const [name, fragment, message] of [
     await page.waitForFunction(() => /TRUE|FALSE|UNKNOWN/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? ''));
     // The banner can be dismissed.
     await banner.getByRole('button', { name: 'Dismiss' }).click();
-    assert.equal(await byId('share-error').count(), 0);
+    await expectCount(byId('share-error'), 0);
   });
 }
 

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, useBrowser } from './harness.mjs';
+import { artifacts, expectText, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -117,7 +117,7 @@ test('a round trip through z3-solver answers sat and unsat and shows both in the
   console.log(`status right after the click: ${loadingText}`);
   // The page stays usable while Z3 loads: stepping the analysis works.
   await byId('step').click();
-  assert.match(await byId('position').innerText(), /^event 1 of/);
+  await expectText(byId('position'), /^event 1 of/);
   await page.screenshot({ path: path.join(artifacts, 'solver-1-loading.png') });
 
   await waitForAnswered(2);
@@ -129,7 +129,7 @@ test('a round trip through z3-solver answers sat and unsat and shows both in the
   assert.equal(log[1].answer, 'unsat');
   assert.match(log[1].script, /\(check-sat\)/);
   assert.equal(await page.locator('.solver-answer.wrong').count(), 0);
-  assert.match(await byId('solver-status').innerText(), /Z3 is ready/);
+  await expectText(byId('solver-status'), /Z3 is ready/);
   const t = await page.evaluate(() => {
     const at = (n) => performance.getEntriesByName(n)[0]?.startTime;
     return { need: at('cpa-z3:need'), ready: at('cpa-z3:ready'), first: at('cpa-z3:first-answer') };
@@ -191,7 +191,7 @@ test('a symbolic analysis parks on each query, Z3 in the page answers, and the r
   assert.match(status, /TRUE/);
   // The trace records each query: step through to the end and look for the verdict.
   await byId('run-end').click();
-  assert.match(await byId('verdict').innerText(), /^Verdict: TRUE/);
+  await expectText(byId('verdict'), /^Verdict: TRUE/);
   await byId('solver-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'solver-4-symbolic.png') });
 });
@@ -233,8 +233,5 @@ test('the corpus of queries recorded with native z3 gets the same answers in the
 
 test('Z3 raised no errors in the page', () => {
   assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
-  // Emscripten prints this (console.error) when Z3 starts a thread before
-  // its worker pool is warm; the thread still starts and Z3 answers.
-  const known = /^Blocking on the main thread is very dangerous/;
-  assert.deepEqual(consoleErrors.filter((m) => !known.test(m)), [], 'console errors');
+  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), [], 'console errors');
 });
