@@ -166,13 +166,11 @@ impl Program {
             if !heads.is_empty() {
                 let _ = writeln!(s, "  loop heads: {}", heads.join(", "));
             }
-            let errors: Vec<String> =
-                nodes.iter().filter(|n| n.error).map(|n| format!("{} (line {})", n.id, n.line)).collect();
+            let errors: Vec<String> = nodes.iter().filter(|n| n.error).map(|n| format!("{} (line {})", n.id, n.line)).collect();
             if !errors.is_empty() {
                 let _ = writeln!(s, "  error nodes: {}", errors.join(", "));
             }
-            let terms: Vec<String> =
-                nodes.iter().filter(|n| n.kind == NodeKind::Terminal).map(|n| n.id.to_string()).collect();
+            let terms: Vec<String> = nodes.iter().filter(|n| n.kind == NodeKind::Terminal).map(|n| n.id.to_string()).collect();
             if !terms.is_empty() {
                 let _ = writeln!(s, "  terminal nodes: {}", terms.join(", "));
             }
@@ -184,7 +182,8 @@ impl Program {
     /// double circles, error nodes red, terminal nodes boxes; call and
     /// return edges are dashed.
     pub fn to_dot(&self) -> String {
-        let mut s = String::from("digraph cfa {\n  node [shape=circle, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];\n");
+        let mut s =
+            String::from("digraph cfa {\n  node [shape=circle, fontname=\"monospace\"];\n  edge [fontname=\"monospace\"];\n");
         for f in &self.functions {
             let _ = writeln!(s, "  subgraph cluster_{} {{\n    label=\"{}\";", f.id.0, dot_escape(&f.name));
             for n in self.function_nodes(f.id) {

@@ -167,11 +167,7 @@ impl Expr {
     /// Evaluates the expression with `lookup` giving variable values
     /// (`None`: unknown). `Ok(None)` means "some operand unknown";
     /// `Err` means the operation has no defined result (see [`EvalError`]).
-    pub fn eval(
-        &self,
-        model: IntModel,
-        lookup: &mut dyn FnMut(VarId) -> Option<i128>,
-    ) -> Result<Option<i128>, EvalError> {
+    pub fn eval(&self, model: IntModel, lookup: &mut dyn FnMut(VarId) -> Option<i128>) -> Result<Option<i128>, EvalError> {
         Ok(match self {
             Expr::Const { value, .. } => Some(*value),
             Expr::Var { var, .. } => lookup(*var),

@@ -15,8 +15,8 @@ mod model;
 
 pub use expr::{BinOp, EvalError, Expr, UnOp};
 pub use model::*;
-mod lower;
 mod export;
+mod lower;
 
 pub use export::{edge_kind_name, JsonEdge, JsonFunction, JsonNode, JsonVariable, JsonView};
 

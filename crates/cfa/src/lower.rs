@@ -59,7 +59,6 @@ pub fn build(unit: &TranslationUnit) -> Result<Program, Vec<Diagnostic>> {
     Ok(b.finish())
 }
 
-
 /// Failure marker: the diagnostic has already been pushed to `errors`.
 #[derive(Debug)]
 struct Failed;
@@ -418,13 +417,9 @@ impl<'a> Builder<'a> {
                     }
                     let ret = match def.decl.ret {
                         Type::Void => None,
-                        Type::Int(t) => Some(self.new_var(
-                            "__retval",
-                            format!("{name}::__retval"),
-                            t,
-                            VarScope::Return(FuncId(fid)),
-                            None,
-                        )),
+                        Type::Int(t) => {
+                            Some(self.new_var("__retval", format!("{name}::__retval"), t, VarScope::Return(FuncId(fid)), None))
+                        }
                     };
                     self.functions.push(Function {
                         id: FuncId(fid),
@@ -841,7 +836,13 @@ impl<'a> Builder<'a> {
             let k = Val { e: Expr::Const { value: pt.wrap(k), ty: pt }, text: c.text, prec: c.prec };
             let test = combine(BinOp::Eq, v.clone(), k);
             let next = self.node(span.line);
-            self.edge(self.cur, case_nodes[i], EdgeKind::Assume { cond: test.e.clone(), positive: true }, *span, format!("[{}]", test.text));
+            self.edge(
+                self.cur,
+                case_nodes[i],
+                EdgeKind::Assume { cond: test.e.clone(), positive: true },
+                *span,
+                format!("[{}]", test.text),
+            );
             self.edge(self.cur, next, EdgeKind::Assume { cond: test.e, positive: false }, *span, format!("[!({})]", test.text));
             self.cur = next;
         }
@@ -912,12 +913,24 @@ impl<'a> Builder<'a> {
                 // assumption instead of at a node without successors.
                 if let Some(t) = t {
                     if known != Some(false) || f.is_none() {
-                        self.edge(self.cur, t, EdgeKind::Assume { cond: v.e.clone(), positive: true }, e.span, format!("[{}]", v.text));
+                        self.edge(
+                            self.cur,
+                            t,
+                            EdgeKind::Assume { cond: v.e.clone(), positive: true },
+                            e.span,
+                            format!("[{}]", v.text),
+                        );
                     }
                 }
                 if let Some(f) = f {
                     if known != Some(true) || t.is_none() {
-                        self.edge(self.cur, f, EdgeKind::Assume { cond: v.e, positive: false }, e.span, format!("[!({})]", v.text));
+                        self.edge(
+                            self.cur,
+                            f,
+                            EdgeKind::Assume { cond: v.e, positive: false },
+                            e.span,
+                            format!("[!({})]", v.text),
+                        );
                     }
                 }
                 Ok(())
@@ -1002,8 +1015,20 @@ impl<'a> Builder<'a> {
                 let tmp = self.temp(ty);
                 let join = self.node(e.span.line);
                 let name = self.var_name(tmp);
-                self.edge(end1, join, EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(cast(a.e, ty)) }, then_expr.span, format!("{name} = {};", a.text));
-                self.edge(end2, join, EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(cast(b.e, ty)) }, else_expr.span, format!("{name} = {};", b.text));
+                self.edge(
+                    end1,
+                    join,
+                    EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(cast(a.e, ty)) },
+                    then_expr.span,
+                    format!("{name} = {};", a.text),
+                );
+                self.edge(
+                    end2,
+                    join,
+                    EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(cast(b.e, ty)) },
+                    else_expr.span,
+                    format!("{name} = {};", b.text),
+                );
                 self.cur = join;
                 Ok(self.var_val(tmp))
             }
@@ -1083,7 +1108,11 @@ impl<'a> Builder<'a> {
                     Callee::Undefined(Type::Int(t)) if t == ty => {
                         self.warn_undefined(callee, true);
                         let argtext = self.effect_args(args)?;
-                        self.step(EdgeKind::Assign { var: v, rhs: Rhs::Nondet(t) }, span, format!("{name} = {}({argtext});", callee.name));
+                        self.step(
+                            EdgeKind::Assign { var: v, rhs: Rhs::Nondet(t) },
+                            span,
+                            format!("{name} = {}({argtext});", callee.name),
+                        );
                         return Ok(v);
                     }
                     Callee::Defined(fid) if self.functions[fid.0 as usize].ret.map(|r| self.var_ty(r)) == Some(ty) => {
@@ -1484,19 +1513,20 @@ impl<'a> Builder<'a> {
             let intra = nd.outgoing.iter().map(|e| &edges[e.0 as usize]).find(|e| !matches!(e.kind, EdgeKind::Return { .. }));
             if let Some(e) = intra {
                 nd.line = e.line;
-            } else if let Some(e) = nd.incoming.iter().map(|e| &edges[e.0 as usize]).filter(|e| !matches!(e.kind, EdgeKind::Call { .. })).map(|e| e.line).max() {
+            } else if let Some(e) = nd
+                .incoming
+                .iter()
+                .map(|e| &edges[e.0 as usize])
+                .filter(|e| !matches!(e.kind, EdgeKind::Call { .. }))
+                .map(|e| e.line)
+                .max()
+            {
                 nd.line = e;
             }
         }
         let main = self.func_ids.get("main").copied().unwrap_or(FuncId(0));
-        let mut program = Program {
-            functions: self.functions,
-            nodes,
-            edges,
-            variables: self.variables,
-            main,
-            warnings: self.warnings,
-        };
+        let mut program =
+            Program { functions: self.functions, nodes, edges, variables: self.variables, main, warnings: self.warnings };
         mark_loop_heads(&mut program);
         program
     }

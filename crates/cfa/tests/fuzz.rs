@@ -68,36 +68,15 @@ const CONSTANTS: &[&str] = &[
     "'a'",
     "9223372036854775807L",
 ];
-const BINOPS: &[&str] = &[
-    "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!=", "&&",
-    "||",
-];
-const TYPES: &[&str] = &[
-    "int",
-    "unsigned int",
-    "char",
-    "unsigned char",
-    "short",
-    "unsigned short",
-    "long",
-    "unsigned long",
-    "_Bool",
-    "long long",
-];
-const NONDETS: &[&str] = &[
-    "__VERIFIER_nondet_int()",
-    "__VERIFIER_nondet_uint()",
-    "__VERIFIER_nondet_char()",
-    "__VERIFIER_nondet_bool()",
-];
+const BINOPS: &[&str] = &["+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "<", "<=", ">", ">=", "==", "!=", "&&", "||"];
+const TYPES: &[&str] =
+    &["int", "unsigned int", "char", "unsigned char", "short", "unsigned short", "long", "unsigned long", "_Bool", "long long"];
+const NONDETS: &[&str] =
+    &["__VERIFIER_nondet_int()", "__VERIFIER_nondet_uint()", "__VERIFIER_nondet_char()", "__VERIFIER_nondet_bool()"];
 
 impl Gen {
     fn pick(&mut self, n: usize) -> usize {
-        let c = if self.choices.is_empty() {
-            0
-        } else {
-            self.choices[self.next % self.choices.len()]
-        };
+        let c = if self.choices.is_empty() { 0 } else { self.choices[self.next % self.choices.len()] };
         self.next += 1;
         c as usize % n.max(1)
     }
@@ -124,22 +103,9 @@ impl Gen {
                 let op = BINOPS[self.pick(BINOPS.len())];
                 format!("({} {op} {})", self.expr(depth - 1), self.expr(depth - 1))
             }
-            2 => format!(
-                "{}({})",
-                ["-", "!", "~", "+"][self.pick(4)],
-                self.expr(depth - 1)
-            ),
-            3 => format!(
-                "({} ? {} : {})",
-                self.expr(depth - 1),
-                self.expr(depth - 1),
-                self.expr(depth - 1)
-            ),
-            4 => format!(
-                "(({}) {})",
-                TYPES[self.pick(TYPES.len())],
-                self.expr(depth - 1)
-            ),
+            2 => format!("{}({})", ["-", "!", "~", "+"][self.pick(4)], self.expr(depth - 1)),
+            3 => format!("({} ? {} : {})", self.expr(depth - 1), self.expr(depth - 1), self.expr(depth - 1)),
+            4 => format!("(({}) {})", TYPES[self.pick(TYPES.len())], self.expr(depth - 1)),
             5 => format!("f({}, {})", self.expr(depth - 1), self.expr(depth - 1)),
             6 => NONDETS[self.pick(NONDETS.len())].to_string(),
             7 => {
@@ -176,11 +142,7 @@ impl Gen {
     }
 
     fn stmt(&mut self, ind: usize, depth: usize) {
-        let kind = if depth == 0 {
-            self.pick(6)
-        } else {
-            self.pick(17)
-        };
+        let kind = if depth == 0 { self.pick(6) } else { self.pick(17) };
         match kind {
             0 => {
                 let v = self.var();
@@ -189,8 +151,7 @@ impl Gen {
             }
             1 => {
                 let v = self.var();
-                let op =
-                    ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="][self.pick(10)];
+                let op = ["+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "|=", "^="][self.pick(10)];
                 let e = self.expr(1);
                 self.line(ind, &format!("{v} {op} {e};"));
             }
@@ -208,11 +169,7 @@ impl Gen {
                     format!("v{}", self.fresh)
                 };
                 let ty = TYPES[self.pick(TYPES.len())];
-                let init = if self.pick(4) == 0 {
-                    String::new()
-                } else {
-                    format!(" = {}", self.expr(2))
-                };
+                let init = if self.pick(4) == 0 { String::new() } else { format!(" = {}", self.expr(2)) };
                 self.line(ind, &format!("{ty} {name}{init};"));
                 self.vars.push(name);
             }
@@ -328,11 +285,7 @@ impl Gen {
     /// The function `name` with parameters `params` and `labels` labels,
     /// each placed once between its statements.
     fn function(&mut self, head: &str, params: &[&str], labels: usize) {
-        self.vars = ["x", "y"]
-            .iter()
-            .chain(params)
-            .map(|s| s.to_string())
-            .collect();
+        self.vars = ["x", "y"].iter().chain(params).map(|s| s.to_string()).collect();
         // The parameters are in the body's scope.
         self.scope_start = 2;
         self.labels = labels;
@@ -369,10 +322,8 @@ fn program(choices: Vec<u32>) -> String {
         scope_start: 0,
         fresh: 0,
     };
-    g.out
-        .push_str("extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n");
-    g.out
-        .push_str("int x = 1;\nunsigned y;\nint f(int a, int b);\n");
+    g.out.push_str("extern void reach_error(void);\nextern int __VERIFIER_nondet_int(void);\n");
+    g.out.push_str("int x = 1;\nunsigned y;\nint f(int a, int b);\n");
     let labels = g.pick(3);
     g.function("int g(unsigned char c)", &["c"], 0);
     g.function("int f(int a, int b)", &["a", "b"], labels);
@@ -398,11 +349,7 @@ fn check(src: &str) -> Result<bool, TestCaseError> {
         Err(diags) => {
             prop_assert!(diags.iter().any(|d| d.is_error()), "{:?}", diags);
             for d in &diags {
-                prop_assert!(
-                    d.span.line >= 1 && d.span.col >= 1 && d.span.start <= src.len(),
-                    "{:?}",
-                    d
-                );
+                prop_assert!(d.span.line >= 1 && d.span.col >= 1 && d.span.start <= src.len(), "{:?}", d);
                 prop_assert!((d.span.line as usize) <= src.split('\n').count(), "{:?}", d);
                 prop_assert!(!d.message.trim().is_empty());
             }
@@ -478,11 +425,7 @@ fn the_generator_makes_programs_that_lower() {
             Err(d) => failures.push(format!("{}\n{src}", d[0])),
         }
     }
-    assert!(
-        lowered >= 190,
-        "{lowered} of 200 lowered; first failure: {}",
-        failures.first().map_or("", |s| s)
-    );
+    assert!(lowered >= 190, "{lowered} of 200 lowered; first failure: {}", failures.first().map_or("", |s| s));
     assert!(kinds.len() >= 7, "{kinds:?}");
 }
 
@@ -490,14 +433,8 @@ fn the_generator_makes_programs_that_lower() {
 fn line_mutants_edit_lines() {
     assert_eq!(line_mutant(0, &[]), seeds()[0]);
     let lines = seeds()[0].split_inclusive('\n').count();
-    assert_eq!(
-        line_mutant(0, &[(0, 0, 0)]).split_inclusive('\n').count(),
-        lines - 1
-    );
-    assert_eq!(
-        line_mutant(0, &[(1, 3, 0)]).split_inclusive('\n').count(),
-        lines + 1
-    );
+    assert_eq!(line_mutant(0, &[(0, 0, 0)]).split_inclusive('\n').count(), lines - 1);
+    assert_eq!(line_mutant(0, &[(1, 3, 0)]).split_inclusive('\n').count(), lines + 1);
 }
 
 /// Found by `generated_programs_lower_to_valid_cfas`: an assumption that is
@@ -515,17 +452,11 @@ fn a_false_assumption_keeps_its_edge_and_leaves_no_dead_end() {
     ] {
         let p = cfa::from_source(src).unwrap();
         assert_eq!(check_program(src, &p), Vec::<String>::new());
-        let blocked = p.edges.iter().filter(|e| matches!(&e.kind, cfa::EdgeKind::Assume { cond, .. } if cond.variables().is_empty()));
+        let blocked =
+            p.edges.iter().filter(|e| matches!(&e.kind, cfa::EdgeKind::Assume { cond, .. } if cond.variables().is_empty()));
         assert_eq!(blocked.count(), 1, "{src}\n{}", p.to_listing());
     }
     // Elsewhere a constant condition still gets only its feasible edge.
-    let p =
-        cfa::from_source("int main(void) { int x = 1; if (0) x = 2; while (1) { x++; } }").unwrap();
-    assert!(
-        p.edges
-            .iter()
-            .all(|e| !e.label.contains("[0]") && !e.label.contains("[!(1)]")),
-        "{}",
-        p.to_listing()
-    );
+    let p = cfa::from_source("int main(void) { int x = 1; if (0) x = 2; while (1) { x++; } }").unwrap();
+    assert!(p.edges.iter().all(|e| !e.label.contains("[0]") && !e.label.contains("[!(1)]")), "{}", p.to_listing());
 }

@@ -15,9 +15,7 @@ fn lowered_programs_satisfy_the_cfa_contract() {
                 count += 1;
                 bad.extend(check_program(&name, &p));
             }
-            Err(d) if name.contains("sv-comp") || !name.contains('/') => {
-                bad.push(format!("{name}: {d:?}"))
-            }
+            Err(d) if name.contains("sv-comp") || !name.contains('/') => bad.push(format!("{name}: {d:?}")),
             Err(_) => {}
         }
     }
@@ -29,12 +27,7 @@ fn lowered_programs_satisfy_the_cfa_contract() {
 fn loop_heads_are_exactly_the_back_edge_targets() {
     let src = "int main() {\n  int i = 0;\n  while (i < 3) {\n    int j = 0;\n    do { j++; } while (j < i);\n    i++;\n  }\n  L: i--;\n  if (i > 0) goto L;\n  return 0;\n}\n";
     let p = cfa::from_source(src).unwrap();
-    let heads: Vec<u32> = p
-        .nodes
-        .iter()
-        .filter(|n| n.loop_head)
-        .map(|n| n.line)
-        .collect();
+    let heads: Vec<u32> = p.nodes.iter().filter(|n| n.loop_head).map(|n| n.line).collect();
     // the while head (line 3), the do body (line 5), the label (line 8)
     assert_eq!(heads, vec![3, 5, 8]);
 }
@@ -49,8 +42,5 @@ fn reverse_postorder_puts_the_loop_body_before_the_exit() {
     assert_eq!(rpo[f.entry.0 as usize], 0);
     assert!(rpo[by_label("i = i + 1;").0 as usize] > rpo[by_label("while").0 as usize]);
     assert!(rpo[by_label("return i;").0 as usize] > rpo[by_label("[!(i < 3)]").0 as usize]);
-    assert_eq!(
-        rpo[f.exit.0 as usize] as usize,
-        p.function_nodes(f.id).count() - 1
-    );
+    assert_eq!(rpo[f.exit.0 as usize] as usize, p.function_nodes(f.id).count() - 1);
 }

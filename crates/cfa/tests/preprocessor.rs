@@ -34,20 +34,10 @@ int main() {\n\
 #[test]
 fn a_disabled_return_does_not_hide_the_error_location() {
     let p = cfa::from_source(DEFECT).expect("lowers");
-    assert!(
-        error_reachable(&p),
-        "reach_error must be reachable from main"
-    );
-    let error_edge = p
-        .edges
-        .iter()
-        .find(|e| e.kind == EdgeKind::ReachError)
-        .expect("an error edge");
+    assert!(error_reachable(&p), "reach_error must be reachable from main");
+    let error_edge = p.edges.iter().find(|e| e.kind == EdgeKind::ReachError).expect("an error edge");
     assert_eq!(error_edge.line, 6);
-    assert_eq!(
-        &DEFECT[error_edge.span.start..error_edge.span.end],
-        "reach_error()"
-    );
+    assert_eq!(&DEFECT[error_edge.span.start..error_edge.span.end], "reach_error()");
     // The same program with the group enabled returns first.
     let enabled = DEFECT.replace("#ifdef NEVER", "#ifndef NEVER");
     let p = cfa::from_source(&enabled).expect("lowers");
@@ -58,21 +48,13 @@ fn a_disabled_return_does_not_hide_the_error_location() {
 fn a_macro_loop_bound_is_substituted_and_spans_stay_in_the_source() {
     let src = "#define LIMIT 100000\nvoid reach_error();\nint main() {\n  int i = 0;\n  while (i < LIMIT) i++;\n  if (i != LIMIT) reach_error();\n  return 0;\n}\n";
     let p = cfa::from_source(src).expect("lowers");
-    let heads: Vec<&cfa::Edge> = p
-        .edges
-        .iter()
-        .filter(|e| matches!(e.kind, EdgeKind::Assume { .. }) && e.line == 5)
-        .collect();
+    let heads: Vec<&cfa::Edge> = p.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Assume { .. }) && e.line == 5).collect();
     assert_eq!(heads.len(), 2, "the loop condition and its negation");
     let labels: HashSet<&str> = heads.iter().map(|e| e.label.as_str()).collect();
     assert_eq!(labels, HashSet::from(["[i < 100000]", "[!(i < 100000)]"]));
     for e in heads {
         assert_eq!(&src[e.span.start..e.span.end], "i < LIMIT");
     }
-    let incr = p
-        .edges
-        .iter()
-        .find(|e| matches!(e.kind, EdgeKind::Assign { .. }) && e.line == 5)
-        .expect("the increment");
+    let incr = p.edges.iter().find(|e| matches!(e.kind, EdgeKind::Assign { .. }) && e.line == 5).expect("the increment");
     assert_eq!(&src[incr.span.start..incr.span.end], "i++");
 }

@@ -13,13 +13,28 @@ fn below(rng: &mut XorShift, n: usize) -> usize {
 }
 
 const SNIPPETS: [&str; 16] = [
-    "break;", "continue;", "goto ERROR;", "ERROR:", "case 1:", "default:", "return;", "return 1;", "x++", "&&", "?",
-    "reach_error()", "__VERIFIER_assert(", "}", "{", "int x;",
+    "break;",
+    "continue;",
+    "goto ERROR;",
+    "ERROR:",
+    "case 1:",
+    "default:",
+    "return;",
+    "return 1;",
+    "x++",
+    "&&",
+    "?",
+    "reach_error()",
+    "__VERIFIER_assert(",
+    "}",
+    "{",
+    "int x;",
 ];
 
 #[test]
 fn mangled_programs_never_panic() {
-    let files = ["recursive-simple/fibo_5-2.c", "loop-lit/gsv2008.i", "loop-acceleration/diamond_1-2.c", "loop-simple/nested_2.c"];
+    let files =
+        ["recursive-simple/fibo_5-2.c", "loop-lit/gsv2008.i", "loop-acceleration/diamond_1-2.c", "loop-simple/nested_2.c"];
     let mut rng = XorShift::new(0x5eed_1234_abcd_0001);
     let mut lowered = 0;
     let mut rejected = 0;

@@ -19,9 +19,8 @@ fn expected_error_lines(src: &str) -> BTreeSet<u32> {
     let mut out = BTreeSet::new();
     for (i, line) in src.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
-        let is_definition = code.contains("void reach_error(")
-            && !code.trim_start().starts_with("extern")
-            && !code.trim_end().ends_with(';');
+        let is_definition =
+            code.contains("void reach_error(") && !code.trim_start().starts_with("extern") && !code.trim_end().ends_with(';');
         let calls = code.contains("reach_error()") && !is_definition;
         let label = code.contains("ERROR:");
         if calls || label {

@@ -99,7 +99,8 @@ fn run_prints_path_outcome_and_final_values() {
 
 #[test]
 fn run_takes_inputs_and_the_integer_model() {
-    let src = "int main() {\n  unsigned int x = __VERIFIER_nondet_uint();\n  x = x - 1;\n  if (x > 5) reach_error();\n  return 0;\n}\n";
+    let src =
+        "int main() {\n  unsigned int x = __VERIFIER_nondet_uint();\n  x = x - 1;\n  if (x > 5) reach_error();\n  return 0;\n}\n";
     let f = temp_file("wrap.c", src);
     let c = stdout(&cpaplay(&["run", &f, "--inputs", "0", "--int-model", "c"]));
     assert!(c.contains("inputs used: 0\noutcome: reached the error location"), "{c}");

@@ -25,7 +25,8 @@ int f(int a) { int r = g(a); return r; }\n\
 int h(int c, int d) { int s = g(c) + d; int t = s; return t; }\n\
 int main() { int z = 5; int x = f(1); int y = h(2, 3); if (z != 5) reach_error(); return 0; }\n";
 
-const NO_CALLS: &str = "extern void reach_error(void);\nint main() {\n  int x = 1;\n  if (x == 2) reach_error();\n  return 0;\n}\n";
+const NO_CALLS: &str =
+    "extern void reach_error(void);\nint main() {\n  int x = 1;\n  if (x == 2) reach_error();\n  return 0;\n}\n";
 
 /// Asserts a configuration error: exit 2, the prefix, every `needle`, no
 /// panic, nothing on stdout.
@@ -50,13 +51,24 @@ fn calls_without_the_callstack_cpa_are_a_configuration_error_not_a_panic() {
             let out = cpaplay(&[command, &f, "--config", config, "--set", &set]);
             assert_config_error(
                 &out,
-                &["--set: CompositeCPA.cpas", "this program calls functions (line 3: g; line 5: f; line 5: h)", "cpa.callstack.CallstackCPA"],
+                &[
+                    "--set: CompositeCPA.cpas",
+                    "this program calls functions (line 3: g; line 5: f; line 5: h)",
+                    "cpa.callstack.CallstackCPA",
+                ],
             );
         }
     }
     // The same composite is fine on a program without calls.
     let g = write("nocalls.c", NO_CALLS);
-    let out = cpaplay(&["verify", &g, "--config", "octagon-join", "--set", "CompositeCPA.cpas=cpa.location.LocationCPA,cpa.octagon.OctagonCPA"]);
+    let out = cpaplay(&[
+        "verify",
+        &g,
+        "--config",
+        "octagon-join",
+        "--set",
+        "CompositeCPA.cpas=cpa.location.LocationCPA,cpa.octagon.OctagonCPA",
+    ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Verification result: TRUE"));
 }
@@ -66,12 +78,18 @@ fn program_independent_problems_are_reported_before_the_program_is_read() {
     // The file does not exist: the configuration is checked first.
     let missing = "/nonexistent/cpaplay/missing.c";
     let cases: &[(&[&str], &[&str])] = &[
-        (&["--set", "CompositeCPA.cpas=cpa.callstack.CallstackCPA,cpa.value.ValueAnalysisCPA"], &["must include cpa.location.LocationCPA"]),
+        (
+            &["--set", "CompositeCPA.cpas=cpa.callstack.CallstackCPA,cpa.value.ValueAnalysisCPA"],
+            &["must include cpa.location.LocationCPA"],
+        ),
         (&["--set", "CompositeCPA.cpas=LocationCPA,LocationCPA"], &["lists cpa.location.LocationCPA twice"]),
         (&["--set", "CompositeCPA.cpas=LocationCPA,ConstraintsCPA"], &["needs cpa.value.symbolic.SymbolicValueCPA"]),
         (&["--set", "analysis.algorithm.CEGAR=true"], &["analysis.algorithm.CEGAR", "cpa.value.precision = EMPTY"]),
         (&["--config", "octagon-cegar", "--set", "cpa.octagon.precision=FULL"], &["cpa.octagon.precision = EMPTY"]),
-        (&["--config", "octagon-join-cex", "--set", "counterexample.checker.config=value-cegar"], &["sets analysis.algorithm.CEGAR = true"]),
+        (
+            &["--config", "octagon-join-cex", "--set", "counterexample.checker.config=value-cegar"],
+            &["sets analysis.algorithm.CEGAR = true"],
+        ),
         (&["--set", "cpa.callstack.depth=0"], &["cpa.callstack.depth", "from 1 to 1000000"]),
         (&["--set", "solver.timeout=0"], &["solver.timeout"]),
         (&["--set", "limits.states=99999999999"], &["limits.states"]),
@@ -92,9 +110,17 @@ fn a_bad_stage_of_a_restart_configuration_names_the_stage() {
     let f = write("calls2.c", CALLS);
     let dir = std::path::Path::new(&f).parent().unwrap();
     let stage = dir.join("nocallstack.properties");
-    std::fs::write(&stage, "#include octagon-widening.properties\nCompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n").unwrap();
+    std::fs::write(
+        &stage,
+        "#include octagon-widening.properties\nCompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n",
+    )
+    .unwrap();
     let seq = dir.join("seq.properties");
-    std::fs::write(&seq, format!("analysis.restartAfterUnknown = true\nrestartAlgorithm.configFiles = value, {}\n", stage.display())).unwrap();
+    std::fs::write(
+        &seq,
+        format!("analysis.restartAfterUnknown = true\nrestartAlgorithm.configFiles = value, {}\n", stage.display()),
+    )
+    .unwrap();
     let out = cpaplay(&["verify", &f, "--config", seq.to_str().unwrap()]);
     assert_config_error(&out, &["restartAlgorithm.configFiles", "nocallstack.properties", "this program calls functions"]);
 }

@@ -176,10 +176,8 @@ fn grade_on_the_shipped_set_gives_full_points_for_the_reference_answers() {
     // One answers file made of the first reference answer of every exercise.
     let sol = std::fs::read_to_string(Path::new(&shipped()).join("solutions.toml")).unwrap();
     let parsed = exercises::answers::parse_solutions("solutions.toml", &sol).unwrap();
-    let answers: serde_json::Map<String, serde_json::Value> = parsed
-        .iter()
-        .map(|s| (s.solution.exercise.clone(), serde_json::to_value(&s.solution.right[0]).unwrap()))
-        .collect();
+    let answers: serde_json::Map<String, serde_json::Value> =
+        parsed.iter().map(|s| (s.solution.exercise.clone(), serde_json::to_value(&s.solution.right[0]).unwrap())).collect();
     let file = serde_json::json!({ "format": 1, "student": "ref", "set": "cpa-basics", "answers": answers });
     let d = dir("shipped-grade");
     let f = d.join("ref.json");

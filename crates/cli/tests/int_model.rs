@@ -88,10 +88,8 @@ fn a_true_under_math_names_the_operation_whose_c_result_differs() {
 #[test]
 fn a_math_true_without_operations_that_could_differ_has_no_caveat() {
     // i stays in 0..10: the octagon knows it, so `i + 1` cannot overflow.
-    let f = write(
-        "bounded-loop.c",
-        &program("int i = 0;\n  while (i < 10) {\n    i = i + 1;\n  }\n  if (i > 10) reach_error();"),
-    );
+    let f =
+        write("bounded-loop.c", &program("int i = 0;\n  while (i < 10) {\n    i = i + 1;\n  }\n  if (i > 10) reach_error();"));
     let v = cpaplay(&["verify", &f, "--config", "octagon-widening", "--int-model", "math", "--json"]);
     assert_eq!(v["verdict"], "true", "{v}");
     assert!(v["int_model_caveat"].is_null(), "{v}");

@@ -394,9 +394,7 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
         }
         let edge = match enabled.as_slice() {
             [e] => *e,
-            [] if n.outgoing.is_empty() => {
-                break Outcome::Stuck { node, reason: "location without successors".into() }
-            }
+            [] if n.outgoing.is_empty() => break Outcome::Stuck { node, reason: "location without successors".into() },
             [] if program.successors(node).all(|e| matches!(e.kind, EdgeKind::Assume { .. })) => {
                 break Outcome::AssumeFailed { node }
             }

@@ -189,12 +189,7 @@ fn random_programs_agree_with_gcc() {
     let cfile = dir.join("diff.c");
     let exe = dir.join("diff");
     std::fs::write(&cfile, &c).unwrap();
-    let out = Command::new("gcc")
-        .args(["-O0", "-fwrapv", "-w", "-o"])
-        .arg(&exe)
-        .arg(&cfile)
-        .output()
-        .expect("gcc runs");
+    let out = Command::new("gcc").args(["-O0", "-fwrapv", "-w", "-o"]).arg(&exe).arg(&cfile).output().expect("gcc runs");
     assert!(out.status.success(), "gcc failed:\n{}", String::from_utf8_lossy(&out.stderr));
     let run = Command::new(&exe).output().expect("compiled program runs");
     let expected: Vec<Vec<i128>> = String::from_utf8_lossy(&run.stdout)
@@ -232,5 +227,10 @@ fn random_programs_agree_with_gcc() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(mismatches.is_empty(), "{} of {count} programs disagree:\n{}", mismatches.len(), mismatches[..mismatches.len().min(3)].join("\n"));
+    assert!(
+        mismatches.is_empty(),
+        "{} of {count} programs disagree:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(3)].join("\n")
+    );
 }

@@ -95,7 +95,8 @@ fn a_false_assumption_ends_the_path() {
 
 #[test]
 fn abort_and_exit_terminate() {
-    let src = "extern void abort(void);\nint main() {\n  int x = __VERIFIER_nondet_int();\n  if (x) abort();\n  reach_error();\n}\n";
+    let src =
+        "extern void abort(void);\nint main() {\n  int x = __VERIFIER_nondet_int();\n  if (x) abort();\n  reach_error();\n}\n";
     let (p, e) = run(src, &[1], IntModel::C);
     assert!(matches!(e.outcome, Outcome::Terminated { .. }));
     let (p2, e2) = run(src, &[0], IntModel::C);

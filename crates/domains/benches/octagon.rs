@@ -76,9 +76,7 @@ fn benches(c: &mut Criterion) {
             let joined = ac.join(&bc);
             let id = |op: &str| format!("{op}/{kind}/{n}");
 
-            c.bench_function(&id("closure"), |bn| {
-                bn.iter_batched_ref(|| a.clone(), |o| o.close(), BatchSize::SmallInput)
-            });
+            c.bench_function(&id("closure"), |bn| bn.iter_batched_ref(|| a.clone(), |o| o.close(), BatchSize::SmallInput));
             c.bench_function(&id("incremental_closure"), |bn| {
                 // a closed octagon plus one new constraint on x0: x0 − x1 ≤ (point) − 1 … +∞
                 let mut d = ac.dbm().clone();

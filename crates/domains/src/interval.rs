@@ -322,16 +322,8 @@ impl Interval {
         if self.is_bottom() || other.is_bottom() {
             return Interval::BOTTOM;
         }
-        let lo = if self.lo == NEG_INF || other.lo == NEG_INF {
-            NEG_INF
-        } else {
-            lo_of(self.lo as i128 + other.lo as i128)
-        };
-        let hi = if self.hi == POS_INF || other.hi == POS_INF {
-            POS_INF
-        } else {
-            hi_of(self.hi as i128 + other.hi as i128)
-        };
+        let lo = if self.lo == NEG_INF || other.lo == NEG_INF { NEG_INF } else { lo_of(self.lo as i128 + other.lo as i128) };
+        let hi = if self.hi == POS_INF || other.hi == POS_INF { POS_INF } else { hi_of(self.hi as i128 + other.hi as i128) };
         Interval::norm(lo, hi)
     }
 
@@ -399,9 +391,8 @@ impl Interval {
         if self.is_bottom() || other.is_bottom() {
             return Interval::BOTTOM;
         }
-        let nonzero = |i: Interval| {
-            !Interval::new(None, Some(-1)).meet(i).is_bottom() || !Interval::new(Some(1), None).meet(i).is_bottom()
-        };
+        let nonzero =
+            |i: Interval| !Interval::new(None, Some(-1)).meet(i).is_bottom() || !Interval::new(Some(1), None).meet(i).is_bottom();
         if !nonzero(other) {
             return Interval::BOTTOM;
         }
@@ -416,15 +407,26 @@ impl Interval {
         } else {
             (other.lo as i128).abs().max((other.hi as i128).abs()) - 1
         };
-        let lo = if self.lo >= 0 { 0 } else if self.lo == NEG_INF { -m } else { (self.lo as i128).max(-m) };
-        let hi = if self.hi <= 0 { 0 } else if self.hi == POS_INF { m } else { (self.hi as i128).min(m) };
+        let lo = if self.lo >= 0 {
+            0
+        } else if self.lo == NEG_INF {
+            -m
+        } else {
+            (self.lo as i128).max(-m)
+        };
+        let hi = if self.hi <= 0 {
+            0
+        } else if self.hi == POS_INF {
+            m
+        } else {
+            (self.hi as i128).min(m)
+        };
         Interval::from_i128(lo, hi)
     }
 
     /// Whether `γ(self) ⊆ [min, max]` (e.g. a C type's range).
     pub fn fits_in(self, min: i128, max: i128) -> bool {
-        self.is_bottom()
-            || (self.lo != NEG_INF && self.hi != POS_INF && self.lo as i128 >= min && self.hi as i128 <= max)
+        self.is_bottom() || (self.lo != NEG_INF && self.hi != POS_INF && self.lo as i128 >= min && self.hi as i128 <= max)
     }
 
     /// Sound result of converting to a `bits`-wide two's-complement (signed)
@@ -436,11 +438,8 @@ impl Interval {
             return self;
         }
         let bits = bits.min(64);
-        let (min, max): (i128, i128) = if signed {
-            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-        } else {
-            (0, (1i128 << bits) - 1)
-        };
+        let (min, max): (i128, i128) =
+            if signed { (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1) } else { (0, (1i128 << bits) - 1) };
         if self.fits_in(min, max) {
             return self;
         }

@@ -355,10 +355,7 @@ fn polygon_of_a_known_octagon() {
     s.guard(&LinExpr::new(vec![(x, 1), (y, 1)], -7), Cmp::Le);
     let v = s.plot(x, y, [-10, 10, -10, 10]);
     assert_eq!(v.x_range, Interval::range(0, 4));
-    assert_eq!(
-        v.polygon,
-        vec![[0.0, 0.0], [2.0, 0.0], [4.0, 2.0], [4.0, 3.0], [3.0, 4.0], [0.0, 4.0]]
-    );
+    assert_eq!(v.polygon, vec![[0.0, 0.0], [2.0, 0.0], [4.0, 2.0], [4.0, 3.0], [3.0, 4.0], [0.0, 4.0]]);
     // x − y ≤ 1 and x + y ≤ 0 meet at (½, −½), but over the integers
     // 2x ≤ 1 tightens to x ≤ 0, which cuts that corner off.
     let mut h = Octagon::top(2);
@@ -396,7 +393,7 @@ fn embed_permutes_and_adds_fresh_variables() {
     let mut s = Octagon::top(2);
     s.assign_interval(1, Interval::range(0, 5));
     s.guard(&LinExpr::new(vec![(0, 1), (1, -1)], -3), Cmp::Le); // v0 − v1 ≤ 3
-    // new order: fresh, old v1, old v0
+                                                                // new order: fresh, old v1, old v0
     let e = s.embed(&[None, Some(1), Some(0)]);
     assert_eq!(e.vars(), 3);
     assert!(e.interval(0).is_top());

@@ -62,11 +62,11 @@
 use crate::cpa::Cpa;
 use crate::int_caveat::{self as int_caveat, IntModelCaveat, Range};
 use crate::solver::{SolverOracle, SolverQuery};
-use smt::SolverBackend;
 use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, StopKind, Verdict};
 use crate::waitlist::{reverse_postorder, TraversalOrder, Waitlist};
 use cfa::{EdgeId, NodeId, Program, VarId};
 use minic::IntModel;
+use smt::SolverBackend;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
@@ -513,7 +513,8 @@ impl<C: Cpa> Reachability<C> {
                 has_prec_child[of.0 as usize] = true;
             }
         }
-        let removed: Vec<StateId> = (0..n).filter(|&i| in_tree[i] && self.states[i].in_reached).map(|i| StateId(i as u32)).collect();
+        let removed: Vec<StateId> =
+            (0..n).filter(|&i| in_tree[i] && self.states[i].in_reached).map(|i| StateId(i as u32)).collect();
         let mut lost_locations = std::collections::BTreeSet::new();
         for id in &removed {
             let loc = self.states[id.0 as usize].location;
@@ -588,9 +589,8 @@ impl<C: Cpa> Reachability<C> {
                 reason.push_str(&note);
             }
         }
-        let int_model_caveat = (verdict == Verdict::True && self.info.int_model == IntModel::Math)
-            .then(|| self.int_model_caveat())
-            .flatten();
+        let int_model_caveat =
+            (verdict == Verdict::True && self.info.int_model == IntModel::Math).then(|| self.int_model_caveat()).flatten();
         if let Some(c) = &int_model_caveat {
             reason.push_str("; ");
             reason.push_str(&c.message());

@@ -37,17 +37,17 @@
 //! interpreter reached the error location on the found inputs.
 
 use crate::config::{build_analysis, build_analysis_refined, Analysis, Config, ConfigError};
-use crate::feasibility;
 use crate::cpa::ErasedPrecision;
 use crate::cpas::composite::CompositePrecision;
 use crate::cpas::octagon::OctagonPrecision;
 use crate::cpas::value::ValuePrecision;
-use crate::solver::SolverQuery;
-use smt::{parse_response, SolverBackend, Status};
+use crate::feasibility;
 use crate::precision::VarPrecision;
 use crate::refinement::{assumption_closure, interpolate, refine_with_interpolants, Interpolant};
+use crate::solver::SolverQuery;
 use crate::trace::{Event, InterpolantView, PrecisionEntry, StateId, Verdict};
 use cfa::{EdgeId, Program};
+use smt::{parse_response, SolverBackend, Status};
 use std::collections::VecDeque;
 use std::sync::Arc;
 
@@ -397,7 +397,11 @@ impl Verifier {
                 self.confirmed = None;
                 self.error_path = None;
                 self.emit(Event::Restart {
-                    configuration: format!("{name} (stage {}: the previous stage said {}: {reason})", self.stage_index + 1, verdict.upper()),
+                    configuration: format!(
+                        "{name} (stage {}: the previous stage said {}: {reason})",
+                        self.stage_index + 1,
+                        verdict.upper()
+                    ),
                     iteration: self.iteration,
                 });
             }
@@ -466,9 +470,15 @@ impl Verifier {
             Some(false) if self.stage.cegar => self.refine(path, &check),
             Some(false) => self.stage_end(
                 Verdict::Unknown,
-                format!("the error path is infeasible ({}: {}): the counterexample is spurious, the analysis too coarse", check.check, check.description),
+                format!(
+                    "the error path is infeasible ({}: {}): the counterexample is spurious, the analysis too coarse",
+                    check.check, check.description
+                ),
             ),
-            _ => self.stage_end(Verdict::Unknown, format!("an error path was found but could not be confirmed: {}", check.description)),
+            _ => self.stage_end(
+                Verdict::Unknown,
+                format!("an error path was found but could not be confirmed: {}", check.description),
+            ),
         }
     }
 
@@ -508,7 +518,10 @@ impl Verifier {
             );
         }
         if self.stage.refinements >= self.stage.max_refinements {
-            return self.stage_end(Verdict::Unknown, format!("CEGAR gave up after cegar.maxIterations = {} refinements", self.stage.max_refinements));
+            return self.stage_end(
+                Verdict::Unknown,
+                format!("CEGAR gave up after cegar.maxIterations = {} refinements", self.stage.max_refinements),
+            );
         }
         self.stage.refinements += 1;
         let name = |v: &cfa::VarId| self.program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_default();
@@ -526,7 +539,9 @@ impl Verifier {
                 location: it.location,
                 text: match &it.bindings {
                     None => "false".into(),
-                    Some(b) => format!("{{{}}}", b.iter().map(|(v, x)| format!("{}={x}", name(v))).collect::<Vec<_>>().join(", ")),
+                    Some(b) => {
+                        format!("{{{}}}", b.iter().map(|(v, x)| format!("{}={x}", name(v))).collect::<Vec<_>>().join(", "))
+                    }
                 },
             })
             .collect();
@@ -578,7 +593,11 @@ impl Verifier {
                 self.stage.precision = precision;
                 self.iteration += 1;
                 self.emit(Event::Restart {
-                    configuration: format!("{}, CEGAR iteration {} from the initial state, precision {precision_text}", self.stage.name, iteration + 1),
+                    configuration: format!(
+                        "{}, CEGAR iteration {} from the initial state, precision {precision_text}",
+                        self.stage.name,
+                        iteration + 1
+                    ),
                     iteration: self.iteration,
                 });
             }
@@ -622,7 +641,12 @@ impl Verifier {
                 feasible: Some(false),
                 confirmed: false,
                 check: "explicit values".into(),
-                description: format!("explicit values refute edge {} of {} ({})", i + 1, path.len(), edge_text(&program, path, i)),
+                description: format!(
+                    "explicit values refute edge {} of {} ({})",
+                    i + 1,
+                    path.len(),
+                    edge_text(&program, path, i)
+                ),
                 inputs: vec![],
             });
         }
@@ -635,7 +659,12 @@ impl Verifier {
                 feasible: Some(false),
                 confirmed: false,
                 check: "octagon".into(),
-                description: format!("the octagon along the path becomes ⊥ at edge {} of {} ({})", i + 1, path.len(), edge_text(&program, path, i)),
+                description: format!(
+                    "the octagon along the path becomes ⊥ at edge {} of {} ({})",
+                    i + 1,
+                    path.len(),
+                    edge_text(&program, path, i)
+                ),
                 inputs: vec![],
             });
         }
@@ -669,7 +698,10 @@ impl Verifier {
                 feasible: Some(false),
                 confirmed: false,
                 check: name.to_string(),
-                description: format!("{name} on the CFA restricted to the path's {} edges proves the error location unreachable", path.len()),
+                description: format!(
+                    "{name} on the CFA restricted to the path's {} edges proves the error location unreachable",
+                    path.len()
+                ),
                 inputs: vec![],
             }),
             _ => None,
@@ -681,7 +713,11 @@ impl Verifier {
     fn answered(&mut self, path: &[EdgeId], formula: &crate::ssa::PathFormula, output: &str) -> PathCheck {
         let model = self.stage.config.int_model();
         let response = parse_response(output);
-        self.emit(Event::SolverQuery { id: self.queries, smtlib: formula.smtlib.clone(), answer: response.status().as_str().into() });
+        self.emit(Event::SolverQuery {
+            id: self.queries,
+            smtlib: formula.smtlib.clone(),
+            answer: response.status().as_str().into(),
+        });
         self.queries += 1;
         match response.status() {
             Status::Unsat => PathCheck {
@@ -796,10 +832,7 @@ struct ParkedCheck {
 }
 
 fn edge_text(program: &Program, path: &[EdgeId], i: usize) -> String {
-    path.get(i)
-        .and_then(|e| program.edges.get(e.0 as usize))
-        .map(|e| format!("line {}: {}", e.line, e.label))
-        .unwrap_or_default()
+    path.get(i).and_then(|e| program.edges.get(e.0 as usize)).map(|e| format!("line {}: {}", e.line, e.label)).unwrap_or_default()
 }
 
 /// Builds the [`Verifier`] a configuration describes, with the native Z3

@@ -600,7 +600,11 @@ fn make_octagon(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigE
 
 /// The Octagon CPA; with `refined`, an EMPTY initial precision becomes that
 /// CEGAR precision.
-fn make_octagon_refined(p: &Arc<Program>, c: &Config, refined: Option<&Arc<VarPrecision>>) -> Result<Box<dyn DynCpa>, ConfigError> {
+fn make_octagon_refined(
+    p: &Arc<Program>,
+    c: &Config,
+    refined: Option<&Arc<VarPrecision>>,
+) -> Result<Box<dyn DynCpa>, ConfigError> {
     let options = OctagonOptions {
         merge: match c.get("cpa.octagon.mergeop.type") {
             "JOIN" => crate::trace::MergeKind::Join,

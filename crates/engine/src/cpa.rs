@@ -23,8 +23,8 @@
 //! (blanket implementation), which the [`crate::composite::CompositeCpa`]
 //! combines into a product chosen at run time.
 
-use crate::trace::{ComponentView, MergeKind, StateView, StopKind};
 use crate::int_caveat::Range;
+use crate::trace::{ComponentView, MergeKind, StateView, StopKind};
 use cfa::{Edge, NodeId};
 use std::any::Any;
 use std::fmt::Debug;
@@ -381,7 +381,8 @@ pub trait DynCpa: Send + Sync {
     /// See [`TransferRelation::successors`].
     fn successors(&self, state: &dyn DynState, edge: &Edge, precision: &dyn DynState) -> Result<Vec<ErasedState>, TransferError>;
     /// See [`TransferRelation::strengthen`].
-    fn strengthen(&self, state: &dyn DynState, others: &[&dyn Any], edge: &Edge, precision: &dyn DynState) -> Option<ErasedState>;
+    fn strengthen(&self, state: &dyn DynState, others: &[&dyn Any], edge: &Edge, precision: &dyn DynState)
+        -> Option<ErasedState>;
     /// See [`AbstractDomain::is_less_or_equal`].
     fn is_less_or_equal(&self, a: &dyn DynState, b: &dyn DynState) -> bool;
     /// See [`AbstractDomain::join`].
@@ -397,7 +398,8 @@ pub trait DynCpa: Send + Sync {
     /// See [`PrecisionAdjustment::prec`].
     fn prec(&self, state: &dyn DynState, precision: &dyn DynState) -> (ErasedState, ErasedPrecision);
     /// See [`PrecisionAdjustment::prec_at`].
-    fn prec_at(&self, state: &dyn DynState, precision: &dyn DynState, location: Option<NodeId>) -> (ErasedState, ErasedPrecision);
+    fn prec_at(&self, state: &dyn DynState, precision: &dyn DynState, location: Option<NodeId>)
+        -> (ErasedState, ErasedPrecision);
     /// See [`Cpa::location`].
     fn location(&self, state: &dyn DynState) -> Option<NodeId>;
     /// See [`Cpa::call_stack`].
@@ -444,7 +446,13 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
         let p = down::<C::Precision>(Cpa::name(self), precision);
         Ok(self.transfer_relation().successors(s, edge, p)?.into_iter().map(|x| Arc::new(x) as ErasedState).collect())
     }
-    fn strengthen(&self, state: &dyn DynState, others: &[&dyn Any], edge: &Edge, precision: &dyn DynState) -> Option<ErasedState> {
+    fn strengthen(
+        &self,
+        state: &dyn DynState,
+        others: &[&dyn Any],
+        edge: &Edge,
+        precision: &dyn DynState,
+    ) -> Option<ErasedState> {
         let s = down::<C::State>(Cpa::name(self), state);
         let p = down::<C::Precision>(Cpa::name(self), precision);
         self.transfer_relation().strengthen(s, others, edge, p).map(|x| Arc::new(x) as ErasedState)
@@ -482,7 +490,12 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
         let (s, p) = self.precision_adjustment().prec(down::<C::State>(n, state), down::<C::Precision>(n, precision));
         (Arc::new(s), Arc::new(p))
     }
-    fn prec_at(&self, state: &dyn DynState, precision: &dyn DynState, location: Option<NodeId>) -> (ErasedState, ErasedPrecision) {
+    fn prec_at(
+        &self,
+        state: &dyn DynState,
+        precision: &dyn DynState,
+        location: Option<NodeId>,
+    ) -> (ErasedState, ErasedPrecision) {
         let n = Cpa::name(self);
         let (s, p) =
             self.precision_adjustment().prec_at(down::<C::State>(n, state), down::<C::Precision>(n, precision), location);

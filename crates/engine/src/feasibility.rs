@@ -21,10 +21,10 @@
 //! [`restrict_to_path`] builds the program a second configuration checks a
 //! counterexample on (the CFA with only the path's edges).
 
+use crate::cpa::AbstractDomain;
 use crate::cpa::{Cpa, TransferRelation};
 use crate::cpas::octagon::{OctagonCpa, OctagonDomain, OctagonOptions, OctagonPrecision};
 use crate::cpas::value::{ValueCpa, ValueOptions, ValuePrecision, ValueState};
-use crate::cpa::AbstractDomain;
 use cfa::{EdgeId, Program};
 use minic::IntModel;
 use std::sync::Arc;
@@ -117,4 +117,3 @@ pub fn restrict_to_path(program: &Program, path: &[EdgeId]) -> Program {
     }
     p
 }
-

@@ -51,10 +51,7 @@ impl Range {
 
     /// The smallest range containing both (the interval join `a ⊔ b`).
     pub fn hull(self, other: Range) -> Range {
-        Range {
-            lo: self.lo.and_then(|a| other.lo.map(|b| a.min(b))),
-            hi: self.hi.and_then(|a| other.hi.map(|b| a.max(b))),
-        }
+        Range { lo: self.lo.and_then(|a| other.lo.map(|b| a.min(b))), hi: self.hi.and_then(|a| other.hi.map(|b| a.max(b))) }
     }
 
     /// The intersection (the interval meet `a ⊓ b`); components that know
@@ -128,9 +125,7 @@ pub fn find(
         let look = |var: VarId| bounds(edge.source, var);
         let mut exprs: Vec<&Expr> = Vec::new();
         match &edge.kind {
-            EdgeKind::Declare { init: Some(Rhs::Expr(e)), .. } | EdgeKind::Assign { rhs: Rhs::Expr(e), .. } => {
-                exprs.push(e)
-            }
+            EdgeKind::Declare { init: Some(Rhs::Expr(e)), .. } | EdgeKind::Assign { rhs: Rhs::Expr(e), .. } => exprs.push(e),
             EdgeKind::Assume { cond, .. } => exprs.push(cond),
             EdgeKind::Call { args, .. } => exprs.extend(args.iter()),
             EdgeKind::ReturnStatement { value: Some(e) } => exprs.push(e),
@@ -243,9 +238,8 @@ fn first_difference(program: &Program, e: &Expr, look: &dyn Fn(VarId) -> Range) 
                 BinOp::Div => {
                     let (a, b) = (range(lhs, look), range(rhs, look));
                     let may_be = |r: Range, v: i128| r.lo.is_none_or(|l| l <= v) && r.hi.is_none_or(|h| h >= v);
-                    (ty.is_signed() && may_be(a, ty.min_value()) && may_be(b, -1)).then(|| {
-                        (text(), format!("may overflow `{}` (its minimum divided by -1)", ty.c_name()))
-                    })
+                    (ty.is_signed() && may_be(a, ty.min_value()) && may_be(b, -1))
+                        .then(|| (text(), format!("may overflow `{}` (its minimum divided by -1)", ty.c_name())))
                 }
                 // |a % b| <= |a|: the remainder of in-range operands is in range.
                 BinOp::Rem => None,
@@ -332,11 +326,20 @@ mod tests {
     fn division_differs_only_for_the_minimum_by_minus_one() {
         let src = "int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / 2; int r = x % y; return 0; }";
         assert_eq!(caveat(src, &|_, _| Range::TOP), None);
-        let c = caveat("int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / y; return 0; }", &|_, _| Range::TOP)
-            .expect("min / -1");
+        let c = caveat(
+            "int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / y; return 0; }",
+            &|_, _| Range::TOP,
+        )
+        .expect("min / -1");
         assert_eq!(c.operation, "x / y");
         let positive = |_: NodeId, _: VarId| Range { lo: Some(1), hi: None };
-        assert_eq!(caveat("int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / y; return 0; }", &positive), None);
+        assert_eq!(
+            caveat(
+                "int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int q = x / y; return 0; }",
+                &positive
+            ),
+            None
+        );
     }
 
     #[test]

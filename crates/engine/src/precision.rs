@@ -85,7 +85,8 @@ impl VarPrecision {
 
     /// The precision in words: `{flag} everywhere; N5: {x}; N7: {x, y}`.
     pub fn describe(&self, program: &Program) -> String {
-        let name = |v: &VarId| program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_else(|| format!("v{}", v.0));
+        let name =
+            |v: &VarId| program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_else(|| format!("v{}", v.0));
         let set = |s: &BTreeSet<VarId>| format!("{{{}}}", s.iter().map(name).collect::<Vec<_>>().join(", "));
         if self.is_empty() {
             return "{} (nothing tracked)".into();

@@ -272,11 +272,9 @@ pub fn path_formula(program: &Program, path: &[EdgeId], model: IntModel) -> Path
 pub fn input_value(input: &PathInput, model: &BTreeMap<String, smt::Value>) -> Option<i128> {
     match model.get(&input.name)? {
         smt::Value::Int(i) => Some(*i),
-        smt::Value::Bv { value, width } => Some(if input.ty.is_signed() {
-            smt::term::bv_signed(*value, *width)
-        } else {
-            *value as i128
-        }),
+        smt::Value::Bv { value, width } => {
+            Some(if input.ty.is_signed() { smt::term::bv_signed(*value, *width) } else { *value as i128 })
+        }
         smt::Value::Bool(b) => Some(*b as i128),
     }
 }

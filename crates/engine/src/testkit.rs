@@ -12,7 +12,9 @@
 //! assert_eq!(program.edges.len(), 1);
 //! ```
 
-use cfa::{BinOp, Edge, EdgeId, EdgeKind, Expr, FuncId, Function, Node, NodeId, NodeKind, Program, Rhs, VarId, VarScope, Variable};
+use cfa::{
+    BinOp, Edge, EdgeId, EdgeKind, Expr, FuncId, Function, Node, NodeId, NodeKind, Program, Rhs, VarId, VarScope, Variable,
+};
 use minic::{IntType, Span};
 use std::sync::Arc;
 

@@ -264,7 +264,8 @@ fn check_second(config: &Config, second: &str, out: &mut Vec<ConfigError>, depth
 /// themselves and are valid.
 fn check_restart(config: &Config, out: &mut Vec<ConfigError>, depth: usize, program: Option<&Program>) {
     let key = at(config, "restartAlgorithm.configFiles");
-    let names: Vec<&str> = config.get("restartAlgorithm.configFiles").split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    let names: Vec<&str> =
+        config.get("restartAlgorithm.configFiles").split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
     if names.is_empty() {
         out.push(ConfigError {
             message: format!(

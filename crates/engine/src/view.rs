@@ -122,9 +122,7 @@ impl Statistics {
                 self.restarts += 1;
                 self.reached = self.reached.saturating_sub(removed.len() as u64);
             }
-            Event::AnalysisStarted { .. }
-            | Event::BamCache { .. }
-            | Event::AnalysisFinished { .. } => {}
+            Event::AnalysisStarted { .. } | Event::BamCache { .. } | Event::AnalysisFinished { .. } => {}
         }
     }
 
@@ -421,8 +419,7 @@ impl Snapshot {
             }
             Event::Refinement { precision, tracked, added, interpolants, path, .. } => {
                 self.current_step.push(format!("refinement: new precision {precision}"));
-                self.precision =
-                    tracked.iter().map(|e| TrackedEntry { entry: e.clone(), new: added.contains(e) }).collect();
+                self.precision = tracked.iter().map(|e| TrackedEntry { entry: e.clone(), new: added.contains(e) }).collect();
                 self.interpolants = interpolants.clone();
                 self.refuted_path = path.clone();
             }

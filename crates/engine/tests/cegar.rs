@@ -4,9 +4,9 @@
 
 use engine::cegar::{build_verifier, Verifier};
 use engine::trace::Event;
-use engine::{feasibility, refinement};
 use engine::view::{Cursor, Snapshot, Statistics};
 use engine::{build_analysis, Config, Verdict};
+use engine::{feasibility, refinement};
 use std::sync::Arc;
 
 fn program(src: &str) -> Arc<cfa::Program> {
@@ -153,7 +153,12 @@ fn a_real_bug_is_false_and_confirmed_by_replay() {
             assert_eq!(verdict, Verdict::False, "{preset}/{model}: {reason}");
             assert_eq!(v.confirmed(), Some(true), "{preset}/{model}");
             assert_eq!(v.inputs(), &[42], "{preset}/{model}");
-            let ex = feasibility::replay(&p, v.inputs(), if model == "C" { minic::IntModel::C } else { minic::IntModel::Math }, 10_000);
+            let ex = feasibility::replay(
+                &p,
+                v.inputs(),
+                if model == "C" { minic::IntModel::C } else { minic::IntModel::Math },
+                10_000,
+            );
             assert!(matches!(ex.outcome, concrete::Outcome::ReachedError { .. }));
             assert!(events.iter().any(|e| matches!(e, Event::SolverQuery { .. })), "{preset}: the SMT check ran");
             assert!(matches!(events.last(), Some(Event::AnalysisFinished { .. })));
@@ -223,7 +228,9 @@ fn counterexample_checks_confirm_real_bugs_and_reject_spurious_paths() {
     // The restart algorithm falls back to octagon CEGAR and confirms it.
     let (v, events) = run(&looping, &config("octagon-seq-widening-cegar", "5000"));
     assert_eq!(v.outcome().unwrap().0, Verdict::False);
-    assert!(events.iter().any(|e| matches!(e, Event::Restart { configuration, .. } if configuration.starts_with("octagon-cegar"))));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::Restart { configuration, .. } if configuration.starts_with("octagon-cegar"))));
 }
 
 #[test]

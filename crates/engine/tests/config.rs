@@ -68,7 +68,11 @@ fn files_on_disk_include_relative_to_themselves() {
     let dir = std::env::temp_dir().join(format!("engine-config-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("base.properties"), "cpa.value.merge = JOIN\n").unwrap();
-    std::fs::write(dir.join("top.properties"), "#include base.properties\n#include value.properties\nanalysis.traversal.order = BFS\n").unwrap();
+    std::fs::write(
+        dir.join("top.properties"),
+        "#include base.properties\n#include value.properties\nanalysis.traversal.order = BFS\n",
+    )
+    .unwrap();
     let c = Config::load(dir.join("top.properties").to_str().unwrap()).unwrap();
     // value.properties (an embedded preset) sets merge back to SEP after base.
     assert_eq!(c.get("cpa.value.merge"), "SEP");

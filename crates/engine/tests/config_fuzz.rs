@@ -268,9 +268,12 @@ fn program(bytes: &[u8]) -> String {
                 out.push_str(&format!("  {t} = f{f}({}, {});\n", expr(&mut next, &vars), expr(&mut next, &vars)));
             }
             2 => out.push_str(&format!("  while (y < {}) {{ y = y + 1; z = z + 2; }}\n", next() % 6)),
-            3 => {
-                out.push_str(&format!("  if (x < {}) {{ y = {}; }} else {{ z = {}; }}\n", next() % 4, expr(&mut next, &vars), expr(&mut next, &vars)))
-            }
+            3 => out.push_str(&format!(
+                "  if (x < {}) {{ y = {}; }} else {{ z = {}; }}\n",
+                next() % 4,
+                expr(&mut next, &vars),
+                expr(&mut next, &vars)
+            )),
             _ => {
                 let t = vars[next() as usize % 3];
                 out.push_str(&format!("  {t} = {};\n", expr(&mut next, &vars)));
@@ -310,7 +313,8 @@ fn exercise(text: &str, source: &str) -> Result<Outcome, String> {
     let report = |what: &str| format!("{what}\n--- properties ---\n{text}\n--- program ---\n{source}");
     let parsed = catch_unwind(|| Config::parse(text, "fuzz.properties")).map_err(|_| report("Config::parse panicked"))?;
     let Ok(mut config) = parsed else { return Ok(Outcome::ParseError) };
-    let program = Arc::new(cfa::from_source(source).map_err(|d| report(&format!("the generated program does not parse: {d:?}")))?);
+    let program =
+        Arc::new(cfa::from_source(source).map_err(|d| report(&format!("the generated program does not parse: {d:?}")))?);
     let checked = catch_unwind(AssertUnwindSafe(|| {
         let _ = engine::config::problems(&config);
         let _ = engine::config::warnings(&config);
@@ -322,13 +326,15 @@ fn exercise(text: &str, source: &str) -> Result<Outcome, String> {
         // composite assembled by hand), as long as it has a location.
         limit(&mut config);
         if config.cpas().iter().any(|c| c == "cpa.location.LocationCPA") {
-            catch_unwind(AssertUnwindSafe(|| bypass(&program, &config))).map_err(|_| report("the run bypassing validation panicked"))?;
+            catch_unwind(AssertUnwindSafe(|| bypass(&program, &config)))
+                .map_err(|_| report("the run bypassing validation panicked"))?;
         }
         return Ok(Outcome::Rejected);
     }
     limit(&mut config);
     let run = catch_unwind(AssertUnwindSafe(|| -> Result<Verdict, String> {
-        let mut v = Verifier::new(program.clone(), &config, true).map_err(|e| format!("validation passed but the verifier was refused: {e}"))?;
+        let mut v = Verifier::new(program.clone(), &config, true)
+            .map_err(|e| format!("validation passed but the verifier was refused: {e}"))?;
         // No solver: every query parks and is answered `unknown` (sound,
         // fast and the same on every machine).
         v.set_solver(None);
@@ -404,8 +410,12 @@ fn fuzz_configurations_and_programs() {
     // input instead.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let mut runner =
-        TestRunner::new(ProptestConfig { cases: cases(), failure_persistence: None, rng_seed: RngSeed::Fixed(seed()), ..ProptestConfig::default() });
+    let mut runner = TestRunner::new(ProptestConfig {
+        cases: cases(),
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(seed()),
+        ..ProptestConfig::default()
+    });
     let tally = std::cell::RefCell::new([0u64; 5]);
     let strategy = (
         prop::collection::vec(line(), 0..10),
@@ -426,7 +436,10 @@ fn fuzz_configurations_and_programs() {
     });
     std::panic::set_hook(hook);
     let t = tally.borrow();
-    eprintln!("config fuzz: {} executions: {} parse errors, {} rejected by validation, {} TRUE/FALSE, {} UNKNOWN", t[0], t[1], t[2], t[3], t[4]);
+    eprintln!(
+        "config fuzz: {} executions: {} parse errors, {} rejected by validation, {} TRUE/FALSE, {} UNKNOWN",
+        t[0], t[1], t[2], t[3], t[4]
+    );
     if let Err(e) = result {
         panic!("{e}");
     }
@@ -462,7 +475,11 @@ fn regression_octagon_without_callstack_is_rejected_not_a_panic() {
     assert_eq!(exercise(text, FIXED_PROGRAMS[1]), Ok(Outcome::Rejected));
     let program = cfa::from_source(FIXED_PROGRAMS[1]).unwrap();
     let e = engine::config::validate_for(&Config::parse(text, "x.properties").unwrap(), &program).unwrap_err();
-    assert!(e.message.contains("x.properties:2: CompositeCPA.cpas: this program calls functions (line 3: g; line 5: f; line 5: h)"), "{}", e.message);
+    assert!(
+        e.message.contains("x.properties:2: CompositeCPA.cpas: this program calls functions (line 3: g; line 5: f; line 5: h)"),
+        "{}",
+        e.message
+    );
 }
 
 /// The same composite assembled by hand, bypassing validation: the Octagon
@@ -473,9 +490,12 @@ fn regression_octagon_without_callstack_is_rejected_not_a_panic() {
 fn regression_octagon_without_callstack_bypassing_validation_does_not_panic() {
     let program = Arc::new(cfa::from_source(FIXED_PROGRAMS[1]).unwrap());
     for merge in ["SEP", "JOIN", "WIDENING"] {
-        let text = format!("#include octagon-base.properties\ncpa.octagon.mergeop.type = {merge}\nCompositeCPA.cpas = LocationCPA, OctagonCPA\n");
+        let text = format!(
+            "#include octagon-base.properties\ncpa.octagon.mergeop.type = {merge}\nCompositeCPA.cpas = LocationCPA, OctagonCPA\n"
+        );
         let config = Config::parse(&text, "x.properties").unwrap();
-        let verdict = catch_unwind(|| bypass(&program, &config)).unwrap_or_else(|_| panic!("merge {merge}: the octagon panicked"));
+        let verdict =
+            catch_unwind(|| bypass(&program, &config)).unwrap_or_else(|_| panic!("merge {merge}: the octagon panicked"));
         assert!(verdict.is_some(), "merge {merge}: a verdict");
     }
 }

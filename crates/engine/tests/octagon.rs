@@ -94,7 +94,10 @@ fn listing_2_1_only_widening_terminates() {
     assert_eq!((w0.reached, w0.stats.created, w0.stats.steps), (15, 20, 16));
     for preset in ["octagon-sep", "octagon-join"] {
         let r = run(&src, preset, &["limits.steps=2000", "analysis.intModel=MATH"]);
-        println!("Listing 2.1 {preset}: {:?} reached={} created={} steps={}", r.verdict, r.reached, r.stats.created, r.stats.steps);
+        println!(
+            "Listing 2.1 {preset}: {:?} reached={} created={} steps={}",
+            r.verdict, r.reached, r.stats.created, r.stats.steps
+        );
         assert_eq!(r.verdict, Verdict::Unknown, "{preset} cannot converge on an unbounded counter");
         assert_eq!(r.stats.steps, 2000);
     }
@@ -189,7 +192,8 @@ fn unsigned_wrap_and_overflow_are_not_assumed_away_under_c() {
     // 0u - 1 wraps to UINT_MAX exactly.
     let wrap = "extern void reach_error(void);\nint main() { unsigned int u = 0; u = u - 1; if (u != 4294967295u) reach_error(); return 0; }";
     assert_eq!(run(wrap, "octagon-widening", &["analysis.intModel=C"]).verdict, Verdict::True);
-    let wrap_err = "extern void reach_error(void);\nint main() { unsigned int u = 0; u = u - 1; if (u > 5) reach_error(); return 0; }";
+    let wrap_err =
+        "extern void reach_error(void);\nint main() { unsigned int u = 0; u = u - 1; if (u > 5) reach_error(); return 0; }";
     assert_eq!(run(wrap_err, "octagon-widening", &["analysis.intModel=C"]).verdict, Verdict::False);
     assert_eq!(run(wrap_err, "octagon-widening", &["analysis.intModel=MATH"]).verdict, Verdict::True);
     // Signed overflow of a nondet value: x + 1 may be INT_MIN.
@@ -254,8 +258,7 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
     let mut counts = (0, 0);
     let generated = generated(seed);
     let src = generated.text.clone();
-    let program: Arc<Program> =
-        Arc::new(cfa::from_source(&src).map_err(|d| TestCaseError::fail(format!("{d:?}\n{src}")))?);
+    let program: Arc<Program> = Arc::new(cfa::from_source(&src).map_err(|d| TestCaseError::fail(format!("{d:?}\n{src}")))?);
     for model in [IntModel::Math, IntModel::C] {
         let runs: Vec<_> = (0..8u64)
             .map(|s| {

@@ -35,11 +35,7 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
             })
             .collect();
         let error_reachable = runs.iter().any(|r| matches!(r.outcome, Outcome::ReachedError { .. }));
-        for (preset, sets) in [
-            ("value", vec![]),
-            ("value-join", vec![]),
-            ("value", vec!["analysis.traversal.order=BFS"]),
-        ] {
+        for (preset, sets) in [("value", vec![]), ("value-join", vec![]), ("value", vec!["analysis.traversal.order=BFS"])] {
             let mut c = Config::preset(preset).unwrap();
             c.set("analysis.intModel", model.name()).unwrap();
             c.set("limits.steps", "20000").unwrap();
@@ -49,10 +45,7 @@ fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
             let mut a = build_analysis(program.clone(), &c, false).unwrap();
             a.run_with(|_| {});
             let (verdict, _) = a.outcome().unwrap();
-            prop_assert!(
-                !(error_reachable && verdict == Verdict::True),
-                "wrong TRUE ({preset} {sets:?}, {model:?}) for\n{src}"
-            );
+            prop_assert!(!(error_reachable && verdict == Verdict::True), "wrong TRUE ({preset} {sets:?}, {model:?}) for\n{src}");
             if verdict != Verdict::True {
                 continue; // not a complete reached set
             }

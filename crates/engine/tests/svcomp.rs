@@ -36,13 +36,7 @@ fn value_analysis_never_says_true_for_an_unsafe_task() {
         if verdict.lower() == expected {
             correct += 1;
         }
-        println!(
-            "{path:<55} {expected:>8} {:>8} {:>8} {:>8} {:>8}",
-            verdict.lower(),
-            stats.reached,
-            stats.created,
-            stats.steps
-        );
+        println!("{path:<55} {expected:>8} {:>8} {:>8} {:>8} {:>8}", verdict.lower(), stats.reached, stats.created, stats.steps);
     }
     let secs = started.elapsed().as_secs_f64();
     println!("{tasks} tasks, {correct} correct, {steps} steps in {secs:.1} s ({:.0} pops/s)", steps as f64 / secs);

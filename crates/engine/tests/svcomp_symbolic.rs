@@ -21,7 +21,10 @@ fn symbolic_execution_never_says_true_for_an_unsafe_task() {
     let (mut wrong, mut correct, mut alarms, mut unknown) = (Vec::new(), 0, 0, 0);
     let mut all_times: Vec<Duration> = Vec::new();
     let mut analysis_time = Duration::ZERO;
-    println!("{:<55} {:>8} {:>8} {:>7} {:>7} {:>9} {:>9}", "task", "expected", "verdict", "steps", "queries", "total ms", "solver ms");
+    println!(
+        "{:<55} {:>8} {:>8} {:>7} {:>7} {:>9} {:>9}",
+        "task", "expected", "verdict", "steps", "queries", "total ms", "solver ms"
+    );
     for task in svcomp_tasks::tasks() {
         let (path, expected) = (task.path.as_str(), task.expected.lower());
         let program = Arc::new(cfa::from_source(&task.source()).unwrap_or_else(|d| panic!("{path}: {d:?}")));

@@ -78,10 +78,8 @@ fn listing_1_symbolic_execution_proves_it_with_solver_queries() {
         let logic = if model == "C" { "(set-logic QF_BV)" } else { "(set-logic QF_LIA)" };
         assert!(qs.iter().all(|(s, _)| s.contains(logic) && s.contains("(check-sat)\n")), "{qs:#?}");
         // Query ids count up from 0 in trace order.
-        let ids: Vec<u32> = events
-            .iter()
-            .filter_map(|e| if let Event::SolverQuery { id, .. } = e { Some(*id) } else { None })
-            .collect();
+        let ids: Vec<u32> =
+            events.iter().filter_map(|e| if let Event::SolverQuery { id, .. } = e { Some(*id) } else { None }).collect();
         assert_eq!(ids, (0..ids.len() as u32).collect::<Vec<_>>());
     }
 }
@@ -131,9 +129,10 @@ fn path_explosion_two_to_the_k_states_with_merge_sep() {
             .reached()
             .filter(|(id, _)| a.record(*id).and_then(|r| r.location) == Some(exit))
             .filter_map(|(_, s)| {
-                s.parts.iter().find_map(|p| p.as_any().downcast_ref::<SymState>()).and_then(|m| {
-                    m.values.values().filter_map(|t| t.as_signed()).max()
-                })
+                s.parts
+                    .iter()
+                    .find_map(|p| p.as_any().downcast_ref::<SymState>())
+                    .and_then(|m| m.values.values().filter_map(|t| t.as_signed()).max())
             })
             .collect();
         xs.sort();
@@ -233,7 +232,11 @@ fn one_renaming_for_memory_and_constraints() {
     // Memory alone matches with α2 ↦ α1, α1 ↦ α2; then e' says y > 0,
     // e says x > 0: e ⋢ e'.
     let gt0 = |t: Term| Term::app(Op::Lt, vec![Term::int(0), t]);
-    let m = |a: u32, b: u32| SymState { values: BTreeMap::from([(cfa::VarId(0), ident(a)), (cfa::VarId(1), ident(b))]), frames: vec![], next_id: 2 };
+    let m = |a: u32, b: u32| SymState {
+        values: BTreeMap::from([(cfa::VarId(0), ident(a)), (cfa::VarId(1), ident(b))]),
+        frames: vec![],
+        next_id: 2,
+    };
     let e = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(1, 2)), model: None };
     let e2 = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(2, 1)), model: None };
     assert!(SymbolicDomain.is_less_or_equal(&m(1, 2), &m(2, 1)));

@@ -13,7 +13,8 @@ use std::sync::Arc;
 fn program(with_error: bool) -> Arc<cfa::Program> {
     let mut b = CfaBuilder::new();
     let x = b.variable("x");
-    let (head, a, c, join, d, e, join2, err) = (b.node(), b.node(), b.node(), b.node(), b.node(), b.node(), b.node(), b.error_node());
+    let (head, a, c, join, d, e, join2, err) =
+        (b.node(), b.node(), b.node(), b.node(), b.node(), b.node(), b.node(), b.error_node());
     b.loop_head(head);
     b.blank(b.entry(), head);
     b.branch(head, bin(BinOp::Gt, var(x), int(0)), a, c);

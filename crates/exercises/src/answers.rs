@@ -47,7 +47,12 @@ impl AnswersFile {
             message: e.to_string(),
         })?;
         if a.format != crate::FORMAT_VERSION {
-            return Err(LoadError { file: file.into(), line: 1, column: 1, message: format!("answers format {} is not supported", a.format) });
+            return Err(LoadError {
+                file: file.into(),
+                line: 1,
+                column: 1,
+                message: format!("answers format {} is not supported", a.format),
+            });
         }
         Ok(a)
     }
@@ -90,7 +95,12 @@ pub fn parse_solutions(file: &str, text: &str) -> Result<Vec<LocatedSolution>, L
         LoadError { file: file.into(), line, column, message: e.message().trim().to_string() }
     })?;
     if raw.format != crate::FORMAT_VERSION {
-        return Err(LoadError { file: file.into(), line: 1, column: 1, message: format!("format {} is not supported", raw.format) });
+        return Err(LoadError {
+            file: file.into(),
+            line: 1,
+            column: 1,
+            message: format!("format {} is not supported", raw.format),
+        });
     }
     Ok(raw
         .solution

@@ -42,7 +42,14 @@ pub struct Feedback {
 
 impl Feedback {
     fn wrong(ex: &Exercise, explanation: impl Into<String>) -> Feedback {
-        Feedback { exercise: ex.id.clone(), correct: false, points: 0.0, max_points: ex.points, explanation: explanation.into(), details: vec![] }
+        Feedback {
+            exercise: ex.id.clone(),
+            correct: false,
+            points: 0.0,
+            max_points: ex.points,
+            explanation: explanation.into(),
+            details: vec![],
+        }
     }
     fn verdict(ex: &Exercise, correct: bool, explanation: impl Into<String>) -> Feedback {
         Feedback {
@@ -78,7 +85,10 @@ fn config_for(ex: &Exercise, spec: &ConfigSpec, label: &str) -> Result<engine::C
 /// is not open, …).
 pub fn plan(ex: &Exercise, answer: &Answer) -> Result<Plan, Feedback> {
     if answer.kind() != ex.question.kind() {
-        return Err(Feedback::wrong(ex, format!("this is a {} question, but the answer is of kind {}", ex.question.kind(), answer.kind())));
+        return Err(Feedback::wrong(
+            ex,
+            format!("this is a {} question, but the answer is of kind {}", ex.question.kind(), answer.kind()),
+        ));
     }
     let mut p = Plan { exercise: ex.clone(), answer: answer.clone(), runs: vec![], smt: vec![], invariant: None };
     let base = || -> Result<RunRequest, Feedback> {
@@ -86,7 +96,8 @@ pub fn plan(ex: &Exercise, answer: &Answer) -> Result<Plan, Feedback> {
     };
     match (&ex.question, answer) {
         (Question::Verdict, Answer::Verdict { verdict }) => {
-            parse_verdict(verdict).ok_or_else(|| Feedback::wrong(ex, format!("`{verdict}` is not a verdict: say true, false or unknown")))?;
+            parse_verdict(verdict)
+                .ok_or_else(|| Feedback::wrong(ex, format!("`{verdict}` is not a verdict: say true, false or unknown")))?;
             p.runs.push(base()?);
         }
         (Question::Count { .. }, Answer::Count { .. }) | (Question::NextStep { .. }, Answer::NextStep { .. }) => {
@@ -98,7 +109,10 @@ pub fn plan(ex: &Exercise, answer: &Answer) -> Result<Plan, Feedback> {
         (Question::ChooseConfiguration { presets, open, .. }, Answer::ChooseConfiguration { preset, set }) => {
             let chosen = preset.clone().unwrap_or_else(|| ex.config.preset.clone());
             if chosen != ex.config.preset && !presets.contains(&chosen) {
-                return Err(Feedback::wrong(ex, format!("`{chosen}` is not one of the presets offered ({})", offered(&ex.config.preset, presets))));
+                return Err(Feedback::wrong(
+                    ex,
+                    format!("`{chosen}` is not one of the presets offered ({})", offered(&ex.config.preset, presets)),
+                ));
             }
             let mut spec = ConfigSpec { preset: chosen, set: ex.config.set.clone(), locked: true };
             for (k, v) in set {
@@ -106,7 +120,10 @@ pub fn plan(ex: &Exercise, answer: &Answer) -> Result<Plan, Feedback> {
                     return Err(Feedback::wrong(ex, format!("`{k}` is not open in this exercise")));
                 };
                 if !allowed.is_empty() && !allowed.iter().any(|a| a.eq_ignore_ascii_case(v.trim())) {
-                    return Err(Feedback::wrong(ex, format!("`{k} = {v}` is not offered (choose one of {})", allowed.join(", "))));
+                    return Err(Feedback::wrong(
+                        ex,
+                        format!("`{k} = {v}` is not offered (choose one of {})", allowed.join(", ")),
+                    ));
                 }
                 spec.set.insert(k.clone(), v.clone());
             }
@@ -189,11 +206,16 @@ fn parse_verdict(s: &str) -> Option<Verdict> {
 fn next_step_prediction(popped: Option<u32>, merge: &Option<String>, stop: &Option<String>) -> Result<Prediction, String> {
     let merge = match merge {
         None => None,
-        Some(m) => Some(MergeOutcome::from_key(m.trim()).ok_or_else(|| format!("merge: `{m}` is not one of kept, joined, widened"))?),
+        Some(m) => {
+            Some(MergeOutcome::from_key(m.trim()).ok_or_else(|| format!("merge: `{m}` is not one of kept, joined, widened"))?)
+        }
     };
     let stop = match stop {
         None => None,
-        Some(s) => Some(StopOutcome::from_key(s.trim()).ok_or_else(|| format!("stop: `{s}` is not one of covered, not-covered, some, none"))?),
+        Some(s) => Some(
+            StopOutcome::from_key(s.trim())
+                .ok_or_else(|| format!("stop: `{s}` is not one of covered, not-covered, some, none"))?,
+        ),
     };
     Ok(Prediction { popped: popped.map(StateId), merge, stop })
 }
@@ -288,7 +310,9 @@ impl Plan {
                 fb.details.push(format!("{l1} {}", summary(r1)));
                 fb
             }
-            (Question::AbstractState { location, domain }, Answer::AbstractState { state: text }) => self.grade_state(r0, location, *domain, text),
+            (Question::AbstractState { location, domain }, Answer::AbstractState { state: text }) => {
+                self.grade_state(r0, location, *domain, text)
+            }
             (Question::Precision { minimal }, Answer::Precision { .. }) => {
                 let proved = r0.verdict == Verdict::True;
                 let mut fb = Feedback::verdict(ex, proved, format!("The {label} {}.", summary(r0)));
@@ -301,10 +325,16 @@ impl Plan {
                         fb = Feedback::verdict(
                             ex,
                             false,
-                            format!("The {label} proves the program, but it is not minimal: it also proves it {}.", needless.join(", ")),
+                            format!(
+                                "The {label} proves the program, but it is not minimal: it also proves it {}.",
+                                needless.join(", ")
+                            ),
                         );
                     } else {
-                        fb.details.push("Leaving out any one of these variables, the program is no longer proved: the precision is minimal.".into());
+                        fb.details.push(
+                            "Leaving out any one of these variables, the program is no longer proved: the precision is minimal."
+                                .into(),
+                        );
                     }
                 }
                 fb
@@ -396,7 +426,8 @@ impl Plan {
         let views = r.reached_views_at(node);
         let line = program.nodes.iter().find(|n| n.id == node).map(|n| n.line).unwrap_or(0);
         let label = self.runs.first().map(|r| r.label.clone()).unwrap_or_default();
-        let head = format!("{label} {}; at N{} (line {line}) the final reached set holds {} state(s)", summary(r), node.0, views.len());
+        let head =
+            format!("{label} {}; at N{} (line {line}) the final reached set holds {} state(s)", summary(r), node.0, views.len());
         match (domain, student) {
             (StateDomain::Value, Student::Values(s)) => {
                 let mut reference: Option<std::collections::BTreeMap<cfa::VarId, i128>> = None;
@@ -440,10 +471,18 @@ impl Plan {
                         state::intervals_text(program, &s),
                     )
                 } else {
-                    (Relation::of(s.leq(&reference), reference.leq(&s)), state::octagon_text(program, &reference), state::octagon_text(program, &s))
+                    (
+                        Relation::of(s.leq(&reference), reference.leq(&s)),
+                        state::octagon_text(program, &reference),
+                        state::octagon_text(program, &s),
+                    )
                 };
                 let which = if domain == StateDomain::Interval { "whose join, as intervals, is" } else { "whose join is" };
-                Feedback::verdict(ex, rel == Relation::Equal, format!("{head}, {which} `{rtext}`; you said `{stext}`: {}.", rel.words()))
+                Feedback::verdict(
+                    ex,
+                    rel == Relation::Equal,
+                    format!("{head}, {which} `{rtext}`; you said `{stext}`: {}.", rel.words()),
+                )
             }
             _ => Feedback::wrong(ex, "the answer does not fit the domain"),
         }

@@ -140,7 +140,8 @@ fn parse_invariant(program: &Program, expression: &str) -> Result<Parsed, String
     // Synthetic variables → the program's, by name (locals of main first).
     let mut map = BTreeMap::new();
     for sv in &synthetic.variables {
-        let original = locals.iter().find(|v| v.name == sv.name && !sv.is_global()).or_else(|| globals.iter().find(|v| v.name == sv.name));
+        let original =
+            locals.iter().find(|v| v.name == sv.name && !sv.is_global()).or_else(|| globals.iter().find(|v| v.name == sv.name));
         if let Some(o) = original {
             map.insert(sv.id, o.id);
         }
@@ -221,10 +222,20 @@ fn invariant_term(inv: &Parsed, ssa: &mut Ssa) -> Term {
     let disjuncts: Vec<Term> = inv
         .paths
         .iter()
-        .map(|p| Term::and(p.iter().map(|(e, pos)| {
-            let c = encode_condition(e, enc, ssa);
-            if *pos { c } else { Term::not(c) }
-        }).collect()))
+        .map(|p| {
+            Term::and(
+                p.iter()
+                    .map(|(e, pos)| {
+                        let c = encode_condition(e, enc, ssa);
+                        if *pos {
+                            c
+                        } else {
+                            Term::not(c)
+                        }
+                    })
+                    .collect(),
+            )
+        })
         .collect();
     ssa.map = None;
     Term::or(disjuncts)
@@ -255,7 +266,9 @@ fn segments(program: &Program, start: NodeId, head: NodeId) -> Result<Vec<(Vec<c
                 stack.push((e.target, p));
             }
             if out.len() > MAX_SEGMENTS {
-                return Err(format!("the program has more than {MAX_SEGMENTS} paths between the entry, the loop head and the error"));
+                return Err(format!(
+                    "the program has more than {MAX_SEGMENTS} paths between the entry, the loop head and the error"
+                ));
             }
         }
     }
@@ -300,7 +313,13 @@ impl InvariantCheck {
     /// Reads `expression` over the program's variables at loop head `node`
     /// and builds one query per path segment. Errors are sentences for the
     /// student (with a column for syntax errors).
-    pub fn new(program: &Program, _source: &str, node: NodeId, expression: &str, model: IntModel) -> Result<InvariantCheck, String> {
+    pub fn new(
+        program: &Program,
+        _source: &str,
+        node: NodeId,
+        expression: &str,
+        model: IntModel,
+    ) -> Result<InvariantCheck, String> {
         let inv = parse_invariant(program, expression)?;
         let enc = Encoding::new(Theory::sound_for(model), model);
         let names = crate::state::display_names(program);
@@ -389,7 +408,11 @@ impl InvariantCheck {
                             .iter()
                             .map(|(n, s, e, ty)| format!("{n} = {}", value(if end { e } else { s }, *ty)))
                             .collect();
-                        if parts.is_empty() { "(no variables)".into() } else { parts.join(", ") }
+                        if parts.is_empty() {
+                            "(no variables)".into()
+                        } else {
+                            parts.join(", ")
+                        }
                     };
                     let lines = seg.lines.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
                     let text = match seg.condition {
@@ -434,7 +457,11 @@ impl InvariantCheck {
         } else if failures.is_empty() {
             format!("`{}` could not be checked completely: the solver answered unknown.", self.expression)
         } else {
-            format!("`{}` is not an inductive invariant that proves the program: {}.", self.expression, failures.values().cloned().collect::<Vec<_>>().join("; "))
+            format!(
+                "`{}` is not an inductive invariant that proves the program: {}.",
+                self.expression,
+                failures.values().cloned().collect::<Vec<_>>().join("; ")
+            )
         };
         (ok, explanation, details)
     }

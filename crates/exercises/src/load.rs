@@ -224,12 +224,8 @@ pub fn load_set(files: &dyn SetFiles) -> SetLoad {
         out.errors.push(LoadError::at(SET_INDEX, &text, raw.id.span().start, "a set id is 1 to 64 of a-z, 0-9 and -"));
         return out;
     }
-    let mut set = ExerciseSet {
-        id: raw.id.get_ref().clone(),
-        title: raw.title,
-        description: raw.description,
-        exercises: Vec::new(),
-    };
+    let mut set =
+        ExerciseSet { id: raw.id.get_ref().clone(), title: raw.title, description: raw.description, exercises: Vec::new() };
     for entry in &raw.exercises {
         let name = entry.get_ref();
         if !valid_relative_path(name) || !name.ends_with(".toml") || name == SET_INDEX || name == SOLUTIONS {
@@ -244,7 +240,12 @@ pub fn load_set(files: &dyn SetFiles) -> SetLoad {
         match load_exercise(files, name) {
             Ok(ex) => {
                 if set.exercises.iter().any(|e| e.id == ex.id) {
-                    out.errors.push(LoadError { file: name.clone(), line: 1, column: 1, message: format!("duplicate exercise id `{}`", ex.id) });
+                    out.errors.push(LoadError {
+                        file: name.clone(),
+                        line: 1,
+                        column: 1,
+                        message: format!("duplicate exercise id `{}`", ex.id),
+                    });
                 } else {
                     set.exercises.push(ex);
                 }
@@ -379,7 +380,8 @@ fn validate_question<'q>(
                 engine::Config::preset(p).map_err(|e| (p.as_str(), e.message))?;
             }
             for (key, values) in open {
-                let decl = engine::config::option(key).ok_or_else(|| (key.as_str(), format!("`{key}` is not a configuration option")))?;
+                let decl = engine::config::option(key)
+                    .ok_or_else(|| (key.as_str(), format!("`{key}` is not a configuration option")))?;
                 for v in values {
                     let mut c = engine::Config::defaults();
                     c.set(decl.key, v).map_err(|e| (key.as_str(), strip_origin(&e.message).to_string()))?;

@@ -89,7 +89,8 @@ impl ConfigSpec {
     pub fn to_config(&self) -> Result<Config, ConfigError> {
         let mut c = Config::preset(&self.preset)?;
         for (k, v) in &self.set {
-            c.set(k, v).map_err(|e| ConfigError { message: e.message.strip_prefix("--set: ").unwrap_or(&e.message).to_string() })?;
+            c.set(k, v)
+                .map_err(|e| ConfigError { message: e.message.strip_prefix("--set: ").unwrap_or(&e.message).to_string() })?;
         }
         Ok(c)
     }

@@ -233,10 +233,20 @@ pub fn grade(prediction: &Prediction, outcome: &StepOutcome) -> Grading {
         });
     }
     if let Some(m) = prediction.merge {
-        answers.push(Answer { question: "merge", predicted: m.words().into(), actual: outcome.merge.words().into(), right: m == outcome.merge });
+        answers.push(Answer {
+            question: "merge",
+            predicted: m.words().into(),
+            actual: outcome.merge.words().into(),
+            right: m == outcome.merge,
+        });
     }
     if let Some(s) = prediction.stop {
-        answers.push(Answer { question: "stop", predicted: s.words().into(), actual: outcome.stop.words().into(), right: s == outcome.stop });
+        answers.push(Answer {
+            question: "stop",
+            predicted: s.words().into(),
+            actual: outcome.stop.words().into(),
+            right: s == outcome.stop,
+        });
     }
     Grading { step: outcome.step, answers }
 }
@@ -250,27 +260,52 @@ mod tests {
         Event::WaitlistPop { state: StateId(s), step }
     }
     fn merge(op: MergeKind, replaced: bool) -> Event {
-        Event::Merge { operator: op, new: StateId(9), reached: StateId(1), result: StateId(if replaced { 10 } else { 1 }), replaced }
+        Event::Merge {
+            operator: op,
+            new: StateId(9),
+            reached: StateId(1),
+            result: StateId(if replaced { 10 } else { 1 }),
+            replaced,
+        }
     }
     fn stop(covered: bool) -> Event {
-        Event::Stop { state: StateId(9), operator: StopKind::Sep, covered, covered_by: if covered { vec![StateId(1)] } else { vec![] } }
+        Event::Stop {
+            state: StateId(9),
+            operator: StopKind::Sep,
+            covered,
+            covered_by: if covered { vec![StateId(1)] } else { vec![] },
+        }
     }
 
     #[test]
     fn a_step_runs_from_its_pop_to_the_next() {
         let events = vec![
-            pop(0, 1), stop(false), Event::ReachedAdd { state: StateId(9) },
-            pop(9, 2), merge(MergeKind::Join, true), stop(false),
-            pop(10, 3), merge(MergeKind::Widening, false), merge(MergeKind::Join, true), stop(true),
+            pop(0, 1),
+            stop(false),
+            Event::ReachedAdd { state: StateId(9) },
+            pop(9, 2),
+            merge(MergeKind::Join, true),
+            stop(false),
+            pop(10, 3),
+            merge(MergeKind::Widening, false),
+            merge(MergeKind::Join, true),
+            stop(true),
             pop(11, 4),
         ];
         let s1 = StepOutcome::next(&events, 0, false).unwrap();
-        assert_eq!((s1.step, s1.popped, s1.merge, s1.stop, s1.start, s1.end), (1, StateId(0), MergeOutcome::KeptApart, StopOutcome::NotCovered, 0, 3));
+        assert_eq!(
+            (s1.step, s1.popped, s1.merge, s1.stop, s1.start, s1.end),
+            (1, StateId(0), MergeOutcome::KeptApart, StopOutcome::NotCovered, 0, 3)
+        );
         // From inside step 1, the next step is step 2.
         let s2 = StepOutcome::next(&events, 1, false).unwrap();
         assert_eq!((s2.step, s2.merge, s2.stop, s2.start, s2.end), (2, MergeOutcome::Joined, StopOutcome::NotCovered, 3, 6));
         let s3 = StepOutcome::next(&events, 6, false).unwrap();
-        assert_eq!((s3.merge, s3.stop), (MergeOutcome::Joined, StopOutcome::Covered), "a replacing join; the unchanged widening does not count");
+        assert_eq!(
+            (s3.merge, s3.stop),
+            (MergeOutcome::Joined, StopOutcome::Covered),
+            "a replacing join; the unchanged widening does not count"
+        );
         // The last step is known only when the trace is complete.
         assert_eq!(StepOutcome::next(&events, 10, false), None);
         let s4 = StepOutcome::next(&events, 10, true).unwrap();
@@ -287,8 +322,16 @@ mod tests {
 
     #[test]
     fn grading_marks_each_question() {
-        let outcome = StepOutcome { step: 5, popped: StateId(4), merge: MergeOutcome::Joined, stop: StopOutcome::NotCovered, start: 0, end: 1 };
-        let right = Prediction { popped: Some(StateId(4)), merge: Some(MergeOutcome::Joined), stop: Some(StopOutcome::NotCovered) };
+        let outcome = StepOutcome {
+            step: 5,
+            popped: StateId(4),
+            merge: MergeOutcome::Joined,
+            stop: StopOutcome::NotCovered,
+            start: 0,
+            end: 1,
+        };
+        let right =
+            Prediction { popped: Some(StateId(4)), merge: Some(MergeOutcome::Joined), stop: Some(StopOutcome::NotCovered) };
         let g = grade(&right, &outcome);
         assert!(g.all_right());
         assert_eq!(g.score(), (3, 3));

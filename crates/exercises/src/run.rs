@@ -192,13 +192,7 @@ impl RunCache {
 
     /// The key of a request: everything that decides its trace.
     pub fn key(req: &RunRequest) -> String {
-        format!(
-            "{}\u{0}{}\u{0}{:?}\u{0}{}",
-            req.source,
-            req.config.to_properties(),
-            req.static_precision,
-            req.record_views
-        )
+        format!("{}\u{0}{}\u{0}{:?}\u{0}{}", req.source, req.config.to_properties(), req.static_precision, req.record_views)
     }
 
     /// The result of `req` if it was run before.

@@ -53,7 +53,14 @@ fn value(v: &serde_json::Value) -> String {
         serde_json::Value::String(s) => string(s),
         serde_json::Value::Array(a) => format!("[{}]", a.iter().map(value).collect::<Vec<_>>().join(", ")),
         serde_json::Value::Object(o) => {
-            format!("{{ {} }}", o.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| format!("{} = {}", key(k), value(v))).collect::<Vec<_>>().join(", "))
+            format!(
+                "{{ {} }}",
+                o.iter()
+                    .filter(|(_, v)| !v.is_null())
+                    .map(|(k, v)| format!("{} = {}", key(k), value(v)))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
         }
     }
 }
@@ -93,14 +100,25 @@ mod tests {
     #[test]
     fn every_kind_round_trips_through_the_loader() {
         let program = "extern void reach_error(void);\nint main(void) {\n  int i = 0; // \"quoted\" \\ text\n  while (i < 3) { i = i + 1; }\n  if (i != 3) { reach_error(); }\n  return 0;\n}\n";
-        let oct = ConfigSpec { preset: "octagon-join".into(), set: [("cpa.octagon.mergeop.onlyMergeAtLoopHeads".to_string(), "true".to_string())].into(), locked: false };
+        let oct = ConfigSpec {
+            preset: "octagon-join".into(),
+            set: [("cpa.octagon.mergeop.onlyMergeAtLoopHeads".to_string(), "true".to_string())].into(),
+            locked: false,
+        };
         let questions = vec![
             Question::Verdict,
             Question::Count { measure: crate::model::Measure::Created, tolerance: 3 },
-            Question::ChooseConfiguration { presets: vec!["value".into()], open: [("cpa.octagon.mergeop.type".to_string(), vec!["JOIN".to_string()])].into(), max_states: Some(9) },
+            Question::ChooseConfiguration {
+                presets: vec!["value".into()],
+                open: [("cpa.octagon.mergeop.type".to_string(), vec!["JOIN".to_string()])].into(),
+                max_states: Some(9),
+            },
             Question::ChooseConfiguration { presets: vec!["value".into()], open: Default::default(), max_states: None },
             Question::Separate { a: oct.clone(), b: ConfigSpec { preset: "value".into(), ..Default::default() } },
-            Question::AbstractState { location: LocationSpec { loop_head: Some(1), ..Default::default() }, domain: StateDomain::Octagon },
+            Question::AbstractState {
+                location: LocationSpec { loop_head: Some(1), ..Default::default() },
+                domain: StateDomain::Octagon,
+            },
             Question::NextStep { step: 4, ask: vec![StepQuestion::Merge] },
             Question::Invariant { location: LocationSpec { line: Some(4), ..Default::default() } },
         ];
@@ -114,7 +132,12 @@ mod tests {
             assert_eq!(ex.title, "Made \"here\"");
         }
         // Programs that a literal string cannot hold fall back to a basic one.
-        for p in ["int main(void) { return 0; }", "// '''\nint main(void) { return 0; }\n", "int main(void) { return 0; } // '", "int main(void) {\r\n  return 0;\r\n}\r\n"] {
+        for p in [
+            "int main(void) { return 0; }",
+            "// '''\nint main(void) { return 0; }\n",
+            "int main(void) { return 0; } // '",
+            "int main(void) {\r\n  return 0;\r\n}\r\n",
+        ] {
             let text = exercise_toml("p", "P", p, &oct, &Question::Verdict);
             let read = |_: &str| -> Result<String, String> { Err("no files".into()) };
             let ex = crate::load::parse_exercise("p.toml", &text, &read).unwrap_or_else(|e| panic!("{e}\n{text}"));

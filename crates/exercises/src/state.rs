@@ -126,7 +126,11 @@ fn tokenize(text: &str) -> Result<Vec<(Tok, u32, usize)>, StateSyntaxError> {
             let mut v: i64 = 0;
             while let Some(&(_, d)) = chars.get(i) {
                 let Some(digit) = d.to_digit(10) else { break };
-                v = v.checked_mul(10).and_then(|v| v.checked_add(digit as i64)).filter(|v| *v <= MAX_CONST).ok_or_else(|| err("number too large".into()))?;
+                v = v
+                    .checked_mul(10)
+                    .and_then(|v| v.checked_add(digit as i64))
+                    .filter(|v| *v <= MAX_CONST)
+                    .ok_or_else(|| err("number too large".into()))?;
                 i += 1;
             }
             out.push((Tok::Int(v), col, byte));
@@ -401,7 +405,10 @@ pub fn values_of(program: &Program, state: &StateText) -> Result<Option<BTreeMap
     for c in cs {
         let single = c.coefficients.iter().next().filter(|_| c.coefficients.len() == 1);
         let Some((name, &a)) = single.filter(|(_, a)| a.abs() == 1).filter(|_| c.rel == Rel::Eq) else {
-            return Err(format!("`{}` is not of the form `variable = value` (the value domain knows values, not ranges)", c.text));
+            return Err(format!(
+                "`{}` is not of the form `variable = value` (the value domain knows values, not ranges)",
+                c.text
+            ));
         };
         let id = resolve_var(program, name).map_err(|m| format!("`{}`: {m}", c.text))?;
         // a·x + k = 0  ⇒  x = −k / a, a = ±1.
@@ -476,8 +483,12 @@ impl Relation {
     pub fn words(self) -> &'static str {
         match self {
             Relation::Equal => "your state equals the analysis's (⊑ holds in both directions)",
-            Relation::Below => "your state is strictly below the analysis's (answer ⊏ reference): it claims facts the analysis does not know",
-            Relation::Above => "your state is strictly above the analysis's (reference ⊏ answer): the analysis knows more than you wrote",
+            Relation::Below => {
+                "your state is strictly below the analysis's (answer ⊏ reference): it claims facts the analysis does not know"
+            }
+            Relation::Above => {
+                "your state is strictly above the analysis's (reference ⊏ answer): the analysis knows more than you wrote"
+            }
             Relation::Incomparable => "your state and the analysis's are incomparable (neither ⊑ holds)",
         }
     }
@@ -510,7 +521,12 @@ pub fn values_text(program: &Program, s: &Option<BTreeMap<VarId, i128>>) -> Stri
         Some(m) if m.is_empty() => "true".into(),
         Some(m) => m
             .iter()
-            .map(|(v, x)| format!("{} = {x}", var_index(program, *v).and_then(|i| names.get(i).cloned()).unwrap_or_else(|| format!("v{}", v.0))))
+            .map(|(v, x)| {
+                format!(
+                    "{} = {x}",
+                    var_index(program, *v).and_then(|i| names.get(i).cloned()).unwrap_or_else(|| format!("v{}", v.0))
+                )
+            })
             .collect::<Vec<_>>()
             .join(", "),
     }

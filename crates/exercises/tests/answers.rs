@@ -50,7 +50,8 @@ fn junk_answers_never_panic() {
                         assert!(!fb.explanation.is_empty());
                     }
                     Ok(p) => {
-                        if matches!(a, Answer::AbstractState { .. } | Answer::NextStep { .. }) && ex.id.starts_with("join-point") {
+                        if matches!(a, Answer::AbstractState { .. } | Answer::NextStep { .. }) && ex.id.starts_with("join-point")
+                        {
                             // Junk is graded wrong, with a reason.
                             let fb = check_sync(ex, &a);
                             assert!(!fb.correct && fb.points == 0.0, "{}: {a:?} graded right", ex.id);
@@ -121,6 +122,7 @@ fn feedback_serializes_and_answers_files_round_trip() {
     let bad = AnswersFile::parse("a.json", "{\n  \"format\": 1,\n  \"student\": [] }").unwrap_err();
     assert_eq!((bad.file.as_str(), bad.line), ("a.json", 3));
     assert!(AnswersFile::parse("a.json", "{\"format\": 2, \"student\": \"a\", \"set\": \"s\"}").is_err());
-    let unknown_kind = AnswersFile::parse("a.json", r#"{"format": 1, "student": "a", "set": "s", "answers": {"x": {"kind": "essay"}}}"#);
+    let unknown_kind =
+        AnswersFile::parse("a.json", r#"{"format": 1, "student": "a", "set": "s", "answers": {"x": {"kind": "essay"}}}"#);
     assert!(unknown_kind.is_err());
 }

@@ -37,8 +37,7 @@ fn fuzz_config(default_cases: u32) -> Config {
 fn shipped() -> &'static BTreeMap<String, String> {
     static FILES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     FILES.get_or_init(|| {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../static/exercises/cpa-basics");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/exercises/cpa-basics");
         let mut files = BTreeMap::new();
         for e in std::fs::read_dir(&dir).expect("the shipped set").flatten() {
             let name = e.file_name().to_string_lossy().into_owned();
@@ -54,13 +53,7 @@ fn shipped() -> &'static BTreeMap<String, String> {
 /// The exercise files of the shipped set (not the index).
 fn exercise_names() -> &'static Vec<String> {
     static NAMES: OnceLock<Vec<String>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        shipped()
-            .keys()
-            .filter(|n| n.ends_with(".toml") && *n != SET_INDEX)
-            .cloned()
-            .collect()
-    })
+    NAMES.get_or_init(|| shipped().keys().filter(|n| n.ends_with(".toml") && *n != SET_INDEX).cloned().collect())
 }
 
 /// A set directory in memory; `solutions.toml` is not in it.
@@ -68,10 +61,7 @@ struct Files(BTreeMap<String, String>);
 
 impl SetFiles for Files {
     fn read(&self, path: &str) -> Result<String, String> {
-        self.0
-            .get(path)
-            .cloned()
-            .ok_or_else(|| format!("cannot read file: {path} not found"))
+        self.0.get(path).cloned().ok_or_else(|| format!("cannot read file: {path} not found"))
     }
 }
 
@@ -208,9 +198,7 @@ fn tokens(text: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for c in text.chars() {
         match out.last_mut() {
-            Some(last) if kind(c) < 2 && last.chars().next().map(kind) == Some(kind(c)) => {
-                last.push(c)
-            }
+            Some(last) if kind(c) < 2 && last.chars().next().map(kind) == Some(kind(c)) => last.push(c),
             _ => out.push(c.to_string()),
         }
     }
@@ -258,24 +246,13 @@ fn located(e: &LoadError, files: &BTreeMap<String, String>) -> Result<(), TestCa
         // A file the index lists but the set lacks (the name may be
         // spelled with escapes there): its read error, at its start.
         prop_assert!(e.file.ends_with(".toml"), "{}: a file nobody asked for", e);
-        prop_assert!(
-            e.message.starts_with("cannot read file") && (e.line, e.column) == (1, 1),
-            "{}",
-            e
-        );
+        prop_assert!(e.message.starts_with("cannot read file") && (e.line, e.column) == (1, 1), "{}", e);
         return Ok(());
     }
     let lines: Vec<&str> = text.map_or("", |t| t.as_str()).split('\n').collect();
-    prop_assert!(
-        e.line >= 1 && e.line as usize <= lines.len(),
-        "{e}: line out of the file's {} lines",
-        lines.len()
-    );
+    prop_assert!(e.line >= 1 && e.line as usize <= lines.len(), "{e}: line out of the file's {} lines", lines.len());
     let len = lines[e.line as usize - 1].chars().count();
-    prop_assert!(
-        e.column >= 1 && e.column as usize <= len + 1,
-        "{e}: column out of a line of {len} characters"
-    );
+    prop_assert!(e.column >= 1 && e.column as usize <= len + 1, "{e}: column out of a line of {len} characters");
     prop_assert!(!e.message.trim().is_empty(), "{e:?}");
     let shown = format!("{}:{}:{}: error: {}", e.file, e.line, e.column, e.message);
     prop_assert_eq!(e.to_string(), shown);
@@ -313,11 +290,7 @@ fn check_set(files: &BTreeMap<String, String>) -> Result<(), TestCaseError> {
             ids.dedup();
             prop_assert_eq!(ids.len(), n, "duplicate ids");
             for ex in &set.exercises {
-                prop_assert!(
-                    files.contains_key(&ex.file),
-                    "{} loaded from nowhere",
-                    ex.file
-                );
+                prop_assert!(files.contains_key(&ex.file), "{} loaded from nowhere", ex.file);
             }
         }
     }

@@ -43,22 +43,43 @@ fn table() -> Vec<(&'static str, String, u32, u32, &'static str)> {
         // An unknown preset.
         ("bad-preset.toml", good("preset = \"value\"", "preset = \"valu\""), 10, 1, "unknown configuration `valu`"),
         // An unknown option in the overrides.
-        ("bad-option.toml", good("preset = \"value\"", "preset = \"value\"\nset = { \"cpa.value.mrge\" = \"JOIN\" }"), 11, 9, "unknown option `cpa.value.mrge`"),
+        (
+            "bad-option.toml",
+            good("preset = \"value\"", "preset = \"value\"\nset = { \"cpa.value.mrge\" = \"JOIN\" }"),
+            11,
+            9,
+            "unknown option `cpa.value.mrge`",
+        ),
         // A bad option value.
-        ("bad-value.toml", good("preset = \"value\"", "preset = \"value\"\nset = { \"cpa.value.merge\" = \"SOMETIMES\" }"), 11, 9, "expected one of SEP, JOIN"),
+        (
+            "bad-value.toml",
+            good("preset = \"value\"", "preset = \"value\"\nset = { \"cpa.value.merge\" = \"SOMETIMES\" }"),
+            11,
+            9,
+            "expected one of SEP, JOIN",
+        ),
         // A program with a syntax error (inline: located at its table).
         ("bad-program.toml", good("return 0; }", "return 0 }"), 6, 1, "line 1, column"),
         // Both program file and source.
         ("two-programs.toml", good("[program]\n", "[program]\nfile = \"loop.c\"\n"), 6, 1, "exactly one of `file` and `source`"),
         // A program file outside the set directory.
-        ("escape.toml", good("source = \"int main(void) { return 0; }\"", "file = \"../secret.c\""), 6, 1, "relative path inside the set"),
+        (
+            "escape.toml",
+            good("source = \"int main(void) { return 0; }\"", "file = \"../secret.c\""),
+            6,
+            1,
+            "relative path inside the set",
+        ),
         // A program file that does not exist.
         ("no-file.toml", good("source = \"int main(void) { return 0; }\"", "file = \"nowhere.c\""), 6, 1, "nowhere.c"),
         // A location the program does not have.
         (
             "bad-location.toml",
-            good("kind = \"verdict\"", "kind = \"abstract-state\"\ndomain = \"value\"\nlocation = { loop_head = 2 }")
-                .replacen("source = \"int main(void) { return 0; }\"", "file = \"loop.c\"", 1),
+            good("kind = \"verdict\"", "kind = \"abstract-state\"\ndomain = \"value\"\nlocation = { loop_head = 2 }").replacen(
+                "source = \"int main(void) { return 0; }\"",
+                "file = \"loop.c\"",
+                1,
+            ),
             15,
             1,
             "1 loop head(s)",

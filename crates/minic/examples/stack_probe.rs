@@ -4,37 +4,10 @@
 //! pass one size in KB to try just that one.
 fn main() {
     let inputs = [
-        (
-            "parentheses",
-            format!(
-                "int main() {{ return {}1{}; }}",
-                "(".repeat(199),
-                ")".repeat(199)
-            ),
-        ),
-        (
-            "blocks",
-            format!(
-                "int main() {{ {} return 0; {} }}",
-                "{".repeat(198),
-                "}".repeat(198)
-            ),
-        ),
-        (
-            "ifs",
-            format!(
-                "int main() {{ int x = 0; {} x++; return 0; }}",
-                "if (x) ".repeat(198)
-            ),
-        ),
-        (
-            "stmt-exprs",
-            format!(
-                "int main() {{ return {}1{}; }}",
-                "({ ".repeat(99),
-                "; })".repeat(99)
-            ),
-        ),
+        ("parentheses", format!("int main() {{ return {}1{}; }}", "(".repeat(199), ")".repeat(199))),
+        ("blocks", format!("int main() {{ {} return 0; {} }}", "{".repeat(198), "}".repeat(198))),
+        ("ifs", format!("int main() {{ int x = 0; {} x++; return 0; }}", "if (x) ".repeat(198))),
+        ("stmt-exprs", format!("int main() {{ return {}1{}; }}", "({ ".repeat(99), "; })".repeat(99))),
     ];
     for (name, src) in inputs {
         let sizes: Vec<usize> = match std::env::args().nth(1) {
@@ -45,14 +18,7 @@ fn main() {
             let s = src.clone();
             let ok = std::thread::Builder::new()
                 .stack_size(kb * 1024)
-                .spawn(move || {
-                    minic::parse(&s)
-                        .diagnostics
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect::<Vec<_>>()
-                        .join("; ")
-                })
+                .spawn(move || minic::parse(&s).diagnostics.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("; "))
                 .expect("thread")
                 .join();
             match ok {

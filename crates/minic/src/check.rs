@@ -99,10 +99,7 @@ pub(crate) fn check(unit: &TranslationUnit, lines: &LineIndex) -> Vec<Diagnostic
         }
     }
     if c.fns.get("main").is_none_or(|f| f.defined_at.is_none()) {
-        c.diags.push(Diagnostic::error(
-            c.lines.span(0, 0),
-            "the program has no `main` function",
-        ));
+        c.diags.push(Diagnostic::error(c.lines.span(0, 0), "the program has no `main` function"));
     }
     c.diags
 }
@@ -132,19 +129,13 @@ impl Checker<'_> {
                 Item::Global(_) => continue,
             };
             let name = decl.name.name.clone();
-            let params = if decl.unspecified_params {
-                None
-            } else {
-                Some(decl.params.iter().map(|p| p.ty).collect::<Vec<_>>())
-            };
+            let params = if decl.unspecified_params { None } else { Some(decl.params.iter().map(|p| p.ty).collect::<Vec<_>>()) };
             match self.fns.get_mut(&name) {
                 Some(sig) => {
                     if body {
                         if let Some(first) = sig.defined_at {
-                            let msg = format!(
-                                "the function `{name}` is defined twice (first definition at line {})",
-                                line_of(first)
-                            );
+                            let msg =
+                                format!("the function `{name}` is defined twice (first definition at line {})", line_of(first));
                             self.diags.push(Diagnostic::error(decl.name.span, msg));
                             continue;
                         }
@@ -152,10 +143,8 @@ impl Checker<'_> {
                     }
                     if let (Some(old), Some(new)) = (&sig.params, &params) {
                         if old.len() != new.len() || sig.ret != decl.ret {
-                            let msg = format!(
-                                "`{name}` does not match its earlier declaration at line {}",
-                                line_of(sig.declared_at)
-                            );
+                            let msg =
+                                format!("`{name}` does not match its earlier declaration at line {}", line_of(sig.declared_at));
                             self.diags.push(Diagnostic::error(decl.name.span, msg));
                         }
                     }
@@ -166,12 +155,7 @@ impl Checker<'_> {
                 None => {
                     self.fns.insert(
                         name,
-                        FnSig {
-                            ret: decl.ret,
-                            params,
-                            defined_at: body.then_some(decl.name.span),
-                            declared_at: decl.name.span,
-                        },
+                        FnSig { ret: decl.ret, params, defined_at: body.then_some(decl.name.span), declared_at: decl.name.span },
                     );
                 }
             }
@@ -181,20 +165,14 @@ impl Checker<'_> {
     fn global(&mut self, v: &VarDecl) {
         let name = &v.name.name;
         if let Some(f) = self.fns.get(name) {
-            let msg = format!(
-                "`{name}` is already declared as a function at line {}",
-                line_of(f.declared_at)
-            );
+            let msg = format!("`{name}` is already declared as a function at line {}", line_of(f.declared_at));
             self.error(v.name.span, msg);
             return;
         }
         if let Some(init) = &v.init {
             self.expr(init, true);
             if const_eval(init).is_none() {
-                self.error(
-                    init.span,
-                    format!("the initial value of the global variable `{name}` must be a constant"),
-                );
+                self.error(init.span, format!("the initial value of the global variable `{name}` must be a constant"));
             }
         }
         match self.globals.get(name) {
@@ -208,10 +186,7 @@ impl Checker<'_> {
                 self.error(v.name.span, msg);
             }
             Some((old, true)) if v.init.is_some() => {
-                let msg = format!(
-                    "the global variable `{name}` is defined twice (first at line {})",
-                    line_of(old.name.span)
-                );
+                let msg = format!("the global variable `{name}` is defined twice (first at line {})", line_of(old.name.span));
                 self.error(v.name.span, msg);
             }
             Some(_) => {
@@ -220,8 +195,7 @@ impl Checker<'_> {
                 }
             }
             None => {
-                self.globals
-                    .insert(name.clone(), (v.clone(), v.init.is_some()));
+                self.globals.insert(name.clone(), (v.clone(), v.init.is_some()));
             }
         }
     }
@@ -259,22 +233,14 @@ impl Checker<'_> {
         match &s.kind {
             StmtKind::Labeled { label, stmt } => {
                 if let Some(first) = self.labels.get(&label.name) {
-                    let msg = format!(
-                        "the label `{}` is defined twice (first at line {})",
-                        label.name,
-                        line_of(*first)
-                    );
+                    let msg = format!("the label `{}` is defined twice (first at line {})", label.name, line_of(*first));
                     self.error(label.span, msg);
                 } else {
                     self.labels.insert(label.name.clone(), label.span);
                 }
                 self.collect_labels_stmt(stmt);
             }
-            StmtKind::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
+            StmtKind::If { then_branch, else_branch, .. } => {
                 self.collect_labels_stmt(then_branch);
                 if let Some(e) = else_branch {
                     self.collect_labels_stmt(e);
@@ -295,11 +261,7 @@ impl Checker<'_> {
             return;
         };
         if let Some(old) = scope.get(&id.name) {
-            let msg = format!(
-                "`{}` is already declared in this scope (at line {})",
-                id.name,
-                line_of(old.at)
-            );
+            let msg = format!("`{}` is already declared in this scope (at line {})", id.name, line_of(old.at));
             self.diags.push(Diagnostic::error(id.span, msg));
             return;
         }
@@ -318,10 +280,7 @@ impl Checker<'_> {
             if v.storage == Storage::Static {
                 if let Some(init) = &v.init {
                     if const_eval(init).is_none() {
-                        let msg = format!(
-                            "the initial value of the static variable `{}` must be a constant",
-                            v.name.name
-                        );
+                        let msg = format!("the initial value of the static variable `{}` must be a constant", v.name.name);
                         self.error(init.span, msg);
                     }
                 }
@@ -334,11 +293,7 @@ impl Checker<'_> {
         match &s.kind {
             StmtKind::Decl(vars) => self.local_decl(vars),
             StmtKind::Expr(e) => self.expr(e, false),
-            StmtKind::If {
-                cond,
-                then_branch,
-                else_branch,
-            } => {
+            StmtKind::If { cond, then_branch, else_branch } => {
                 self.expr(cond, true);
                 self.stmt(then_branch);
                 if let Some(e) = else_branch {
@@ -353,12 +308,7 @@ impl Checker<'_> {
                 self.loop_body(body);
                 self.expr(cond, true);
             }
-            StmtKind::For {
-                init,
-                cond,
-                step,
-                body,
-            } => {
+            StmtKind::For { init, cond, step, body } => {
                 self.scopes.push(HashMap::new());
                 match init {
                     Some(ForInit::Decl(vars)) => self.local_decl(vars),
@@ -387,10 +337,7 @@ impl Checker<'_> {
             StmtKind::Return(value) => self.ret(value.as_ref(), s.span),
             StmtKind::Goto(label) => {
                 if !self.labels.contains_key(&label.name) {
-                    self.error(
-                        label.span,
-                        format!("`goto` to the undefined label `{}`", label.name),
-                    );
+                    self.error(label.span, format!("`goto` to the undefined label `{}`", label.name));
                 }
             }
             StmtKind::Labeled { stmt, .. } => self.stmt(stmt),
@@ -415,13 +362,10 @@ impl Checker<'_> {
                 let v = const_eval(value);
                 match (self.switches.last_mut(), v) {
                     (None, _) => self.error(s.span, "`case` outside of a `switch`"),
-                    (Some(_), None) => {
-                        self.error(value.span, "the value of a `case` must be a constant")
-                    }
+                    (Some(_), None) => self.error(value.span, "the value of a `case` must be a constant"),
                     (Some(sw), Some(v)) => {
                         if let Some(first) = sw.cases.get(&v) {
-                            let msg =
-                                format!("duplicate `case {v}` (first at line {})", line_of(*first));
+                            let msg = format!("duplicate `case {v}` (first at line {})", line_of(*first));
                             self.diags.push(Diagnostic::error(value.span, msg));
                         } else {
                             sw.cases.insert(v, value.span);
@@ -435,10 +379,7 @@ impl Checker<'_> {
                     None => self.error(s.span, "`default` outside of a `switch`"),
                     Some(sw) => {
                         if let Some(first) = sw.default {
-                            let msg = format!(
-                                "a second `default` in one `switch` (first at line {})",
-                                line_of(first)
-                            );
+                            let msg = format!("a second `default` in one `switch` (first at line {})", line_of(first));
                             self.diags.push(Diagnostic::error(s.span, msg));
                         } else {
                             sw.default = Some(s.span);
@@ -465,18 +406,11 @@ impl Checker<'_> {
         match (value, ret) {
             (Some(e), Type::Void) => {
                 self.expr(e, false);
-                self.error(
-                    e.span,
-                    format!(
-                        "the function `{name}` returns `void`, so `return` cannot have a value"
-                    ),
-                );
+                self.error(e.span, format!("the function `{name}` returns `void`, so `return` cannot have a value"));
             }
             (Some(e), Type::Int(_)) => self.expr(e, true),
             (None, Type::Int(t)) => {
-                let msg = format!(
-                    "`return` without a value in the function `{name}`, which returns `{t}`"
-                );
+                let msg = format!("`return` without a value in the function `{name}`, which returns `{t}`");
                 self.diags.push(Diagnostic::warning(span, msg));
             }
             (None, Type::Void) => {}
@@ -550,10 +484,7 @@ impl Checker<'_> {
             self.expr(a, true);
         }
         if self.scopes.iter().any(|s| s.contains_key(name)) || self.globals.contains_key(name) {
-            self.error(
-                callee.span,
-                format!("`{name}` is a variable, not a function"),
-            );
+            self.error(callee.span, format!("`{name}` is a variable, not a function"));
             return;
         }
         let (ret, params): (Type, Option<usize>) = if let Some(sig) = self.fns.get(name) {
@@ -571,9 +502,7 @@ impl Checker<'_> {
             (ret, Some(n))
         } else {
             let msg = match name {
-                "malloc" | "calloc" | "realloc" | "free" | "alloca" => {
-                    "dynamic memory is not part of mini-C".to_string()
-                }
+                "malloc" | "calloc" | "realloc" | "free" | "alloca" => "dynamic memory is not part of mini-C".to_string(),
                 _ if name.starts_with("pthread_") => "threads are not part of mini-C".to_string(),
                 _ if name.starts_with("__VERIFIER_nondet_") => {
                     format!("`{name}` is not part of mini-C (only nondet functions of integer types are)")
@@ -585,20 +514,13 @@ impl Checker<'_> {
         };
         if let Some(n) = params {
             if n != args.len() {
-                let given = if args.len() == 1 {
-                    "1 was given".to_string()
-                } else {
-                    format!("{} were given", args.len())
-                };
+                let given = if args.len() == 1 { "1 was given".to_string() } else { format!("{} were given", args.len()) };
                 let msg = format!("`{name}` expects {}, but {given}", plural(n, "argument"));
                 self.error(e.span, msg);
             }
         }
         if needed && ret == Type::Void {
-            self.error(
-                e.span,
-                format!("`{name}` returns `void`, so its result cannot be used"),
-            );
+            self.error(e.span, format!("`{name}` returns `void`, so its result cannot be used"));
         }
     }
 }
@@ -642,21 +564,14 @@ pub fn const_eval(e: &Expr) -> Option<i128> {
                 LogOr => (a != 0 || b != 0) as i128,
             })
         }
-        ExprKind::Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        } => {
+        ExprKind::Conditional { cond, then_expr, else_expr } => {
             if const_eval(cond)? != 0 {
                 const_eval(then_expr)
             } else {
                 const_eval(else_expr)
             }
         }
-        ExprKind::Cast {
-            ty: Type::Int(t),
-            expr,
-        } => Some(t.wrap(const_eval(expr)?)),
+        ExprKind::Cast { ty: Type::Int(t), expr } => Some(t.wrap(const_eval(expr)?)),
         _ => None,
     }
 }

@@ -32,19 +32,11 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// An error at `span`.
     pub fn error(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Error,
-            span,
-            message: message.into(),
-        }
+        Diagnostic { severity: Severity::Error, span, message: message.into() }
     }
     /// A warning at `span`.
     pub fn warning(span: Span, message: impl Into<String>) -> Self {
-        Diagnostic {
-            severity: Severity::Warning,
-            span,
-            message: message.into(),
-        }
+        Diagnostic { severity: Severity::Warning, span, message: message.into() }
     }
     /// Whether this is an error (not a warning).
     pub fn is_error(&self) -> bool {
@@ -59,10 +51,6 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "",
             Severity::Warning => "warning: ",
         };
-        write!(
-            f,
-            "line {}, column {}: {}{}",
-            self.span.line, self.span.col, kind, self.message
-        )
+        write!(f, "line {}, column {}: {}{}", self.span.line, self.span.col, kind, self.message)
     }
 }

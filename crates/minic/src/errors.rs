@@ -55,16 +55,14 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         str_lit | str_lits => ("a string", Construct),
         func_name => ("`__func__`", Construct),
         // Decorations are never what a student is missing.
-        noise | attribute | attr_body | qualifier | extension | attribute_kw | qualifier_kw
-        | qualifier_words | extension_kw | noise_kw => return None,
+        noise | attribute | attr_body | qualifier | extension | attribute_kw | qualifier_kw | qualifier_words | extension_kw
+        | noise_kw => return None,
         storage => ("`static`, `extern` or `typedef`", Construct),
         type_word | bad_type_word => ("a type", Construct),
         bad_aggregate | aggregate_kw | balanced_braces => ("a type", Construct),
         bad_thread_storage => ("a type", Construct),
         unknown_type => ("a type", Construct),
-        decl_specs | decl_spec_core | decl_specs_or_unknown | decl_start | spec_kw => {
-            ("a type", Construct)
-        }
+        decl_specs | decl_spec_core | decl_specs_or_unknown | decl_start | spec_kw => ("a type", Construct),
         type_name | bad_abstract_declarator => ("a type", Construct),
         file | file_rest | item | function_body => ("a declaration or a function", Construct),
         stray_semi => ("a declaration or a function", Construct),
@@ -82,9 +80,8 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         block => ("a block `{ ... }`", Construct),
         block_close => ("`}`", Punct),
         statement | stmt_kw => ("a statement", Construct),
-        if_stmt | while_stmt | do_stmt | for_stmt | switch_stmt | case_stmt | default_stmt
-        | break_stmt | continue_stmt | return_stmt | goto_stmt | labeled_stmt | empty_stmt
-        | expr_stmt | bad_asm | asm_kw => ("a statement", Construct),
+        if_stmt | while_stmt | do_stmt | for_stmt | switch_stmt | case_stmt | default_stmt | break_stmt | continue_stmt
+        | return_stmt | goto_stmt | labeled_stmt | empty_stmt | expr_stmt | bad_asm | asm_kw => ("a statement", Construct),
         cond_open => ("`(` before the condition", Punct),
         cond_close => ("`)` after the condition", Punct),
         do_while => ("`while` after the body of `do`", Punct),
@@ -100,21 +97,17 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         stmt_semi => ("`;` at the end of the statement", Punct),
         expr | expr_nc | operand | primary | prefix | prefix_start => ("an expression", Construct),
         cast => ("an expression", Construct),
-        sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | bad_address_of | bad_deref => {
-            ("an expression", Construct)
+        sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | bad_address_of | bad_deref => ("an expression", Construct),
+        postfix | postfix_start | post_inc | post_dec | bad_index | bad_member | member_arrow | member_dot => {
+            ("an operator", Operator)
         }
-        postfix | postfix_start | post_inc | post_dec | bad_index | bad_member | member_arrow
-        | member_dot => ("an operator", Operator),
         call_args => ("an operator", Operator),
         args_close => ("`)` after the arguments", Punct),
         stmt_expr | paren_expr | sizeof_type => ("an expression", Construct),
         paren_close => ("`)`", Punct),
-        infix | infix_nc | infix_start | infix_groups | comma | shl_assign | shr_assign
-        | add_assign | sub_assign | mul_assign | div_assign | rem_assign | and_assign
-        | or_assign | xor_assign | log_or | log_and | shl | shr | le | ge | eq | ne | lt | gt
-        | assign | bit_or | bit_xor | bit_and | add | sub | mul | div | rem => {
-            ("an operator", Operator)
-        }
+        infix | infix_nc | infix_start | infix_groups | comma | shl_assign | shr_assign | add_assign | sub_assign
+        | mul_assign | div_assign | rem_assign | and_assign | or_assign | xor_assign | log_or | log_and | shl | shr | le | ge
+        | eq | ne | lt | gt | assign | bit_or | bit_xor | bit_and | add | sub | mul | div | rem => ("an operator", Operator),
         conditional => ("an operator", Operator),
         cond_colon => ("`:` of the conditional `? :`", Punct),
     };
@@ -128,16 +121,12 @@ pub(crate) fn found_token(src: &str, pos: usize) -> String {
         return "the end of the file".to_string();
     };
     if c.is_ascii_alphanumeric() || c == '_' {
-        let word: String = rest
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .take(40)
-            .collect();
+        let word: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').take(40).collect();
         return format!("`{word}`");
     }
     const PUNCT: [&str; 24] = [
-        "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-        "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "##", "::",
+        "<<=", ">>=", "...", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=",
+        "&=", "|=", "^=", "##", "::",
     ];
     if let Some(p) = PUNCT.iter().find(|p| rest.starts_with(**p)) {
         return format!("`{p}`");
@@ -188,10 +177,7 @@ pub(crate) fn syntax_error(
     if at_end {
         if let Some(&(b, at)) = pre.unclosed.last() {
             let (line, _) = lines.line_col(at);
-            return Diagnostic::error(
-                span,
-                format!("unclosed `{}` opened at line {line}", bracket_name(b)),
-            );
+            return Diagnostic::error(span, format!("unclosed `{}` opened at line {line}", bracket_name(b)));
         }
     }
     if let Some((_, expected)) = pre.mismatched.iter().find(|(at, _)| *at == pos) {
@@ -225,10 +211,7 @@ pub(crate) fn syntax_error(
         // pest's own guard (native targets): the program nests deeper than
         // the stack of this thread allows.
         ErrorVariant::CustomError { message } if message.contains("limit reached") => {
-            return Diagnostic::error(
-                span,
-                "the program is nested too deeply to be parsed here (out of stack space)",
-            );
+            return Diagnostic::error(span, "the program is nested too deeply to be parsed here (out of stack space)");
         }
         ErrorVariant::CustomError { message } => return Diagnostic::error(span, message.clone()),
     };
@@ -243,16 +226,10 @@ pub(crate) fn syntax_error(
         expected.push(("an expression", Kind::Construct));
     }
     for &r in &positives {
-        if operand
-            && (is_operand_start(r)
-                || matches!(r, Rule::ident | Rule::typedef_name | Rule::keyword))
-        {
+        if operand && (is_operand_start(r) || matches!(r, Rule::ident | Rule::typedef_name | Rule::keyword)) {
             continue;
         }
-        if operand
-            && describe(r)
-                .is_some_and(|(w, _)| matches!(w, "a declaration" | "a type" | "a block `{ ... }`"))
-        {
+        if operand && describe(r).is_some_and(|(w, _)| matches!(w, "a declaration" | "a type" | "a block `{ ... }`")) {
             // `__extension__`, a cast `(int)` and a statement expression
             // `({ ... })` may start an operand too: all are "an expression".
             continue;
@@ -269,18 +246,8 @@ pub(crate) fn syntax_error(
     }
     // Once a name to declare or the end of the declaration may come, more
     // type words are possible but not what the student is missing.
-    if positives.iter().any(|r| {
-        matches!(
-            r,
-            Rule::decl_semi | Rule::declarator | Rule::init_declarator
-        )
-    }) {
-        expected.retain(|(w, _)| {
-            !matches!(
-                *w,
-                "a type" | "a type name" | "`static`, `extern` or `typedef`"
-            )
-        });
+    if positives.iter().any(|r| matches!(r, Rule::decl_semi | Rule::declarator | Rule::init_declarator)) {
+        expected.retain(|(w, _)| !matches!(*w, "a type" | "a type name" | "`static`, `extern` or `typedef`"));
     }
     // After an expression statement, a name could only continue a declaration.
     if positives_have(&positives, Rule::expr_semi) {
@@ -312,21 +279,14 @@ pub(crate) fn syntax_error(
     let semicolon_only = !words.is_empty() && words.iter().all(|w| w.starts_with("`;`"));
     let prev_end = before.len();
     if semicolon_only && prev_end > 0 && lines.line_col(prev_end).0 < lines.line_col(pos).0 {
-        let follows = if at_end {
-            found.clone()
-        } else {
-            format!("{found} on line {}", lines.line_col(pos).0)
-        };
+        let follows = if at_end { found.clone() } else { format!("{found} on line {}", lines.line_col(pos).0) };
         return Diagnostic::error(
             lines.span(prev_end, (prev_end + 1).min(src.len())),
             format!("expected {}, found {follows}", join_or(&words)) + &typo_hint(src, pos),
         );
     }
-    let msg = if words.is_empty() {
-        format!("unexpected {found}")
-    } else {
-        format!("expected {}, found {found}", join_or(&words))
-    };
+    let msg =
+        if words.is_empty() { format!("unexpected {found}") } else { format!("expected {}, found {found}", join_or(&words)) };
     Diagnostic::error(span, msg + &typo_hint(src, pos))
 }
 
@@ -368,11 +328,7 @@ fn is_operand_start(rule: Rule) -> bool {
 /// The innermost `(` still open at `pos` (within the current statement).
 fn open_paren_before(text: &str, pos: usize) -> Option<usize> {
     let mut depth = 0usize;
-    for (i, c) in text.as_bytes()[..pos.min(text.len())]
-        .iter()
-        .enumerate()
-        .rev()
-    {
+    for (i, c) in text.as_bytes()[..pos.min(text.len())].iter().enumerate().rev() {
         match c {
             b')' => depth += 1,
             b'(' if depth == 0 => return Some(i),
@@ -400,20 +356,11 @@ fn typo_hint(src: &str, pos: usize) -> String {
     let Some(head) = src.get(..pos.min(src.len())) else {
         return String::new();
     };
-    let line_start = head
-        .rfind(['\n', ';', '{', '}'])
-        .map(|i| i + 1)
-        .unwrap_or(0);
+    let line_start = head.rfind(['\n', ';', '{', '}']).map(|i| i + 1).unwrap_or(0);
     let line = &head[line_start..];
-    let first: String = line
-        .trim_start()
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    const KEYWORDS: [&str; 12] = [
-        "while", "for", "if", "else", "return", "switch", "break", "continue", "unsigned", "int",
-        "goto", "default",
-    ];
+    let first: String = line.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    const KEYWORDS: [&str; 12] =
+        ["while", "for", "if", "else", "return", "switch", "break", "continue", "unsigned", "int", "goto", "default"];
     if first.len() < 3 || KEYWORDS.contains(&first.as_str()) {
         return String::new();
     }
@@ -431,26 +378,13 @@ fn is_typo(a: &str, b: &str) -> bool {
     if a.len() == b.len() {
         let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
         return diff.len() == 1
-            || (diff.len() == 2
-                && diff[1] == diff[0] + 1
-                && a[diff[0]] == b[diff[1]]
-                && a[diff[1]] == b[diff[0]]);
+            || (diff.len() == 2 && diff[1] == diff[0] + 1 && a[diff[0]] == b[diff[1]] && a[diff[1]] == b[diff[0]]);
     }
-    let (short, long) = if a.len() < b.len() {
-        (&a, &b)
-    } else {
-        (&b, &a)
-    };
+    let (short, long) = if a.len() < b.len() { (&a, &b) } else { (&b, &a) };
     if long.len() != short.len() + 1 {
         return false;
     }
-    (0..long.len()).any(|skip| {
-        long.iter()
-            .enumerate()
-            .filter(|(i, _)| *i != skip)
-            .map(|(_, c)| c)
-            .eq(short.iter())
-    })
+    (0..long.len()).any(|skip| long.iter().enumerate().filter(|(i, _)| *i != skip).map(|(_, c)| c).eq(short.iter()))
 }
 
 /// How to resume after a syntax error inside a block: the byte range of the
@@ -518,27 +452,17 @@ pub(crate) fn statement_repair(text: &str, pos: usize) -> Option<(usize, String)
     if region.trim().is_empty() {
         return None;
     }
-    let mut replacement: Vec<u8> = region
-        .bytes()
-        .map(|c| if c == b'\n' { b'\n' } else { b' ' })
-        .collect();
+    let mut replacement: Vec<u8> = region.bytes().map(|c| if c == b'\n' { b'\n' } else { b' ' }).collect();
     if before_block {
         // Keep an `else` in front, and turn a broken statement header into `if(1)`.
         let trimmed = region.trim_start();
         let lead = region.len() - trimmed.len();
         let (keep, rest) = match trimmed.strip_prefix("else") {
-            Some(r) if !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => {
-                (lead + 4, r)
-            }
+            Some(r) if !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_') => (lead + 4, r),
             _ => (lead, trimmed),
         };
-        let word: String = rest
-            .trim_start()
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        let header = matches!(word.as_str(), "if" | "while" | "for" | "switch")
-            || rest.trim_start().contains('(');
+        let word: String = rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+        let header = matches!(word.as_str(), "if" | "while" | "for" | "switch") || rest.trim_start().contains('(');
         replacement[..keep].copy_from_slice(&region.as_bytes()[..keep]);
         if header && region.len() - keep >= 6 {
             replacement[keep + 1..keep + 6].copy_from_slice(b"if(1)");

@@ -66,41 +66,25 @@ impl ParseOutput {
 pub fn parse(source: &str) -> ParseOutput {
     let plain_lines = span::LineIndex::new(source);
     if let Err(d) = prescan::check_input(source, &plain_lines) {
-        return ParseOutput {
-            unit: None,
-            diagnostics: vec![d],
-        };
+        return ParseOutput { unit: None, diagnostics: vec![d] };
     }
     // Conditional compilation and macros first: everything after reads the
     // preprocessed text, and `lines` maps its offsets back to the source.
     let pp = preprocess::preprocess_with(source, &plain_lines);
     if pp.has_errors() {
-        return ParseOutput {
-            unit: None,
-            diagnostics: pp.diagnostics,
-        };
+        return ParseOutput { unit: None, diagnostics: pp.diagnostics };
     }
     let lines = span::LineIndex::with_map(source, pp.map.clone());
     let expanded: &str = &pp.text;
     let pre = match prescan::prescan(expanded, &lines) {
         Ok(p) => p,
-        Err(d) => {
-            return ParseOutput {
-                unit: None,
-                diagnostics: vec![d],
-            }
-        }
+        Err(d) => return ParseOutput { unit: None, diagnostics: vec![d] },
     };
     let mut diagnostics = pp.diagnostics.clone();
     if source.trim().is_empty() {
-        diagnostics.push(Diagnostic::error(
-            lines.span(0, 0),
-            "the file is empty: a mini-C program needs at least a `main` function",
-        ));
-        return ParseOutput {
-            unit: None,
-            diagnostics,
-        };
+        diagnostics
+            .push(Diagnostic::error(lines.span(0, 0), "the file is empty: a mini-C program needs at least a `main` function"));
+        return ParseOutput { unit: None, diagnostics };
     }
 
     let mut items = Vec::new();
@@ -153,9 +137,7 @@ pub fn parse(source: &str) -> ParseOutput {
             let end = s + r.len();
             *s >= base
                 && text.get(*s..end) != Some(r.as_str())
-                && [&text, expanded]
-                    .iter()
-                    .all(|t| t.is_char_boundary(*s) && t.is_char_boundary(end))
+                && [&text, expanded].iter().all(|t| t.is_char_boundary(*s) && t.is_char_boundary(end))
         });
         attempts += 1;
         if attempts > 4 * MAX_SYNTAX_ERRORS || parsed_bytes > 2 * MAX_INPUT_BYTES {
@@ -163,9 +145,7 @@ pub fn parse(source: &str) -> ParseOutput {
         }
         if let Some((start, replacement)) = repair {
             text.replace_range(start..start + replacement.len(), &replacement);
-            repaired_source
-                .to_mut()
-                .replace_range(start..start + replacement.len(), &replacement);
+            repaired_source.to_mut().replace_range(start..start + replacement.len(), &replacement);
             continue;
         }
         // Otherwise resume at the next top-level item.
@@ -185,10 +165,7 @@ pub fn parse(source: &str) -> ParseOutput {
     }
     diagnostics.sort_by_key(|d| d.span.start);
     let ok = !diagnostics.iter().any(|d| d.is_error());
-    ParseOutput {
-        unit: ok.then_some(unit),
-        diagnostics,
-    }
+    ParseOutput { unit: ok.then_some(unit), diagnostics }
 }
 
 /// A diagnostic as the command line prints it:
@@ -198,8 +175,5 @@ pub fn render_diagnostic(file: &str, d: &Diagnostic) -> String {
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    format!(
-        "{file}:{}:{}: {kind}: {}",
-        d.span.line, d.span.col, d.message
-    )
+    format!("{file}:{}:{}: {kind}: {}", d.span.line, d.span.col, d.message)
 }

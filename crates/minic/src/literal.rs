@@ -20,22 +20,14 @@ pub fn int_literal(text: &str) -> Result<(u128, IntType), String> {
     };
     if radix == 8 {
         if let Some(bad) = digits.chars().find(|c| !('0'..='7').contains(c)) {
-            return Err(format!(
-                "invalid digit `{bad}` in the octal number `{text}`"
-            ));
+            return Err(format!("invalid digit `{bad}` in the octal number `{text}`"));
         }
     }
-    let too_large =
-        || format!("the number `{text}` is too large (mini-C integers have at most 64 bits)");
+    let too_large = || format!("the number `{text}` is too large (mini-C integers have at most 64 bits)");
     let mut value: u128 = 0;
     for c in digits.chars() {
-        let d = c
-            .to_digit(radix)
-            .ok_or_else(|| format!("`{text}` is not a valid number"))? as u128;
-        value = value
-            .checked_mul(radix as u128)
-            .and_then(|v| v.checked_add(d))
-            .ok_or_else(too_large)?;
+        let d = c.to_digit(radix).ok_or_else(|| format!("`{text}` is not a valid number"))? as u128;
+        value = value.checked_mul(radix as u128).and_then(|v| v.checked_add(d)).ok_or_else(too_large)?;
         if value > u64::MAX as u128 {
             return Err(too_large());
         }
@@ -58,36 +50,24 @@ pub fn int_literal(text: &str) -> Result<(u128, IntType), String> {
         (false, _, false) => &[LongLong, ULongLong],
         (true, _, _) => &[ULongLong],
     };
-    candidates
-        .iter()
-        .find(|t| value as i128 <= t.max_value())
-        .map(|t| (value, *t))
-        .ok_or_else(too_large)
+    candidates.iter().find(|t| value as i128 <= t.max_value()).map(|t| (value, *t)).ok_or_else(too_large)
 }
 
 /// Value of a character literal such as `'a'`, `'\n'`, `'\x41'`, `'\0'`
 /// (its type is `int`).
 pub fn char_literal(text: &str) -> Result<u128, String> {
-    let body = text
-        .strip_prefix('\'')
-        .and_then(|t| t.strip_suffix('\''))
-        .unwrap_or(text);
+    let body = text.strip_prefix('\'').and_then(|t| t.strip_suffix('\'')).unwrap_or(text);
     let decoded = unescape(body)?;
     match decoded.as_slice() {
         [v] => Ok(*v as u128),
         [] => Err("empty character literal `''`".to_string()),
-        _ => Err(format!(
-            "the character literal {text} has more than one character"
-        )),
+        _ => Err(format!("the character literal {text} has more than one character")),
     }
 }
 
 /// The text of a string literal `"..."` with escapes decoded.
 pub fn string_literal(text: &str) -> Result<String, String> {
-    let body = text
-        .strip_prefix('"')
-        .and_then(|t| t.strip_suffix('"'))
-        .unwrap_or(text);
+    let body = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')).unwrap_or(text);
     let bytes = unescape(body)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
@@ -167,10 +147,7 @@ mod tests {
         assert_eq!(int_literal("0x80000000"), Ok((0x80000000, UInt)));
         assert_eq!(int_literal("0xffffffff"), Ok((0xffffffff, UInt)));
         assert_eq!(int_literal("0x100000000"), Ok((0x100000000, LongLong)));
-        assert_eq!(
-            int_literal("0xFFFFFFFFFFFFFFFF"),
-            Ok((u64::MAX as u128, ULongLong))
-        );
+        assert_eq!(int_literal("0xFFFFFFFFFFFFFFFF"), Ok((u64::MAX as u128, ULongLong)));
         assert_eq!(int_literal("017"), Ok((15, Int)));
         assert_eq!(int_literal("0"), Ok((0, Int)));
         assert_eq!(int_literal("10u"), Ok((10, UInt)));
@@ -179,10 +156,7 @@ mod tests {
         assert_eq!(int_literal("10LL"), Ok((10, LongLong)));
         assert_eq!(int_literal("10ull"), Ok((10, ULongLong)));
         assert_eq!(int_literal("4294967296u"), Ok((4294967296, ULongLong)));
-        assert_eq!(
-            int_literal("09"),
-            Err("invalid digit `9` in the octal number `09`".to_string())
-        );
+        assert_eq!(int_literal("09"), Err("invalid digit `9` in the octal number `09`".to_string()));
         assert_eq!(
             int_literal("18446744073709551616"),
             Err("the number `18446744073709551616` is too large (mini-C integers have at most 64 bits)".to_string())
@@ -201,14 +175,8 @@ mod tests {
         assert_eq!(char_literal("'\\x41'"), Ok(65));
         assert_eq!(char_literal("'\\101'"), Ok(65));
         assert_eq!(char_literal("'\\''"), Ok(39));
-        assert_eq!(
-            char_literal("'ab'"),
-            Err("the character literal 'ab' has more than one character".to_string())
-        );
-        assert_eq!(
-            char_literal("'\\q'"),
-            Err("unknown escape sequence `\\q`".to_string())
-        );
+        assert_eq!(char_literal("'ab'"), Err("the character literal 'ab' has more than one character".to_string()));
+        assert_eq!(char_literal("'\\q'"), Err("unknown escape sequence `\\q`".to_string()));
         assert_eq!(string_literal("\"a\\tb\""), Ok("a\tb".to_string()));
     }
 }

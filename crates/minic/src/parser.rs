@@ -52,15 +52,10 @@ fn pratt() -> &'static PrattParser<Rule> {
             .op(Op::infix(Rule::bit_xor, Left))
             .op(Op::infix(Rule::bit_and, Left))
             .op(Op::infix(Rule::eq, Left) | Op::infix(Rule::ne, Left))
-            .op(Op::infix(Rule::lt, Left)
-                | Op::infix(Rule::le, Left)
-                | Op::infix(Rule::gt, Left)
-                | Op::infix(Rule::ge, Left))
+            .op(Op::infix(Rule::lt, Left) | Op::infix(Rule::le, Left) | Op::infix(Rule::gt, Left) | Op::infix(Rule::ge, Left))
             .op(Op::infix(Rule::shl, Left) | Op::infix(Rule::shr, Left))
             .op(Op::infix(Rule::add, Left) | Op::infix(Rule::sub, Left))
-            .op(Op::infix(Rule::mul, Left)
-                | Op::infix(Rule::div, Left)
-                | Op::infix(Rule::rem, Left))
+            .op(Op::infix(Rule::mul, Left) | Op::infix(Rule::div, Left) | Op::infix(Rule::rem, Left))
             .op(Op::prefix(Rule::cast)
                 | Op::prefix(Rule::sizeof_op)
                 | Op::prefix(Rule::pre_inc)
@@ -196,10 +191,7 @@ impl<'a> Builder<'a> {
     }
 
     fn ident(&self, pair: &Pair<Rule>) -> Ident {
-        Ident {
-            name: self.text(pair).to_string(),
-            span: self.span(pair),
-        }
+        Ident { name: self.text(pair).to_string(), span: self.span(pair) }
     }
 
     /// Enters one nesting level; `false` (after reporting once) when too deep.
@@ -207,10 +199,7 @@ impl<'a> Builder<'a> {
         let d = self.depth.get() + levels;
         if d > MAX_NESTING {
             if !self.too_deep.replace(true) {
-                self.error(
-                    span,
-                    format!("nesting deeper than {MAX_NESTING} levels is not supported"),
-                );
+                self.error(span, format!("nesting deeper than {MAX_NESTING} levels is not supported"));
             }
             return false;
         }
@@ -243,11 +232,7 @@ impl<'a> Builder<'a> {
         for pair in file.into_inner() {
             match pair.as_rule() {
                 Rule::top_item => {
-                    if pair
-                        .clone()
-                        .into_inner()
-                        .any(|p| p.as_rule() == Rule::block)
-                    {
+                    if pair.clone().into_inner().any(|p| p.as_rule() == Rule::block) {
                         if let Some(f) = self.function_def(pair) {
                             out.push(Item::Function(f));
                         }
@@ -255,9 +240,7 @@ impl<'a> Builder<'a> {
                         self.declaration(pair, true, out, &mut Vec::new());
                     }
                 }
-                Rule::bad_asm => {
-                    self.error(self.span(&pair), "inline assembly is not part of mini-C")
-                }
+                Rule::bad_asm => self.error(self.span(&pair), "inline assembly is not part of mini-C"),
                 Rule::bad_implicit_int => {
                     if let Some(name) = pair.into_inner().next().map(|p| self.ident(&p)) {
                         self.error(
@@ -282,10 +265,7 @@ impl<'a> Builder<'a> {
         let mut parts = init_decl.into_inner();
         let decl = self.declarator(parts.next()?);
         if let Some(init) = parts.next() {
-            self.error(
-                self.span(&init),
-                "a function definition cannot have an initializer",
-            );
+            self.error(self.span(&init), "a function definition cannot have an initializer");
         }
         let body_pair = inner.find(|p| p.as_rule() == Rule::block)?;
         let name = decl.name.clone()?;
@@ -293,27 +273,16 @@ impl<'a> Builder<'a> {
             self.error(*p, "pointers are not part of mini-C");
         }
         let Some(params) = decl.params else {
-            self.error(
-                name.span,
-                format!(
-                    "expected a parameter list `(...)` after the function name `{}`",
-                    name.name
-                ),
-            );
+            self.error(name.span, format!("expected a parameter list `(...)` after the function name `{}`", name.name));
             return None;
         };
         if specs.is_typedef {
             self.error(specs.span, "a `typedef` cannot have a body");
         }
         let ret = specs.ty.unwrap_or(Type::Int(IntType::Int));
-        let header_span = Span {
-            end: decl.span.end,
-            ..span
-        };
+        let header_span = Span { end: decl.span.end, ..span };
         let fdecl = self.function_decl(name, ret, specs.storage, params, true, header_span);
-        self.fn_types
-            .borrow_mut()
-            .insert(fdecl.name.name.clone(), ret);
+        self.fn_types.borrow_mut().insert(fdecl.name.name.clone(), ret);
         *self.current_fn.borrow_mut() = Some(fdecl.name.name.clone());
         self.push_scope();
         for p in &fdecl.params {
@@ -340,11 +309,7 @@ impl<'a> Builder<'a> {
         for raw in list.params {
             let Some(ty) = raw.specs.ty else { continue };
             let pty = match (ty, raw.pointers.len()) {
-                (Type::Int(IntType::Char | IntType::SChar | IntType::UChar), 1)
-                    if !is_definition =>
-                {
-                    ParamType::CharPointer
-                }
+                (Type::Int(IntType::Char | IntType::SChar | IntType::UChar), 1) if !is_definition => ParamType::CharPointer,
                 (_, 0) => match ty {
                     Type::Int(t) => ParamType::Int(t),
                     Type::Void => {
@@ -358,42 +323,19 @@ impl<'a> Builder<'a> {
                 }
             };
             if raw.specs.storage != Storage::None || raw.specs.is_typedef {
-                self.error(
-                    raw.specs.span,
-                    "a parameter cannot be `static`, `extern` or `typedef`",
-                );
+                self.error(raw.specs.span, "a parameter cannot be `static`, `extern` or `typedef`");
             }
             if is_definition && raw.name.is_none() {
-                self.error(
-                    raw.span,
-                    format!("the parameter of `{}` needs a name", name.name),
-                );
+                self.error(raw.span, format!("the parameter of `{}` needs a name", name.name));
             }
-            params.push(Param {
-                name: raw.name,
-                ty: pty,
-                span: raw.span,
-            });
+            params.push(Param { name: raw.name, ty: pty, span: raw.span });
         }
-        FunctionDecl {
-            name,
-            ret,
-            params,
-            unspecified_params: list.unspecified,
-            storage,
-            span,
-        }
+        FunctionDecl { name, ret, params, unspecified_params: list.unspecified, storage, span }
     }
 
     /// A declaration: globals (at top level), locals, prototypes, typedefs.
     /// Globals and prototypes go to `items`, locals to `locals`.
-    fn declaration(
-        &self,
-        pair: Pair<Rule>,
-        top_level: bool,
-        items: &mut Vec<Item>,
-        locals: &mut Vec<VarDecl>,
-    ) {
+    fn declaration(&self, pair: Pair<Rule>, top_level: bool, items: &mut Vec<Item>, locals: &mut Vec<VarDecl>) {
         let mut inner = pair.into_inner();
         let Some(specs_pair) = inner.next() else {
             return;
@@ -435,10 +377,7 @@ impl<'a> Builder<'a> {
                 self.error(*p, "pointers are not part of mini-C");
             }
             if decl.params.is_some() {
-                self.error(
-                    name.span,
-                    "typedefs of function types are not part of mini-C",
-                );
+                self.error(name.span, "typedefs of function types are not part of mini-C");
             }
             match specs.ty {
                 Some(Type::Int(t)) => {
@@ -458,24 +397,16 @@ impl<'a> Builder<'a> {
                 self.error(*p, "pointers are not part of mini-C");
             }
             if let Some(p) = init_pair {
-                self.error(
-                    self.span(&p),
-                    format!("the function `{}` cannot have an initializer", name.name),
-                );
+                self.error(self.span(&p), format!("the function `{}` cannot have an initializer", name.name));
             }
             let fdecl = self.function_decl(name, ret, specs.storage, params, false, span);
-            self.fn_types
-                .borrow_mut()
-                .insert(fdecl.name.name.clone(), ret);
+            self.fn_types.borrow_mut().insert(fdecl.name.name.clone(), ret);
             if top_level {
                 items.push(Item::Prototype(fdecl));
             } else {
                 self.error(
                     fdecl.name.span,
-                    format!(
-                        "declare the function `{}` at the top level, not inside a function",
-                        fdecl.name.name
-                    ),
+                    format!("declare the function `{}` at the top level, not inside a function", fdecl.name.name),
                 );
             }
             return;
@@ -486,33 +417,21 @@ impl<'a> Builder<'a> {
         let ty = match specs.ty {
             Some(Type::Int(t)) => t,
             Some(Type::Void) => {
-                self.error(
-                    name.span,
-                    format!("the variable `{}` cannot have type `void`", name.name),
-                );
+                self.error(name.span, format!("the variable `{}` cannot have type `void`", name.name));
                 return;
             }
             None => return,
         };
         let init = init_pair.and_then(|p| {
             if p.as_rule() == Rule::bad_brace_init {
-                self.error(
-                    self.span(&p),
-                    "initializer lists `{...}` are not part of mini-C (no arrays or structs)",
-                );
+                self.error(self.span(&p), "initializer lists `{...}` are not part of mini-C (no arrays or structs)");
                 None
             } else {
                 Some(self.expr(p))
             }
         });
         self.declare_var(&name.name, ty);
-        let var = VarDecl {
-            name,
-            ty,
-            storage: specs.storage,
-            init,
-            span,
-        };
+        let var = VarDecl { name, ty, storage: specs.storage, init, span };
         if top_level {
             items.push(Item::Global(var));
         } else {
@@ -575,11 +494,7 @@ impl<'a> Builder<'a> {
                 }
                 Rule::bad_aggregate => {
                     bad = true;
-                    let kw = p
-                        .into_inner()
-                        .next()
-                        .map(|k| self.text(&k))
-                        .unwrap_or("struct");
+                    let kw = p.into_inner().next().map(|k| self.text(&k)).unwrap_or("struct");
                     let msg = match kw {
                         "union" => "unions are not part of mini-C",
                         "enum" => "enums are not part of mini-C",
@@ -617,39 +532,21 @@ impl<'a> Builder<'a> {
             }
         }
         if bad {
-            return Specs {
-                storage,
-                is_typedef,
-                ty: None,
-                span,
-            };
+            return Specs { storage, is_typedef, ty: None, span };
         }
         let ty = match (typedef_ty, words.is_empty()) {
             (Some((t, _, _)), true) => Some(Type::Int(t)),
             (Some((_, s, name)), false) => {
-                self.error(
-                    s,
-                    format!(
-                        "`{name}` is a typedef name and cannot be combined with other type words"
-                    ),
-                );
+                self.error(s, format!("`{name}` is a typedef name and cannot be combined with other type words"));
                 None
             }
             (None, true) => {
-                self.error(
-                    span,
-                    "missing type: write `int` (mini-C has no implicit `int`)",
-                );
+                self.error(span, "missing type: write `int` (mini-C has no implicit `int`)");
                 None
             }
             (None, false) => self.type_from_words(&words),
         };
-        Specs {
-            storage,
-            is_typedef,
-            ty,
-            span,
-        }
+        Specs { storage, is_typedef, ty, span }
     }
 
     /// `unsigned long long` → `IntType::ULongLong`, etc. (ILP32).
@@ -657,14 +554,8 @@ impl<'a> Builder<'a> {
         let count = |w: &str| words.iter().filter(|(x, _)| *x == w).count();
         let span = words[0].1.to(words[words.len() - 1].1);
         let (unsigned, signed) = (count("unsigned"), count("signed") + count("__signed__"));
-        let (int, char_, short, long, bool_, void) = (
-            count("int"),
-            count("char"),
-            count("short"),
-            count("long"),
-            count("_Bool"),
-            count("void"),
-        );
+        let (int, char_, short, long, bool_, void) =
+            (count("int"), count("char"), count("short"), count("long"), count("_Bool"), count("void"));
         let written: Vec<&str> = words.iter().map(|(w, _)| *w).collect();
         let invalid = || {
             self.error(span, format!("`{}` is not a valid type", written.join(" ")));
@@ -674,18 +565,10 @@ impl<'a> Builder<'a> {
             return invalid();
         }
         if void == 1 {
-            return if words.len() == 1 {
-                Some(Type::Void)
-            } else {
-                invalid()
-            };
+            return if words.len() == 1 { Some(Type::Void) } else { invalid() };
         }
         if bool_ == 1 {
-            return if words.len() == 1 {
-                Some(Type::Int(IntType::Bool))
-            } else {
-                invalid()
-            };
+            return if words.len() == 1 { Some(Type::Int(IntType::Bool)) } else { invalid() };
         }
         let u = unsigned == 1;
         let t = if char_ == 1 {
@@ -732,13 +615,7 @@ impl<'a> Builder<'a> {
 
     fn declarator(&self, pair: Pair<Rule>) -> Declarator {
         let span = self.span(&pair);
-        let mut d = Declarator {
-            name: None,
-            pointers: Vec::new(),
-            params: None,
-            span,
-            bad: false,
-        };
+        let mut d = Declarator { name: None, pointers: Vec::new(), params: None, span, bad: false };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::bad_pointer => d.pointers.push(self.span(&p)),
@@ -765,18 +642,12 @@ impl<'a> Builder<'a> {
     }
 
     fn params(&self, pair: Pair<Rule>) -> ParamList {
-        let mut list = ParamList {
-            params: Vec::new(),
-            unspecified: true,
-        };
+        let mut list = ParamList { params: Vec::new(), unspecified: true };
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::void_params => list.unspecified = false,
                 Rule::ellipsis => {
-                    self.error(
-                        self.span(&p),
-                        "variadic functions (`...`) are not part of mini-C",
-                    );
+                    self.error(self.span(&p), "variadic functions (`...`) are not part of mini-C");
                 }
                 Rule::param => {
                     list.unspecified = false;
@@ -811,17 +682,8 @@ impl<'a> Builder<'a> {
                         Specs { ty: None, ..first }
                     };
                     // An error was reported already: leave the parameter out.
-                    let specs = if bad {
-                        Specs { ty: None, ..specs }
-                    } else {
-                        specs
-                    };
-                    list.params.push(RawParam {
-                        specs,
-                        name,
-                        pointers,
-                        span,
-                    });
+                    let specs = if bad { Specs { ty: None, ..specs } } else { specs };
+                    list.params.push(RawParam { specs, name, pointers, span });
                 }
                 _ => {}
             }
@@ -842,10 +704,7 @@ impl<'a> Builder<'a> {
                     let mut locals = Vec::new();
                     self.declaration(p, false, &mut Vec::new(), &mut locals);
                     if !locals.is_empty() {
-                        stmts.push(Stmt {
-                            kind: StmtKind::Decl(locals),
-                            span: dspan,
-                        });
+                        stmts.push(Stmt { kind: StmtKind::Decl(locals), span: dspan });
                     }
                 }
                 Rule::block_close => {}
@@ -859,10 +718,7 @@ impl<'a> Builder<'a> {
     fn stmt(&self, pair: Pair<Rule>) -> Stmt {
         let span = self.span(&pair);
         if !self.enter(1, span) {
-            return Stmt {
-                kind: StmtKind::Empty,
-                span,
-            };
+            return Stmt { kind: StmtKind::Empty, span };
         }
         let kind = self.stmt_kind(pair, span);
         self.leave(1);
@@ -872,10 +728,7 @@ impl<'a> Builder<'a> {
     fn sub_stmt(&self, p: Option<Pair<Rule>>, span: Span) -> Box<Stmt> {
         Box::new(match p {
             Some(p) => self.stmt(p),
-            None => Stmt {
-                kind: StmtKind::Empty,
-                span,
-            },
+            None => Stmt { kind: StmtKind::Empty, span },
         })
     }
 
@@ -891,11 +744,7 @@ impl<'a> Builder<'a> {
                 let cond = self.opt_expr(inner.next(), span);
                 let then_branch = self.sub_stmt(inner.next(), span);
                 let else_branch = inner.next().map(|p| Box::new(self.stmt(p)));
-                StmtKind::If {
-                    cond,
-                    then_branch,
-                    else_branch,
-                }
+                StmtKind::If { cond, then_branch, else_branch }
             }
             Rule::while_stmt => {
                 let cond = self.opt_expr(inner.next(), span);
@@ -957,11 +806,7 @@ impl<'a> Builder<'a> {
         }
     }
 
-    fn block_from_inner<'i>(
-        &self,
-        inner: impl Iterator<Item = Pair<'i, Rule>>,
-        span: Span,
-    ) -> Block {
+    fn block_from_inner<'i>(&self, inner: impl Iterator<Item = Pair<'i, Rule>>, span: Span) -> Block {
         // Rebuild through `block` logic: declarations and statements in order.
         self.push_scope();
         let mut stmts = Vec::new();
@@ -972,10 +817,7 @@ impl<'a> Builder<'a> {
                     let mut locals = Vec::new();
                     self.declaration(p, false, &mut Vec::new(), &mut locals);
                     if !locals.is_empty() {
-                        stmts.push(Stmt {
-                            kind: StmtKind::Decl(locals),
-                            span: dspan,
-                        });
+                        stmts.push(Stmt { kind: StmtKind::Decl(locals), span: dspan });
                     }
                 }
                 Rule::block_close => {}
@@ -1006,9 +848,7 @@ impl<'a> Builder<'a> {
                     }
                     init = Some(ForInit::Decl(locals));
                 }
-                Rule::for_init_expr => {
-                    init = p.into_inner().next().map(|e| ForInit::Expr(self.expr(e)))
-                }
+                Rule::for_init_expr => init = p.into_inner().next().map(|e| ForInit::Expr(self.expr(e))),
                 Rule::for_cond => cond = p.into_inner().next().map(|e| self.expr(e)),
                 Rule::for_step => step = p.into_inner().next().map(|e| self.expr(e)),
                 Rule::for_open | Rule::for_semi | Rule::for_close => {}
@@ -1016,16 +856,8 @@ impl<'a> Builder<'a> {
             }
         }
         self.pop_scope();
-        let body = Box::new(body.unwrap_or(Stmt {
-            kind: StmtKind::Empty,
-            span,
-        }));
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        }
+        let body = Box::new(body.unwrap_or(Stmt { kind: StmtKind::Empty, span }));
+        StmtKind::For { init, cond, step, body }
     }
 
     // ───────────────────────── expressions ─────────────────────────
@@ -1040,11 +872,7 @@ impl<'a> Builder<'a> {
     /// An `expr`/`expr_nc` pair: check its size, then fold it with the Pratt parser.
     pub(crate) fn expr(&self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
-        let ops = pair
-            .clone()
-            .into_inner()
-            .filter(|p| is_operator(p.as_rule()))
-            .count();
+        let ops = pair.clone().into_inner().filter(|p| is_operator(p.as_rule())).count();
         // Operators are what makes the tree deep (a flat `1 + 1 + ...` is a
         // left-deep tree); bracket nesting was bounded by the pre-scan.
         if !self.enter(ops, span) {
@@ -1074,18 +902,9 @@ impl<'a> Builder<'a> {
                 // `char` is signed (ILP32 on x86): '\xff' is the int -1.
                 Ok(value) if value > 127 => ExprKind::Unary {
                     op: UnaryOp::Neg,
-                    operand: Box::new(Expr {
-                        kind: ExprKind::IntLit {
-                            value: 256 - value,
-                            ty: IntType::Int,
-                        },
-                        span,
-                    }),
+                    operand: Box::new(Expr { kind: ExprKind::IntLit { value: 256 - value, ty: IntType::Int }, span }),
                 },
-                Ok(value) => ExprKind::IntLit {
-                    value,
-                    ty: IntType::Int,
-                },
+                Ok(value) => ExprKind::IntLit { value, ty: IntType::Int },
                 Err(msg) => {
                     self.error(span, msg);
                     return placeholder(span);
@@ -1096,10 +915,7 @@ impl<'a> Builder<'a> {
                 return placeholder(span);
             }
             Rule::bad_number => {
-                self.error(
-                    span,
-                    format!("`{}` is not a valid number", self.text(&pair)),
-                );
+                self.error(span, format!("`{}` is not a valid number", self.text(&pair)));
                 return placeholder(span);
             }
             Rule::str_lits => {
@@ -1115,10 +931,7 @@ impl<'a> Builder<'a> {
             Rule::func_name => match self.current_fn.borrow().clone() {
                 Some(f) => ExprKind::StrLit(f),
                 None => {
-                    self.error(
-                        span,
-                        format!("`{}` can only be used inside a function", self.text(&pair)),
-                    );
+                    self.error(span, format!("`{}` can only be used inside a function", self.text(&pair)));
                     return placeholder(span);
                 }
             },
@@ -1129,10 +942,7 @@ impl<'a> Builder<'a> {
                 };
                 // Parentheses keep the inner node; the span grows to cover them.
                 let inner = self.expr(e);
-                return Expr {
-                    kind: inner.kind,
-                    span,
-                };
+                return Expr { kind: inner.kind, span };
             }
             Rule::stmt_expr => {
                 let Some(b) = pair.into_inner().next() else {
@@ -1150,10 +960,7 @@ impl<'a> Builder<'a> {
                     Some(Type::Void) => 1,
                     None => return placeholder(span),
                 };
-                ExprKind::IntLit {
-                    value: bytes,
-                    ty: IntType::UInt,
-                }
+                ExprKind::IntLit { value: bytes, ty: IntType::UInt }
             }
             _ => return placeholder(span),
         };
@@ -1171,55 +978,29 @@ impl<'a> Builder<'a> {
             _ => None,
         };
         if let Some(uop) = uop {
-            return Expr {
-                kind: ExprKind::Unary {
-                    op: uop,
-                    operand: Box::new(rhs),
-                },
-                span,
-            };
+            return Expr { kind: ExprKind::Unary { op: uop, operand: Box::new(rhs) }, span };
         }
         match op.as_rule() {
-            Rule::pre_inc | Rule::pre_dec => {
-                self.inc_dec(rhs, op.as_rule() == Rule::pre_inc, true, op_span, span)
-            }
+            Rule::pre_inc | Rule::pre_dec => self.inc_dec(rhs, op.as_rule() == Rule::pre_inc, true, op_span, span),
             Rule::cast => {
                 let Some(tn) = op.into_inner().next() else {
                     return placeholder(span);
                 };
                 match self.specs(tn).ty {
-                    Some(ty) => Expr {
-                        kind: ExprKind::Cast {
-                            ty,
-                            expr: Box::new(rhs),
-                        },
-                        span,
-                    },
+                    Some(ty) => Expr { kind: ExprKind::Cast { ty, expr: Box::new(rhs) }, span },
                     None => placeholder(span),
                 }
             }
             Rule::sizeof_op => {
                 let ty = self.type_of(&rhs);
-                Expr {
-                    kind: ExprKind::IntLit {
-                        value: size_of(ty),
-                        ty: IntType::UInt,
-                    },
-                    span,
-                }
+                Expr { kind: ExprKind::IntLit { value: size_of(ty), ty: IntType::UInt }, span }
             }
             Rule::bad_address_of => {
-                self.error(
-                    op_span,
-                    "the address-of operator `&` is not part of mini-C (no pointers)",
-                );
+                self.error(op_span, "the address-of operator `&` is not part of mini-C (no pointers)");
                 placeholder(span)
             }
             Rule::bad_deref => {
-                self.error(
-                    op_span,
-                    "pointers are not part of mini-C (`*` used to dereference)",
-                );
+                self.error(op_span, "pointers are not part of mini-C (`*` used to dereference)");
                 placeholder(span)
             }
             _ => placeholder(span),
@@ -1230,14 +1011,7 @@ impl<'a> Builder<'a> {
     /// else is an error at the operator (unless it already was one).
     fn inc_dec(&self, operand: Expr, increment: bool, prefix: bool, op_span: Span, span: Span) -> Expr {
         match operand.kind {
-            ExprKind::Var(target) => Expr {
-                kind: ExprKind::IncDec {
-                    target,
-                    increment,
-                    prefix,
-                },
-                span,
-            },
+            ExprKind::Var(target) => Expr { kind: ExprKind::IncDec { target, increment, prefix }, span },
             _ => {
                 let sym = if increment { "++" } else { "--" };
                 if !is_placeholder(&operand) {
@@ -1252,20 +1026,11 @@ impl<'a> Builder<'a> {
         let op_span = self.span(&op);
         let span = lhs.span.to(op_span);
         match op.as_rule() {
-            Rule::post_inc | Rule::post_dec => {
-                self.inc_dec(lhs, op.as_rule() == Rule::post_inc, false, op_span, span)
-            }
+            Rule::post_inc | Rule::post_dec => self.inc_dec(lhs, op.as_rule() == Rule::post_inc, false, op_span, span),
             Rule::call_args => {
-                let args: Vec<Expr> = op
-                    .into_inner()
-                    .filter(|p| p.as_rule() == Rule::expr_nc)
-                    .map(|p| self.expr(p))
-                    .collect();
+                let args: Vec<Expr> = op.into_inner().filter(|p| p.as_rule() == Rule::expr_nc).map(|p| self.expr(p)).collect();
                 match lhs.kind {
-                    ExprKind::Var(callee) => Expr {
-                        kind: ExprKind::Call { callee, args },
-                        span,
-                    },
+                    ExprKind::Var(callee) => Expr { kind: ExprKind::Call { callee, args }, span },
                     _ => {
                         if !is_placeholder(&lhs) {
                             self.error(op_span, "only a function name can be called (function pointers are not part of mini-C)");
@@ -1279,10 +1044,7 @@ impl<'a> Builder<'a> {
                 placeholder(span)
             }
             Rule::bad_member => {
-                let arrow = op
-                    .into_inner()
-                    .next()
-                    .is_some_and(|p| p.as_rule() == Rule::member_arrow);
+                let arrow = op.into_inner().next().is_some_and(|p| p.as_rule() == Rule::member_arrow);
                 let msg = if arrow {
                     "`->` is not part of mini-C (no pointers or structs)"
                 } else {
@@ -1314,54 +1076,27 @@ impl<'a> Builder<'a> {
         };
         if let Some(aop) = assign_op {
             return match lhs.kind {
-                ExprKind::Var(target) => Expr {
-                    kind: ExprKind::Assign {
-                        target,
-                        op: aop,
-                        value: Box::new(rhs),
-                    },
-                    span,
-                },
+                ExprKind::Var(target) => Expr { kind: ExprKind::Assign { target, op: aop, value: Box::new(rhs) }, span },
                 _ => {
                     if !is_placeholder(&lhs) {
-                        self.error(
-                            self.span(&op),
-                            format!("the left side of `{}` must be a variable", op.as_str()),
-                        );
+                        self.error(self.span(&op), format!("the left side of `{}` must be a variable", op.as_str()));
                     }
                     placeholder(span)
                 }
             };
         }
         match rule {
-            Rule::comma => Expr {
-                kind: ExprKind::Comma {
-                    lhs: Box::new(lhs),
-                    rhs: Box::new(rhs),
-                },
-                span,
-            },
+            Rule::comma => Expr { kind: ExprKind::Comma { lhs: Box::new(lhs), rhs: Box::new(rhs) }, span },
             Rule::conditional => {
                 let mid = op.into_inner().find(|p| p.as_rule() == Rule::expr);
                 let then_expr = self.opt_expr(mid, span);
                 Expr {
-                    kind: ExprKind::Conditional {
-                        cond: Box::new(lhs),
-                        then_expr: Box::new(then_expr),
-                        else_expr: Box::new(rhs),
-                    },
+                    kind: ExprKind::Conditional { cond: Box::new(lhs), then_expr: Box::new(then_expr), else_expr: Box::new(rhs) },
                     span,
                 }
             }
             _ => match binary_op(rule) {
-                Some(bop) => Expr {
-                    kind: ExprKind::Binary {
-                        op: bop,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                    },
-                    span,
-                },
+                Some(bop) => Expr { kind: ExprKind::Binary { op: bop, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span },
                 None => placeholder(span),
             },
         }
@@ -1373,9 +1108,7 @@ impl<'a> Builder<'a> {
             ExprKind::IntLit { ty, .. } => *ty,
             ExprKind::StrLit(_) => IntType::UInt,
             ExprKind::Var(id) => self.var_type(&id.name).unwrap_or(IntType::Int),
-            ExprKind::Unary {
-                op: UnaryOp::Not, ..
-            } => IntType::Int,
+            ExprKind::Unary { op: UnaryOp::Not, .. } => IntType::Int,
             ExprKind::Unary { operand, .. } => self.type_of(operand).promote(),
             ExprKind::Binary { op, lhs, rhs } => match op {
                 BinaryOp::Lt
@@ -1392,14 +1125,10 @@ impl<'a> Builder<'a> {
             ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. } => {
                 self.var_type(&target.name).unwrap_or(IntType::Int)
             }
-            ExprKind::Conditional {
-                then_expr,
-                else_expr,
-                ..
-            } => IntType::usual_arithmetic(self.type_of(then_expr), self.type_of(else_expr)),
-            ExprKind::Cast {
-                ty: Type::Int(t), ..
-            } => *t,
+            ExprKind::Conditional { then_expr, else_expr, .. } => {
+                IntType::usual_arithmetic(self.type_of(then_expr), self.type_of(else_expr))
+            }
+            ExprKind::Cast { ty: Type::Int(t), .. } => *t,
             ExprKind::Cast { ty: Type::Void, .. } => IntType::Char,
             ExprKind::Call { callee, .. } => match self.fn_types.borrow().get(&callee.name) {
                 Some(Type::Int(t)) => *t,
@@ -1412,11 +1141,7 @@ impl<'a> Builder<'a> {
     }
 
     fn var_type(&self, name: &str) -> Option<IntType> {
-        self.scopes
-            .borrow()
-            .iter()
-            .rev()
-            .find_map(|s| s.get(name).copied())
+        self.scopes.borrow().iter().rev().find_map(|s| s.get(name).copied())
     }
 }
 
@@ -1487,22 +1212,10 @@ const PLACEHOLDER: u128 = u128::MAX;
 
 /// Stands in for an expression that had an error (the AST is discarded then).
 fn placeholder(span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::IntLit {
-            value: PLACEHOLDER,
-            ty: IntType::Int,
-        },
-        span,
-    }
+    Expr { kind: ExprKind::IntLit { value: PLACEHOLDER, ty: IntType::Int }, span }
 }
 
 /// Whether `e` stands in for an expression that already had an error.
 fn is_placeholder(e: &Expr) -> bool {
-    matches!(
-        e.kind,
-        ExprKind::IntLit {
-            value: PLACEHOLDER,
-            ..
-        }
-    )
+    matches!(e.kind, ExprKind::IntLit { value: PLACEHOLDER, .. })
 }

@@ -117,23 +117,11 @@ const HEADER_MACROS: &[(&str, &[&str])] = &[
             "PTRDIFF_MIN",
         ],
     ),
-    (
-        "stdlib.h",
-        &[
-            "NULL",
-            "RAND_MAX",
-            "EXIT_SUCCESS",
-            "EXIT_FAILURE",
-            "MB_CUR_MAX",
-        ],
-    ),
+    ("stdlib.h", &["NULL", "RAND_MAX", "EXIT_SUCCESS", "EXIT_FAILURE", "MB_CUR_MAX"]),
     ("stdio.h", &["NULL", "EOF", "BUFSIZ", "FILENAME_MAX"]),
     ("stddef.h", &["NULL", "offsetof"]),
     ("string.h", &["NULL"]),
-    (
-        "stdbool.h",
-        &["bool", "true", "false", "__bool_true_false_are_defined"],
-    ),
+    ("stdbool.h", &["bool", "true", "false", "__bool_true_false_are_defined"]),
     ("assert.h", &["assert", "static_assert"]),
     ("errno.h", &["EDOM", "ERANGE", "EILSEQ", "errno"]),
 ];
@@ -176,11 +164,7 @@ pub(crate) fn preprocess_with(source: &str, lines: &LineIndex) -> Preprocessed {
     pp.run();
     let mut diagnostics = pp.diags;
     diagnostics.sort_by_key(|d| d.span.start);
-    Preprocessed {
-        text: String::from_utf8(pp.out).unwrap_or_default(),
-        diagnostics,
-        map: pp.map,
-    }
+    Preprocessed { text: String::from_utf8(pp.out).unwrap_or_default(), diagnostics, map: pp.map }
 }
 
 /// The kind of a preprocessing token.
@@ -271,32 +255,21 @@ fn is_ident_char(c: u8) -> bool {
 
 /// The C punctuators of more than one character, longest first.
 const PUNCTS: &[&str] = &[
-    "<<=", ">>=", "...", "%:%:", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
-    "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:",
+    "<<=", ">>=", "...", "%:%:", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=", "/=", "%=", "+=", "-=",
+    "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:",
 ];
 
 impl<'a> Pre<'a> {
     fn new(src: &'a str, lines: &'a LineIndex) -> Self {
         let mut macros = HashMap::new();
         let predefined = |text: &str| Macro {
-            body: Body::Tokens(vec![Tok {
-                kind: Kind::Number,
-                text: text.to_string(),
-                at: 0,
-                space: false,
-            }]),
+            body: Body::Tokens(vec![Tok { kind: Kind::Number, text: text.to_string(), at: 0, space: false }]),
             defined_at: None,
         };
         macros.insert("__STDC__".to_string(), predefined("1"));
         macros.insert("__STDC_HOSTED__".to_string(), predefined("1"));
         macros.insert("__STDC_VERSION__".to_string(), predefined("201112L"));
-        macros.insert(
-            "__LINE__".to_string(),
-            Macro {
-                body: Body::Line,
-                defined_at: None,
-            },
-        );
+        macros.insert("__LINE__".to_string(), Macro { body: Body::Line, defined_at: None });
         Pre {
             src,
             b: src.as_bytes(),
@@ -319,13 +292,11 @@ impl<'a> Pre<'a> {
             self.fatal = true;
             return;
         }
-        self.diags
-            .push(Diagnostic::error(self.lines.span(start, end), msg));
+        self.diags.push(Diagnostic::error(self.lines.span(start, end), msg));
     }
 
     fn warning(&mut self, start: usize, end: usize, msg: impl Into<String>) {
-        self.diags
-            .push(Diagnostic::warning(self.lines.span(start, end), msg));
+        self.diags.push(Diagnostic::warning(self.lines.span(start, end), msg));
     }
 
     fn active(&self) -> bool {
@@ -339,8 +310,7 @@ impl<'a> Pre<'a> {
     /// Copies `start..end` of the source, blanked (line breaks kept).
     fn blank(&mut self, start: usize, end: usize) {
         for &c in &self.b[start..end] {
-            self.out
-                .push(if c == b'\n' || c == b'\r' { c } else { b' ' });
+            self.out.push(if c == b'\n' || c == b'\r' { c } else { b' ' });
         }
     }
 
@@ -385,20 +355,12 @@ impl<'a> Pre<'a> {
         }
         if let Some(at) = self.open_comment {
             // (Groups it leaves open are a consequence: not reported.)
-            self.error(
-                at,
-                at + 2,
-                "unterminated comment: `/*` has no matching `*/`",
-            );
+            self.error(at, at + 2, "unterminated comment: `/*` has no matching `*/`");
             return;
         }
         while let Some(f) = self.stack.pop() {
             let end = (f.at + 1 + f.directive.len()).min(n);
-            let msg = format!(
-                "`#{}` at line {} has no matching `#endif`",
-                f.directive,
-                self.line_of(f.at)
-            );
+            let msg = format!("`#{}` at line {} has no matching `#endif`", f.directive, self.line_of(f.at));
             self.error(f.at, end, msg);
         }
     }
@@ -556,9 +518,7 @@ impl<'a> Pre<'a> {
                 } else {
                     Kind::Ident
                 };
-            } else if c.is_ascii_digit()
-                || (c == b'.' && chars.get(k + 1).is_some_and(|d| d.0.is_ascii_digit()))
-            {
+            } else if c.is_ascii_digit() || (c == b'.' && chars.get(k + 1).is_some_and(|d| d.0.is_ascii_digit())) {
                 k += 1;
                 while k < chars.len() && pp_number_continues(chars[k - 1].0, chars[k].0) {
                     k += 1;
@@ -569,10 +529,7 @@ impl<'a> Pre<'a> {
                 kind = if c == b'"' { Kind::Str } else { Kind::Char };
             } else {
                 let rest: Vec<u8> = chars[k..].iter().take(4).map(|c| c.0).collect();
-                let len = PUNCTS
-                    .iter()
-                    .find(|p| rest.starts_with(p.as_bytes()))
-                    .map_or(1, |p| p.len());
+                let len = PUNCTS.iter().find(|p| rest.starts_with(p.as_bytes())).map_or(1, |p| p.len());
                 // A character of several bytes is one token.
                 let mut l = len;
                 if c >= 0x80 {
@@ -583,12 +540,7 @@ impl<'a> Pre<'a> {
                 k += l;
                 kind = Kind::Punct;
             }
-            toks.push(Tok {
-                kind,
-                text: text_of(&chars[start..k]),
-                at,
-                space,
-            });
+            toks.push(Tok { kind, text: text_of(&chars[start..k]), at, space });
             space = false;
         }
         toks
@@ -611,10 +563,7 @@ impl<'a> Pre<'a> {
                     match name.as_str() {
                         "if" => self.condition(hash, "if", args).unwrap_or(false),
                         _ => match self.macro_name(hash, &name, args) {
-                            Some(m) => {
-                                !self.header_macro_reported(&args[0])
-                                    && self.macros.contains_key(&m) == (name == "ifdef")
-                            }
+                            Some(m) => !self.header_macro_reported(&args[0]) && self.macros.contains_key(&m) == (name == "ifdef"),
                             None => false,
                         },
                     }
@@ -630,11 +579,7 @@ impl<'a> Pre<'a> {
                     else_at: None,
                 });
                 if self.stack.len() > MAX_NESTING {
-                    self.error(
-                        hash,
-                        name_end,
-                        format!("`#if` groups nested deeper than {MAX_NESTING} levels are not supported"),
-                    );
+                    self.error(hash, name_end, format!("`#if` groups nested deeper than {MAX_NESTING} levels are not supported"));
                     self.fatal = true;
                 }
             }
@@ -645,18 +590,11 @@ impl<'a> Pre<'a> {
                 };
                 if let Some(e) = f.else_at {
                     let line = self.line_of(e);
-                    self.error(
-                        hash,
-                        name_end,
-                        format!(
-                            "`#elif` after the `#else` of line {line}: the `#else` must come last"
-                        ),
-                    );
+                    self.error(hash, name_end, format!("`#elif` after the `#else` of line {line}: the `#else` must come last"));
                     return;
                 }
                 let (parent_active, taken) = (f.parent_active, f.taken);
-                let cond =
-                    parent_active && !taken && self.condition(hash, "elif", args).unwrap_or(false);
+                let cond = parent_active && !taken && self.condition(hash, "elif", args).unwrap_or(false);
                 let f = self.stack.last_mut().expect("checked above");
                 f.active = cond;
                 f.taken |= cond;
@@ -671,11 +609,7 @@ impl<'a> Pre<'a> {
                     );
                 }
                 if self.stack.is_empty() {
-                    self.error(
-                        hash,
-                        name_end,
-                        format!("`#{name}` without an `#if` before it"),
-                    );
+                    self.error(hash, name_end, format!("`#{name}` without an `#if` before it"));
                     return;
                 }
                 if name == "endif" {
@@ -685,13 +619,7 @@ impl<'a> Pre<'a> {
                 let f = self.stack.last_mut().expect("checked above");
                 if let Some(e) = f.else_at {
                     let line = self.line_of(e);
-                    self.error(
-                        hash,
-                        name_end,
-                        format!(
-                            "a second `#else` for the same `#if` (the first is at line {line})"
-                        ),
-                    );
+                    self.error(hash, name_end, format!("a second `#else` for the same `#if` (the first is at line {line})"));
                     return;
                 }
                 f.active = f.parent_active && !f.taken;
@@ -712,33 +640,20 @@ impl<'a> Pre<'a> {
             _ if first.kind == Kind::Number => {} // a line marker `# 1 "file"`
             "pragma" | "ident" | "sccs" => {
                 let shown = shorten(self.src[hash..end].lines().next().unwrap_or(""));
-                self.warning(
-                    hash,
-                    end,
-                    format!("the directive `{shown}` is ignored (it cannot change the program)"),
-                );
+                self.warning(hash, end, format!("the directive `{shown}` is ignored (it cannot change the program)"));
             }
             "error" | "warning" => {
-                let msg = args
-                    .first()
-                    .map(|t| self.src[t.at..end].trim_end().to_string())
-                    .unwrap_or_default();
+                let msg = args.first().map(|t| self.src[t.at..end].trim_end().to_string()).unwrap_or_default();
                 if name == "error" {
                     self.error(hash, end, format!("`#error`: {msg}"));
                 } else {
                     self.warning(hash, end, format!("`#warning`: {msg}"));
                 }
             }
-            "include_next" | "import" => self.error(
-                hash,
-                name_end,
-                format!("`#{name}` is not supported; preprocess the file first (gcc -E)"),
-            ),
-            _ => self.error(
-                hash,
-                name_end,
-                format!("unknown preprocessor directive `#{}`", shorten(&name)),
-            ),
+            "include_next" | "import" => {
+                self.error(hash, name_end, format!("`#{name}` is not supported; preprocess the file first (gcc -E)"))
+            }
+            _ => self.error(hash, name_end, format!("unknown preprocessor directive `#{}`", shorten(&name))),
         }
     }
 
@@ -749,17 +664,13 @@ impl<'a> Pre<'a> {
         if self.macros.contains_key(&t.text) || self.known.contains(&t.text) {
             return false;
         }
-        let Some(h) = self.headers.iter().find(|h| {
-            HEADER_MACROS
-                .iter()
-                .any(|(hh, names)| hh == h && names.contains(&t.text.as_str()))
-        }) else {
+        let Some(h) =
+            self.headers.iter().find(|h| HEADER_MACROS.iter().any(|(hh, names)| hh == h && names.contains(&t.text.as_str())))
+        else {
             return false;
         };
-        let msg = format!(
-            "`{}` comes from `<{h}>`, which mini-C does not read; write its value (or `#define` it) instead",
-            t.text
-        );
+        let msg =
+            format!("`{}` comes from `<{h}>`, which mini-C does not read; write its value (or `#define` it) instead", t.text);
         self.error(t.at, t.at + t.text.len(), msg);
         true
     }
@@ -767,11 +678,7 @@ impl<'a> Pre<'a> {
     /// The macro name after `#ifdef`/`#ifndef`/`#undef`, or an error.
     fn macro_name(&mut self, hash: usize, directive: &str, args: &[Tok]) -> Option<String> {
         let Some(t) = args.first().filter(|t| t.kind == Kind::Ident) else {
-            let (s, e) = args
-                .first()
-                .map_or((hash, hash + 1 + directive.len()), |t| {
-                    (t.at, t.at + t.text.len())
-                });
+            let (s, e) = args.first().map_or((hash, hash + 1 + directive.len()), |t| (t.at, t.at + t.text.len()));
             self.error(s, e, format!("`#{directive}` needs a macro name"));
             return None;
         };
@@ -788,9 +695,7 @@ impl<'a> Pre<'a> {
 
     fn define(&mut self, hash: usize, args: &[Tok]) {
         let Some(name) = args.first().filter(|t| t.kind == Kind::Ident) else {
-            let (s, e) = args
-                .first()
-                .map_or((hash, hash + 7), |t| (t.at, t.at + t.text.len()));
+            let (s, e) = args.first().map_or((hash, hash + 7), |t| (t.at, t.at + t.text.len()));
             self.error(s, e, "`#define` needs a macro name");
             return;
         };
@@ -804,22 +709,12 @@ impl<'a> Pre<'a> {
             self.error(
                 name.at,
                 name_end,
-                format!(
-                    "function-like macros (`{}(...)`) are not supported; preprocess the file first (gcc -E)",
-                    name.text
-                ),
+                format!("function-like macros (`{}(...)`) are not supported; preprocess the file first (gcc -E)", name.text),
             );
             return;
         }
-        if let Some(t) = body
-            .iter()
-            .find(|t| matches!(t.text.as_str(), "#" | "##" | "%:" | "%:%:"))
-        {
-            let what = if t.text.len() == 1 || t.text == "%:" {
-                "`#` (stringizing)"
-            } else {
-                "`##` (token pasting)"
-            };
+        if let Some(t) = body.iter().find(|t| matches!(t.text.as_str(), "#" | "##" | "%:" | "%:%:")) {
+            let what = if t.text.len() == 1 || t.text == "%:" { "`#` (stringizing)" } else { "`##` (token pasting)" };
             self.error(
                 t.at,
                 t.at + t.text.len(),
@@ -840,29 +735,17 @@ impl<'a> Pre<'a> {
                         name.text,
                         self.line_of(at)
                     ),
-                    None => format!(
-                        "`{}` is predefined; the new definition counts from here on",
-                        name.text
-                    ),
+                    None => format!("`{}` is predefined; the new definition counts from here on", name.text),
                 };
                 self.warning(name.at, name_end, msg);
             }
         }
-        self.macros.insert(
-            name.text.clone(),
-            Macro {
-                body: new,
-                defined_at: Some(hash),
-            },
-        );
+        self.macros.insert(name.text.clone(), Macro { body: new, defined_at: Some(hash) });
     }
 
     fn include(&mut self, hash: usize, end: usize, args: &[Tok]) {
         // `<stdio.h>` comes as several tokens: take the text up to `>`.
-        let text = args
-            .first()
-            .map(|t| self.src[t.at..end].trim_end())
-            .unwrap_or("");
+        let text = args.first().map(|t| self.src[t.at..end].trim_end()).unwrap_or("");
         let file = if let Some(rest) = text.strip_prefix('<') {
             rest.find('>').map(|e| &rest[..e])
         } else if let Some(rest) = text.strip_prefix('"') {
@@ -871,9 +754,7 @@ impl<'a> Pre<'a> {
             None
         };
         let Some(file) = file else {
-            let (s, e) = args
-                .first()
-                .map_or((hash, end), |t| (t.at, t.at + t.text.len()));
+            let (s, e) = args.first().map_or((hash, end), |t| (t.at, t.at + t.text.len()));
             self.error(s, e, "`#include` needs a file name in `<...>` or `\"...\"`");
             return;
         };
@@ -942,9 +823,7 @@ impl<'a> Pre<'a> {
                 k = self.skip_literal(k);
                 continue;
             }
-            if c.is_ascii_digit()
-                || (c == b'.' && self.b.get(k + 1).is_some_and(u8::is_ascii_digit))
-            {
+            if c.is_ascii_digit() || (c == b'.' && self.b.get(k + 1).is_some_and(u8::is_ascii_digit)) {
                 k += 1;
                 while k < n && pp_number_continues(self.b[k - 1], self.b[k]) {
                     k += 1;
@@ -957,10 +836,7 @@ impl<'a> Pre<'a> {
                     k += 1;
                 }
                 let word = &src[s..k];
-                if k < n
-                    && matches!(self.b[k], b'\'' | b'"')
-                    && matches!(word, "L" | "u" | "U" | "u8")
-                {
+                if k < n && matches!(self.b[k], b'\'' | b'"') && matches!(word, "L" | "u" | "U" | "u8") {
                     k = self.skip_literal(k);
                     continue;
                 }
@@ -1001,12 +877,7 @@ impl<'a> Pre<'a> {
 
     /// Writes the expansion of the macro `name` used at `start..end`.
     fn expand_in_text(&mut self, name: &str, start: usize, end: usize) -> Result<(), Reported> {
-        let use_tok = Tok {
-            kind: Kind::Ident,
-            text: name.to_string(),
-            at: start,
-            space: false,
-        };
+        let use_tok = Tok { kind: Kind::Ident, text: name.to_string(), at: start, space: false };
         let mut toks = Vec::new();
         self.expand(&[use_tok], &mut Vec::new(), &mut toks)?;
         // Spaces around and between the tokens keep them apart (C
@@ -1019,21 +890,13 @@ impl<'a> Pre<'a> {
         }
         let t0 = self.out.len();
         self.out.extend_from_slice(text.as_bytes());
-        self.map.push(Edit {
-            text: (t0, self.out.len()),
-            source: (start, end),
-        });
+        self.map.push(Edit { text: (t0, self.out.len()), source: (start, end) });
         Ok(())
     }
 
     /// Expands the macros in `toks` (none in `hide`, which are being
     /// expanded already), appending the result to `out`.
-    fn expand(
-        &mut self,
-        toks: &[Tok],
-        hide: &mut Vec<String>,
-        out: &mut Vec<Tok>,
-    ) -> Result<(), Reported> {
+    fn expand(&mut self, toks: &[Tok], hide: &mut Vec<String>, out: &mut Vec<Tok>) -> Result<(), Reported> {
         for t in toks {
             let m = if t.kind == Kind::Ident && !hide.contains(&t.text) {
                 self.macros.get(&t.text).map(|m| m.body.clone())
@@ -1043,11 +906,7 @@ impl<'a> Pre<'a> {
             let Some(body) = m else {
                 self.expanded += t.text.len() + 1;
                 if self.expanded > MAX_INPUT_BYTES {
-                    self.error(
-                        t.at,
-                        t.at + 1,
-                        "macro expansions make the program larger than 4 MB",
-                    );
+                    self.error(t.at, t.at + 1, "macro expansions make the program larger than 4 MB");
                     return Err(Reported);
                 }
                 out.push(t.clone());
@@ -1055,32 +914,19 @@ impl<'a> Pre<'a> {
             };
             match body {
                 Body::Line => {
-                    out.push(Tok {
-                        kind: Kind::Number,
-                        text: self.line_of(t.at).to_string(),
-                        at: t.at,
-                        space: t.space,
-                    });
+                    out.push(Tok { kind: Kind::Number, text: self.line_of(t.at).to_string(), at: t.at, space: t.space });
                 }
                 Body::Tokens(body) => {
                     if hide.len() >= MAX_NESTING {
                         self.error(
                             t.at,
                             t.at + t.text.len(),
-                            format!(
-                                "macros nested deeper than {MAX_NESTING} levels are not supported"
-                            ),
+                            format!("macros nested deeper than {MAX_NESTING} levels are not supported"),
                         );
                         return Err(Reported);
                     }
                     // Tokens of the expansion are located at the use.
-                    let located: Vec<Tok> = body
-                        .iter()
-                        .map(|b| Tok {
-                            at: t.at,
-                            ..b.clone()
-                        })
-                        .collect();
+                    let located: Vec<Tok> = body.iter().map(|b| Tok { at: t.at, ..b.clone() }).collect();
                     hide.push(t.text.clone());
                     let r = self.expand(&located, hide, out);
                     hide.pop();
@@ -1094,9 +940,7 @@ impl<'a> Pre<'a> {
     /// Evaluates the condition of `#if`/`#elif` (`args`); `Err` after
     /// reporting why it cannot be evaluated.
     fn condition(&mut self, hash: usize, directive: &str, args: &[Tok]) -> Result<bool, Reported> {
-        let line_end = args
-            .last()
-            .map_or(hash + 1 + directive.len(), |t| t.at + t.text.len());
+        let line_end = args.last().map_or(hash + 1 + directive.len(), |t| t.at + t.text.len());
         if args.is_empty() {
             self.error(hash, line_end, format!("`#{directive}` needs a condition"));
             return Err(Reported);
@@ -1112,32 +956,21 @@ impl<'a> Pre<'a> {
                         k += 2;
                         Some(n)
                     }
-                    (Some(p), Some(n), Some(c))
-                        if p.text == "(" && n.kind == Kind::Ident && c.text == ")" =>
-                    {
+                    (Some(p), Some(n), Some(c)) if p.text == "(" && n.kind == Kind::Ident && c.text == ")" => {
                         k += 4;
                         Some(n)
                     }
                     _ => None,
                 };
                 let Some(name) = name else {
-                    self.error(
-                        t.at,
-                        t.at + t.text.len(),
-                        "`defined` needs a macro name: write `defined(NAME)`",
-                    );
+                    self.error(t.at, t.at + t.text.len(), "`defined` needs a macro name: write `defined(NAME)`");
                     return Err(Reported);
                 };
                 if self.header_macro_reported(name) {
                     return Err(Reported);
                 }
                 let v = self.macros.contains_key(&name.text);
-                resolved.push(Tok {
-                    kind: Kind::Number,
-                    text: if v { "1" } else { "0" }.to_string(),
-                    at: t.at,
-                    space: t.space,
-                });
+                resolved.push(Tok { kind: Kind::Number, text: if v { "1" } else { "0" }.to_string(), at: t.at, space: t.space });
                 continue;
             }
             resolved.push(t.clone());
@@ -1159,14 +992,7 @@ impl<'a> Pre<'a> {
                 return Err(Reported);
             }
         }
-        let mut eval = Eval {
-            toks: &expanded,
-            k: 0,
-            directive,
-            line_end,
-            depth: 0,
-            err: None,
-        };
+        let mut eval = Eval { toks: &expanded, k: 0, directive, line_end, depth: 0, err: None };
         let result = eval.expr(true);
         let result = match result {
             Some(_) if eval.k < expanded.len() => {
@@ -1174,10 +1000,7 @@ impl<'a> Pre<'a> {
                 Err(eval.unexpected(t, "an operator or the end of the line"))
             }
             Some(v) => Ok(v.v != 0),
-            None => Err(eval
-                .err
-                .take()
-                .unwrap_or((hash, line_end, "malformed condition".into()))),
+            None => Err(eval.err.take().unwrap_or((hash, line_end, "malformed condition".into()))),
         };
         match result {
             Ok(b) => Ok(b),
@@ -1192,9 +1015,7 @@ impl<'a> Pre<'a> {
 /// Whether `d` (after `prev`) continues a preprocessing number: digits,
 /// letters, `_`, `.`, and a sign after an exponent letter (`1e+5`, `0x1p-3`).
 fn pp_number_continues(prev: u8, d: u8) -> bool {
-    is_ident_char(d)
-        || d == b'.'
-        || (matches!(d, b'+' | b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P'))
+    is_ident_char(d) || d == b'.' || (matches!(d, b'+' | b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P'))
 }
 
 fn text_of(chars: &[(u8, usize)]) -> String {
@@ -1223,10 +1044,7 @@ fn literal_end(chars: &[(u8, usize)], k: usize) -> usize {
 fn same_body(a: &Body, b: &Body) -> bool {
     match (a, b) {
         (Body::Tokens(x), Body::Tokens(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(s, t)| s.text == t.text && s.space == t.space)
+            x.len() == y.len() && x.iter().zip(y).all(|(s, t)| s.text == t.text && s.space == t.space)
         }
         (Body::Line, Body::Line) => true,
         _ => false,
@@ -1265,10 +1083,7 @@ struct Value {
 
 impl Value {
     fn int(v: i64) -> Value {
-        Value {
-            v: v as u64,
-            unsigned: false,
-        }
+        Value { v: v as u64, unsigned: false }
     }
     fn truth(b: bool) -> Value {
         Value::int(b as i64)
@@ -1325,11 +1140,7 @@ impl<'t> Eval<'t> {
         (
             t.at,
             t.at + t.text.len().max(1),
-            format!(
-                "expected {expected} in the `#{}` condition, found `{}`{hint}",
-                self.directive,
-                shorten(&t.text)
-            ),
+            format!("expected {expected} in the `#{}` condition, found `{}`{hint}", self.directive, shorten(&t.text)),
         )
     }
 
@@ -1337,10 +1148,7 @@ impl<'t> Eval<'t> {
         (
             self.line_end,
             self.line_end,
-            format!(
-                "expected {expected} in the `#{}` condition, found the end of the line",
-                self.directive
-            ),
+            format!("expected {expected} in the `#{}` condition, found the end of the line", self.directive),
         )
     }
 
@@ -1355,11 +1163,7 @@ impl<'t> Eval<'t> {
         if self.depth > MAX_NESTING {
             let t = self.peek().cloned();
             let at = t.map_or(self.line_end, |t| t.at);
-            return self.fail((
-                at,
-                at + 1,
-                format!("nesting deeper than {MAX_NESTING} levels is not supported"),
-            ));
+            return self.fail((at, at + 1, format!("nesting deeper than {MAX_NESTING} levels is not supported")));
         }
         let r = self.conditional(eval);
         self.depth -= 1;
@@ -1429,11 +1233,7 @@ impl<'t> Eval<'t> {
             "==" => Value::truth(a.v == b.v),
             "!=" => Value::truth(a.v != b.v),
             "<" | ">" | "<=" | ">=" => {
-                let ord = if unsigned {
-                    a.v.cmp(&b.v)
-                } else {
-                    a.signed().cmp(&b.signed())
-                };
+                let ord = if unsigned { a.v.cmp(&b.v) } else { a.signed().cmp(&b.signed()) };
                 Value::truth(match op {
                     "<" => ord.is_lt(),
                     ">" => ord.is_gt(),
@@ -1443,11 +1243,7 @@ impl<'t> Eval<'t> {
             }
             "<<" | ">>" => {
                 // The count's sign decides the direction (as GCC does).
-                let count = if b.unsigned {
-                    b.v.min(64) as i64
-                } else {
-                    b.signed().clamp(-64, 64)
-                };
+                let count = if b.unsigned { b.v.min(64) as i64 } else { b.signed().clamp(-64, 64) };
                 let left = (op == "<<") == (count >= 0);
                 let n = count.unsigned_abs() as u32;
                 let v = if left {
@@ -1461,10 +1257,7 @@ impl<'t> Eval<'t> {
                 } else {
                     (a.signed() >> n.min(63)) as u64
                 };
-                Value {
-                    v,
-                    unsigned: a.unsigned,
-                }
+                Value { v, unsigned: a.unsigned }
             }
             "+" => arith(a.v.wrapping_add(b.v)),
             "-" => arith(a.v.wrapping_sub(b.v)),
@@ -1472,16 +1265,8 @@ impl<'t> Eval<'t> {
             "/" | "%" => {
                 if b.v == 0 {
                     if eval {
-                        let what = if op == "/" {
-                            "division"
-                        } else {
-                            "remainder (`%`)"
-                        };
-                        return Err((
-                            t.at,
-                            t.at + 1,
-                            format!("{what} by zero in the `#{}` condition", self.directive),
-                        ));
+                        let what = if op == "/" { "division" } else { "remainder (`%`)" };
+                        return Err((t.at, t.at + 1, format!("{what} by zero in the `#{}` condition", self.directive)));
                     }
                     return Ok(arith(0));
                 }
@@ -1506,21 +1291,14 @@ impl<'t> Eval<'t> {
             self.k += 1;
             self.depth += 1;
             if self.depth > MAX_NESTING {
-                return self.fail((
-                    t.at,
-                    t.at + 1,
-                    format!("nesting deeper than {MAX_NESTING} levels is not supported"),
-                ));
+                return self.fail((t.at, t.at + 1, format!("nesting deeper than {MAX_NESTING} levels is not supported")));
             }
             let v = self.unary(eval);
             self.depth -= 1;
             let v = v?;
             return Some(match t.text.as_str() {
                 "+" => v,
-                "-" => Value {
-                    v: v.v.wrapping_neg(),
-                    ..v
-                },
+                "-" => Value { v: v.v.wrapping_neg(), ..v },
                 "~" => Value { v: !v.v, ..v },
                 _ => Value::truth(v.v == 0),
             });
@@ -1547,28 +1325,20 @@ impl<'t> Eval<'t> {
             Kind::Number if is_floating(&t.text) => self.fail((
                 t.at,
                 t.at + t.text.len(),
-                format!(
-                    "floating-point numbers are not allowed in the `#{}` condition",
-                    self.directive
-                ),
+                format!("floating-point numbers are not allowed in the `#{}` condition", self.directive),
             )),
             Kind::Number => match literal::int_literal(&t.text) {
                 Ok((v, _)) => {
                     let lower = t.text.to_ascii_lowercase();
                     let suffix_u = lower.trim_end_matches('l').ends_with('u');
-                    Some(Value {
-                        v: v as u64,
-                        unsigned: suffix_u || v > i64::MAX as u128,
-                    })
+                    Some(Value { v: v as u64, unsigned: suffix_u || v > i64::MAX as u128 })
                 }
                 Err(msg) => self.fail((t.at, t.at + t.text.len(), msg)),
             },
-            Kind::Char => {
-                match literal::char_literal(t.text.trim_start_matches(['L', 'u', 'U', '8'])) {
-                    Ok(v) => Some(Value::int(v as i64)),
-                    Err(msg) => self.fail((t.at, t.at + t.text.len(), msg)),
-                }
-            }
+            Kind::Char => match literal::char_literal(t.text.trim_start_matches(['L', 'u', 'U', '8'])) {
+                Ok(v) => Some(Value::int(v as i64)),
+                Err(msg) => self.fail((t.at, t.at + t.text.len(), msg)),
+            },
             // A name that is not a macro counts as 0.
             Kind::Ident => Some(Value::int(0)),
             _ => {

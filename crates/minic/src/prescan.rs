@@ -56,18 +56,11 @@ pub(crate) fn check_input(src: &str, lines: &LineIndex) -> Result<(), Diagnostic
     if src.len() > MAX_INPUT_BYTES {
         return Err(Diagnostic::error(
             lines.span(0, 0),
-            format!(
-                "the file is too large ({} bytes); mini-C accepts at most {} bytes (4 MB)",
-                src.len(),
-                MAX_INPUT_BYTES
-            ),
+            format!("the file is too large ({} bytes); mini-C accepts at most {} bytes (4 MB)", src.len(), MAX_INPUT_BYTES),
         ));
     }
     if let Some(i) = src.bytes().position(|b| b == 0) {
-        return Err(Diagnostic::error(
-            lines.span(i, i + 1),
-            "the file contains binary data (NUL byte)",
-        ));
+        return Err(Diagnostic::error(lines.span(i, i + 1), "the file contains binary data (NUL byte)"));
     }
     Ok(())
 }
@@ -129,10 +122,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn too_deep(&self, at: usize) -> Diagnostic {
-        Diagnostic::error(
-            self.lines.span(at, at + 1),
-            format!("nesting deeper than {MAX_NESTING} levels is not supported"),
-        )
+        Diagnostic::error(self.lines.span(at, at + 1), format!("nesting deeper than {MAX_NESTING} levels is not supported"))
     }
 
     fn depth(&self) -> usize {
@@ -188,12 +178,7 @@ impl<'a> Scanner<'a> {
             }
             self.token(b)?;
         }
-        let unclosed = self
-            .stack
-            .iter()
-            .filter(|o| o.bracket != b'?')
-            .map(|o| (o.bracket, o.at))
-            .collect();
+        let unclosed = self.stack.iter().filter(|o| o.bracket != b'?').map(|o| (o.bracket, o.at)).collect();
         Ok(Prescan {
             text: String::from_utf8(self.out).unwrap_or_default(),
             unclosed,
@@ -270,11 +255,7 @@ impl<'a> Scanner<'a> {
         }
         if b.is_ascii_digit() {
             let mut end = start + 1;
-            while end < n
-                && (self.bytes[end].is_ascii_alphanumeric()
-                    || self.bytes[end] == b'_'
-                    || self.bytes[end] == b'.')
-            {
+            while end < n && (self.bytes[end].is_ascii_alphanumeric() || self.bytes[end] == b'_' || self.bytes[end] == b'.') {
                 end += 1;
             }
             self.i = end;
@@ -291,10 +272,7 @@ impl<'a> Scanner<'a> {
                     } else {
                         "character literal: `'` has no closing `'`"
                     };
-                    return Err(Diagnostic::error(
-                        self.lines.span(start, start + 1),
-                        format!("unterminated {what}"),
-                    ));
+                    return Err(Diagnostic::error(self.lines.span(start, start + 1), format!("unterminated {what}")));
                 }
                 if self.bytes[end] == b'\\' {
                     end += 2;
@@ -313,22 +291,13 @@ impl<'a> Scanner<'a> {
         }
         // Punctuation: one byte at a time is enough here (multi-byte
         // characters are skipped whole).
-        let len = self.src[start..]
-            .chars()
-            .next()
-            .map(|c| c.len_utf8())
-            .unwrap_or(1);
+        let len = self.src[start..].chars().next().map(|c| c.len_utf8()).unwrap_or(1);
         self.i = start + len;
         self.before_token(None);
         match b {
             b'(' | b'[' | b'{' | b'?' => {
                 let (saved_prefix, saved_do) = (self.prefix, self.do_pending);
-                self.stack.push(Open {
-                    bracket: b,
-                    at: start,
-                    saved_prefix,
-                    saved_do,
-                });
+                self.stack.push(Open { bracket: b, at: start, saved_prefix, saved_do });
                 if b == b'{' {
                     self.prefix = 0;
                     self.do_pending = 0;
@@ -396,9 +365,7 @@ impl<'a> Scanner<'a> {
                     self.resume_points.push(self.i);
                 }
             }
-            b',' if self.in_typedef.is_some_and(|d| d == self.stack.len()) => {
-                self.declare_typedef()
-            }
+            b',' if self.in_typedef.is_some_and(|d| d == self.stack.len()) => self.declare_typedef(),
             _ => {}
         }
         self.last = Some(Tok::Other);
@@ -448,10 +415,7 @@ impl<'a> Scanner<'a> {
                 self.check_depth(start)?;
             }
             "while" => {
-                if self.do_pending > 0
-                    && self.last == Some(Tok::Other)
-                    && self.prev_is_stmt_end(start)
-                {
+                if self.do_pending > 0 && self.last == Some(Tok::Other) && self.prev_is_stmt_end(start) {
                     self.do_pending -= 1;
                 } else {
                     self.prefix += 1;

@@ -23,12 +23,7 @@ impl Span {
         if other.start < self.start {
             return other.to(self);
         }
-        Span {
-            start: self.start,
-            end: self.end.max(other.end),
-            line: self.line,
-            col: self.col,
-        }
+        Span { start: self.start, end: self.end.max(other.end), line: self.line, col: self.col }
     }
 }
 
@@ -122,27 +117,13 @@ impl LineIndex {
     /// Indexes `src`.
     pub fn new(src: &str) -> Self {
         let mut starts = vec![0];
-        starts.extend(
-            src.bytes()
-                .enumerate()
-                .filter(|(_, b)| *b == b'\n')
-                .map(|(i, _)| i + 1),
-        );
-        LineIndex {
-            map: OffsetMap::default(),
-            src_len: src.len(),
-            starts,
-            ascii: src.is_ascii(),
-            src: src.to_string(),
-        }
+        starts.extend(src.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { map: OffsetMap::default(), src_len: src.len(), starts, ascii: src.is_ascii(), src: src.to_string() }
     }
 
     /// Indexes `src`, taking offsets of a parsed text that `map` relates to it.
     pub(crate) fn with_map(src: &str, map: OffsetMap) -> Self {
-        LineIndex {
-            map,
-            ..LineIndex::new(src)
-        }
+        LineIndex { map, ..LineIndex::new(src) }
     }
 
     /// The 1-based (line, column) of byte offset `offset`; columns count characters.
@@ -157,11 +138,7 @@ impl LineIndex {
             Err(i) => i - 1,
         };
         let start = self.starts[line];
-        let col = if self.ascii {
-            offset - start
-        } else {
-            self.src[start..offset].chars().count()
-        };
+        let col = if self.ascii { offset - start } else { self.src[start..offset].chars().count() };
         (line as u32 + 1, col as u32 + 1)
     }
 
@@ -177,11 +154,6 @@ impl LineIndex {
         while end < self.src_len && !self.src.is_char_boundary(end) {
             end += 1;
         }
-        Span {
-            start,
-            end,
-            line,
-            col,
-        }
+        Span { start, end, line, col }
     }
 }

@@ -33,9 +33,7 @@ impl std::str::FromStr for IntModel {
         match s.to_ascii_lowercase().as_str() {
             "math" => Ok(IntModel::Math),
             "c" => Ok(IntModel::C),
-            _ => Err(format!(
-                "unknown integer model `{s}` (expected `math` or `c`)"
-            )),
+            _ => Err(format!("unknown integer model `{s}` (expected `math` or `c`)")),
         }
     }
 }

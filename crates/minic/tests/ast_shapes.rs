@@ -14,18 +14,9 @@ fn sx(e: &Expr) -> String {
         ExprKind::Unary { op, operand } => format!("({} {})", op.symbol(), sx(operand)),
         ExprKind::Binary { op, lhs, rhs } => format!("({} {} {})", op.symbol(), sx(lhs), sx(rhs)),
         ExprKind::Assign { target, op, value } => {
-            format!(
-                "({}= {} {})",
-                op.map_or("", |o| o.symbol()),
-                target.name,
-                sx(value)
-            )
+            format!("({}= {} {})", op.map_or("", |o| o.symbol()), target.name, sx(value))
         }
-        ExprKind::IncDec {
-            target,
-            increment,
-            prefix,
-        } => {
+        ExprKind::IncDec { target, increment, prefix } => {
             let o = if *increment { "++" } else { "--" };
             if *prefix {
                 format!("({o}{})", target.name)
@@ -33,11 +24,7 @@ fn sx(e: &Expr) -> String {
                 format!("({}{o})", target.name)
             }
         }
-        ExprKind::Conditional {
-            cond,
-            then_expr,
-            else_expr,
-        } => {
+        ExprKind::Conditional { cond, then_expr, else_expr } => {
             format!("(? {} {} {})", sx(cond), sx(then_expr), sx(else_expr))
         }
         ExprKind::Cast { ty, expr } => format!("(cast {ty} {})", sx(expr)),
@@ -50,10 +37,7 @@ fn sx(e: &Expr) -> String {
             s + ")"
         }
         ExprKind::Comma { lhs, rhs } => format!("(, {} {})", sx(lhs), sx(rhs)),
-        ExprKind::StmtExpr(b) => format!(
-            "({{ {} }})",
-            b.stmts.iter().map(st).collect::<Vec<_>>().join(" ")
-        ),
+        ExprKind::StmtExpr(b) => format!("({{ {} }})", b.stmts.iter().map(st).collect::<Vec<_>>().join(" ")),
     }
 }
 
@@ -62,22 +46,13 @@ fn st(s: &Stmt) -> String {
     match &s.kind {
         StmtKind::Decl(vars) => vars.iter().map(var).collect::<Vec<_>>().join(" "),
         StmtKind::Expr(e) => format!("{};", sx(e)),
-        StmtKind::If {
-            cond,
-            then_branch,
-            else_branch,
-        } => match else_branch {
+        StmtKind::If { cond, then_branch, else_branch } => match else_branch {
             Some(e) => format!("if {} {} else {}", sx(cond), st(then_branch), st(e)),
             None => format!("if {} {}", sx(cond), st(then_branch)),
         },
         StmtKind::While { cond, body } => format!("while {} {}", sx(cond), st(body)),
         StmtKind::DoWhile { body, cond } => format!("do {} while {}", st(body), sx(cond)),
-        StmtKind::For {
-            init,
-            cond,
-            step,
-            body,
-        } => {
+        StmtKind::For { init, cond, step, body } => {
             let init = match init {
                 Some(ForInit::Decl(v)) => v.iter().map(var).collect::<Vec<_>>().join(" "),
                 Some(ForInit::Expr(e)) => sx(e),
@@ -91,10 +66,7 @@ fn st(s: &Stmt) -> String {
         StmtKind::Return(e) => format!("return {};", e.as_ref().map_or("_".to_string(), sx)),
         StmtKind::Goto(l) => format!("goto {};", l.name),
         StmtKind::Labeled { label, stmt } => format!("{}: {}", label.name, st(stmt)),
-        StmtKind::Block(b) => format!(
-            "{{ {} }}",
-            b.stmts.iter().map(st).collect::<Vec<_>>().join(" ")
-        ),
+        StmtKind::Block(b) => format!("{{ {} }}", b.stmts.iter().map(st).collect::<Vec<_>>().join(" ")),
         StmtKind::Empty => ";".into(),
         StmtKind::Switch { cond, body } => format!("switch {} {}", sx(cond), st(body)),
         StmtKind::Case { value, stmt } => format!("case {}: {}", sx(value), st(stmt)),
@@ -122,12 +94,7 @@ fn render(unit: &TranslationUnit) -> String {
             Item::Global(v) => format!("global {}", var(v)),
             Item::Prototype(d) => format!("proto {}", decl(d)),
             Item::Function(f) => {
-                let body: Vec<String> = f
-                    .body
-                    .stmts
-                    .iter()
-                    .map(|s| format!("  {}", st(s)))
-                    .collect();
+                let body: Vec<String> = f.body.stmts.iter().map(|s| format!("  {}", st(s))).collect();
                 format!("fn {}\n{}", decl(&f.decl), body.join("\n"))
             }
         };
@@ -152,21 +119,13 @@ fn decl(d: &FunctionDecl) -> String {
             }
         })
         .collect();
-    let list = if d.unspecified_params {
-        "()".to_string()
-    } else {
-        format!("({})", params.join(", "))
-    };
+    let list = if d.unspecified_params { "()".to_string() } else { format!("({})", params.join(", ")) };
     format!("{:?} {} {}{list}", d.storage, d.ret, d.name.name)
 }
 
 fn parse_ok(src: &str) -> TranslationUnit {
     let out = minic::parse(src);
-    assert!(
-        out.diagnostics.iter().all(|d| !d.is_error()),
-        "{src}\n{:?}",
-        out.diagnostics
-    );
+    assert!(out.diagnostics.iter().all(|d| !d.is_error()), "{src}\n{:?}", out.diagnostics);
     out.unit.expect("no errors")
 }
 
@@ -174,12 +133,8 @@ fn parse_ok(src: &str) -> TranslationUnit {
 fn expr(e: &str) -> String {
     let src = format!("int main() {{ int a, b, c, d, x, y; char ch; long long big; return {e}; }}");
     let unit = parse_ok(&src);
-    let Item::Function(f) = &unit.items[0] else {
-        panic!()
-    };
-    let StmtKind::Return(Some(e)) = &f.body.stmts.last().expect("return").kind else {
-        panic!()
-    };
+    let Item::Function(f) = &unit.items[0] else { panic!() };
+    let StmtKind::Return(Some(e)) = &f.body.stmts.last().expect("return").kind else { panic!() };
     sx(e)
 }
 
@@ -231,10 +186,7 @@ fn literal_types_and_values() {
 
 #[test]
 fn casts_and_sizeof() {
-    assert_eq!(
-        expr("(unsigned char) a + 1"),
-        "(+ (cast unsigned char a) 1:int)"
-    );
+    assert_eq!(expr("(unsigned char) a + 1"), "(+ (cast unsigned char a) 1:int)");
     assert_eq!(expr("(long long) -1"), "(cast long long (- 1:int))");
     assert_eq!(expr("(void) a, b"), "(, (cast void a) b)");
     assert_eq!(expr("(_Bool) a"), "(cast _Bool a)");
@@ -256,10 +208,7 @@ fn casts_and_sizeof() {
 
 #[test]
 fn statement_expressions_and_function_names() {
-    assert_eq!(
-        expr("({ int t = a; t + 1; })"),
-        "({ int t = a; (+ t 1:int); })"
-    );
+    assert_eq!(expr("({ int t = a; t + 1; })"), "({ int t = a; (+ t 1:int); })");
     assert_eq!(expr("__extension__ ({ a; })"), "({ a; })");
     let unit = parse_ok(
         "extern void __assert_fail(const char *, const char *, unsigned int, const char *);\n\
@@ -305,16 +254,9 @@ fn declarations_prototypes_and_storage() {
          fn None int main()\n  return (+ (+ (+ (+ (call f a b) (call g)) (call h 1:int 2:int)) (call k 3:int)) e);\n\
          global int e = 5:int;\n"
     );
-    let Item::Prototype(g) = &unit.items[5] else {
-        panic!()
-    };
-    assert!(
-        !g.unspecified_params && g.params.is_empty(),
-        "(void) is an empty list"
-    );
-    let Item::Prototype(h) = &unit.items[6] else {
-        panic!()
-    };
+    let Item::Prototype(g) = &unit.items[5] else { panic!() };
+    assert!(!g.unspecified_params && g.params.is_empty(), "(void) is an empty list");
+    let Item::Prototype(h) = &unit.items[6] else { panic!() };
     assert!(h.unspecified_params, "() accepts any arguments");
 }
 
@@ -344,23 +286,14 @@ fn statements() {
 fn spans_point_at_the_source() {
     let src = "int main() {\n  int x;\n  x = 41 + 1;\n  return x;\n}\n";
     let unit = parse_ok(src);
-    let Item::Function(f) = &unit.items[0] else {
-        panic!()
-    };
-    let StmtKind::Expr(e) = &f.body.stmts[1].kind else {
-        panic!()
-    };
+    let Item::Function(f) = &unit.items[0] else { panic!() };
+    let StmtKind::Expr(e) = &f.body.stmts[1].kind else { panic!() };
     assert_eq!((e.span.line, e.span.col), (3, 3));
     assert_eq!(&src[e.span.start..e.span.end], "x = 41 + 1");
-    let ExprKind::Assign { value, target, .. } = &e.kind else {
-        panic!()
-    };
+    let ExprKind::Assign { value, target, .. } = &e.kind else { panic!() };
     assert_eq!(&src[value.span.start..value.span.end], "41 + 1");
     assert_eq!((target.span.line, target.span.col), (3, 3));
-    assert_eq!(
-        (f.body.stmts[1].span.line, f.body.stmts[1].span.col),
-        (3, 3)
-    );
+    assert_eq!((f.body.stmts[1].span.line, f.body.stmts[1].span.col), (3, 3));
     assert_eq!(&src[f.decl.name.span.start..f.decl.name.span.end], "main");
     assert_eq!(f.decl.ret, minic::Type::Int(IntType::Int));
 }

@@ -39,8 +39,7 @@ fn seeds() -> &'static Vec<String> {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
         let mut out: Vec<String> = svcomp_tasks::tasks().iter().map(|t| t.source()).collect();
-        let examples =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/examples");
+        let examples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/examples");
         let mut files: Vec<_> = std::fs::read_dir(examples)
             .expect("static/examples")
             .flatten()
@@ -48,11 +47,7 @@ fn seeds() -> &'static Vec<String> {
             .filter(|p| p.extension().is_some_and(|x| x == "c"))
             .collect();
         files.sort();
-        out.extend(
-            files
-                .iter()
-                .map(|p| std::fs::read_to_string(p).expect("example")),
-        );
+        out.extend(files.iter().map(|p| std::fs::read_to_string(p).expect("example")));
         assert!(out.len() > 60, "{} seeds", out.len());
         out
     })
@@ -97,19 +92,13 @@ fn rule_names() -> &'static Vec<String> {
             .filter_map(|l| {
                 let (name, rest) = l.split_once('=')?;
                 let name = name.trim();
-                let is_rule =
-                    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-                (is_rule && rest.trim_start().starts_with(['{', '_', '@', '$', '!']))
-                    .then(|| name.to_string())
+                let is_rule = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                (is_rule && rest.trim_start().starts_with(['{', '_', '@', '$', '!'])).then(|| name.to_string())
             })
             .filter(|n| !english.contains(&n.as_str()))
             .collect();
         names.extend(["EOI".to_string(), "Rule".to_string()]);
-        assert!(
-            names.len() > 100,
-            "{} rule names read from the grammar",
-            names.len()
-        );
+        assert!(names.len() > 100, "{} rule names read from the grammar", names.len());
         names
     })
 }
@@ -224,38 +213,19 @@ fn check(src: &str) -> Result<(), TestCaseError> {
     prop_assert_eq!(out.unit.is_some(), !has_error);
     for d in &out.diagnostics {
         prop_assert!(d.span.line >= 1 && d.span.col >= 1, "{:?}", d);
-        prop_assert!(
-            d.span.start <= d.span.end && d.span.end <= src.len().max(d.span.start),
-            "{:?}",
-            d
-        );
+        prop_assert!(d.span.start <= d.span.end && d.span.end <= src.len().max(d.span.start), "{:?}", d);
         prop_assert!(d.span.start <= src.len(), "{:?}", d);
         let (line, col) = minic::span::line_col(src, d.span.start);
         prop_assert_eq!((d.span.line, d.span.col), (line, col), "{:?}", d);
         // Inside the input: an existing line, at most one past its end.
         let lines: Vec<&str> = src.split('\n').collect();
-        prop_assert!(
-            (d.span.line as usize) <= lines.len(),
-            "{:?} in {} lines",
-            d,
-            lines.len()
-        );
+        prop_assert!((d.span.line as usize) <= lines.len(), "{:?} in {} lines", d, lines.len());
         let text = lines[d.span.line as usize - 1];
-        prop_assert!(
-            d.span.col as usize <= text.chars().count() + 1,
-            "{:?} on a line of {} characters",
-            d,
-            text.chars().count()
-        );
+        prop_assert!(d.span.col as usize <= text.chars().count() + 1, "{:?} on a line of {} characters", d, text.chars().count());
         prop_assert!(!d.message.trim().is_empty(), "{:?}", d);
         let words = unquoted(&d.message);
         for w in words.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
-            prop_assert!(
-                !rule_names().iter().any(|r| r == w),
-                "grammar rule `{}` named in {:?}",
-                w,
-                d.message
-            );
+            prop_assert!(!rule_names().iter().any(|r| r == w), "grammar rule `{}` named in {:?}", w, d.message);
         }
     }
     Ok(())
@@ -273,11 +243,7 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), 1usize..12).prop_map(|(at, len)| Mutation::Delete { at, len }),
         (any::<usize>(), 0..TOKENS.len()).prop_map(|(at, token)| Mutation::Insert { at, token }),
-        (any::<usize>(), any::<usize>(), 1usize..8).prop_map(|(a, b, len)| Mutation::Swap {
-            a,
-            b,
-            len
-        }),
+        (any::<usize>(), any::<usize>(), 1usize..8).prop_map(|(a, b, len)| Mutation::Swap { a, b, len }),
         (any::<usize>(), 1usize..40).prop_map(|(at, len)| Mutation::Duplicate { at, len }),
     ]
 }
@@ -331,9 +297,7 @@ fn tokens(src: &str) -> Vec<String> {
     };
     for c in src.chars() {
         match out.last_mut() {
-            Some(last) if kind(c) < 2 && last.chars().next().map(kind) == Some(kind(c)) => {
-                last.push(c)
-            }
+            Some(last) if kind(c) < 2 && last.chars().next().map(kind) == Some(kind(c)) => last.push(c),
             _ => out.push(c.to_string()),
         }
     }
@@ -461,10 +425,7 @@ fn the_tokenizer_of_the_mutations_keeps_the_text() {
     for src in seeds() {
         assert_eq!(&tokens(src).concat(), src);
     }
-    assert_eq!(
-        tokens("int x1 = 0x1f;"),
-        ["int", " ", "x1", " ", "=", " ", "0x1f", ";"]
-    );
+    assert_eq!(tokens("int x1 = 0x1f;"), ["int", " ", "x1", " ", "=", " ", "0x1f", ";"]);
     assert_eq!(line_mutant(0, &[]), seeds()[0]);
     // Deleting the first line of a file removes exactly that line.
     let first = seeds()[0].split_inclusive('\n').next().unwrap().len();
@@ -475,12 +436,6 @@ fn the_tokenizer_of_the_mutations_keeps_the_text() {
 fn a_message_naming_a_rule_is_caught() {
     assert!(rule_names().iter().any(|r| r == "decl_semi"));
     assert!(rule_names().iter().any(|r| r == "expr"));
-    assert!(
-        !rule_names().iter().any(|r| r == "declaration"),
-        "an English word"
-    );
-    assert_eq!(
-        unquoted("expected `expr` after expr_nc"),
-        "expected   after expr_nc"
-    );
+    assert!(!rule_names().iter().any(|r| r == "declaration"), "an English word");
+    assert_eq!(unquoted("expected `expr` after expr_nc"), "expected   after expr_nc");
 }

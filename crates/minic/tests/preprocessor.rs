@@ -10,9 +10,7 @@ use proptest::prelude::*;
 fn shape(src: &str) -> String {
     let out = minic::parse(src);
     let errors: Vec<String> = out.errors().map(|d| d.to_string()).collect();
-    let unit = out
-        .unit
-        .unwrap_or_else(|| panic!("no AST for:\n{src}\nerrors: {errors:?}"));
+    let unit = out.unit.unwrap_or_else(|| panic!("no AST for:\n{src}\nerrors: {errors:?}"));
     let mut s = format!("{unit:?}");
     while let Some(a) = s.find("Span {") {
         let b = a + s[a..].find('}').expect("a span ends");
@@ -145,15 +143,9 @@ fn if_arithmetic_follows_c() {
     let (_, src, _) = SAME_AS.last().expect("cases");
     let out = minic::parse(src);
     let errors: Vec<String> = out.errors().map(|d| d.to_string()).collect();
-    assert_eq!(
-        errors,
-        vec!["line 4, column 59: invalid digit `8` in the octal number `018`"]
-    );
+    assert_eq!(errors, vec!["line 4, column 59: invalid digit `8` in the octal number `018`"]);
     let fixed = src.replace("018 == 018", "017 == 15");
-    assert_eq!(
-        shape(&fixed),
-        shape("int main() {\n  return 1;\n  return 0;\n}\n")
-    );
+    assert_eq!(shape(&fixed), shape("int main() {\n  return 1;\n  return 0;\n}\n"));
 }
 
 /// An expected error: line, column, message.
@@ -355,40 +347,19 @@ fn every_bad_preprocessor_line_gives_exactly_the_expected_errors() {
     let mut mismatches = Vec::new();
     for (name, src, want) in BAD {
         let out = minic::parse(src);
-        assert!(
-            out.unit.is_none(),
-            "{name}: an input with errors must not give an AST"
-        );
-        let got: Vec<(u32, u32, String)> = out
-            .errors()
-            .map(|d| (d.span.line, d.span.col, d.message.clone()))
-            .collect();
-        let want: Vec<(u32, u32, String)> = want
-            .iter()
-            .map(|(l, c, m)| (*l, *c, m.to_string()))
-            .collect();
+        assert!(out.unit.is_none(), "{name}: an input with errors must not give an AST");
+        let got: Vec<(u32, u32, String)> = out.errors().map(|d| (d.span.line, d.span.col, d.message.clone())).collect();
+        let want: Vec<(u32, u32, String)> = want.iter().map(|(l, c, m)| (*l, *c, m.to_string())).collect();
         if got != want {
             mismatches.push(format!("{name}:\n  want {want:?}\n  got  {got:?}"));
         }
         for d in &out.diagnostics {
             // Line and column agree with the span's offset in the source.
-            assert!(
-                d.span.start <= d.span.end && d.span.end <= src.len(),
-                "{name}: {d:?}"
-            );
-            assert_eq!(
-                minic::span::line_col(src, d.span.start),
-                (d.span.line, d.span.col),
-                "{name}: {d:?}"
-            );
+            assert!(d.span.start <= d.span.end && d.span.end <= src.len(), "{name}: {d:?}");
+            assert_eq!(minic::span::line_col(src, d.span.start), (d.span.line, d.span.col), "{name}: {d:?}");
         }
     }
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches:\n{}",
-        mismatches.len(),
-        mismatches.join("\n")
-    );
+    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
 }
 
 #[test]
@@ -402,11 +373,7 @@ fn warnings_only_for_lines_that_cannot_change_the_program() {
     let src = "#pragma once\n#define N 1\n#define N 2\n#if 1\n#else junk\n#endif N\n#ifdef N extra\n#endif\n#warning look\nint main() { return N; }\n";
     let out = minic::parse(src);
     assert!(out.unit.is_some());
-    let got: Vec<String> = out
-        .diagnostics
-        .iter()
-        .map(|d| minic::render_diagnostic("w.c", d))
-        .collect();
+    let got: Vec<String> = out.diagnostics.iter().map(|d| minic::render_diagnostic("w.c", d)).collect();
     assert_eq!(
         got,
         vec![
@@ -428,23 +395,11 @@ fn spans_of_the_ast_point_into_the_source_as_written() {
     use minic::ast::{ExprKind, Item, StmtKind};
     let src = "#define LIMIT 1000\nint main() {\n  int n = 0;\n  while (n < LIMIT) n = n + 1;\n  return n;\n}\n";
     let unit = minic::parse(src).unit.expect("parses");
-    let Item::Function(main) = &unit.items[0] else {
-        panic!("main first")
-    };
-    let StmtKind::While { cond, body } = &main.body.stmts[1].kind else {
-        panic!("a while loop")
-    };
+    let Item::Function(main) = &unit.items[0] else { panic!("main first") };
+    let StmtKind::While { cond, body } = &main.body.stmts[1].kind else { panic!("a while loop") };
     assert_eq!(&src[cond.span.start..cond.span.end], "n < LIMIT");
-    let ExprKind::Binary { rhs, .. } = &cond.kind else {
-        panic!("a comparison")
-    };
-    assert_eq!(
-        rhs.kind,
-        ExprKind::IntLit {
-            value: 1000,
-            ty: minic::IntType::Int
-        }
-    );
+    let ExprKind::Binary { rhs, .. } = &cond.kind else { panic!("a comparison") };
+    assert_eq!(rhs.kind, ExprKind::IntLit { value: 1000, ty: minic::IntType::Int });
     assert_eq!(&src[rhs.span.start..rhs.span.end], "LIMIT");
     assert_eq!((rhs.span.line, rhs.span.col), (4, 14));
     // After the expansion, offsets are those of the source again.
@@ -459,10 +414,7 @@ fn the_preprocessed_text_keeps_lines_and_blanks_what_is_disabled() {
     assert!(pp.diagnostics.is_empty());
     assert!(!pp.same_offsets());
     let lines: Vec<&str> = pp.text.split('\n').map(str::trim_end).collect();
-    assert_eq!(
-        lines,
-        vec!["", "int a =  7 ;", "", "", "", "int c = 'N';", ""]
-    );
+    assert_eq!(lines, vec!["", "int a =  7 ;", "", "", "", "int c = 'N';", ""]);
     // Without macros the text has the offsets of the source.
     let pp = minic::preprocess::preprocess("#if 1\nint a;\n#endif\n");
     assert!(pp.same_offsets());
@@ -474,17 +426,8 @@ fn svcomp_tasks_are_unchanged_by_the_preprocessor() {
     for task in svcomp_tasks::tasks() {
         let src = task.source();
         let pp = minic::preprocess::preprocess(&src);
-        assert!(
-            pp.diagnostics.is_empty(),
-            "{}: {:?}",
-            task.path,
-            pp.diagnostics
-        );
-        assert_eq!(
-            pp.text, src,
-            "{}: the preprocessor changed the text",
-            task.path
-        );
+        assert!(pp.diagnostics.is_empty(), "{}: {:?}", task.path, pp.diagnostics);
+        assert_eq!(pp.text, src, "{}: the preprocessor changed the text", task.path);
     }
 }
 
@@ -570,13 +513,7 @@ fn eval(c: &Cond, env: &[Option<i64>; 3]) -> i64 {
 }
 
 /// Walks the parts like the rendering does, collecting enabled program lines.
-fn reference(
-    parts: &[Part],
-    enabled: bool,
-    env: &mut [Option<i64>; 3],
-    line: &mut usize,
-    out: &mut Vec<usize>,
-) {
+fn reference(parts: &[Part], enabled: bool, env: &mut [Option<i64>; 3], line: &mut usize, out: &mut Vec<usize>) {
     for p in parts {
         *line += 1;
         match p {
@@ -617,11 +554,8 @@ fn reference(
 }
 
 fn cond_strategy() -> impl Strategy<Value = Cond> {
-    let leaf = prop_oneof![
-        (-2i64..4).prop_map(Cond::Lit),
-        (0usize..3).prop_map(Cond::Defined),
-        (0usize..3).prop_map(Cond::Name),
-    ];
+    let leaf =
+        prop_oneof![(-2i64..4).prop_map(Cond::Lit), (0usize..3).prop_map(Cond::Defined), (0usize..3).prop_map(Cond::Name),];
     leaf.prop_recursive(3, 12, 2, |inner| {
         prop_oneof![
             inner.clone().prop_map(|a| Cond::Not(Box::new(a))),
@@ -641,10 +575,7 @@ fn parts_strategy() -> impl Strategy<Value = Vec<Part>> {
     ];
     let part = leaf.prop_recursive(4, 40, 4, |inner| {
         let body = prop::collection::vec(inner, 0..4);
-        (
-            prop::collection::vec((cond_strategy(), body.clone()), 1..4),
-            prop::option::of(body),
-        )
+        (prop::collection::vec((cond_strategy(), body.clone()), 1..4), prop::option::of(body))
             .prop_map(|(branches, els)| Part::If(branches, els))
     });
     prop::collection::vec(part, 0..6)

@@ -4,11 +4,7 @@
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let options = if args.iter().any(|a| a == "--simple") {
-        progen::Options::simple()
-    } else {
-        progen::Options::full()
-    };
+    let options = if args.iter().any(|a| a == "--simple") { progen::Options::simple() } else { progen::Options::full() };
     for seed in args.iter().filter_map(|a| a.parse::<u64>().ok()) {
         let p = progen::generate(seed, &options);
         println!("// seed {seed}\n{}", p.text);

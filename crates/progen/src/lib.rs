@@ -52,28 +52,14 @@ pub struct Options {
 impl Options {
     /// Everything on: the campaign's programs.
     pub fn full() -> Options {
-        Options {
-            all_types: true,
-            calls: true,
-            recursion: true,
-            globals: true,
-            max_statements: 14,
-            expr_depth: 3,
-        }
+        Options { all_types: true, calls: true, recursion: true, globals: true, max_statements: 14, expr_depth: 3 }
     }
 
     /// Small `int` programs without recursion or globals: analyses finish
     /// and prove many of them safe, which the coverage tests need (a
     /// coverage check only runs on a TRUE verdict).
     pub fn simple() -> Options {
-        Options {
-            all_types: false,
-            calls: true,
-            recursion: false,
-            globals: false,
-            max_statements: 8,
-            expr_depth: 2,
-        }
+        Options { all_types: false, calls: true, recursion: false, globals: false, max_statements: 8, expr_depth: 2 }
     }
 }
 
@@ -341,22 +327,12 @@ impl Gen<'_> {
         match self.below(12) {
             0..=3 => format!("{} {cmp} {}", self.read_var(), self.constant()),
             4 | 5 => format!("{} {cmp} {}", self.expr(d), self.expr(d)),
-            6 => format!(
-                "({}) {} {cmp} {}",
-                self.cast_type(),
-                self.read_var(),
-                self.constant()
-            ),
+            6 => format!("({}) {} {cmp} {}", self.cast_type(), self.read_var(), self.constant()),
             7 => format!("({}) && ({})", self.cond(d), self.cond(d)),
             8 => format!("({}) || ({})", self.cond(d), self.cond(d)),
             9 => format!("!({})", self.cond(d)),
             10 => self.expr(d),
-            _ => format!(
-                "{} - {} {cmp} {}",
-                self.read_var(),
-                self.read_var(),
-                self.constant()
-            ),
+            _ => format!("{} - {} {cmp} {}", self.read_var(), self.read_var(), self.constant()),
         }
     }
 
@@ -377,11 +353,7 @@ impl Gen<'_> {
             }
             1 => {
                 let ty = self.pick(&ALL_TYPES);
-                let (t, lo, hi) = (
-                    ty.c_name(),
-                    literal(ty.min_value()),
-                    literal(ty.max_value()),
-                );
+                let (t, lo, hi) = (ty.c_name(), literal(ty.min_value()), literal(ty.max_value()));
                 if self.chance(50) {
                     format!("({t}) {v} > {hi}")
                 } else {
@@ -409,11 +381,7 @@ impl Gen<'_> {
                     return format!("{v} != {v}");
                 }
                 let cmp = self.pick(&["!=", "<", ">"]);
-                let rhs = if cmp == "<" {
-                    format!("{v} + {}", literal(c.abs()))
-                } else {
-                    format!("{v} + {}", literal(c))
-                };
+                let rhs = if cmp == "<" { format!("{v} + {}", literal(c.abs())) } else { format!("{v} + {}", literal(c)) };
                 let check = match cmp {
                     "!=" => format!("{s} - {v} != {}", literal(c)),
                     "<" => format!("{s} < {v}"),
@@ -429,11 +397,7 @@ impl Gen<'_> {
     fn nondet_call(&mut self, ty: IntType) -> String {
         // Mostly the variable's own type, sometimes another (a conversion).
         if self.chance(70) {
-            let matching: Vec<&str> = NONDET_FUNCTIONS
-                .iter()
-                .filter(|(_, t)| *t == ty)
-                .map(|(n, _)| *n)
-                .collect();
+            let matching: Vec<&str> = NONDET_FUNCTIONS.iter().filter(|(_, t)| *t == ty).map(|(n, _)| *n).collect();
             if !matching.is_empty() {
                 return format!("{}()", self.pick(&matching));
             }
@@ -525,11 +489,7 @@ impl Gen<'_> {
                 // A block-local variable (re-declared on every loop iteration).
                 let ty = self.var_type();
                 let name = self.name("w");
-                let init = if self.chance(15) {
-                    String::new()
-                } else {
-                    format!(" = {}", self.expr(2))
-                };
+                let init = if self.chance(15) { String::new() } else { format!(" = {}", self.expr(2)) };
                 self.line(indent, &format!("{} {name}{init};", ty.c_name()));
                 self.vars.push(Var { name, ty });
             }
@@ -562,11 +522,7 @@ impl Gen<'_> {
             }
             4 => {
                 self.line(indent, &format!("int {i} = 0;"));
-                let nd = self.pick(&[
-                    "__VERIFIER_nondet_bool()",
-                    "__VERIFIER_nondet_int()",
-                    "__VERIFIER_nondet_uchar() & 1",
-                ]);
+                let nd = self.pick(&["__VERIFIER_nondet_bool()", "__VERIFIER_nondet_int()", "__VERIFIER_nondet_uchar() & 1"]);
                 format!("while ({nd} && {i} < {k}) {{")
             }
             _ => {
@@ -605,26 +561,13 @@ impl Gen<'_> {
         let params: Vec<Var> = (0..arity)
             .map(|k| {
                 let ty = self.var_type();
-                Var {
-                    name: format!("p{k}"),
-                    ty,
-                }
+                Var { name: format!("p{k}"), ty }
             })
             .collect();
-        let list: Vec<String> = params
-            .iter()
-            .map(|p| format!("{} {}", p.ty.c_name(), p.name))
-            .collect();
-        self.line(
-            indent,
-            &format!("{} {name}({}) {{", ret.c_name(), list.join(", ")),
-        );
+        let list: Vec<String> = params.iter().map(|p| format!("{} {}", p.ty.c_name(), p.name)).collect();
+        self.line(indent, &format!("{} {name}({}) {{", ret.c_name(), list.join(", ")));
         let outer = std::mem::take(&mut self.vars);
-        self.vars = outer
-            .iter()
-            .filter(|v| v.name.starts_with('g'))
-            .cloned()
-            .collect();
+        self.vars = outer.iter().filter(|v| v.name.starts_with('g')).cloned().collect();
         self.vars.extend(params.iter().cloned());
         self.budget = 2 + self.below(2) as usize;
         let saved_rec = self.rec.take();
@@ -637,10 +580,7 @@ impl Gen<'_> {
         self.line(indent + 1, &format!("return {e};"));
         self.line(indent, "}");
         self.vars = outer;
-        self.funcs.push(Func {
-            name,
-            params: params.iter().map(|p| p.ty).collect(),
-        });
+        self.funcs.push(Func { name, params: params.iter().map(|p| p.ty).collect() });
     }
 
     fn recursive(&mut self) {
@@ -656,10 +596,7 @@ impl Gen<'_> {
         self.line(1, &format!("if (n <= 0) return {base};"));
         let step = self.small_constant();
         let op = self.pick(&["+", "-", "*", "^"]);
-        self.line(
-            1,
-            &format!("{t} r = {name}(n - 1, a {op} {});", literal(step)),
-        );
+        self.line(1, &format!("{t} r = {name}(n - 1, a {op} {});", literal(step)));
         if self.chance(40) {
             let c = self.constant();
             self.line(1, &format!("if (r == {c}) reach_error();"));
@@ -733,11 +670,7 @@ pub fn generate(seed: u64, options: &Options) -> GenProgram {
     let mut constants = g.constants;
     constants.sort_unstable();
     constants.dedup();
-    GenProgram {
-        seed,
-        text: g.out,
-        constants,
-    }
+    GenProgram { seed, text: g.out, constants }
 }
 
 /// Where a run's nondeterministic values come from: one fixed value class
@@ -772,11 +705,7 @@ pub struct Inputs {
 impl Inputs {
     /// Inputs of `mode`, random choices from `seed`, biased toward `constants`.
     pub fn new(mode: InputMode, seed: u64, constants: &[i128]) -> Inputs {
-        Inputs {
-            mode,
-            rng: XorShift::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1),
-            constants: constants.to_vec(),
-        }
+        Inputs { mode, rng: XorShift::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1), constants: constants.to_vec() }
     }
 
     /// The inputs of run number `run` of `program`: runs 0–4 are the
@@ -791,11 +720,7 @@ impl Inputs {
             4 => InputMode::Max,
             _ => InputMode::Random,
         };
-        Inputs::new(
-            mode,
-            program.seed ^ run.wrapping_mul(0x1000_0000_01B3),
-            &program.constants,
-        )
+        Inputs::new(mode, program.seed ^ run.wrapping_mul(0x1000_0000_01B3), &program.constants)
     }
 
     fn value(&mut self, ty: IntType) -> i128 {
@@ -861,17 +786,11 @@ mod tests {
             for ty in ALL_TYPES {
                 for _ in 0..20 {
                     let v = inputs.next_input(ty).unwrap();
-                    assert!(
-                        ty.min_value() <= v && v <= ty.max_value(),
-                        "{v} for {ty} in run {run}"
-                    );
+                    assert!(ty.min_value() <= v && v <= ty.max_value(), "{v} for {ty} in run {run}");
                 }
             }
         }
         assert_eq!(Inputs::for_run(&p, 2).next_input(IntType::UChar), Some(255));
-        assert_eq!(
-            Inputs::for_run(&p, 3).next_input(IntType::Short),
-            Some(-32768)
-        );
+        assert_eq!(Inputs::for_run(&p, 3).next_input(IntType::Short), Some(-32768));
     }
 }

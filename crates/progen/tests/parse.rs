@@ -17,9 +17,7 @@ fn generated_programs_parse_and_lower() {
 
 #[test]
 fn the_whole_vocabulary_appears() {
-    let all: String = (0..400)
-        .map(|s| generate(s, &Options::full()).text)
-        .collect();
+    let all: String = (0..400).map(|s| generate(s, &Options::full()).text).collect();
     for needle in [
         "for (",
         "while (",
@@ -66,10 +64,7 @@ fn the_whole_vocabulary_appears() {
         assert!(all.contains(needle), "no program contains `{needle}`");
     }
     for (name, _) in NONDET_FUNCTIONS {
-        assert!(
-            all.contains(&format!("{name}()")),
-            "no program calls {name}"
-        );
+        assert!(all.contains(&format!("{name}()")), "no program calls {name}");
     }
 }
 

@@ -275,7 +275,8 @@ mod native {
                             "(reset)\n(set-option :global-declarations true)\n(set-option :produce-models true)\n(set-option :timeout {ms})\n(set-logic {})\n",
                             p.logic
                         ));
-                        self.incremental = Some(Incremental { logic: p.logic.clone(), decls: Default::default(), asserts: Vec::new() });
+                        self.incremental =
+                            Some(Incremental { logic: p.logic.clone(), decls: Default::default(), asserts: Vec::new() });
                     }
                     let inc = self.incremental.as_mut().ok_or_else(|| SolverError::new("incremental state lost"))?;
                     let common = inc.asserts.iter().zip(&p.asserts).take_while(|(a, b)| a == b).count();

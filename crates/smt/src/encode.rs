@@ -143,10 +143,9 @@ impl Encoding {
         match (self.theory, self.model) {
             (Theory::Bitvector, _) => Term::bool(true),
             (Theory::Integer, IntModel::Math) if ty != IntType::Bool => Term::bool(true),
-            (Theory::Integer, _) => Term::and(vec![
-                Term::le(Term::int(ty.min_value()), t.clone()),
-                Term::le(t.clone(), Term::int(ty.max_value())),
-            ]),
+            (Theory::Integer, _) => {
+                Term::and(vec![Term::le(Term::int(ty.min_value()), t.clone()), Term::le(t.clone(), Term::int(ty.max_value()))])
+            }
         }
     }
 }
@@ -338,7 +337,8 @@ impl Encoder<'_> {
             Theory::Bitvector if ty == IntType::Bool => {
                 // C computes on the promoted values, then converts back.
                 let wa = cast(a, IntType::Bool, IntType::Int, enc);
-                let (wb, bty) = if rhs_ty == IntType::Bool { (cast(b, IntType::Bool, IntType::Int, enc), IntType::Int) } else { (b, rhs_ty) };
+                let (wb, bty) =
+                    if rhs_ty == IntType::Bool { (cast(b, IntType::Bool, IntType::Int, enc), IntType::Int) } else { (b, rhs_ty) };
                 let r = self.arith(op, IntType::Int, wa, wb, bty);
                 cast(r, IntType::Int, IntType::Bool, enc)
             }
@@ -374,7 +374,12 @@ impl Encoder<'_> {
                         } else {
                             Term::bv2(Op::BvUlt, b.clone(), Term::bv(w as i128, rhs_ty.bits()))
                         };
-                        let amount = cast(b, rhs_ty, if signed { ty.to_unsigned() } else { ty }, Encoding { theory: Theory::Bitvector, model: IntModel::C });
+                        let amount = cast(
+                            b,
+                            rhs_ty,
+                            if signed { ty.to_unsigned() } else { ty },
+                            Encoding { theory: Theory::Bitvector, model: IntModel::C },
+                        );
                         let o = match (op, signed) {
                             (BinOp::Shl, _) => Op::BvShl,
                             (_, true) => Op::BvAshr,

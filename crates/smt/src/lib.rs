@@ -24,9 +24,9 @@ pub mod response;
 pub mod script;
 pub mod term;
 
-pub use backend::{RecordedBackend, SolverBackend, SolverError};
 #[cfg(not(target_arch = "wasm32"))]
 pub use backend::Z3Process;
+pub use backend::{RecordedBackend, SolverBackend, SolverError};
 pub use encode::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, MapEnv, Theory};
 pub use response::{parse_response, Response, Status};
 pub use script::Query;

@@ -221,7 +221,11 @@ pub fn parse_response(text: &str) -> Response {
         }
     }
     if r.status.is_none() {
-        r.errors.push(if text.trim().is_empty() { "the solver printed nothing".into() } else { "no sat/unsat/unknown in the solver's output".into() });
+        r.errors.push(if text.trim().is_empty() {
+            "the solver printed nothing".into()
+        } else {
+            "no sat/unsat/unknown in the solver's output".into()
+        });
     }
     r
 }

@@ -670,7 +670,8 @@ fn normalize_linear(t: &Term) -> Option<Term> {
     let reduce = |c: i128| if bv { bv_signed(c as u128, width) } else { c };
     let constant = |c: i128| if bv { Term::bv(c, width) } else { Term::int(c) };
     let raw = |op: Op, args: Vec<Term>| Term::mk(Node::App { op, args });
-    let (add, sub, mul, neg) = if bv { (Op::BvAdd, Op::BvSub, Op::BvMul, Op::BvNeg) } else { (Op::Add, Op::Sub, Op::Mul, Op::Neg) };
+    let (add, sub, mul, neg) =
+        if bv { (Op::BvAdd, Op::BvSub, Op::BvMul, Op::BvNeg) } else { (Op::Add, Op::Sub, Op::Mul, Op::Neg) };
     let mut acc: Option<Term> = None;
     for (a, c) in atoms {
         let c = reduce(c);
@@ -762,8 +763,8 @@ fn eval_op(op: Op, v: &[Value]) -> Option<Value> {
             let (a, w) = bv(0)?;
             mk(!a, w)
         }
-        BvAdd | BvSub | BvMul | BvUdiv | BvUrem | BvSdiv | BvSrem | BvShl | BvLshr | BvAshr | BvAnd | BvOr
-        | BvXor | BvUlt | BvUle | BvSlt | BvSle => {
+        BvAdd | BvSub | BvMul | BvUdiv | BvUrem | BvSdiv | BvSrem | BvShl | BvLshr | BvAshr | BvAnd | BvOr | BvXor | BvUlt
+        | BvUle | BvSlt | BvSle => {
             let (a, w) = bv(0)?;
             let (b, w2) = bv(1)?;
             if w != w2 {
@@ -1046,7 +1047,11 @@ mod tests {
         let t = Term::bv2(Op::BvAdd, Term::bv2(Op::BvAdd, x.clone(), one.clone()), one.clone());
         assert_eq!(t.to_string(), "(bvadd x (_ bv2 32))");
         // x + y + (x + 1) - y = 2x + 1
-        let t = Term::bv2(Op::BvSub, Term::bv2(Op::BvAdd, Term::bv2(Op::BvAdd, x.clone(), y.clone()), Term::bv2(Op::BvAdd, x.clone(), one.clone())), y.clone());
+        let t = Term::bv2(
+            Op::BvSub,
+            Term::bv2(Op::BvAdd, Term::bv2(Op::BvAdd, x.clone(), y.clone()), Term::bv2(Op::BvAdd, x.clone(), one.clone())),
+            y.clone(),
+        );
         assert_eq!(t.to_string(), "(bvadd (bvmul (_ bv2 32) x) (_ bv1 32))");
         let t = Term::bv2(Op::BvSub, x.clone(), x.clone());
         assert_eq!(t.as_signed(), Some(0));

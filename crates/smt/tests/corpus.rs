@@ -138,16 +138,39 @@ mod agree {
             let v = vals[(xorshift(s) % vals.len() as u64) as usize];
             return Expr::Const { value: ty.wrap(v), ty };
         }
-        let ops = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div, BinOp::Rem, BinOp::Shl, BinOp::Shr, BinOp::BitAnd, BinOp::BitOr, BinOp::BitXor, BinOp::Lt, BinOp::Ge];
+        let ops = [
+            BinOp::Add,
+            BinOp::Sub,
+            BinOp::Mul,
+            BinOp::Div,
+            BinOp::Rem,
+            BinOp::Shl,
+            BinOp::Shr,
+            BinOp::BitAnd,
+            BinOp::BitOr,
+            BinOp::BitXor,
+            BinOp::Lt,
+            BinOp::Ge,
+        ];
         match xorshift(s) % 5 {
-            0 => Expr::Unary { op: if xorshift(s).is_multiple_of(2) { UnOp::Neg } else { UnOp::BitNot }, ty, arg: Box::new(random_expr(s, depth - 1, ty)) },
+            0 => Expr::Unary {
+                op: if xorshift(s).is_multiple_of(2) { UnOp::Neg } else { UnOp::BitNot },
+                ty,
+                arg: Box::new(random_expr(s, depth - 1, ty)),
+            },
             1 => {
-                let from = [IntType::Char, IntType::UChar, IntType::Short, IntType::UInt, IntType::Int][(xorshift(s) % 5) as usize];
+                let from =
+                    [IntType::Char, IntType::UChar, IntType::Short, IntType::UInt, IntType::Int][(xorshift(s) % 5) as usize];
                 Expr::Cast { ty, arg: Box::new(random_expr(s, depth - 1, from)) }
             }
             _ => {
                 let op = ops[(xorshift(s) % ops.len() as u64) as usize];
-                let e = Expr::Binary { op, ty, lhs: Box::new(random_expr(s, depth - 1, ty)), rhs: Box::new(random_expr(s, depth - 1, ty)) };
+                let e = Expr::Binary {
+                    op,
+                    ty,
+                    lhs: Box::new(random_expr(s, depth - 1, ty)),
+                    rhs: Box::new(random_expr(s, depth - 1, ty)),
+                };
                 if op.is_comparison() {
                     Expr::Cast { ty, arg: Box::new(e) }
                 } else {

@@ -49,7 +49,8 @@ fn leaf(ty: IntType) -> impl Strategy<Value = Expr> {
     prop_oneof![
         (-300i128..300).prop_map(move |v| Expr::Const { value: ty.wrap(v), ty }),
         prop_oneof![Just(ty.min_value()), Just(ty.max_value()), Just(0), Just(1)].prop_map(move |v| Expr::Const { value: v, ty }),
-        (0u32..3).prop_map(move |k| Expr::Var { var: VarId(16 * k + TYPES.iter().position(|t| *t == ty).unwrap_or(0) as u32), ty }),
+        (0u32..3)
+            .prop_map(move |k| Expr::Var { var: VarId(16 * k + TYPES.iter().position(|t| *t == ty).unwrap_or(0) as u32), ty }),
     ]
 }
 
@@ -75,7 +76,11 @@ fn expr(ty: IntType, depth: u32) -> BoxedStrategy<Expr> {
     prop_oneof![
         leaf(ty).boxed(),
         (ops, sub(), sub()).prop_map(move |(op, l, r)| Expr::Binary { op, ty, lhs: Box::new(l), rhs: Box::new(r) }),
-        (prop_oneof![Just(UnOp::Neg), Just(UnOp::BitNot)], sub()).prop_map(move |(op, a)| Expr::Unary { op, ty, arg: Box::new(a) }),
+        (prop_oneof![Just(UnOp::Neg), Just(UnOp::BitNot)], sub()).prop_map(move |(op, a)| Expr::Unary {
+            op,
+            ty,
+            arg: Box::new(a)
+        }),
         // A comparison (or `!`) in type int, cast to `ty`.
         (cmp, sub(), sub()).prop_map(move |(op, l, r)| Expr::Cast {
             ty,

@@ -46,11 +46,7 @@ pub const HELPER_PRESETS: &[&str] = &["octagon-base"];
 /// Every runnable preset of `static/config/` (the engine's embedded list
 /// without the include-only helpers), in the engine's order.
 pub fn presets() -> Vec<&'static str> {
-    engine::config::PRESETS
-        .iter()
-        .map(|p| p.0)
-        .filter(|n| !HELPER_PRESETS.contains(n))
-        .collect()
+    engine::config::PRESETS.iter().map(|p| p.0).filter(|n| !HELPER_PRESETS.contains(n)).collect()
 }
 
 /// How much the oracle checks per program.
@@ -129,36 +125,21 @@ impl GroundTruth {
 
     /// Whether a random or boundary run (not an analysis) reached the error.
     pub fn runs_reach_error(&self) -> bool {
-        self.runs
-            .iter()
-            .any(|r| matches!(r.outcome, Outcome::ReachedError { .. }))
+        self.runs.iter().any(|r| matches!(r.outcome, Outcome::ReachedError { .. }))
     }
 }
 
 /// Runs `program` (the CFA of `generated`) `options.runs` times under
 /// `model` on [`progen::Inputs`].
-pub fn ground_truth(
-    program: &Program,
-    generated: &GenProgram,
-    model: IntModel,
-    options: &OracleOptions,
-) -> GroundTruth {
+pub fn ground_truth(program: &Program, generated: &GenProgram, model: IntModel, options: &OracleOptions) -> GroundTruth {
     let runs = (0..options.runs)
         .map(|run| {
             let mut inputs = Inputs::for_run(generated, run);
-            let opts = RunOptions {
-                model,
-                max_steps: options.run_steps,
-                record_states: options.coverage,
-            };
+            let opts = RunOptions { model, max_steps: options.run_steps, record_states: options.coverage };
             execute(program, &mut inputs, opts)
         })
         .collect();
-    GroundTruth {
-        model,
-        runs,
-        analysis_witness: None,
-    }
+    GroundTruth { model, runs, analysis_witness: None }
 }
 
 /// What one analysis run answered.
@@ -199,9 +180,7 @@ impl ReachedSet {
         let key = (state.node, state.call_stack.clone());
         self.states.get(&key).is_some_and(|data| {
             data.iter().any(|d| match d {
-                DataState::Values(v) => v
-                    .iter()
-                    .all(|(var, val)| state.values.get(var).is_none_or(|c| c == val)),
+                DataState::Values(v) => v.iter().all(|(var, val)| state.values.get(var).is_none_or(|c| c == val)),
                 DataState::Octagon(o) => octagon_contains(o, &state.values),
             })
         })
@@ -233,15 +212,8 @@ pub fn reached_set(analysis: &engine::Analysis) -> Option<ReachedSet> {
     let mut out = ReachedSet::default();
     for (_, s) in analysis.reached() {
         let loc = *s.parts.first()?.as_any().downcast_ref::<NodeId>()?;
-        let stack: Vec<NodeId> = s
-            .parts
-            .get(1)?
-            .as_any()
-            .downcast_ref::<CallstackState>()?
-            .frames
-            .iter()
-            .map(|f| f.call_site)
-            .collect();
+        let stack: Vec<NodeId> =
+            s.parts.get(1)?.as_any().downcast_ref::<CallstackState>()?.frames.iter().map(|f| f.call_site).collect();
         let data = s.parts.get(2)?.as_any();
         let data = if let Some(v) = data.downcast_ref::<ValueState>() {
             DataState::Values(v.values.clone())
@@ -257,28 +229,17 @@ pub fn reached_set(analysis: &engine::Analysis) -> Option<ReachedSet> {
 
 /// The configuration the oracle runs `preset` with under `model`: the model
 /// set explicitly and the step, iteration and solver limits of `options`.
-pub fn configuration(
-    preset: &str,
-    model: IntModel,
-    options: &OracleOptions,
-) -> Result<Config, String> {
+pub fn configuration(preset: &str, model: IntModel, options: &OracleOptions) -> Result<Config, String> {
     let mut c = Config::preset(preset).map_err(|e| e.message)?;
     let steps = options.analysis_steps.to_string();
     let mut set = |k: &str, v: &str| c.set(k, v).map_err(|e| e.message);
-    set(
-        "analysis.intModel",
-        if model == IntModel::C { "C" } else { "MATH" },
-    )?;
+    set("analysis.intModel", if model == IntModel::C { "C" } else { "MATH" })?;
     set("limits.steps", &steps)?;
     set("cegar.maxIterations", &options.cegar_iterations.to_string())?;
     set("solver.timeout", &options.solver_timeout_ms.to_string())?;
-    set(
-        "restartAlgorithm.stageTimeMs",
-        &options.stage_time_ms.to_string(),
-    )?;
+    set("restartAlgorithm.stageTimeMs", &options.stage_time_ms.to_string())?;
     if c.get("analysis.restartAfterUnknown") == "true" {
-        c.set("restartAlgorithm.stageSteps", &steps)
-            .map_err(|e| e.message)?;
+        c.set("restartAlgorithm.stageSteps", &steps).map_err(|e| e.message)?;
     }
     Ok(c)
 }
@@ -295,25 +256,10 @@ pub fn analyze(
     let config = configuration(preset, model, options)?;
     let mut v = build_verifier(program.clone(), &config, false).map_err(|e| e.message)?;
     v.run_with(|_| {});
-    let (verdict, reason) = v
-        .outcome()
-        .map(|(v, r)| (v, r.to_string()))
-        .unwrap_or((Verdict::Unknown, "no verdict".into()));
+    let (verdict, reason) = v.outcome().map(|(v, r)| (v, r.to_string())).unwrap_or((Verdict::Unknown, "no verdict".into()));
     let confirmed = verdict == Verdict::False && v.confirmed() == Some(true);
-    let reached = if verdict == Verdict::True && options.coverage {
-        reached_set(v.analysis())
-    } else {
-        None
-    };
-    Ok((
-        AnalysisResult {
-            verdict,
-            confirmed,
-            inputs: v.inputs().to_vec(),
-            reason,
-        },
-        reached,
-    ))
+    let reached = if verdict == Verdict::True && options.coverage { reached_set(v.analysis()) } else { None };
+    Ok((AnalysisResult { verdict, confirmed, inputs: v.inputs().to_vec(), reason }, reached))
 }
 
 /// What went wrong.
@@ -366,11 +312,7 @@ pub struct Violation {
 }
 
 fn join(inputs: &[i128]) -> String {
-    inputs
-        .iter()
-        .map(|i| i.to_string())
-        .collect::<Vec<_>>()
-        .join(",")
+    inputs.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(",")
 }
 
 impl fmt::Display for Violation {
@@ -441,10 +383,7 @@ pub fn judge(
     if result.verdict == Verdict::False && result.confirmed {
         let replay = replay(program, &result.inputs, truth.model);
         if !matches!(replay.outcome, Outcome::ReachedError { .. }) {
-            out.push(ViolationKind::BadConfirmation {
-                inputs: result.inputs.clone(),
-                replay: replay.outcome.to_string(),
-            });
+            out.push(ViolationKind::BadConfirmation { inputs: result.inputs.clone(), replay: replay.outcome.to_string() });
         }
     }
     out
@@ -454,15 +393,7 @@ pub fn judge(
 pub fn replay(program: &Program, inputs: &[i128], model: IntModel) -> Execution {
     let mut given = inputs.iter().copied();
     let mut source = FnInputs(move |_| given.next().unwrap_or(0));
-    execute(
-        program,
-        &mut source,
-        RunOptions {
-            model,
-            max_steps: 1_000_000,
-            record_states: false,
-        },
-    )
+    execute(program, &mut source, RunOptions { model, max_steps: 1_000_000, record_states: false })
 }
 
 /// One (preset, model) run of a program: its result.
@@ -505,9 +436,7 @@ pub fn check_program(generated: &GenProgram, options: &OracleOptions) -> Program
                 preset: "(front end)".into(),
                 model: IntModel::C,
                 truth_model: IntModel::C,
-                kind: ViolationKind::Failed {
-                    message: format!("the program does not compile: {d:?}"),
-                },
+                kind: ViolationKind::Failed { message: format!("the program does not compile: {d:?}") },
             });
             return report;
         }
@@ -519,26 +448,16 @@ pub fn check_program(generated: &GenProgram, options: &OracleOptions) -> Program
         for preset in &options.presets {
             let started = std::time::Instant::now();
             let outcome = analyze(&program, preset, model, options);
-            results.push((
-                preset.clone(),
-                outcome,
-                started.elapsed().as_millis() as u64,
-            ));
+            results.push((preset.clone(), outcome, started.elapsed().as_millis() as u64));
         }
         // A confirmed FALSE whose inputs really reach the error is evidence
         // against every TRUE of the other presets.
         if !truth.runs_reach_error() {
-            truth.analysis_witness =
-                results
-                    .iter()
-                    .find_map(|(preset, outcome, _)| match outcome {
-                        Ok((r, _)) if r.confirmed => matches!(
-                            replay(&program, &r.inputs, model).outcome,
-                            Outcome::ReachedError { .. }
-                        )
-                        .then(|| (preset.clone(), r.inputs.clone())),
-                        _ => None,
-                    });
+            truth.analysis_witness = results.iter().find_map(|(preset, outcome, _)| match outcome {
+                Ok((r, _)) if r.confirmed => matches!(replay(&program, &r.inputs, model).outcome, Outcome::ReachedError { .. })
+                    .then(|| (preset.clone(), r.inputs.clone())),
+                _ => None,
+            });
         }
         let error_reached = truth.error_witness().is_some();
         for (preset, outcome, ms) in results {
@@ -570,9 +489,7 @@ pub fn check_program(generated: &GenProgram, options: &OracleOptions) -> Program
                     record.verdict = result.verdict;
                     record.confirmed = result.confirmed;
                 }
-                Err(message) => report
-                    .violations
-                    .push(violation(ViolationKind::Failed { message })),
+                Err(message) => report.violations.push(violation(ViolationKind::Failed { message })),
             }
             report.runs.push(record);
         }
@@ -634,26 +551,14 @@ impl Summary {
 
     /// Program-runs (programs × presets × models) checked.
     pub fn program_runs(&self) -> u64 {
-        self.tallies
-            .values()
-            .map(|t| t.trues + t.falses + t.unknowns)
-            .sum()
+        self.tallies.values().map(|t| t.trues + t.falses + t.unknowns).sum()
     }
 
     /// The table of verdict counts, one line per (preset, model).
     pub fn table(&self) -> String {
         let mut s = format!(
             "{:<28} {:>5} {:>7} {:>7} {:>9} {:>7} {:>10} {:>12} {:>9} {:>8}\n",
-            "preset",
-            "model",
-            "TRUE",
-            "FALSE",
-            "confirmed",
-            "UNKNOWN",
-            "err-reach",
-            "cov-states",
-            "time-s",
-            "max-ms"
+            "preset", "model", "TRUE", "FALSE", "confirmed", "UNKNOWN", "err-reach", "cov-states", "time-s", "max-ms"
         );
         for ((preset, model), t) in &self.tallies {
             s.push_str(&format!(

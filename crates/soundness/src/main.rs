@@ -27,9 +27,7 @@ fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
     let (mut programs, mut seed, mut jobs) = (100u64, 1u64, 1usize);
     let mut options = OracleOptions::default();
     let number = |v: Option<String>, what: &str| -> Result<u64, String> {
-        v.ok_or(format!("{what} needs a value"))?
-            .parse::<u64>()
-            .map_err(|e| format!("{what}: {e}"))
+        v.ok_or(format!("{what} needs a value"))?.parse::<u64>().map_err(|e| format!("{what}: {e}"))
     };
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -46,28 +44,14 @@ fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
             "--presets" => {
                 let list = args.next().ok_or("--presets needs a value")?;
                 let known = presets();
-                options.presets = list
-                    .split(',')
-                    .map(|s| s.trim().to_string())
-                    .filter(|s| !s.is_empty())
-                    .collect();
-                if let Some(bad) = options
-                    .presets
-                    .iter()
-                    .find(|p| !known.contains(&p.as_str()))
-                {
-                    return Err(format!(
-                        "unknown preset `{bad}` (known: {})",
-                        known.join(", ")
-                    ));
+                options.presets = list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+                if let Some(bad) = options.presets.iter().find(|p| !known.contains(&p.as_str())) {
+                    return Err(format!("unknown preset `{bad}` (known: {})", known.join(", ")));
                 }
             }
             "--models" => {
                 let list = args.next().ok_or("--models needs a value")?;
-                options.models = list
-                    .split(',')
-                    .map(|s| s.trim().parse::<IntModel>())
-                    .collect::<Result<_, _>>()?;
+                options.models = list.split(',').map(|s| s.trim().parse::<IntModel>()).collect::<Result<_, _>>()?;
             }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
@@ -87,10 +71,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if options
-        .presets
-        .iter()
-        .any(|p| p == "symbolic" || p.contains("cegar") || p.contains("cex"))
+    if options.presets.iter().any(|p| p == "symbolic" || p.contains("cegar") || p.contains("cex"))
         && !std::path::Path::new("/usr/bin/z3").exists()
         && std::env::var_os("CPAPLAY_Z3").is_none()
     {

@@ -10,59 +10,29 @@ use std::sync::Arc;
 
 /// A hand-written program in the generator's shape (no input constants).
 fn program(text: &str) -> GenProgram {
-    GenProgram {
-        seed: 0,
-        text: text.to_string(),
-        constants: vec![],
-    }
+    GenProgram { seed: 0, text: text.to_string(), constants: vec![] }
 }
 
 const OVERFLOW: &str = "extern void reach_error(void);\nint main() {\n  int x = __VERIFIER_nondet_int();\n  int y = x + 1;\n  if (y < x) reach_error();\n  return 0;\n}\n";
 
 #[test]
 fn a_fixed_slice_of_the_campaign_has_no_violation() {
-    let options = OracleOptions {
-        runs: 10,
-        ..OracleOptions::default()
-    };
-    assert_eq!(
-        options.presets.len(),
-        11,
-        "every preset of static/config but octagon-base"
-    );
+    let options = OracleOptions { runs: 10, ..OracleOptions::default() };
+    assert_eq!(options.presets.len(), 11, "every preset of static/config but octagon-base");
     let summary = campaign(1, 12, 1, &options, |_, _| {});
     for v in &summary.violations {
         eprintln!("{v}\n");
     }
     print!("{}", summary.table());
-    assert!(
-        summary.violations.is_empty(),
-        "{} violation(s)",
-        summary.violations.len()
-    );
+    assert!(summary.violations.is_empty(), "{} violation(s)", summary.violations.len());
     assert_eq!(summary.program_runs(), 12 * 11 * 2);
     // Not vacuous: the slice has safe and unsafe programs, TRUE verdicts
     // whose reached sets were checked, and confirmed error paths.
     let total = |f: fn(&Tally) -> u64| summary.tallies.values().map(f).sum::<u64>();
-    assert!(
-        total(|t| t.trues) >= 50,
-        "only {} TRUE verdicts",
-        total(|t| t.trues)
-    );
-    assert!(
-        total(|t| t.error_reached) >= 40,
-        "the error is reached in too few programs"
-    );
-    assert!(
-        total(|t| t.confirmed) >= 20,
-        "only {} confirmed FALSE verdicts",
-        total(|t| t.confirmed)
-    );
-    assert!(
-        total(|t| t.states_checked) >= 10_000,
-        "only {} states checked for coverage",
-        total(|t| t.states_checked)
-    );
+    assert!(total(|t| t.trues) >= 50, "only {} TRUE verdicts", total(|t| t.trues));
+    assert!(total(|t| t.error_reached) >= 40, "the error is reached in too few programs");
+    assert!(total(|t| t.confirmed) >= 20, "only {} confirmed FALSE verdicts", total(|t| t.confirmed));
+    assert!(total(|t| t.states_checked) >= 10_000, "only {} states checked for coverage", total(|t| t.states_checked));
 }
 
 #[test]
@@ -71,20 +41,10 @@ fn a_fake_true_on_a_reachable_error_is_a_violation() {
     let p = cfa::from_source(&g.text).unwrap();
     let options = OracleOptions::default();
     let truth = ground_truth(&p, &g, IntModel::C, &options);
-    let witness = truth
-        .error_witness()
-        .expect("the boundary run with INT_MAX overflows");
-    let fake = AnalysisResult {
-        verdict: engine::Verdict::True,
-        confirmed: false,
-        inputs: vec![],
-        reason: "fake".into(),
-    };
+    let witness = truth.error_witness().expect("the boundary run with INT_MAX overflows");
+    let fake = AnalysisResult { verdict: engine::Verdict::True, confirmed: false, inputs: vec![], reason: "fake".into() };
     let found = judge(&p, &fake, None, &truth);
-    assert!(
-        matches!(&found[..], [ViolationKind::WrongTrue { inputs, .. }] if *inputs == witness),
-        "{found:?}"
-    );
+    assert!(matches!(&found[..], [ViolationKind::WrongTrue { inputs, .. }] if *inputs == witness), "{found:?}");
     // The same verdict is sound under math, where x + 1 never wraps.
     let math = ground_truth(&p, &g, IntModel::Math, &options);
     assert!(judge(&p, &fake, None, &math).is_empty());
@@ -102,12 +62,7 @@ fn a_math_analysis_judged_by_the_c_interpreter_is_caught() {
         let (result, reached) = analyze(&p, preset, IntModel::Math, &options).unwrap();
         assert_eq!(result.verdict, engine::Verdict::True, "{preset} under math");
         let found = judge(&p, &result, reached.as_ref(), &truth);
-        assert!(
-            found
-                .iter()
-                .any(|v| matches!(v, ViolationKind::WrongTrue { .. })),
-            "{preset}: {found:?}"
-        );
+        assert!(found.iter().any(|v| matches!(v, ViolationKind::WrongTrue { .. })), "{preset}: {found:?}");
         // ... and sound when judged by its own model.
         let (c_result, _) = analyze(&p, preset, IntModel::C, &options).unwrap();
         assert_ne!(c_result.verdict, engine::Verdict::True, "{preset} under c");
@@ -119,17 +74,10 @@ fn a_confirmation_that_does_not_replay_is_a_violation() {
     let g = program(OVERFLOW);
     let p = cfa::from_source(&g.text).unwrap();
     let truth = ground_truth(&p, &g, IntModel::C, &OracleOptions::default());
-    let fake = |inputs: Vec<i128>| AnalysisResult {
-        verdict: engine::Verdict::False,
-        confirmed: true,
-        inputs,
-        reason: "fake".into(),
-    };
+    let fake =
+        |inputs: Vec<i128>| AnalysisResult { verdict: engine::Verdict::False, confirmed: true, inputs, reason: "fake".into() };
     let found = judge(&p, &fake(vec![5]), None, &truth);
-    assert!(
-        matches!(&found[..], [ViolationKind::BadConfirmation { .. }]),
-        "{found:?}"
-    );
+    assert!(matches!(&found[..], [ViolationKind::BadConfirmation { .. }]), "{found:?}");
     assert!(judge(&p, &fake(vec![2147483647]), None, &truth).is_empty());
 }
 
@@ -148,26 +96,16 @@ fn a_reached_set_missing_a_concrete_state_is_a_violation() {
     let (loc, _) = reached.states.keys().nth(2).cloned().unwrap();
     reached.states.retain(|(l, _), _| *l != loc);
     let found = judge(&p, &result, Some(&reached), &truth);
-    assert!(
-        matches!(&found[..], [ViolationKind::NotCovered { .. }]),
-        "{found:?}"
-    );
+    assert!(matches!(&found[..], [ViolationKind::NotCovered { .. }]), "{found:?}");
 }
 
 #[test]
 fn every_preset_but_the_include_helpers_is_judged() {
     let p = presets();
     assert!(!p.contains(&"octagon-base"));
-    for name in [
-        "value",
-        "value-join",
-        "octagon-sep",
-        "octagon-join",
-        "octagon-widening",
-        "value-cegar",
-        "octagon-cegar",
-        "symbolic",
-    ] {
+    for name in
+        ["value", "value-join", "octagon-sep", "octagon-join", "octagon-widening", "value-cegar", "octagon-cegar", "symbolic"]
+    {
         assert!(p.contains(&name), "{name}");
     }
     for name in &p {

@@ -80,10 +80,7 @@ pub fn tasks() -> Vec<Task> {
 
 /// The task at `path` (relative to the folder); panics if the manifest has none.
 pub fn task(path: &str) -> Task {
-    tasks()
-        .into_iter()
-        .find(|t| t.path == path)
-        .unwrap_or_else(|| panic!("MANIFEST.tsv lists no task {path}"))
+    tasks().into_iter().find(|t| t.path == path).unwrap_or_else(|| panic!("MANIFEST.tsv lists no task {path}"))
 }
 
 /// Reads `dir/MANIFEST.tsv`; the error names the file and the bad line.
@@ -182,10 +179,7 @@ mod tests {
         assert_eq!(parse_manifest(dir, ""), Err("empty manifest".to_string()));
         assert!(parse_manifest(dir, "file\texpected_verdict\n").unwrap_err().contains("`path`"));
         let bad = "path\texpected_verdict\na.c\tmaybe\n";
-        assert_eq!(
-            parse_manifest(dir, bad),
-            Err("line 2: expected verdict `maybe` is neither true nor false".to_string())
-        );
+        assert_eq!(parse_manifest(dir, bad), Err("line 2: expected verdict `maybe` is neither true nor false".to_string()));
         assert_eq!(parse_manifest(dir, "path\texpected_verdict\na.c\n"), Err("line 2: too few columns".to_string()));
         let ok = parse_manifest(dir, "path\texpected_verdict\n\nx/a.c\tfalse\n").unwrap();
         assert_eq!(ok[0].category, "x");

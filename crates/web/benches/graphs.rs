@@ -17,14 +17,8 @@ use web::view::EXAMPLE_PROGRAM;
 /// The example run with merge^sep to the end: an ARG of about a thousand
 /// states, more than the page draws.
 fn long_run() -> Run {
-    let spec = RunSpec {
-        preset: "octagon-sep".into(),
-        max_steps: 1100,
-        ..RunSpec::default()
-    };
-    let mut r = Run::start(EXAMPLE_PROGRAM, spec)
-        .expect("the example runs")
-        .complete();
+    let spec = RunSpec { preset: "octagon-sep".into(), max_steps: 1100, ..RunSpec::default() };
+    let mut r = Run::start(EXAMPLE_PROGRAM, spec).expect("the example runs").complete();
     let n = r.cursor.len();
     r.cursor.seek(n);
     r
@@ -33,7 +27,9 @@ fn long_run() -> Run {
 /// A straight-line-heavy program of `blocks` × 14 lines: assignments, an
 /// `if` and a loop per block.
 fn long_program(blocks: usize) -> String {
-    let mut s = String::from("extern int __VERIFIER_nondet_int(void);\nint main() {\n  int x = 0;\n  int y = 0;\n  int z = __VERIFIER_nondet_int();\n");
+    let mut s = String::from(
+        "extern int __VERIFIER_nondet_int(void);\nint main() {\n  int x = 0;\n  int y = 0;\n  int z = __VERIFIER_nondet_int();\n",
+    );
     for k in 0..blocks {
         s += &format!("  x = x + {k};\n  y = y - 1;\n  z = z + x;\n  x = x - y;\n");
         s += "  if (x > y) {\n    x = x - 1;\n    y = y + 2;\n  } else {\n    y = y + 1;\n  }\n";
@@ -47,49 +43,25 @@ fn arg(c: &mut Criterion) {
     let snap = r.cursor.snapshot().clone();
     let states = ArgState::of_snapshot(&snap);
     let shown = snap.states.len();
-    c.bench_function("arg: layout of the capped ARG", |b| {
-        b.iter(|| ArgGraph::build(&states, shown))
-    });
+    c.bench_function("arg: layout of the capped ARG", |b| b.iter(|| ArgGraph::build(&states, shown)));
     let g = ArgGraph::build(&states, shown);
     c.bench_function("arg: marks and covered links", |b| {
-        b.iter(|| {
-            (
-                g.marks(&snap, &Highlight::default()),
-                g.covered_links(&snap),
-            )
-        })
+        b.iter(|| (g.marks(&snap, &Highlight::default()), g.covered_links(&snap)))
     });
     // For comparison: every state laid out, uncapped.
-    let specs: Vec<NodeSpec> = states
-        .iter()
-        .map(|_| NodeSpec {
-            width: 50.0,
-            height: 32.0,
-            shape: Shape::Rect,
-        })
-        .collect();
+    let specs: Vec<NodeSpec> = states.iter().map(|_| NodeSpec { width: 50.0, height: 32.0, shape: Shape::Rect }).collect();
     let mut edges = Vec::new();
     for (i, s) in states.iter().enumerate() {
         for p in s.origin.parents() {
-            edges.push(EdgeSpec {
-                from: p.0 as usize,
-                to: i,
-                label: None,
-            });
+            edges.push(EdgeSpec { from: p.0 as usize, to: i, label: None });
         }
     }
     let mut group = c.benchmark_group("arg uncapped");
     group.sample_size(10);
-    group.bench_function("layout of every state", |b| {
-        b.iter(|| layout(&specs, &edges, Spacing::default()))
-    });
+    group.bench_function("layout of every state", |b| b.iter(|| layout(&specs, &edges, Spacing::default())));
     group.finish();
-    c.bench_function("analysis: snapshot clone", |b| {
-        b.iter(|| r.cursor.snapshot().clone())
-    });
-    c.bench_function("analysis: panels at the last event", |b| {
-        b.iter(|| Panels::of(&r.program, &r.cursor))
-    });
+    c.bench_function("analysis: snapshot clone", |b| b.iter(|| r.cursor.snapshot().clone()));
+    c.bench_function("analysis: panels at the last event", |b| b.iter(|| Panels::of(&r.program, &r.cursor)));
     let n = r.cursor.len();
     c.bench_function("analysis: cursor one step back and forth", |b| {
         b.iter(|| {
@@ -101,16 +73,11 @@ fn arg(c: &mut Criterion) {
 
 fn cfa(c: &mut Criterion) {
     let example = cfa::from_source(EXAMPLE_PROGRAM).expect("the example lowers");
-    c.bench_function("cfa graph: the example", |b| {
-        b.iter(|| CfaGraph::build(&example, false))
-    });
+    c.bench_function("cfa graph: the example", |b| b.iter(|| CfaGraph::build(&example, false)));
     let src = long_program(20);
     let long = cfa::from_source(&src).expect("the long program lowers");
     for fold in [false, true] {
-        let name = format!(
-            "cfa graph: a {}-line program, fold {fold}",
-            src.lines().count()
-        );
+        let name = format!("cfa graph: a {}-line program, fold {fold}", src.lines().count());
         c.bench_function(&name, |b| b.iter(|| CfaGraph::build(&long, fold)));
     }
 }

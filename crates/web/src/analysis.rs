@@ -23,10 +23,10 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use cfa::Program;
-use engine::trace::{Event, StateId, ViewContent};
-use engine::view::{Cursor, Snapshot};
 use engine::cegar::{build_verifier, Verifier};
 use engine::trace::MergeKind;
+use engine::trace::{Event, StateId, ViewContent};
+use engine::view::{Cursor, Snapshot};
 use engine::Config;
 use minic::IntModel;
 
@@ -118,14 +118,18 @@ impl Run {
     /// with [`CONFIG_ERROR_PREFIX`].
     pub fn start(source: &str, spec: RunSpec) -> Result<Run, String> {
         let program = Arc::new(cfa::from_source(source).map_err(|d| {
-            format!("the program has {} error(s); fix them to analyze it", d.iter().filter(|d| d.severity == minic::Severity::Error).count())
+            format!(
+                "the program has {} error(s); fix them to analyze it",
+                d.iter().filter(|d| d.severity == minic::Severity::Error).count()
+            )
         })?);
         let config = spec.config().map_err(|e| format!("{CONFIG_ERROR_PREFIX}{e}"))?;
         // Natively the verifier has Debian's z3 attached; in the page it parks
         // on each query and the page answers it with z3-solver. A
         // configuration the engine cannot run on this program (e.g. calls
         // without the Callstack CPA) is refused here.
-        let analysis = build_verifier(program.clone(), &config, true).map_err(|e| format!("{CONFIG_ERROR_PREFIX}{}", e.message))?;
+        let analysis =
+            build_verifier(program.clone(), &config, true).map_err(|e| format!("{CONFIG_ERROR_PREFIX}{}", e.message))?;
         Ok(Run { spec, program, cursor: Cursor::new(Vec::new()), analysis })
     }
 
@@ -441,7 +445,10 @@ impl Panels {
             .reached
             .iter()
             .filter(|(_, ids)| !ids.is_empty())
-            .map(|(node, ids)| LocationGroup { node: node.to_string(), states: ids.iter().map(|&id| state_line(s, id, &involved)).collect() })
+            .map(|(node, ids)| LocationGroup {
+                node: node.to_string(),
+                states: ids.iter().map(|&id| state_line(s, id, &involved)).collect(),
+            })
             .collect();
         let node_counts = reached.iter().map(|g| (g.node.clone(), g.states.len())).collect();
         let current_node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location).map(|l| l.to_string());
@@ -485,9 +492,7 @@ impl Panels {
     pub fn highlight_css(&self) -> String {
         let mut css = String::new();
         for (node, n) in &self.node_counts {
-            css += &format!(
-                ".listing tbody[data-node=\"{node}\"] .node-id::after {{ content: \" {n}\"; }}\n"
-            );
+            css += &format!(".listing tbody[data-node=\"{node}\"] .node-id::after {{ content: \" {n}\"; }}\n");
         }
         if let Some(node) = &self.current_node {
             css += &format!(".listing tbody[data-node=\"{node}\"] .node-row {{ background: var(--current-bg); }}\n");
@@ -573,18 +578,36 @@ mod tests {
 
         // Seeking back is the same view as going forward to that position.
         let p15 = panels_at(&mut run, 15);
-        assert_eq!(p15.step_text, "step 2: pop s1 @N1; transfer along N1→N2 `int flag = __VERIFIER_nondet_int();` → s2; stop: s2 not covered; add s2");
+        assert_eq!(
+            p15.step_text,
+            "step 2: pop s1 @N1; transfer along N1→N2 `int flag = __VERIFIER_nondet_int();` → s2; stop: s2 not covered; add s2"
+        );
         assert_eq!(p15.stats, "reached 3 · created 3 · steps 2");
         let mut fresh = listing_run("octagon-widening");
         assert_eq!(panels_at(&mut fresh, 15), p15);
 
         let end = panels_at(&mut run, 176);
-        assert_eq!(end.verdict.as_deref(), Some("TRUE — the waitlist is empty: the reached set is a fixpoint without any target state"));
+        assert_eq!(
+            end.verdict.as_deref(),
+            Some("TRUE — the waitlist is empty: the reached set is a fixpoint without any target state")
+        );
         assert_eq!(end.stats, "reached 21 · created 34 · steps 24");
         let n4: Vec<&str> = end.reached.iter().find(|g| g.node == "N4").unwrap().states.iter().map(|s| s.text.as_str()).collect();
-        assert_eq!(n4, ["ticks == 0, __tmp0 == 0", "0 <= ticks <= 1, __tmp0 == 0", "0 <= ticks <= 2, __tmp0 == 0", "ticks >= 0, __tmp0 == 0"]);
+        assert_eq!(
+            n4,
+            [
+                "ticks == 0, __tmp0 == 0",
+                "0 <= ticks <= 1, __tmp0 == 0",
+                "0 <= ticks <= 2, __tmp0 == 0",
+                "ticks >= 0, __tmp0 == 0"
+            ]
+        );
         assert_eq!(end.node_counts.get("N4"), Some(&4));
-        assert_eq!(end.reached.iter().find(|g| g.node == "N3").unwrap().states[0].text, "ticks >= 0", "widening at the loop head");
+        assert_eq!(
+            end.reached.iter().find(|g| g.node == "N3").unwrap().states[0].text,
+            "ticks >= 0",
+            "widening at the loop head"
+        );
     }
 
     #[test]
@@ -595,7 +618,8 @@ mod tests {
         run.cursor.seek(m);
         let p = Panels::of(&run.program, &run.cursor);
         assert!(p.step_text.contains("merge") && p.step_text.contains(" replaces s"), "{}", p.step_text);
-        let involved: Vec<&str> = p.reached.iter().flat_map(|g| &g.states).filter(|s| s.involved).map(|s| s.id.as_str()).collect();
+        let involved: Vec<&str> =
+            p.reached.iter().flat_map(|g| &g.states).filter(|s| s.involved).map(|s| s.id.as_str()).collect();
         assert_eq!(involved, ["s3"], "the merge's reached operand is highlighted (its result is not in the reached set yet)");
         let c = next_break(&run.cursor, Breakpoint::Covered).expect("a covering stop");
         assert!(c > m);

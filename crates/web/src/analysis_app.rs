@@ -226,7 +226,8 @@ pub struct AnalysisPaneProps {
 /// The analysis pane: chooser, run status, controls and panels.
 #[function_component(AnalysisPane)]
 pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
-    let shared: State = use_mut_ref(|| Shared { speed: 10, spec: crate::storage::load_spec().unwrap_or_default(), ..Shared::default() });
+    let shared: State =
+        use_mut_ref(|| Shared { speed: 10, spec: crate::storage::load_spec().unwrap_or_default(), ..Shared::default() });
     let redraw = use_force_update();
 
     // Opened with a share link: its configuration, and its step once computed.
@@ -270,14 +271,11 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                     if e.ctrl_key() || e.alt_key() || e.meta_key() {
                         return;
                     }
-                    let in_field = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .is_some_and(|el| {
-                            matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
+                    let in_field = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| {
+                        matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
                                 // The code editor (CodeMirror's contenteditable).
                                 || el.closest("[contenteditable=true]").ok().flatten().is_some()
-                        });
+                    });
                     if in_field {
                         return;
                     }
@@ -451,7 +449,11 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     // against the program's own CFA, lowered once per program text.
     let no_fresh_run = sh.run.is_none() || sh.run_source != props.source;
     let own_program = use_memo((props.source.clone(), no_fresh_run && !selection.is_none()), |(source, needed)| {
-        if *needed { cfa::from_source(source).ok() } else { None }
+        if *needed {
+            cfa::from_source(source).ok()
+        } else {
+            None
+        }
     });
     let selected_line = match sh.run.as_ref().filter(|_| !no_fresh_run) {
         Some(run) => selection.resolve(&run.program, Some(run.cursor.snapshot())).lines.into_iter().next(),
@@ -467,7 +469,15 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         let snap = run.cursor.snapshot();
         let mut cache = frame_cache.borrow_mut();
         match cache.as_ref() {
-            Some(f) if f.run_id == sh.compute_gen && f.fresh == fresh && f.snapshot.position == snap.position && f.snapshot.states.len() == snap.states.len() && f.events_len == run.cursor.len() => f.clone(),
+            Some(f)
+                if f.run_id == sh.compute_gen
+                    && f.fresh == fresh
+                    && f.snapshot.position == snap.position
+                    && f.snapshot.states.len() == snap.states.len()
+                    && f.events_len == run.cursor.len() =>
+            {
+                f.clone()
+            }
             previous => {
                 let f = Rc::new(crate::graphs_app::RunFrame::new(sh.compute_gen, run, fresh, previous.map(|p| p.as_ref())));
                 *cache = Some(f.clone());
@@ -555,7 +565,10 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     let on_state_click = {
         let linked = linked.clone();
         Callback::from(move |e: MouseEvent| {
-            let item = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).and_then(|el| el.closest("[data-state]").ok().flatten());
+            let item = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("[data-state]").ok().flatten());
             if let Some(item) = item {
                 let sel = crate::selection::Selection::parse(&item.get_attribute("data-state").unwrap_or_default());
                 if !sel.is_none() {
@@ -691,8 +704,16 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
 /// A state line that can be selected (linked selection): it carries its
 /// key in `data-state` and is marked when selected.
 fn state_item_linked(s: &StateLine, selected: &std::collections::BTreeSet<engine::trace::StateId>) -> Html {
-    let is_selected = matches!(crate::selection::Selection::parse(&s.id), crate::selection::Selection::State(id) if selected.contains(&id));
-    let class = classes!("state", "selectable", s.current.then_some("current"), s.target.then_some("target"), s.involved.then_some("involved"), is_selected.then_some("selected"));
+    let is_selected =
+        matches!(crate::selection::Selection::parse(&s.id), crate::selection::Selection::State(id) if selected.contains(&id));
+    let class = classes!(
+        "state",
+        "selectable",
+        s.current.then_some("current"),
+        s.target.then_some("target"),
+        s.involved.then_some("involved"),
+        is_selected.then_some("selected")
+    );
     html! {
         <li class={class} data-state={s.id.clone()} title="Click to select this state in every panel">
             <span class="sid">{ s.id.clone() }</span>{ " " }

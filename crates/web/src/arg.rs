@@ -227,7 +227,13 @@ impl ArgGraph {
             .map(|s| {
                 let location = s.location.map(|l| format!("@{l}")).unwrap_or_default();
                 let chars = s.id.to_string().chars().count().max(location.chars().count());
-                ArgNode { state: s.id, location, center: Point { x: 0.0, y: 0.0 }, width: chars as f64 * CHAR_W + 14.0, height: 2.0 * LINE_H + 4.0 }
+                ArgNode {
+                    state: s.id,
+                    location,
+                    center: Point { x: 0.0, y: 0.0 },
+                    width: chars as f64 * CHAR_W + 14.0,
+                    height: 2.0 * LINE_H + 4.0,
+                }
             })
             .collect();
         let mut edges: Vec<ArgEdge> = Vec::new();
@@ -246,7 +252,8 @@ impl ArgGraph {
                 }
             }
         }
-        let specs: Vec<NodeSpec> = nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: Shape::Rect }).collect();
+        let specs: Vec<NodeSpec> =
+            nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: Shape::Rect }).collect();
         let espec: Vec<EdgeSpec> = edges.iter().map(|e| EdgeSpec { from: e.from, to: e.to, label: None }).collect();
         let l = layout(&specs, &espec, Spacing { node_gap: 12.0, layer_gap: 22.0, margin: 12.0 });
         for (n, c) in nodes.iter_mut().zip(&l.nodes) {
@@ -359,7 +366,8 @@ mod tests {
         assert!(marks.iter().any(|m| m.merged) && marks.iter().any(|m| m.replaced) && marks.iter().any(|m| m.covered));
         assert_eq!(marks.iter().filter(|m| m.reached).count(), snap.reached_len());
         assert!(!g.covered_links(snap).is_empty());
-        let specs: Vec<NodeSpec> = g.nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: Shape::Rect }).collect();
+        let specs: Vec<NodeSpec> =
+            g.nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: Shape::Rect }).collect();
         let espec: Vec<EdgeSpec> = g.edges.iter().map(|e| EdgeSpec { from: e.from, to: e.to, label: None }).collect();
         let l = layout(&specs, &espec, Spacing { node_gap: 12.0, layer_gap: 22.0, margin: 12.0 });
         check(&specs, &espec, &l).unwrap();

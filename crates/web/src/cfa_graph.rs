@@ -323,7 +323,9 @@ fn markers_of(node: &cfa::Node) -> Vec<Marker> {
 /// Whether a CFA node may be folded into a chain: one edge in, one out,
 /// both intraprocedural, and nothing special about it.
 fn chain_node(p: &Program, n: &cfa::Node) -> bool {
-    let intra = |e: EdgeId| !matches!(p.edges.get(e.0 as usize).map(|e| &e.kind), Some(EdgeKind::Call { .. } | EdgeKind::Return { .. }) | None);
+    let intra = |e: EdgeId| {
+        !matches!(p.edges.get(e.0 as usize).map(|e| &e.kind), Some(EdgeKind::Call { .. } | EdgeKind::Return { .. }) | None)
+    };
     n.kind == NodeKind::Normal
         && !n.loop_head
         && !n.error
@@ -401,7 +403,11 @@ impl CfaGraph {
                         if let Some(e) = program.nodes[w[0].0 as usize].outgoing.first() {
                             if let Some(edge) = program.edges.get(e.0 as usize) {
                                 edge_of[e.0 as usize] = EdgePlace::Inner { node: idx, op: ops.len() };
-                                ops.push(FoldedOp { edge: *e, text: shorten(&edge.label, LABEL_CHARS), full: edge.label.clone() });
+                                ops.push(FoldedOp {
+                                    edge: *e,
+                                    text: shorten(&edge.label, LABEL_CHARS),
+                                    full: edge.label.clone(),
+                                });
                             }
                         }
                     }
@@ -555,13 +561,16 @@ impl CfaGraph {
         for n in &self.nodes {
             let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
             hard.push(Rect { x: x0, y: y0, w: n.width, h: n.height });
-            let badge = if n.is_folded() { (x0 + n.width, y0) } else { (n.center.x + n.width * 0.36, n.center.y - n.height * 0.36) };
+            let badge =
+                if n.is_folded() { (x0 + n.width, y0) } else { (n.center.x + n.width * 0.36, n.center.y - n.height * 0.36) };
             hard.push(Rect { x: badge.0 - 4.0, y: badge.1 - 8.0, w: BADGE_W, h: 15.0 });
         }
         let soft: Vec<Rect> = self
             .edges
             .iter()
-            .filter_map(|e| e.label_at.map(|p| Rect { x: p.x - 2.0, y: p.y, w: e.label.chars().count() as f64 * CHAR_W + 4.0, h: LINE_H }))
+            .filter_map(|e| {
+                e.label_at.map(|p| Rect { x: p.x - 2.0, y: p.y, w: e.label.chars().count() as f64 * CHAR_W + 4.0, h: LINE_H })
+            })
             .collect();
         let mut labels: Vec<InterpolantLabel> = Vec::new();
         for node in order {
@@ -639,7 +648,8 @@ pub(crate) mod tests {
     use crate::view::EXAMPLE_PROGRAM;
 
     fn check_graph(g: &CfaGraph, program: &Program) {
-        let specs: Vec<NodeSpec> = g.nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: n.shape }).collect();
+        let specs: Vec<NodeSpec> =
+            g.nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: n.shape }).collect();
         let espec: Vec<EdgeSpec> = g
             .edges
             .iter()
@@ -667,7 +677,8 @@ pub(crate) mod tests {
         assert_eq!(g.nodes.len(), 13);
         assert_eq!(g.edges.len(), 14);
         check_graph(&g, &program);
-        let heads: Vec<&str> = g.nodes.iter().filter(|n| n.markers.contains(&Marker::LoopHead)).map(|n| n.title.as_str()).collect();
+        let heads: Vec<&str> =
+            g.nodes.iter().filter(|n| n.markers.contains(&Marker::LoopHead)).map(|n| n.title.as_str()).collect();
         assert_eq!(heads, ["N3"]);
         assert!(g.nodes.iter().any(|n| n.markers.contains(&Marker::Error)));
         assert!(g.nodes.iter().any(|n| n.markers.contains(&Marker::Entry)));

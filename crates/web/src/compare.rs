@@ -70,10 +70,9 @@ pub fn signatures(events: &[Event]) -> Vec<StepSignature> {
             Event::StateCreated { state, location: Some(l), .. } => {
                 location.insert(state.0 as u64, l.0);
             }
-            Event::WaitlistPop { state, .. } => out.push(StepSignature {
-                popped: location.get(&(state.0 as u64)).copied(),
-                ..StepSignature::default()
-            }),
+            Event::WaitlistPop { state, .. } => {
+                out.push(StepSignature { popped: location.get(&(state.0 as u64)).copied(), ..StepSignature::default() })
+            }
             Event::Transfer { target, successors, .. } => {
                 if let Some(s) = out.last_mut() {
                     s.transfers.push((target.0, successors.len()));
@@ -297,7 +296,9 @@ mod tests {
     fn runs() -> Vec<Run> {
         DEFAULT_SET
             .iter()
-            .map(|p| Run::start(BOUNDED, RunSpec { preset: p.to_string(), max_steps: 5000, ..RunSpec::default() }).unwrap().complete())
+            .map(|p| {
+                Run::start(BOUNDED, RunSpec { preset: p.to_string(), max_steps: 5000, ..RunSpec::default() }).unwrap().complete()
+            })
             .collect()
     }
 
@@ -363,7 +364,8 @@ mod tests {
         assert_eq!((*s.reached.last().unwrap(), *s.created.last().unwrap()), (st.reached, st.created));
         assert!(s.created.windows(2).all(|w| w[0] <= w[1]), "created never decreases");
 
-        let lines: Vec<(String, Vec<u64>)> = runs.iter().map(|r| (r.spec.preset.clone(), series(r.cursor.events()).created)).collect();
+        let lines: Vec<(String, Vec<u64>)> =
+            runs.iter().map(|r| (r.spec.preset.clone(), series(r.cursor.events()).created)).collect();
         let p = plot(&lines, &[3], 200);
         assert_eq!(p.lines.len(), 3);
         assert_eq!(p.y_max, lines.iter().flat_map(|l| l.1.iter()).copied().max().unwrap());

@@ -21,13 +21,13 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use crate::analysis::{Panels, Run, RunSpec, PRESETS};
-use crate::cfa_graph::CfaGraph;
-use crate::layout::Shape;
 use crate::analysis_app::{now_ms, SLICE_MS};
+use crate::cfa_graph::CfaGraph;
 use crate::compare::{
     divergence, heat, plot, series, shade, signatures, step_position, step_starts, Divergence, Plot, SummaryRow, DEFAULT_SET,
     PLOT_H, PLOT_PAD, PLOT_PAD_L, PLOT_W,
 };
+use crate::layout::Shape;
 
 /// Line colours of the configurations, by pane.
 const COLORS: [&str; 3] = ["#c2410c", "#2958c7", "#1f7a44"];
@@ -71,7 +71,6 @@ impl Default for CompareState {
 }
 
 type State = Rc<RefCell<CompareState>>;
-
 
 fn start(state: &State, redraw: &UseForceUpdateHandle, source: &str) {
     let mut st = state.borrow_mut();
@@ -368,7 +367,10 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
     let min_created = rows.iter().filter(|r| r.finished).map(|r| r.created).min();
 
     let status = if st.computing {
-        format!("computing… {}", st.runs.iter().map(|r| format!("{} {} steps", r.spec.preset, r.steps())).collect::<Vec<_>>().join(", "))
+        format!(
+            "computing… {}",
+            st.runs.iter().map(|r| format!("{} {} steps", r.spec.preset, r.steps())).collect::<Vec<_>>().join(", ")
+        )
     } else if let Some(e) = &st.error {
         e.clone()
     } else {
@@ -376,8 +378,15 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
     };
     let div_text = match (&div, st.computing) {
         (Some(d), _) => {
-            let who: Vec<&str> = st.runs.iter().zip(&d.differs).filter(|(_, x)| **x).map(|(r, _)| r.spec.preset.as_str()).collect();
-            format!("First divergence at step {}: {} behave{} differently from {}.", d.step, who.join(", "), if who.len() == 1 { "s" } else { "" }, st.runs[0].spec.preset)
+            let who: Vec<&str> =
+                st.runs.iter().zip(&d.differs).filter(|(_, x)| **x).map(|(r, _)| r.spec.preset.as_str()).collect();
+            format!(
+                "First divergence at step {}: {} behave{} differently from {}.",
+                d.step,
+                who.join(", "),
+                if who.len() == 1 { "s" } else { "" },
+                st.runs[0].spec.preset
+            )
         }
         (None, true) => "Looking for the first step where they differ…".to_string(),
         (None, false) => "They behave the same at every step.".to_string(),

@@ -35,11 +35,8 @@ pub enum Domain {
 
 impl Domain {
     /// The three the form offers, with their labels.
-    pub const CHOICES: [(Domain, &'static str); 3] = [
-        (Domain::Value, "values"),
-        (Domain::Octagon, "octagons"),
-        (Domain::Symbolic, "symbolic + constraints (Z3)"),
-    ];
+    pub const CHOICES: [(Domain, &'static str); 3] =
+        [(Domain::Value, "values"), (Domain::Octagon, "octagons"), (Domain::Symbolic, "symbolic + constraints (Z3)")];
 
     /// `CompositeCPA.cpas` for this choice.
     pub fn cpas(self) -> Option<&'static str> {
@@ -344,7 +341,11 @@ mod tests {
         let t = apply(&preset_text("octagon-widening"), &Change::Cegar(true)).unwrap();
         let c = check(&t).unwrap();
         assert_eq!(c.errors.len(), 1, "{c:?}");
-        assert!(c.errors[0].starts_with("panel.properties:3: analysis.algorithm.CEGAR") && c.errors[0].contains("cpa.octagon.precision = EMPTY"), "{c:?}");
+        assert!(
+            c.errors[0].starts_with("panel.properties:3: analysis.algorithm.CEGAR")
+                && c.errors[0].contains("cpa.octagon.precision = EMPTY"),
+            "{c:?}"
+        );
         let fixed = apply(&t, &Change::Precision("EMPTY".into())).unwrap();
         assert_eq!(check(&fixed), Ok(Checked::default()));
         // A composite without location.
@@ -361,7 +362,8 @@ mod tests {
     fn analyze_refuses_a_configuration_the_program_cannot_run_with() {
         use crate::analysis::{is_config_error, Run, RunSpec};
         let calls = "extern void reach_error(void);\nint f(int a) { return a + 1; }\nint main() { int x = f(1); int y = f(2); if (x > y) reach_error(); return 0; }\n";
-        let text = format!("{}CompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n", preset_text("octagon-widening"));
+        let text =
+            format!("{}CompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n", preset_text("octagon-widening"));
         // Valid on its own: the panel shows nothing before Analyze ...
         assert_eq!(check(&text), Ok(Checked::default()));
         let spec = RunSpec { preset: "octagon-widening".into(), properties: Some(text), ..RunSpec::default() };
@@ -369,7 +371,11 @@ mod tests {
         // configuration error the pane shows in the panel too.
         let e = Run::start(calls, spec.clone()).err().expect("refused");
         assert!(is_config_error(&e), "{e}");
-        assert!(e.contains("panel.properties:3: CompositeCPA.cpas: this program calls functions (line 3: f)") && e.contains("cpa.callstack.CallstackCPA"), "{e}");
+        assert!(
+            e.contains("panel.properties:3: CompositeCPA.cpas: this program calls functions (line 3: f)")
+                && e.contains("cpa.callstack.CallstackCPA"),
+            "{e}"
+        );
         // The same configuration runs a program without calls.
         let plain = "extern void reach_error(void);\nint main() { int x = 1; if (x == 2) reach_error(); return 0; }\n";
         let run = Run::start(plain, spec).expect("runs").complete();

@@ -255,7 +255,8 @@ mod tests {
     #[test]
     fn a_mark_covers_the_word_at_the_column_or_one_character() {
         let src = "int main() {\n  int ticks = 0\n  int x = 12;\n}";
-        let marks = diagnostic_marks(src, &[row(3, 3, true), row(3, 11, false), row(2, 16, true), row(2, 15, true), row(9, 1, true)]);
+        let marks =
+            diagnostic_marks(src, &[row(3, 3, true), row(3, 11, false), row(2, 16, true), row(2, 15, true), row(9, 1, true)]);
         let spans: Vec<(u32, u32, u32)> = marks.iter().map(|m| (m.line, m.col, m.end_col)).collect();
         assert_eq!(spans, [(3, 3, 6), (3, 11, 13), (2, 16, 16), (2, 15, 16), (9, 1, 1)]);
         assert_eq!(marks[1].severity, "warning");
@@ -271,7 +272,10 @@ mod tests {
 
     #[test]
     fn json_has_the_fields_the_editor_reads() {
-        let json = marks_json(&diagnostic_marks("int x", &[DiagnosticRow { line: 1, col: 5, is_error: true, message: "expected `;`".into() }]));
+        let json = marks_json(&diagnostic_marks(
+            "int x",
+            &[DiagnosticRow { line: 1, col: 5, is_error: true, message: "expected `;`".into() }],
+        ));
         let v: serde_json::Value = serde_json::from_str(&json).unwrap();
         assert_eq!(v[0]["line"], 1);
         assert_eq!(v[0]["col"], 5);

@@ -154,7 +154,9 @@ pub fn run_spec(config: &ConfigSpec) -> RunSpec {
     let overrides: Vec<(&String, &String)> =
         config.set.iter().filter(|(k, _)| k.as_str() != "analysis.intModel" && k.as_str() != "limits.steps").collect();
     let properties = (!overrides.is_empty()).then(|| {
-        overrides.iter().fold(crate::config_panel::preset_text(&config.preset), |text, (k, v)| crate::config_panel::set(&text, k, v))
+        overrides
+            .iter()
+            .fold(crate::config_panel::preset_text(&config.preset), |text, (k, v)| crate::config_panel::set(&text, k, v))
     });
     RunSpec { preset: config.preset.clone(), int_model, max_steps, properties }
 }
@@ -284,7 +286,12 @@ impl Draft {
                 }
             }
             Question::Precision { .. } => Ok(Answer::Precision {
-                variables: self.variables.split(|c: char| c == ',' || c.is_whitespace()).filter(|v| !v.is_empty()).map(str::to_string).collect(),
+                variables: self
+                    .variables
+                    .split(|c: char| c == ',' || c.is_whitespace())
+                    .filter(|v| !v.is_empty())
+                    .map(str::to_string)
+                    .collect(),
             }),
             Question::NextStep { ask, .. } => {
                 let popped = if ask.contains(&StepQuestion::Popped) {
@@ -422,7 +429,10 @@ impl Grader {
                     self.smt.push(out.clone());
                     continue;
                 }
-                return GraderStep::Solver { origin: format!("exercise check: {} of {}", self.smt.len() + 1, self.plan.smt.len()), script: script.clone() };
+                return GraderStep::Solver {
+                    origin: format!("exercise check: {} of {}", self.smt.len() + 1, self.plan.smt.len()),
+                    script: script.clone(),
+                };
             } else {
                 return GraderStep::Done(self.plan.grade(&self.runs, &self.smt));
             }
@@ -460,7 +470,13 @@ pub struct Outcome {
 
 impl From<&Feedback> for Outcome {
     fn from(f: &Feedback) -> Outcome {
-        Outcome { correct: f.correct, points: f.points, max_points: f.max_points, explanation: f.explanation.clone(), details: f.details.clone() }
+        Outcome {
+            correct: f.correct,
+            points: f.points,
+            max_points: f.max_points,
+            explanation: f.explanation.clone(),
+            details: f.details.clone(),
+        }
     }
 }
 
@@ -597,12 +613,8 @@ impl Progress {
 
     /// The download name of the answers file: `answers-alice-cpa-basics.json`.
     pub fn export_name(&self, set: &str) -> String {
-        let student: String = self
-            .student
-            .trim()
-            .chars()
-            .map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' })
-            .collect();
+        let student: String =
+            self.student.trim().chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
         let student = if student.is_empty() { "student".to_string() } else { student };
         format!("answers-{student}-{set}.json")
     }
@@ -631,7 +643,10 @@ pub fn skeleton_question(kind: &str, preset: &str, next_step: u64, node: Option<
     };
     match kind {
         "count" => Question::Count { measure: Measure::Reached, tolerance: 0 },
-        "next-step" => Question::NextStep { step: next_step.max(1), ask: vec![StepQuestion::Popped, StepQuestion::Merge, StepQuestion::Stop] },
+        "next-step" => Question::NextStep {
+            step: next_step.max(1),
+            ask: vec![StepQuestion::Popped, StepQuestion::Merge, StepQuestion::Stop],
+        },
         "abstract-state" => Question::AbstractState {
             location,
             domain: if preset.starts_with("octagon") { StateDomain::Octagon } else { StateDomain::Value },
@@ -664,11 +679,17 @@ mod tests {
         for h in ["#exercises", "#exercise=cpa-basics", "#exercise=cpa-basics/table31-join"] {
             assert_eq!(Route::parse(h).unwrap().fragment(), h);
         }
-        assert_eq!(
-            Route::parse("#exercise=a/b"),
-            Some(Route::Set { set: "a".into(), exercise: Some("b".into()) })
-        );
-        for bad in ["#exercise=../x", "#exercise=a/../../b", "#exercise=", "#exercise=A", "#exercise=a/b/c", "#exercise=https:x", "#share=1.x", ""] {
+        assert_eq!(Route::parse("#exercise=a/b"), Some(Route::Set { set: "a".into(), exercise: Some("b".into()) }));
+        for bad in [
+            "#exercise=../x",
+            "#exercise=a/../../b",
+            "#exercise=",
+            "#exercise=A",
+            "#exercise=a/b/c",
+            "#exercise=https:x",
+            "#share=1.x",
+            "",
+        ] {
             assert_eq!(Route::parse(bad), None, "{bad}");
         }
         assert!(Route::is_exercise_hash("#exercise=../x"));
@@ -678,7 +699,10 @@ mod tests {
     #[test]
     fn drafts_read_as_answers_or_say_what_is_missing() {
         let d = Draft { value: " 12 ".into(), ..Draft::default() };
-        assert_eq!(d.answer(&Question::Count { measure: exercises::model::Measure::Reached, tolerance: 0 }), Ok(Answer::Count { value: 12 }));
+        assert_eq!(
+            d.answer(&Question::Count { measure: exercises::model::Measure::Reached, tolerance: 0 }),
+            Ok(Answer::Count { value: 12 })
+        );
         let d = Draft { value: "-1".into(), ..Draft::default() };
         assert!(d.answer(&Question::Count { measure: exercises::model::Measure::Reached, tolerance: 0 }).is_err());
         assert!(Draft::default().answer(&Question::Verdict).is_err());
@@ -702,7 +726,8 @@ mod tests {
             let text = exercises::skeleton::exercise_toml("e", "E", "int main(void) { return 0; }", &config, question);
             exercises::load::parse_exercise("e.toml", &text, &read).unwrap()
         };
-        let choose = Question::ChooseConfiguration { presets: vec!["value-join".into()], open: BTreeMap::new(), max_states: None };
+        let choose =
+            Question::ChooseConfiguration { presets: vec!["value-join".into()], open: BTreeMap::new(), max_states: None };
         assert!(locks_playground(&make(true, &Question::Verdict)));
         assert!(!locks_playground(&make(false, &Question::Verdict)));
         assert!(!locks_playground(&make(true, &choose)));
@@ -711,7 +736,10 @@ mod tests {
     #[test]
     fn ordinals_read_as_english() {
         let got: Vec<String> = [1, 2, 3, 4, 10, 11, 12, 13, 21, 22, 23, 101, 111, 112].into_iter().map(ordinal).collect();
-        assert_eq!(got, ["1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]);
+        assert_eq!(
+            got,
+            ["1st", "2nd", "3rd", "4th", "10th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "111th", "112th"]
+        );
     }
 
     #[test]
@@ -734,7 +762,14 @@ mod tests {
     fn stored_progress_that_is_unreadable_is_a_fresh_start() {
         assert_eq!(Progress::from_json("{not json"), Progress::default());
         let mut p = Progress { student: "bo".into(), ..Progress::default() };
-        let f = Feedback { exercise: "e".into(), correct: false, points: 0.5, max_points: 1, explanation: "x".into(), details: vec![] };
+        let f = Feedback {
+            exercise: "e".into(),
+            correct: false,
+            points: 0.5,
+            max_points: 1,
+            explanation: "x".into(),
+            details: vec![],
+        };
         p.record(Answer::Count { value: 3 }, &f);
         p.drafts.insert("e".into(), Draft { value: "4".into(), ..Draft::default() });
         assert_eq!(Progress::from_json(&p.to_json()), p);
@@ -757,7 +792,10 @@ mod tests {
                         assert_eq!(run_spec(&ex.config), spec, "the exercise runs what the playground showed");
                     }
                     // The dialog shows why and offers no download.
-                    Err(e) => assert!(*kind == "precision" && preset != "value" && e.contains("value analysis"), "{preset} {kind}: {e}\n{text}"),
+                    Err(e) => assert!(
+                        *kind == "precision" && preset != "value" && e.contains("value analysis"),
+                        "{preset} {kind}: {e}\n{text}"
+                    ),
                 }
             }
         }

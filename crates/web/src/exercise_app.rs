@@ -19,8 +19,8 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::exercise::{
-    file_url, points_text, run_spec, skeleton_question, Draft, FetchedFiles, Grader, GraderStep, Progress, Route, Status, EXERCISES_DIR,
-    SKELETON_KINDS,
+    file_url, points_text, run_spec, skeleton_question, Draft, FetchedFiles, Grader, GraderStep, Progress, Route, Status,
+    EXERCISES_DIR, SKELETON_KINDS,
 };
 use crate::storage::{forget_progress, load_progress, save_progress};
 
@@ -67,7 +67,9 @@ async fn fetch_text(url: &str) -> Result<String, String> {
     if !response.ok() {
         return Err(format!("HTTP {} for {url}", response.status()));
     }
-    let text = JsFuture::from(response.text().map_err(|_| "no text".to_string())?).await.map_err(|_| "cannot read the file".to_string())?;
+    let text = JsFuture::from(response.text().map_err(|_| "no text".to_string())?)
+        .await
+        .map_err(|_| "cannot read the file".to_string())?;
     text.as_string().ok_or_else(|| "the file is not text".into())
 }
 
@@ -224,7 +226,8 @@ async fn import_answers(
     progress: &Rc<RefCell<Progress>>,
     status: &UseStateHandle<Option<String>>,
 ) -> Result<String, String> {
-    let file = exercises::answers::AnswersFile::parse(name, text).map_err(|e| format!("This answers file cannot be read: {e}"))?;
+    let file =
+        exercises::answers::AnswersFile::parse(name, text).map_err(|e| format!("This answers file cannot be read: {e}"))?;
     if file.set != set.id {
         return Err(format!("{name} answers the set `{}`, not `{}`.", file.set, set.id));
     }
@@ -267,7 +270,11 @@ async fn import_answers(
     } else {
         format!(" Skipped (not in this set): {}.", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
     };
-    Ok(format!("Imported and re-checked {total} answer(s) of “{}” from {name}: {}.{skipped}", file.student, progress.borrow().summary(set)))
+    Ok(format!(
+        "Imported and re-checked {total} answer(s) of “{}” from {name}: {}.{skipped}",
+        file.student,
+        progress.borrow().summary(set)
+    ))
 }
 
 /// Properties of [`ExercisePane`].
@@ -370,13 +377,15 @@ fn set_view(props: &SetViewProps) -> Html {
         })
     };
     let on_import = {
-        let (set, progress, status, import_note, redraw) = (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
+        let (set, progress, status, import_note, redraw) =
+            (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
         let (draft, ex) = (draft.clone(), ex.clone());
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
             input.set_value("");
-            let (set, progress, status, import_note, redraw) = (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
+            let (set, progress, status, import_note, redraw) =
+                (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
             let (draft, ex) = (draft.clone(), ex.clone());
             wasm_bindgen_futures::spawn_local(async move {
                 let name = file.name();
@@ -444,7 +453,10 @@ fn set_view(props: &SetViewProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             let Some(w) = web_sys::window() else { return };
             let sure = w
-                .confirm_with_message(&format!("Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.", set.title))
+                .confirm_with_message(&format!(
+                    "Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.",
+                    set.title
+                ))
                 .unwrap_or(false);
             if sure {
                 forget_progress(&set.id);

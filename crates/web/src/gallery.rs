@@ -317,7 +317,11 @@ enum Pending {
     Strong,
     Link(Option<String>),
     Image,
-    Table { head: Vec<Vec<Inline>>, rows: Vec<Vec<Vec<Inline>>>, in_head: bool },
+    Table {
+        head: Vec<Vec<Inline>>,
+        rows: Vec<Vec<Vec<Inline>>>,
+        in_head: bool,
+    },
     Row(Vec<Vec<Inline>>),
     Cell,
     /// Containers we flatten (strikethrough, footnotes, …): children pass through.
@@ -370,9 +374,7 @@ impl Builder {
             Tag::Strong => (Pending::Strong, Frame::Inlines(Vec::new())),
             Tag::Link { dest_url, .. } => (Pending::Link(safe_href(&dest_url)), Frame::Inlines(Vec::new())),
             Tag::Image { .. } => (Pending::Image, Frame::Inlines(Vec::new())),
-            Tag::Table(_) => {
-                (Pending::Table { head: Vec::new(), rows: Vec::new(), in_head: false }, Frame::Blocks(Vec::new()))
-            }
+            Tag::Table(_) => (Pending::Table { head: Vec::new(), rows: Vec::new(), in_head: false }, Frame::Blocks(Vec::new())),
             Tag::TableHead => {
                 if let Some((Pending::Table { in_head, .. }, _)) = self.stack.last_mut() {
                     *in_head = true;
@@ -608,7 +610,16 @@ mod tests {
 
     #[test]
     fn odd_markdown_never_panics() {
-        for md in ["", "#", "> > > x", "1. a\n   - b\n     ```\n     c", "| a |\n|---|\n| b | c | d |", "*a **b* c**", "[x](", "![img](a.png)"] {
+        for md in [
+            "",
+            "#",
+            "> > > x",
+            "1. a\n   - b\n     ```\n     c",
+            "| a |\n|---|\n| b | c | d |",
+            "*a **b* c**",
+            "[x](",
+            "![img](a.png)",
+        ] {
             let blocks = render_markdown(md);
             assert_eq!(blocks.is_empty(), md.is_empty(), "{md:?}: {blocks:?}");
         }

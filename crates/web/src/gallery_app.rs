@@ -133,7 +133,9 @@ fn block(b: &Block) -> Html {
             _ => html! { <h5>{ inlines(v) }</h5> },
         },
         Block::List { ordered: true, items } => html! { <ol>{ for items.iter().map(|i| html! { <li>{ blocks(i) }</li> }) }</ol> },
-        Block::List { ordered: false, items } => html! { <ul>{ for items.iter().map(|i| html! { <li>{ blocks(i) }</li> }) }</ul> },
+        Block::List { ordered: false, items } => {
+            html! { <ul>{ for items.iter().map(|i| html! { <li>{ blocks(i) }</li> }) }</ul> }
+        }
         Block::Code(text) => html! { <pre><code>{ text.clone() }</code></pre> },
         Block::Quote(b) => html! { <blockquote>{ blocks(b) }</blockquote> },
         Block::Table { head, rows } => html! {

@@ -264,7 +264,12 @@ pub fn viewport(props: &ViewportProps) -> Html {
                 return;
             }
             let mut s = pz.borrow_mut();
-            s.drag = Some(Drag { pointer: e.pointer_id(), start: (e.client_x() as f64, e.client_y() as f64), from: s.view, moved: false });
+            s.drag = Some(Drag {
+                pointer: e.pointer_id(),
+                start: (e.client_x() as f64, e.client_y() as f64),
+                from: s.view,
+                moved: false,
+            });
             s.swallow_click = false;
         })
     };
@@ -655,7 +660,8 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     let edges = graph.edges.iter().filter(|e| graph.visible(e.to, shown)).map(|e| {
         html! { <path class={classes!("arg-edge", e.link.css_class())} d={e.path.clone()} marker-end="url(#arrow)" /> }
     });
-    let covers = covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
+    let covers =
+        covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
     // One memoized component per state: a step re-renders only the states
     // whose marks changed.
     let nodes = graph.nodes.iter().zip(&marks).enumerate().filter(|(i, _)| graph.visible(*i, shown)).map(|(_, (n, m))| {

@@ -129,7 +129,9 @@ fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
         Part::Constraints(cs) => html! {
             <ul class="insp-constraints">{ for cs.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
         },
-        Part::Text(cpa, text) => html! { <p class="insp-text"><span class="insp-cpa">{ format!("{cpa}: ") }</span>{ text.clone() }</p> },
+        Part::Text(cpa, text) => {
+            html! { <p class="insp-text"><span class="insp-cpa">{ format!("{cpa}: ") }</span>{ text.clone() }</p> }
+        }
         Part::Octagon { constraints, dbm, vars, bottom, view } => {
             let (ax, ay) = &**axes_choice;
             let chosen_axes = axes(vars, ax, ay);

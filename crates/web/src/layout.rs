@@ -282,7 +282,8 @@ pub fn layout(nodes: &[NodeSpec], edges: &[EdgeSpec], spacing: Spacing) -> Layou
             break;
         }
         let downward = iter % 2 == 0;
-        let layers: Vec<usize> = if downward { (1..layer_count).collect() } else { (0..layer_count.saturating_sub(1)).rev().collect() };
+        let layers: Vec<usize> =
+            if downward { (1..layer_count).collect() } else { (0..layer_count.saturating_sub(1)).rev().collect() };
         for l in layers {
             let neighbours = if downward { &up } else { &down };
             let mut keyed: Vec<(f64, usize, usize)> = order[l]
@@ -290,7 +291,8 @@ pub fn layout(nodes: &[NodeSpec], edges: &[EdgeSpec], spacing: Spacing) -> Layou
                 .enumerate()
                 .map(|(i, &v)| {
                     let ns = &neighbours[v];
-                    let key = if ns.is_empty() { i as f64 } else { ns.iter().map(|&w| pos[w] as f64).sum::<f64>() / ns.len() as f64 };
+                    let key =
+                        if ns.is_empty() { i as f64 } else { ns.iter().map(|&w| pos[w] as f64).sum::<f64>() / ns.len() as f64 };
                     (key, i, v)
                 })
                 .collect();
@@ -355,8 +357,7 @@ pub fn layout(nodes: &[NodeSpec], edges: &[EdgeSpec], spacing: Spacing) -> Layou
                     }
                 })
                 .collect();
-            let gaps: Vec<f64> =
-                row.windows(2).map(|p| lnodes[p[0]].right + spacing.node_gap + lnodes[p[1]].left).collect();
+            let gaps: Vec<f64> = row.windows(2).map(|p| lnodes[p[0]].right + spacing.node_gap + lnodes[p[1]].left).collect();
             let placed = place_row(&desired, &gaps);
             for (i, &v) in row.iter().enumerate() {
                 x[v] = placed[i];
@@ -671,11 +672,15 @@ pub fn check(nodes: &[NodeSpec], edges: &[EdgeSpec], l: &Layout) -> Result<(), S
         let (c, s) = (l.nodes[i], nodes[i]);
         (c.x - s.width / 2.0, c.y - s.height / 2.0, c.x + s.width / 2.0, c.y + s.height / 2.0)
     };
-    let overlap = |a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)| a.0 < b.2 - 0.5 && b.0 < a.2 - 0.5 && a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5;
-    let mut boxes: Vec<(f64, f64, f64, f64, String)> = (0..nodes.len()).map(|i| {
-        let r = rect(i);
-        (r.0, r.1, r.2, r.3, format!("node {i}"))
-    }).collect();
+    let overlap = |a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)| {
+        a.0 < b.2 - 0.5 && b.0 < a.2 - 0.5 && a.1 < b.3 - 0.5 && b.1 < a.3 - 0.5
+    };
+    let mut boxes: Vec<(f64, f64, f64, f64, String)> = (0..nodes.len())
+        .map(|i| {
+            let r = rect(i);
+            (r.0, r.1, r.2, r.3, format!("node {i}"))
+        })
+        .collect();
     for (i, (e, r)) in edges.iter().zip(&l.edges).enumerate() {
         if let (Some((w, h)), Some(p)) = (e.label, r.label_at) {
             boxes.push((p.x, p.y, p.x + w, p.y + h, format!("label of edge {i}")));
@@ -745,7 +750,15 @@ mod tests {
     #[test]
     fn the_same_graph_gives_the_same_layout() {
         let nodes = vec![circle(); 6];
-        let edges = vec![edge(0, 1, true), edge(1, 2, false), edge(1, 3, true), edge(2, 4, true), edge(3, 4, false), edge(4, 1, true), edge(4, 5, true)];
+        let edges = vec![
+            edge(0, 1, true),
+            edge(1, 2, false),
+            edge(1, 3, true),
+            edge(2, 4, true),
+            edge(3, 4, false),
+            edge(4, 1, true),
+            edge(4, 5, true),
+        ];
         let a = layout(&nodes, &edges, Spacing::default());
         let b = layout(&nodes, &edges, Spacing::default());
         assert_eq!(a, b);

@@ -53,20 +53,20 @@
 
 pub mod analysis;
 pub mod arg;
+pub mod cfa_graph;
 pub mod compare;
 pub mod config_panel;
-pub mod cfa_graph;
-pub mod layout;
 pub mod editor;
 pub mod exercise;
 pub mod gallery;
+pub mod layout;
 pub mod octagon_plot;
 pub mod predict;
-pub mod state_view;
-pub mod storage;
 pub mod selection;
 pub mod share;
 pub mod solver;
+pub mod state_view;
+pub mod storage;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
@@ -84,9 +84,9 @@ pub mod gallery_app;
 #[cfg(target_arch = "wasm32")]
 pub mod graphs_app;
 #[cfg(target_arch = "wasm32")]
-pub mod linked;
-#[cfg(target_arch = "wasm32")]
 pub mod inspector_app;
+#[cfg(target_arch = "wasm32")]
+pub mod linked;
 #[cfg(target_arch = "wasm32")]
 pub mod predict_app;
 #[cfg(target_arch = "wasm32")]

@@ -115,9 +115,9 @@ pub fn polygon(planes: &[HalfPlane], bbox: [f64; 4]) -> Vec<[f64; 2]> {
             break;
         }
     }
-    if let Some(k) = (0..poly.len()).min_by(|&i, &j| {
-        (poly[i][1], poly[i][0]).partial_cmp(&(poly[j][1], poly[j][0])).unwrap_or(std::cmp::Ordering::Equal)
-    }) {
+    if let Some(k) = (0..poly.len())
+        .min_by(|&i, &j| (poly[i][1], poly[i][0]).partial_cmp(&(poly[j][1], poly[j][0])).unwrap_or(std::cmp::Ordering::Equal))
+    {
         poly.rotate_left(k);
     }
     poly
@@ -249,7 +249,10 @@ pub fn plot(octagon: &OctagonView, x: &str, y: &str) -> Option<Plot> {
     let points: Vec<[f64; 2]> = vertices.iter().map(|p| [sx(p[0]), sy(p[1])]).collect();
     let on_border = |p: [f64; 2], q: [f64; 2]| {
         let eq = |a: f64, b: f64| (a - b).abs() < 1e-9;
-        (eq(p[0], x0) && eq(q[0], x0)) || (eq(p[0], x1) && eq(q[0], x1)) || (eq(p[1], y0) && eq(q[1], y0)) || (eq(p[1], y1) && eq(q[1], y1))
+        (eq(p[0], x0) && eq(q[0], x0))
+            || (eq(p[0], x1) && eq(q[0], x1))
+            || (eq(p[1], y0) && eq(q[1], y0))
+            || (eq(p[1], y1) && eq(q[1], y1))
     };
     let sides = if vertices.len() < 2 {
         Vec::new()
@@ -262,12 +265,7 @@ pub fn plot(octagon: &OctagonView, x: &str, y: &str) -> Option<Plot> {
             .collect()
     };
     let interval_box = (!octagon.bottom).then(|| {
-        [
-            xlo.map(sx).unwrap_or(left),
-            yhi.map(sy).unwrap_or(top),
-            xhi.map(sx).unwrap_or(right),
-            ylo.map(sy).unwrap_or(bottom),
-        ]
+        [xlo.map(sx).unwrap_or(left), yhi.map(sy).unwrap_or(top), xhi.map(sx).unwrap_or(right), ylo.map(sy).unwrap_or(bottom)]
     });
     let box_text = if octagon.bottom {
         "⊥: no concrete state".to_string()
@@ -312,7 +310,11 @@ mod tests {
         }
         let idx = |sign: i64, v: &str| {
             let k = vars.iter().position(|x| x == &v).unwrap();
-            if sign > 0 { 2 * k } else { 2 * k + 1 }
+            if sign > 0 {
+                2 * k
+            } else {
+                2 * k + 1
+            }
         };
         for &(a, x, b, y, c) in constraints {
             if b == 0 {
@@ -333,7 +335,10 @@ mod tests {
 
     #[test]
     fn a_box_cut_by_x_le_y_is_a_triangle() {
-        let o = view(&["x", "y"], &[(1, "x", 0, "", 10), (-1, "x", 0, "", 0), (1, "y", 0, "", 10), (-1, "y", 0, "", 0), (1, "x", -1, "y", 0)]);
+        let o = view(
+            &["x", "y"],
+            &[(1, "x", 0, "", 10), (-1, "x", 0, "", 0), (1, "y", 0, "", 10), (-1, "y", 0, "", 0), (1, "x", -1, "y", 0)],
+        );
         let hp = half_planes(&o, "x", "y").unwrap();
         assert_eq!(hp.len(), 5, "{hp:?}");
         let p = plot(&o, "x", "y").unwrap();
@@ -349,7 +354,10 @@ mod tests {
 
     #[test]
     fn the_axes_can_be_swapped() {
-        let o = view(&["x", "y"], &[(1, "x", 0, "", 10), (-1, "x", 0, "", 0), (1, "y", 0, "", 10), (-1, "y", 0, "", 0), (1, "x", -1, "y", 0)]);
+        let o = view(
+            &["x", "y"],
+            &[(1, "x", 0, "", 10), (-1, "x", 0, "", 0), (1, "y", 0, "", 10), (-1, "y", 0, "", 0), (1, "x", -1, "y", 0)],
+        );
         let p = plot(&o, "y", "x").unwrap();
         // y on the horizontal axis: the triangle y ≥ x.
         assert_eq!(round(&p.vertices), [(0, 0), (10, 0), (10, 10)]);
@@ -360,8 +368,14 @@ mod tests {
         let o = view(
             &["x", "y"],
             &[
-                (1, "x", 0, "", 3), (-1, "x", 0, "", 3), (1, "y", 0, "", 3), (-1, "y", 0, "", 3),
-                (1, "x", 1, "y", 4), (-1, "x", -1, "y", 4), (1, "x", -1, "y", 4), (-1, "x", 1, "y", 4),
+                (1, "x", 0, "", 3),
+                (-1, "x", 0, "", 3),
+                (1, "y", 0, "", 3),
+                (-1, "y", 0, "", 3),
+                (1, "x", 1, "y", 4),
+                (-1, "x", -1, "y", 4),
+                (1, "x", -1, "y", 4),
+                (-1, "x", 1, "y", 4),
             ],
         );
         let p = plot(&o, "x", "y").unwrap();
@@ -426,7 +440,17 @@ mod tests {
     #[test]
     fn a_line_is_a_degenerate_polygon() {
         // x == y, 0 ≤ x ≤ 4.
-        let o = view(&["x", "y"], &[(1, "x", -1, "y", 0), (-1, "x", 1, "y", 0), (1, "x", 0, "", 4), (-1, "x", 0, "", 0), (1, "y", 0, "", 4), (-1, "y", 0, "", 0)]);
+        let o = view(
+            &["x", "y"],
+            &[
+                (1, "x", -1, "y", 0),
+                (-1, "x", 1, "y", 0),
+                (1, "x", 0, "", 4),
+                (-1, "x", 0, "", 0),
+                (1, "y", 0, "", 4),
+                (-1, "y", 0, "", 0),
+            ],
+        );
         let p = plot(&o, "x", "y").unwrap();
         assert_eq!(round(&p.vertices), [(0, 0), (4, 4)]);
     }

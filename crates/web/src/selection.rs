@@ -248,7 +248,8 @@ mod tests {
     #[test]
     fn stale_ids_highlight_nothing_and_never_panic() {
         let program = cfa::from_source(EXAMPLE_PROGRAM).unwrap();
-        for s in [Selection::Node(NodeId(9999)), Selection::Edge(EdgeId(9999)), Selection::State(StateId(9999)), Selection::None] {
+        for s in [Selection::Node(NodeId(9999)), Selection::Edge(EdgeId(9999)), Selection::State(StateId(9999)), Selection::None]
+        {
             assert!(s.resolve(&program, None).is_empty(), "{s:?}");
             assert!(s.resolve(&program, Some(&Snapshot::default())).is_empty(), "{s:?}");
             let d = s.describe(&program, None);

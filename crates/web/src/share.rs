@@ -173,7 +173,8 @@ fn shorten(s: &str) -> String {
 /// backticks shortened, control characters dropped, the whole bounded.
 fn json_error(e: &serde_json::Error) -> String {
     let m = e.to_string();
-    let parts: Vec<String> = m.split('`').enumerate().map(|(i, p)| if i % 2 == 1 { shorten(p) } else { shorten_to(p, 240) }).collect();
+    let parts: Vec<String> =
+        m.split('`').enumerate().map(|(i, p)| if i % 2 == 1 { shorten(p) } else { shorten_to(p, 240) }).collect();
     shorten_to(&parts.join("`"), 240)
 }
 
@@ -223,7 +224,10 @@ mod tests {
     use proptest::prelude::*;
 
     fn sample() -> ShareState {
-        let mut s = ShareState::new(EXAMPLE_PROGRAM, &RunSpec { preset: "octagon-join".into(), int_model: IntModel::C, max_steps: 300, properties: None });
+        let mut s = ShareState::new(
+            EXAMPLE_PROGRAM,
+            &RunSpec { preset: "octagon-join".into(), int_model: IntModel::C, max_steps: 300, properties: None },
+        );
         s.position = Some(37);
         s.compare = vec!["octagon-sep".into(), "octagon-join".into(), "octagon-widening".into()];
         s.compare_position = Some(120);
@@ -236,7 +240,12 @@ mod tests {
         let link = encode(&s);
         assert!(link.starts_with("share=1."), "{link}");
         assert!(link.chars().all(|c| c.is_ascii_alphanumeric() || "=._-".contains(c)), "URL-safe: {link}");
-        assert!(link.len() < 600, "compressed: {} characters for a {}-byte program and its configuration", link.len(), EXAMPLE_PROGRAM.len());
+        assert!(
+            link.len() < 600,
+            "compressed: {} characters for a {}-byte program and its configuration",
+            link.len(),
+            EXAMPLE_PROGRAM.len()
+        );
         let mut big = s.clone();
         big.program = EXAMPLE_PROGRAM.repeat(10);
         assert!(encode(&big).len() < big.program.len() / 4, "repetitive text compresses: {}", encode(&big).len());
@@ -248,7 +257,10 @@ mod tests {
         let plain = ShareState::new("int main() { return 0; }", &RunSpec::default());
         assert_eq!(decode(&encode(&plain)), Ok(Some(plain)));
         // A configuration written in the panel travels with the link.
-        let custom = RunSpec { properties: Some("#include octagon-sep.properties\ncpa.octagon.mergeop.type = JOIN\n".into()), ..RunSpec::default() };
+        let custom = RunSpec {
+            properties: Some("#include octagon-sep.properties\ncpa.octagon.mergeop.type = JOIN\n".into()),
+            ..RunSpec::default()
+        };
         let c = ShareState::new("int main() { return 0; }", &custom);
         assert_eq!(decode(&encode(&c)).unwrap().unwrap().spec(), custom);
     }
@@ -273,11 +285,17 @@ mod tests {
         assert!(msg(&good[..good.len() / 2]).contains("damaged"), "{}", msg(&good[..good.len() / 2]));
         assert!(msg("#share=1.").contains("damaged") || msg("#share=1.").contains("not a playground state"));
         assert!(msg(&link_of_json("[1,2,3]")).contains("not a playground state"));
-        assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"math","max_steps":1,"html":"<b>"}"#)).contains("unknown field"));
-        assert!(msg(&link_of_json(r#"{"program":"x","preset":"rm -rf","int_model":"math","max_steps":1}"#)).contains("unknown configuration"));
-        assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"bignum","max_steps":1}"#)).contains("integer model"));
-        assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"c","max_steps":99999999}"#)).contains("step limit"));
-        assert!(msg(&link_of_json(r#"{"program":"a\u0000b","preset":"value","int_model":"c","max_steps":1}"#)).contains("control character"));
+        assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"math","max_steps":1,"html":"<b>"}"#))
+            .contains("unknown field"));
+        assert!(msg(&link_of_json(r#"{"program":"x","preset":"rm -rf","int_model":"math","max_steps":1}"#))
+            .contains("unknown configuration"));
+        assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"bignum","max_steps":1}"#))
+            .contains("integer model"));
+        assert!(
+            msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"c","max_steps":99999999}"#)).contains("step limit")
+        );
+        assert!(msg(&link_of_json(r#"{"program":"a\u0000b","preset":"value","int_model":"c","max_steps":1}"#))
+            .contains("control character"));
         assert!(msg(&link_of_json(
             r#"{"program":"x","preset":"value","int_model":"c","max_steps":1,"compare":["value","value","value","value"]}"#
         ))
@@ -286,10 +304,14 @@ mod tests {
             .contains("compare set"));
         assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"c","max_steps":1,"position":99999999999}"#))
             .contains("position"));
-        assert!(msg(&link_of_json(r##"{"program":"x","preset":"value","int_model":"c","max_steps":1,"properties":"cpa.octagon.mergeop.type = MAYBE"}"##))
-            .contains("mergeop.type"));
-        assert!(msg(&link_of_json(r##"{"program":"x","preset":"value","int_model":"c","max_steps":1,"properties":"#include /etc/passwd"}"##))
-            .contains("cannot find included file"));
+        assert!(msg(&link_of_json(
+            r##"{"program":"x","preset":"value","int_model":"c","max_steps":1,"properties":"cpa.octagon.mergeop.type = MAYBE"}"##
+        ))
+        .contains("mergeop.type"));
+        assert!(msg(&link_of_json(
+            r##"{"program":"x","preset":"value","int_model":"c","max_steps":1,"properties":"#include /etc/passwd"}"##
+        ))
+        .contains("cannot find included file"));
     }
 
     /// Found by `arbitrary_json_states_are_errors_or_round_trip`: serde's
@@ -298,10 +320,17 @@ mod tests {
     #[test]
     fn the_link_s_own_text_in_an_error_is_shortened_and_clean() {
         let name = format!("{}\\u0007\\u0000{}", "x".repeat(5000), "y".repeat(5000));
-        let m = decode(&link_of_json(&format!(r#"{{"program":"x","preset":"value","int_model":"c","max_steps":1,"{name}":1}}"#))).unwrap_err().0;
+        let m = decode(&link_of_json(&format!(r#"{{"program":"x","preset":"value","int_model":"c","max_steps":1,"{name}":1}}"#)))
+            .unwrap_err()
+            .0;
         assert!(m.starts_with("the link's content is not a playground state (unknown field `xxxx"), "{m}");
         assert!(m.chars().count() < 400 && !m.chars().any(char::is_control), "{m}");
-        let m = decode(&link_of_json(&format!(r#"{{"program":"x","preset":"value","int_model":"c","max_steps":"{}"}}"#, "9".repeat(9000)))).unwrap_err().0;
+        let m = decode(&link_of_json(&format!(
+            r#"{{"program":"x","preset":"value","int_model":"c","max_steps":"{}"}}"#,
+            "9".repeat(9000)
+        )))
+        .unwrap_err()
+        .0;
         assert!(m.contains("invalid type: string") && m.chars().count() < 400, "{m}");
     }
 
@@ -463,8 +492,17 @@ mod tests {
 
     fn field_name() -> impl Strategy<Value = String> {
         prop_oneof![
-            proptest::sample::select(vec!["program", "preset", "int_model", "max_steps", "properties", "position", "compare", "compare_position"])
-                .prop_map(str::to_string),
+            proptest::sample::select(vec![
+                "program",
+                "preset",
+                "int_model",
+                "max_steps",
+                "properties",
+                "position",
+                "compare",
+                "compare_position"
+            ])
+            .prop_map(str::to_string),
             "\\PC{0,20}",
             "[a-z\\x00-\\x1f]{1000,3000}",
         ]
@@ -477,9 +515,18 @@ mod tests {
             any::<bool>().prop_map(|b| b.to_string()),
             any::<i64>().prop_map(|n| n.to_string()),
             any::<u64>().prop_map(|n| n.to_string()),
-            proptest::sample::select(vec!["1e400", "-1e400", "18446744073709551616", "-0", "1.5", "1e3", "99999999999999999999999999"])
-                .prop_map(str::to_string),
-            proptest::sample::select(PRESETS.iter().map(|(p, _)| p.to_string()).collect::<Vec<_>>()).prop_map(|p| format!("{p:?}")),
+            proptest::sample::select(vec![
+                "1e400",
+                "-1e400",
+                "18446744073709551616",
+                "-0",
+                "1.5",
+                "1e3",
+                "99999999999999999999999999"
+            ])
+            .prop_map(str::to_string),
+            proptest::sample::select(PRESETS.iter().map(|(p, _)| p.to_string()).collect::<Vec<_>>())
+                .prop_map(|p| format!("{p:?}")),
             "\\PC{0,40}".prop_map(|s| serde_json::to_string(&s).unwrap()),
             "[a-z\\x00-\\x1f\\u{7f}-\\u{9f}]{0,3000}".prop_map(|s| serde_json::to_string(&s).unwrap()),
             Just(r#""cpa.value.merge = JOIN\ncpa.octagon.mergeop.type = MAYBE""#.to_string()),

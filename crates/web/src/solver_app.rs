@@ -57,7 +57,15 @@ pub fn solver_panel() -> Html {
     let log = solver::log();
     let status_class = classes!(
         "solver-status",
-        if status.ready() { "ready" } else if status.loading() { "loading" } else if status.phase == "failed" { "failed" } else { "idle" }
+        if status.ready() {
+            "ready"
+        } else if status.loading() {
+            "loading"
+        } else if status.phase == "failed" {
+            "failed"
+        } else {
+            "idle"
+        }
     );
     html! {
         <section class="panel solver-panel" data-testid="solver-panel" aria-label="Solver log">

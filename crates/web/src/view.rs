@@ -81,12 +81,7 @@ pub struct DiagnosticRow {
 
 impl DiagnosticRow {
     fn of(d: &Diagnostic) -> DiagnosticRow {
-        DiagnosticRow {
-            line: d.span.line,
-            col: d.span.col,
-            is_error: d.severity == Severity::Error,
-            message: d.message.clone(),
-        }
+        DiagnosticRow { line: d.span.line, col: d.span.col, is_error: d.severity == Severity::Error, message: d.message.clone() }
     }
 
     /// `3:14 error: expected `;``, as the page prints it.
@@ -358,10 +353,7 @@ mod tests {
             ],
             variables: vec![],
             main: FuncId(0),
-            warnings: vec![Diagnostic::warning(
-                Span { start: 0, end: 1, line: 2, col: 9 },
-                "call to undefined function `c`",
-            )],
+            warnings: vec![Diagnostic::warning(Span { start: 0, end: 1, line: 2, col: 9 }, "call to undefined function `c`")],
         }
     }
 

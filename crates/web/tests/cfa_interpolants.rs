@@ -23,7 +23,8 @@ fn run() -> Run {
 
 /// The position just after the first `Refinement` event.
 fn after_first_refinement(run: &Run) -> usize {
-    run.cursor.events().iter().position(|e| matches!(e, Event::Refinement { .. })).expect("value-cegar refines the spurious path") + 1
+    run.cursor.events().iter().position(|e| matches!(e, Event::Refinement { .. })).expect("value-cegar refines the spurious path")
+        + 1
 }
 
 fn labels_at(run: &mut Run, graph: &CfaGraph, k: usize) -> Vec<InterpolantLabel> {
@@ -68,7 +69,8 @@ fn interpolants_are_drawn_on_the_cfa_right_after_the_first_refinement_and_not_be
     let texts: Vec<(String, &str)> = labels.iter().map(|l| (l.node.to_string(), l.text.as_str())).collect();
     assert_eq!(
         texts,
-        [("N1", "{x=6}"), ("N2", "{x=6}"), ("N3", "{x=6}"), ("N4", "{x=6}"), ("N6", "{x=6}"), ("N7", "false")].map(|(n, t)| (n.to_string(), t)),
+        [("N1", "{x=6}"), ("N2", "{x=6}"), ("N3", "{x=6}"), ("N4", "{x=6}"), ("N6", "{x=6}"), ("N7", "false")]
+            .map(|(n, t)| (n.to_string(), t)),
     );
     assert_clear(&graph, &labels);
     // A pure function of the event prefix, like the rest of the fold.

@@ -66,7 +66,12 @@ fn a_file_that_cannot_be_fetched_is_a_located_error_and_the_rest_loads() {
 }
 
 /// Grades like the page: slices of 500 events, queries answered by z3.
-fn grade_in_slices(ex: &exercises::Exercise, answer: &exercises::Answer, cache: &mut RunCache, z3: &mut smt::Z3Process) -> (exercises::Feedback, usize) {
+fn grade_in_slices(
+    ex: &exercises::Exercise,
+    answer: &exercises::Answer,
+    cache: &mut RunCache,
+    z3: &mut smt::Z3Process,
+) -> (exercises::Feedback, usize) {
     let mut g = match Grader::new(ex, answer) {
         Ok(g) => g,
         Err(f) => return (f, 0),
@@ -110,7 +115,8 @@ fn the_page_grades_every_solution_as_the_cli_does_and_the_export_regrades_the_sa
     }
     assert!(sliced > 0, "some run took more than one slice");
     // The export of the last answers re-grades natively to the same points.
-    let file = exercises::answers::AnswersFile::parse("answers.json", &progress.answers_file(&set)).expect("the export reads back");
+    let file =
+        exercises::answers::AnswersFile::parse("answers.json", &progress.answers_file(&set)).expect("the export reads back");
     assert_eq!(file.student, "tester");
     assert_eq!(file.set, set.id);
     for (id, answer) in &file.answers {

@@ -61,11 +61,9 @@ async fn the_component_drives_the_editor_glue() {
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     let diag = DiagnosticRow { line: 1, col: 5, is_error: true, message: "expected `;`".into() };
-    let mut app = yew::Renderer::<Host>::with_root_and_props(
-        root.clone(),
-        HostProps { source: "int x".into(), diagnostics: vec![diag] },
-    )
-    .render();
+    let mut app =
+        yew::Renderer::<Host>::with_root_and_props(root.clone(), HostProps { source: "int x".into(), diagnostics: vec![diag] })
+            .render();
     yew::platform::time::sleep(Duration::from_millis(50)).await;
     let c = calls();
     assert_eq!(c[0], "create|int x", "{c:?}");
@@ -101,7 +99,9 @@ async fn without_the_editor_script_a_plain_text_area_keeps_the_page_usable() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    let app = yew::Renderer::<Host>::with_root_and_props(root.clone(), HostProps { source: "int x;".into(), diagnostics: vec![] }).render();
+    let app =
+        yew::Renderer::<Host>::with_root_and_props(root.clone(), HostProps { source: "int x;".into(), diagnostics: vec![] })
+            .render();
     yew::platform::time::sleep(Duration::from_millis(50)).await;
     let area = root.query_selector("[data-testid=editor] textarea").unwrap().expect("a textarea instead of the editor");
     let area: web_sys::HtmlTextAreaElement = wasm_bindgen::JsCast::dyn_into(area).unwrap();

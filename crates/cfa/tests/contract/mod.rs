@@ -11,16 +11,9 @@ use std::path::PathBuf;
 /// Every SV-COMP task and every `static/examples/*.c`, as (name, text).
 pub fn sources() -> Vec<(String, String)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut out: Vec<(String, String)> = svcomp_tasks::tasks()
-        .iter()
-        .map(|t| (t.path.clone(), t.source()))
-        .collect();
+    let mut out: Vec<(String, String)> = svcomp_tasks::tasks().iter().map(|t| (t.path.clone(), t.source())).collect();
     if let Ok(dir) = std::fs::read_dir(root.join("static/examples")) {
-        let mut extra: Vec<_> = dir
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "c"))
-            .collect();
+        let mut extra: Vec<_> = dir.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "c")).collect();
         extra.sort();
         for p in extra {
             if let Ok(src) = std::fs::read_to_string(&p) {
@@ -46,10 +39,7 @@ fn check_expr(e: &Expr) -> Result<(), String> {
         Expr::Unary { op, ty, arg } => {
             check_expr(arg)?;
             if *op != UnOp::LogNot && arg.ty() != *ty {
-                return Err(format!(
-                    "unary {op:?} of type {ty} on operand of type {}",
-                    arg.ty()
-                ));
+                return Err(format!("unary {op:?} of type {ty} on operand of type {}", arg.ty()));
             }
             if *op != UnOp::LogNot && ty.promote() != *ty {
                 return Err(format!("unary {op:?} in unpromoted type {ty}"));
@@ -59,21 +49,11 @@ fn check_expr(e: &Expr) -> Result<(), String> {
             check_expr(lhs)?;
             check_expr(rhs)?;
             if lhs.ty() != *ty {
-                return Err(format!(
-                    "{op:?} of type {ty} with left operand of type {}",
-                    lhs.ty()
-                ));
+                return Err(format!("{op:?} of type {ty} with left operand of type {}", lhs.ty()));
             }
-            let want = if matches!(op, BinOp::Shl | BinOp::Shr) {
-                rhs.ty().promote()
-            } else {
-                *ty
-            };
+            let want = if matches!(op, BinOp::Shl | BinOp::Shr) { rhs.ty().promote() } else { *ty };
             if rhs.ty() != want {
-                return Err(format!(
-                    "{op:?} of type {ty} with right operand of type {}",
-                    rhs.ty()
-                ));
+                return Err(format!("{op:?} of type {ty} with right operand of type {}", rhs.ty()));
             }
             if ty.promote() != *ty {
                 return Err(format!("{op:?} in unpromoted type {ty}"));
@@ -98,10 +78,7 @@ pub fn check_program(name: &str, p: &Program) -> Vec<String> {
     let mut fail = |m: String| bad.push(format!("{name}: {m}"));
     for n in &p.nodes {
         if (n.error || n.kind == NodeKind::Terminal) && !n.outgoing.is_empty() {
-            fail(format!(
-                "{} is an error/terminal node with successors",
-                n.id
-            ));
+            fail(format!("{} is an error/terminal node with successors", n.id));
         }
         if n.kind == NodeKind::Normal && !n.error && n.outgoing.is_empty() {
             fail(format!("{} is a dead end", n.id));
@@ -120,52 +97,33 @@ pub fn check_program(name: &str, p: &Program) -> Vec<String> {
         let var_ty = |v: cfa::VarId| p.variable(v).ty;
         let mut exprs: Vec<(&Expr, Option<IntType>)> = Vec::new();
         match &e.kind {
-            EdgeKind::Call {
-                callee,
-                args,
-                return_site,
-                result,
-            } => {
+            EdgeKind::Call { callee, args, return_site, result } => {
                 if let Some(r) = result {
                     let ret = p.function(*callee).ret.map(var_ty);
                     if ret != Some(var_ty(*r)) {
-                        fail(format!(
-                            "call edge {} stores a {ret:?} result in a {}",
-                            e.id.0,
-                            var_ty(*r)
-                        ));
+                        fail(format!("call edge {} stores a {ret:?} result in a {}", e.id.0, var_ty(*r)));
                     }
                 }
                 if args.len() != p.function(*callee).params.len() {
-                    fail(format!(
-                        "call edge {} passes {} arguments",
-                        e.id.0,
-                        args.len()
-                    ));
+                    fail(format!("call edge {} passes {} arguments", e.id.0, args.len()));
                 }
                 if p.function(*callee).entry != e.target {
                     fail(format!("call edge {} does not enter its callee", e.id.0));
                 }
                 if p.node(*return_site).function != src_fn {
-                    fail(format!(
-                        "call edge {} returns into another function",
-                        e.id.0
-                    ));
+                    fail(format!("call edge {} returns into another function", e.id.0));
                 }
                 for (a, prm) in args.iter().zip(&p.function(*callee).params) {
                     exprs.push((a, Some(var_ty(*prm))));
                 }
             }
-            EdgeKind::Return {
-                callee, call_site, ..
-            } => {
+            EdgeKind::Return { callee, call_site, .. } => {
                 if p.function(*callee).exit != e.source {
-                    fail(format!(
-                        "return edge {} does not leave its callee's exit",
-                        e.id.0
-                    ));
+                    fail(format!("return edge {} does not leave its callee's exit", e.id.0));
                 }
-                let has_call = p.successors(*call_site).any(|c| matches!(&c.kind, EdgeKind::Call { return_site, .. } if *return_site == e.target));
+                let has_call = p
+                    .successors(*call_site)
+                    .any(|c| matches!(&c.kind, EdgeKind::Call { return_site, .. } if *return_site == e.target));
                 if !has_call {
                     fail(format!("return edge {} has no matching call edge", e.id.0));
                 }
@@ -178,19 +136,11 @@ pub fn check_program(name: &str, p: &Program) -> Vec<String> {
         }
         match &e.kind {
             EdgeKind::Assume { cond, .. } => exprs.push((cond, None)),
-            EdgeKind::Assign { var, rhs }
-            | EdgeKind::Declare {
-                var,
-                init: Some(rhs),
-            } => match rhs {
+            EdgeKind::Assign { var, rhs } | EdgeKind::Declare { var, init: Some(rhs) } => match rhs {
                 Rhs::Expr(x) => exprs.push((x, Some(var_ty(*var)))),
                 Rhs::Nondet(t) => {
                     if *t != var_ty(*var) {
-                        fail(format!(
-                            "edge {} assigns a nondet {t} to a {}",
-                            e.id.0,
-                            var_ty(*var)
-                        ));
+                        fail(format!("edge {} assigns a nondet {t} to a {}", e.id.0, var_ty(*var)));
                     }
                 }
             },
@@ -206,12 +156,7 @@ pub fn check_program(name: &str, p: &Program) -> Vec<String> {
             }
             if let Some(t) = want {
                 if x.ty() != t {
-                    fail(format!(
-                        "edge {} `{}`: value of type {} where {t} is needed",
-                        e.id.0,
-                        e.label,
-                        x.ty()
-                    ));
+                    fail(format!("edge {} `{}`: value of type {} where {t} is needed", e.id.0, e.label, x.ty()));
                 }
             }
         }
@@ -223,21 +168,12 @@ pub fn check_program(name: &str, p: &Program) -> Vec<String> {
     let rpo = p.reverse_postorder();
     for f in &p.functions {
         if rpo[f.entry.0 as usize] != 0 {
-            fail(format!(
-                "entry of {} is not first in reverse postorder",
-                f.name
-            ));
+            fail(format!("entry of {} is not first in reverse postorder", f.name));
         }
-        let mut idx: Vec<u32> = p
-            .function_nodes(f.id)
-            .map(|n| rpo[n.id.0 as usize])
-            .collect();
+        let mut idx: Vec<u32> = p.function_nodes(f.id).map(|n| rpo[n.id.0 as usize]).collect();
         idx.sort();
         if idx != (0..idx.len() as u32).collect::<Vec<_>>() {
-            fail(format!(
-                "reverse postorder of {} is not a permutation",
-                f.name
-            ));
+            fail(format!("reverse postorder of {} is not a permutation", f.name));
         }
     }
     bad
@@ -254,11 +190,7 @@ fn ids_and_adjacency(p: &Program) -> Vec<String> {
             bad.push(format!("node {i} has id {}", x.id));
         }
         if x.function.0 as usize >= p.functions.len() {
-            bad.push(format!(
-                "node {i} is in function {} of {}",
-                x.function.0,
-                p.functions.len()
-            ));
+            bad.push(format!("node {i} is in function {} of {}", x.function.0, p.functions.len()));
         }
         for e in x.outgoing.iter().chain(&x.incoming) {
             if e.0 >= m {
@@ -271,29 +203,15 @@ fn ids_and_adjacency(p: &Program) -> Vec<String> {
             bad.push(format!("edge {i} has id {}", e.id.0));
         }
         if e.source.0 >= n || e.target.0 >= n {
-            bad.push(format!(
-                "edge {i} joins {} and {} of {n} nodes",
-                e.source, e.target
-            ));
+            bad.push(format!("edge {i} joins {} and {} of {n} nodes", e.source, e.target));
         }
     }
     for (i, f) in p.functions.iter().enumerate() {
         if f.id.0 as usize != i || f.entry.0 >= n || f.exit.0 >= n {
-            bad.push(format!(
-                "function {i} ({}) has id {}, entry {}, exit {}",
-                f.name, f.id.0, f.entry, f.exit
-            ));
+            bad.push(format!("function {i} ({}) has id {}, entry {}, exit {}", f.name, f.id.0, f.entry, f.exit));
         }
-        if f.params
-            .iter()
-            .chain(&f.locals)
-            .chain(&f.ret)
-            .any(|v| v.0 as usize >= p.variables.len())
-        {
-            bad.push(format!(
-                "function {} names a variable that does not exist",
-                f.name
-            ));
+        if f.params.iter().chain(&f.locals).chain(&f.ret).any(|v| v.0 as usize >= p.variables.len()) {
+            bad.push(format!("function {} names a variable that does not exist", f.name));
         }
     }
     for (i, v) in p.variables.iter().enumerate() {
@@ -302,11 +220,7 @@ fn ids_and_adjacency(p: &Program) -> Vec<String> {
         }
     }
     if p.main.0 as usize >= p.functions.len() {
-        bad.push(format!(
-            "main is function {} of {}",
-            p.main.0,
-            p.functions.len()
-        ));
+        bad.push(format!("main is function {} of {}", p.main.0, p.functions.len()));
     }
     if !bad.is_empty() {
         return bad;
@@ -326,10 +240,7 @@ fn ids_and_adjacency(p: &Program) -> Vec<String> {
         let (o, i) = (sorted(&x.outgoing), sorted(&x.incoming));
         let k = x.id.0 as usize;
         if o != out[k] || i != inc[k] {
-            bad.push(format!(
-                "{}: outgoing {o:?} / incoming {i:?}, but the edges say {:?} / {:?}",
-                x.id, out[k], inc[k]
-            ));
+            bad.push(format!("{}: outgoing {o:?} / incoming {i:?}, but the edges say {:?} / {:?}", x.id, out[k], inc[k]));
         }
     }
     bad

@@ -80,7 +80,12 @@ fn check(args: &[String]) -> Result<(), CliError> {
             }
         }
         checked += 1;
-        println!("checked {id} ({}): {} reference, {} wrong answer(s)", ex.question.kind(), s.solution.right.len(), s.solution.wrong.len());
+        println!(
+            "checked {id} ({}): {} reference, {} wrong answer(s)",
+            ex.question.kind(),
+            s.solution.right.len(),
+            s.solution.wrong.len()
+        );
     }
     for ex in &set.exercises {
         if !solutions.iter().any(|s| s.solution.exercise == ex.id) {
@@ -88,7 +93,11 @@ fn check(args: &[String]) -> Result<(), CliError> {
         }
     }
     if problems.is_empty() {
-        println!("exercise set `{}`: {} exercises, {checked} checked, all reference answers pass and all wrong answers fail", set.id, set.exercises.len());
+        println!(
+            "exercise set `{}`: {} exercises, {checked} checked, all reference answers pass and all wrong answers fail",
+            set.id,
+            set.exercises.len()
+        );
         Ok(())
     } else {
         Err(CliError::input(problems.join("\n")))

@@ -44,7 +44,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let located = |file: &str, l: u32, c: u32, m: &str| format!("{}:{l}:{c}: error: {m}", path.join(file).display());
     if !loaded.errors.is_empty() || loaded.set.is_none() {
         let msgs: Vec<String> = loaded.errors.iter().map(|e| located(&e.file, e.line, e.column, &e.message)).collect();
-        return Err(CliError::input(format!("{}\nthe set does not load cleanly; fix it first (cpaplay exercise check {dir})", msgs.join("\n"))));
+        return Err(CliError::input(format!(
+            "{}\nthe set does not load cleanly; fix it first (cpaplay exercise check {dir})",
+            msgs.join("\n")
+        )));
     }
     let set = loaded.set.expect("checked above");
     let mut sheets = Vec::new();

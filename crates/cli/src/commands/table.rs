@@ -121,7 +121,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     for (i, n) in names.iter().enumerate() {
         let (steps, ms, ok, wrong, unknown, alarms) = totals[i];
         let (refinements, confirmed, unconfirmed) = cegar_totals[i];
-        println!("| {n} | {ok} | {alarms} | {wrong} | {unknown} | {confirmed} | {unconfirmed} | {refinements} | {steps} | {ms} |");
+        println!(
+            "| {n} | {ok} | {alarms} | {wrong} | {unknown} | {confirmed} | {unconfirmed} | {refinements} | {steps} | {ms} |"
+        );
     }
     Ok(())
 }

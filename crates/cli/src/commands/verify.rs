@@ -18,8 +18,8 @@
 
 use super::cfa::load_program;
 use super::CliError;
-use engine::view::Statistics;
 use engine::cegar::build_verifier;
+use engine::view::Statistics;
 use engine::{Config, Verdict};
 use serde_json::json;
 use std::sync::Arc;

@@ -237,8 +237,24 @@ impl Octagon {
         let n2 = 2 * self.vars();
         let hi = d.hi().map(|h| h as i128);
         let neg_lo = d.lo().map(|l| -(l as i128));
-        let up = |s: usize| if s == 2 * x { hi } else if s == 2 * x + 1 { neg_lo } else { Some(0) };
-        let down = |s: usize| if s == 2 * x { neg_lo } else if s == 2 * x + 1 { hi } else { Some(0) };
+        let up = |s: usize| {
+            if s == 2 * x {
+                hi
+            } else if s == 2 * x + 1 {
+                neg_lo
+            } else {
+                Some(0)
+            }
+        };
+        let down = |s: usize| {
+            if s == 2 * x {
+                neg_lo
+            } else if s == 2 * x + 1 {
+                hi
+            } else {
+                Some(0)
+            }
+        };
         let cells = (2 * x..2 * x + 2)
             .flat_map(|i| (0..=(i | 1)).map(move |j| (i, j)))
             .chain((2 * x + 2..n2).flat_map(|i| [(i, 2 * x), (i, 2 * x + 1)]));
@@ -420,8 +436,7 @@ impl Octagon {
     fn guard_le_general(&mut self, t: &[(usize, i128)], c: i128) {
         // rest(S) = lower bound of c + Σ_{i∉S} aᵢ·yᵢ;  then Σ_{i∈S} aᵢ·yᵢ ≤ −rest.
         let lower_rest = |d: &Dbm, skip: &[usize]| -> Option<i128> {
-            let others: Vec<(usize, i128)> =
-                t.iter().enumerate().filter(|(k, _)| !skip.contains(k)).map(|(_, p)| *p).collect();
+            let others: Vec<(usize, i128)> = t.iter().enumerate().filter(|(k, _)| !skip.contains(k)).map(|(_, p)| *p).collect();
             eval_terms(d, &others, c).lo().map(|l| l as i128)
         };
         let mut cells: Vec<(usize, usize, Bound)> = Vec::new();

@@ -70,10 +70,7 @@ impl TransferRelation for CallstackCpa {
             EdgeKind::Call { callee, .. } => {
                 let active = state.frames.iter().filter(|f| f.callee == *callee).count();
                 if active >= self.max_depth {
-                    return Err(TransferError::new(format!(
-                        "recursion deeper than {} (cpa.callstack.depth)",
-                        self.max_depth
-                    )));
+                    return Err(TransferError::new(format!("recursion deeper than {} (cpa.callstack.depth)", self.max_depth)));
                 }
                 let mut next = state.clone();
                 next.frames.push(Frame { call_site: edge.source, callee: *callee });

@@ -14,8 +14,8 @@
 //!   state's location (for per-location precisions).
 
 use crate::cpa::{
-    AbstractDomain, Cpa, DynCpa, ErasedPrecision, ErasedState, MergeOperator, PrecisionAdjustment,
-    StopOperator, StopSep, TransferError, TransferRelation,
+    AbstractDomain, Cpa, DynCpa, ErasedPrecision, ErasedState, MergeOperator, PrecisionAdjustment, StopOperator, StopSep,
+    TransferError, TransferRelation,
 };
 use crate::trace::{ComponentView, MergeKind, StateView, ViewContent};
 use cfa::{Edge, NodeId};
@@ -107,7 +107,12 @@ impl TransferRelation for CompositeCpa {
     type State = CompositeState;
     type Precision = CompositePrecision;
 
-    fn successors(&self, state: &CompositeState, edge: &Edge, precision: &CompositePrecision) -> Result<Vec<CompositeState>, TransferError> {
+    fn successors(
+        &self,
+        state: &CompositeState,
+        edge: &Edge,
+        precision: &CompositePrecision,
+    ) -> Result<Vec<CompositeState>, TransferError> {
         let cpas = &self.inner.cpas;
         // Component-wise successors; the product is their cartesian product.
         let mut combos: Vec<Vec<ErasedState>> = vec![Vec::with_capacity(cpas.len())];
@@ -130,8 +135,7 @@ impl TransferRelation for CompositeCpa {
         let mut out = Vec::with_capacity(combos.len());
         'combo: for mut parts in combos {
             for (i, c) in cpas.iter().enumerate() {
-                let others: Vec<&dyn Any> =
-                    parts.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| p.as_any()).collect();
+                let others: Vec<&dyn Any> = parts.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| p.as_any()).collect();
                 match c.strengthen(&*parts[i], &others, edge, &*precision.parts[i]) {
                     Some(s) => parts[i] = s,
                     None => continue 'combo,
@@ -154,7 +158,13 @@ impl MergeOperator<CompositeState, CompositePrecision> for CompositeMerge {
         if !self.0.agree(new, reached) {
             return MergeKind::Sep;
         }
-        self.0.cpas.iter().enumerate().map(|(i, c)| c.merge_kind_for(&*new.parts[i], &*reached.parts[i])).max().unwrap_or(MergeKind::Sep)
+        self.0
+            .cpas
+            .iter()
+            .enumerate()
+            .map(|(i, c)| c.merge_kind_for(&*new.parts[i], &*reached.parts[i]))
+            .max()
+            .unwrap_or(MergeKind::Sep)
     }
     fn merge(&self, new: &CompositeState, reached: &CompositeState, precision: &CompositePrecision) -> CompositeState {
         if !self.0.agree(new, reached) {

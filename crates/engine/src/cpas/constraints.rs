@@ -112,7 +112,12 @@ impl ConstraintsCpa {
         if let Some(note) = encoding.theory.caveat(encoding.model) {
             oracle.add_note(note);
         }
-        ConstraintsCpa { semantics: SymbolicSemantics::new(program, encoding), oracle, merge: MergeSep, stop: StopSep(ConstraintsDomain) }
+        ConstraintsCpa {
+            semantics: SymbolicSemantics::new(program, encoding),
+            oracle,
+            merge: MergeSep,
+            stop: StopSep(ConstraintsDomain),
+        }
     }
 
     /// The satisfiability query for a set of constraints (what the trace

@@ -9,7 +9,9 @@
 //! depth; otherwise the pair is kept apart, merge^sep). So with merge^join
 //! the paths of a diamond meet in one state holding both tags.
 
-use crate::cpa::{AbstractDomain, Cpa, MergeJoin, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation};
+use crate::cpa::{
+    AbstractDomain, Cpa, MergeJoin, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation,
+};
 use crate::trace::{ComponentView, MergeKind, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use std::collections::BTreeSet;

@@ -7,6 +7,6 @@ pub mod composite;
 pub mod constraints;
 pub mod location;
 pub mod mock;
-pub mod value;
 pub mod octagon;
 pub mod symbolic;
+pub mod value;

@@ -587,8 +587,7 @@ impl OctagonCpa {
     fn guard_cmp(&self, o: &Octagon, l: &AVal, r: &AVal, op: BinOp) -> Octagon {
         let mut out = o.clone();
         let mut temps = Vec::new();
-        let (Some(a), Some(b)) = (self.materialize(&mut out, l, &mut temps), self.materialize(&mut out, r, &mut temps))
-        else {
+        let (Some(a), Some(b)) = (self.materialize(&mut out, l, &mut temps), self.materialize(&mut out, r, &mut temps)) else {
             return Octagon::bottom(o.vars());
         };
         let cmp = match op {
@@ -649,9 +648,7 @@ impl OctagonCpa {
                 // (T) a is non-zero iff a is, when the conversion keeps the
                 // value or is the conversion to _Bool.
                 let a = self.eval(o, arg);
-                let keeps = *ty == IntType::Bool
-                    || (!self.c_model())
-                    || a.itv.fits_in(ty.min_value(), ty.max_value());
+                let keeps = *ty == IntType::Bool || (!self.c_model()) || a.itv.fits_in(ty.min_value(), ty.max_value());
                 if keeps {
                     self.assume(o, arg, positive)
                 } else {
@@ -948,9 +945,11 @@ impl OctagonCpa {
             (0..n).filter(|v| listed.iter().any(|(_, vars)| vars.contains(v))).collect()
         } else {
             (0..n)
-                .filter(|&v| (0..2 * n).any(|j| j / 2 != v && (!dbm.get(2 * v, j).is_inf() || !dbm.get(2 * v + 1, j).is_inf()))
-                    || !dbm.get(2 * v, 2 * v + 1).is_inf()
-                    || !dbm.get(2 * v + 1, 2 * v).is_inf())
+                .filter(|&v| {
+                    (0..2 * n).any(|j| j / 2 != v && (!dbm.get(2 * v, j).is_inf() || !dbm.get(2 * v + 1, j).is_inf()))
+                        || !dbm.get(2 * v, 2 * v + 1).is_inf()
+                        || !dbm.get(2 * v + 1, 2 * v).is_inf()
+                })
                 .collect()
         };
         let constraints: Vec<String> = listed.into_iter().map(|(text, _)| text).collect();
@@ -1135,7 +1134,12 @@ impl PrecisionAdjustment<OctagonState, OctagonPrecision> for OctagonPrecisionAdj
     }
     /// Forgets (back to "any value of its type") every variable that
     /// `π(location)` does not track.
-    fn prec_at(&self, state: &OctagonState, precision: &OctagonPrecision, location: Option<NodeId>) -> (OctagonState, OctagonPrecision) {
+    fn prec_at(
+        &self,
+        state: &OctagonState,
+        precision: &OctagonPrecision,
+        location: Option<NodeId>,
+    ) -> (OctagonState, OctagonPrecision) {
         if matches!(precision, OctagonPrecision::Full) {
             return (state.clone(), precision.clone());
         }

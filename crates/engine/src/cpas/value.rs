@@ -389,7 +389,12 @@ impl Cpa for ValueCpa {
             .iter()
             .map(|(var, value)| ValueBinding {
                 var: *var,
-                name: self.program.variables.get(var.0 as usize).map(|v| v.qualified.clone()).unwrap_or_else(|| format!("v{}", var.0)),
+                name: self
+                    .program
+                    .variables
+                    .get(var.0 as usize)
+                    .map(|v| v.qualified.clone())
+                    .unwrap_or_else(|| format!("v{}", var.0)),
                 value: *value,
             })
             .collect();
