@@ -20,7 +20,7 @@
 //! [`Cpa`] ties the five together with associated types (where CPAchecker
 //! casts). Because the configuration is chosen at run time from properties,
 //! every typed [`Cpa`] is also usable through the object-safe [`DynCpa`]
-//! (blanket implementation), which the [`crate::composite::CompositeCpa`]
+//! (blanket implementation), which the [`crate::cpas::composite::CompositeCpa`]
 //! combines into a product chosen at run time.
 
 use crate::int_caveat::Range;

@@ -4,13 +4,13 @@
 //!
 //! * [`diagnostic_marks`] turns the front end's diagnostics into the
 //!   line/column ranges the editor underlines (plain Rust, tested natively);
-//! * in the browser, [`CodeEditor`] is the Yew component that creates the
+//! * in the browser, `CodeEditor` is the Yew component that creates the
 //!   editor once and keeps its text and diagnostics in sync with the page's
-//!   model, and [`highlight_line`] / [`set_caret`] let any panel point at a
+//!   model, and `highlight_line` / `set_caret` let any panel point at a
 //!   source line (the current CFA edge while stepping, the selected state).
 //!
 //! The page has one editor; the functions that act on "the editor" find it
-//! in a thread-local handle set by [`CodeEditor`] when it mounts, and do
+//! in a thread-local handle set by `CodeEditor` when it mounts, and do
 //! nothing when there is none.
 
 use serde_json::json;

@@ -6,7 +6,7 @@
 //! same functions.
 //!
 //! A *step* is one iteration of the algorithm's main loop: it begins with a
-//! [`Event::WaitlistPop`] and lasts until the next pop (or the end of the
+//! [`engine::trace::Event::WaitlistPop`] and lasts until the next pop (or the end of the
 //! run). In it, the popped state's successors are computed along every
 //! leaving edge; each successor is merged with the reached states at its
 //! location and then checked by stop. The three questions are:
