@@ -67,7 +67,15 @@ for tool in cargo rustup node npm; do
   fi
 done
 
-# --- Rust: wasm target, trunk, wasm-bindgen-cli ---------------------------
+# --- Rust: lint components, wasm target, trunk, wasm-bindgen-cli ----------
+# rustfmt and clippy run as gates in scripts/test.sh; this machine kind's
+# toolchain ships them, so only add them if a toolchain lacks them.
+for component in rustfmt clippy; do
+  if ! rustup component list --installed 2>/dev/null | grep -q "^$component"; then
+    say "adding rustup component $component"
+    quietly rustup component add "$component"
+  fi
+done
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding rustup target wasm32-unknown-unknown"
   quietly rustup target add wasm32-unknown-unknown

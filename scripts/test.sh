@@ -2,6 +2,9 @@
 # Sets everything up (scripts/setup.sh), then runs ALL of CPA Playground's
 # tests and ends with a summary; exits non-zero if any step failed.
 #
+#   0. gates:             cargo fmt --check; cargo clippy -D warnings (the
+#                         workspace natively, all targets, and the web crate
+#                         for wasm32); cargo doc with RUSTDOCFLAGS=-D warnings
 #   1. native tests:      cargo test --workspace
 #   2. the web build:     trunk build --release  (-> dist/)
 #   3. wasm tests:        cargo test --target wasm32-unknown-unknown for each
@@ -46,6 +49,11 @@ step() {
 skip() {
   results+=("SKIP  $1 ($2)")
 }
+
+step "format (rustfmt --check)" cargo fmt --all -- --check || true
+step "lint (clippy, native, all targets)" cargo clippy --workspace --all-targets -- -D warnings || true
+step "lint (clippy, web crate for wasm32)" cargo clippy -p web --target wasm32-unknown-unknown --lib --bins -- -D warnings || true
+step "docs (rustdoc -D warnings)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
 
 step "native tests" cargo test --workspace || true
 
