@@ -160,6 +160,21 @@ pub enum EdgeKind {
     ReachError,
 }
 
+impl EdgeKind {
+    /// The expressions the operation evaluates (initializer or right-hand
+    /// side, condition, call arguments, returned value); none for a nondet
+    /// right-hand side or an edge without an expression.
+    pub fn expressions(&self) -> Vec<&Expr> {
+        match self {
+            EdgeKind::Declare { init: Some(Rhs::Expr(e)), .. } | EdgeKind::Assign { rhs: Rhs::Expr(e), .. } => vec![e],
+            EdgeKind::Assume { cond, .. } => vec![cond],
+            EdgeKind::Call { args, .. } => args.iter().collect(),
+            EdgeKind::ReturnStatement { value: Some(e) } => vec![e],
+            _ => Vec::new(),
+        }
+    }
+}
+
 /// A CFA edge: an operation between two locations.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Edge {

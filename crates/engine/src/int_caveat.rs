@@ -22,7 +22,7 @@
 //! can leave its type's range from in-range operands, then by induction along
 //! any execution every value stays in range, where the two models coincide.
 
-use cfa::{BinOp, EdgeKind, Expr, NodeId, Program, Rhs, UnOp, VarId};
+use cfa::{BinOp, Expr, NodeId, Program, UnOp, VarId};
 use minic::types::IntType;
 use serde::{Deserialize, Serialize};
 
@@ -123,15 +123,7 @@ pub fn find(
     edges.sort_by_key(|e| (e.span.line, e.span.col, e.id));
     for edge in edges {
         let look = |var: VarId| bounds(edge.source, var);
-        let mut exprs: Vec<&Expr> = Vec::new();
-        match &edge.kind {
-            EdgeKind::Declare { init: Some(Rhs::Expr(e)), .. } | EdgeKind::Assign { rhs: Rhs::Expr(e), .. } => exprs.push(e),
-            EdgeKind::Assume { cond, .. } => exprs.push(cond),
-            EdgeKind::Call { args, .. } => exprs.extend(args.iter()),
-            EdgeKind::ReturnStatement { value: Some(e) } => exprs.push(e),
-            _ => {}
-        }
-        for e in exprs {
+        for e in edge.kind.expressions() {
             if let Some((operation, why)) = first_difference(program, e, &look) {
                 return Some(IntModelCaveat { line: edge.span.line, column: edge.span.col, operation, why });
             }

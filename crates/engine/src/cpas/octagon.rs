@@ -1019,15 +1019,7 @@ pub fn program_thresholds(program: &Program) -> Vec<i64> {
     }
     let mut out = BTreeSet::new();
     for edge in &program.edges {
-        let mut exprs: Vec<&Expr> = Vec::new();
-        match &edge.kind {
-            EdgeKind::Declare { init: Some(Rhs::Expr(e)), .. } | EdgeKind::Assign { rhs: Rhs::Expr(e), .. } => exprs.push(e),
-            EdgeKind::Assume { cond, .. } => exprs.push(cond),
-            EdgeKind::Call { args, .. } => exprs.extend(args.iter()),
-            EdgeKind::ReturnStatement { value: Some(e) } => exprs.push(e),
-            _ => {}
-        }
-        for e in exprs {
+        for e in edge.kind.expressions() {
             collect(e, &mut out);
         }
     }
