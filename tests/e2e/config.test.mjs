@@ -68,6 +68,27 @@ test('form changes edit the properties text, and the text drives the form', asyn
   await expectCount(byId('config-error'), 0);
 });
 
+test('a configuration the engine cannot run soundly is refused, in the panel and by Analyze', async () => {
+  // Live: a composite without LocationCPA is named in the panel.
+  await byId('config-text').fill('#include value.properties\nCompositeCPA.cpas = cpa.callstack.CallstackCPA, cpa.value.ValueAnalysisCPA\n');
+  await expectText(byId('config-invalid').first(), /LocationCPA/);
+  await byId('analyze').click();
+  await expectText(byId('run-status'), /configuration: /);
+  // Depending on the program: a program with calls needs CallstackCPA.
+  await byId('config-reset').click();
+  await untilOk(page, text, (t) => assert.match(t, /^#include octagon-widening\.properties$/m));
+  const calls = 'int f(int a) { return a + 1; }\nint main() { int x = f(1); return x; }\n';
+  await page.evaluate((t) => CpaEditor.setText(CpaEditor.find(document.querySelector('[data-testid=editor]')), t), calls);
+  await page.waitForFunction(() => document.querySelector('[data-testid=cfa-listing]')?.innerText.includes('return from f'));
+  await byId('config-text').fill('#include octagon-widening.properties\nCompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n');
+  await expectCount(byId('config-invalid'), 0);
+  await byId('analyze').click();
+  await expectText(byId('config-invalid').first(), /calls functions \(line \d+: f\).*CallstackCPA/);
+  await page.screenshot({ path: path.join(artifacts, 'config-3-invalid.png') });
+  await byId('config-reset').click();
+  await untilOk(page, text, (t) => assert.match(t, /^#include octagon-widening\.properties$/m));
+});
+
 test('a share link carries the composed configuration', async () => {
   await byId('config-merge').selectOption('SEP');
   await page.waitForFunction(() => /mergeop\.type = SEP/.test(document.querySelector('[data-testid=config-text]').value));
