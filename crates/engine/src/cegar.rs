@@ -348,6 +348,12 @@ impl Verifier {
         &self.inputs
     }
 
+    /// For a TRUE under mathematical integers: the first reached operation
+    /// whose C result could differ (see [`crate::int_caveat`]).
+    pub fn int_model_caveat(&self) -> Option<&crate::int_caveat::IntModelCaveat> {
+        self.int_model_caveat.as_ref()
+    }
+
     /// The current precision of the running stage (what CEGAR tracks where).
     pub fn precision(&self) -> &VarPrecision {
         &self.stage.precision
@@ -369,8 +375,10 @@ impl Verifier {
 
     fn finish(&mut self, verdict: Verdict, reason: String) {
         self.outcome = Some((verdict, reason.clone()));
-        let int_model_caveat = if verdict == Verdict::True { self.int_model_caveat.take() } else { None };
-        self.emit(Event::AnalysisFinished { verdict, reason, int_model_caveat });
+        if verdict != Verdict::True {
+            self.int_model_caveat = None;
+        }
+        self.emit(Event::AnalysisFinished { verdict, reason, int_model_caveat: self.int_model_caveat.clone() });
         self.done = true;
     }
 

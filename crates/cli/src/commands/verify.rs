@@ -126,13 +126,7 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
     let mut verifier = build_verifier(program.clone(), config, false).map_err(|e| CliError::config(e.message))?;
     let start = Instant::now();
     let mut stats = Statistics::default();
-    let mut int_model_caveat = None;
-    verifier.run_with(|e| {
-        stats.observe(e);
-        if let engine::Event::AnalysisFinished { int_model_caveat: c, .. } = e {
-            int_model_caveat = c.clone();
-        }
-    });
+    verifier.run_with(|e| stats.observe(e));
     let time_ms = start.elapsed().as_millis();
     let (verdict, reason) =
         verifier.outcome().map(|(v, r)| (v, r.to_string())).unwrap_or((Verdict::Unknown, "the analysis did not finish".into()));
@@ -161,7 +155,7 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
         confirmed,
         inputs: verifier.inputs().to_vec(),
         precision,
-        int_model_caveat,
+        int_model_caveat: verifier.int_model_caveat().cloned(),
     })
 }
 
