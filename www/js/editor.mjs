@@ -35,7 +35,7 @@ import { setDiagnostics } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
 import { classHighlighter } from '@lezer/highlight';
 
-// ---- mini-C tokens (MINIC.md) ----
+// ---- mini-C tokens (docs/minic.md) ----
 
 const KEYWORDS = new Set([
   'if', 'else', 'while', 'do', 'for', 'break', 'continue', 'return', 'goto', 'switch', 'case', 'default',

@@ -189,7 +189,7 @@ impl Expr {
 }
 
 /// Why an operation has no defined value. Analyses treat such a result as an
-/// arbitrary value of the type (MINIC.md: division by zero is not a property).
+/// arbitrary value of the type (`docs/minic.md`: division by zero is not a property).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EvalError {
     DivisionByZero,

@@ -1,8 +1,8 @@
 //! The solver oracle: how CPAs ask an SMT solver without ever blocking.
 //!
-//! PRODUCT.md: "The engine never blocks on a solver inside a browser" — in
-//! the page, Z3 (`z3-solver`) answers asynchronously, yet the engine code is
-//! the same natively and in the page. The design:
+//! The engine never blocks on a solver: in the page, Z3 (`z3-solver`)
+//! answers asynchronously, yet the engine code is the same natively and in
+//! the page. The design:
 //!
 //! 1. A CPA that needs a satisfiability answer renders its question as one
 //!    self-contained SMT-LIB2 script ([`smt::Query::to_smtlib`]) and asks

@@ -1,7 +1,7 @@
 //! # minic — the mini-C front end
 //!
 //! Source text → [`ast::TranslationUnit`] plus [`Diagnostic`]s. The grammar
-//! (`grammar.pest`) covers the language of `MINIC.md`; [`parse`] never panics
+//! (`grammar.pest`) covers the language of `docs/minic.md`; [`parse`] never panics
 //! and reports every problem with line, column and a message in plain words.
 //!
 //! The pipeline, one module each:

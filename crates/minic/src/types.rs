@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// How integers behave during a run (chosen per run, see MINIC.md "Semantics").
+/// How integers behave during a run (chosen per run, see `docs/minic.md`, "Integer models").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum IntModel {

@@ -29,7 +29,7 @@
 //!   `math` only `_Bool` normalizes (as [`minic::IntType::convert`]).
 //!
 //! In both theories, division or remainder by zero and shifts by an
-//! out-of-range amount have no defined result in mini-C (MINIC.md): the
+//! out-of-range amount have no defined result in mini-C (`docs/minic.md`): the
 //! encoding guards them, `ite(b = 0, fresh, a / b)`, so the result is an
 //! arbitrary value rather than SMT-LIB's fixed `bvsdiv x 0`.
 //!

@@ -11,7 +11,7 @@
 //!
 //! Without `--config` the `value` preset runs (explicit values, merge^sep:
 //! the analysis CPAchecker users meet first). The integer model defaults to
-//! `math` (MINIC.md). Statistics are counted from the run's events
+//! `c` (`docs/minic.md`). Statistics are counted from the run's events
 //! ([`engine::view::Statistics`]).
 //!
 //! Also home of the option parsing `trace` and `table` share.
