@@ -22,7 +22,7 @@
 //!    edge infeasible, or a target/sink without successors).
 //!
 //! This is the one home of the grading the page's predict mode shows
-//! (`web::predict` re-exports it), so a `next-step` exercise and predict
+//! (`web::model::predict` re-exports it), so a `next-step` exercise and predict
 //! mode can never disagree about what a step did.
 
 use engine::trace::{Event, MergeKind, StateId};

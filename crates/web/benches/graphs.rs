@@ -7,12 +7,12 @@
 //! `cargo bench -p web --bench graphs`
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use web::analysis::{Panels, Run, RunSpec};
-use web::arg::{ArgGraph, ArgState};
-use web::cfa_graph::CfaGraph;
-use web::layout::{layout, EdgeSpec, NodeSpec, Shape, Spacing};
-use web::selection::Highlight;
-use web::view::EXAMPLE_PROGRAM;
+use web::model::analysis::{Panels, Run, RunSpec};
+use web::model::graphs::arg::{ArgGraph, ArgState};
+use web::model::graphs::cfa::CfaGraph;
+use web::model::graphs::layout::{layout, EdgeSpec, NodeSpec, Shape, Spacing};
+use web::model::page::EXAMPLE_PROGRAM;
+use web::model::selection::Highlight;
 
 /// The example run with merge^sep to the end: an ARG of about a thousand
 /// states, more than the page draws.

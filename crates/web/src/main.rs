@@ -6,7 +6,7 @@
 fn main() {
     console_error_panic_hook::set_once();
     // The root opens an exercise link first, then mounts the playground.
-    yew::Renderer::<web::exercise_app::Root>::new().render();
+    yew::Renderer::<web::ui::root::Root>::new().render();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

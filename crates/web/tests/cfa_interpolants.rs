@@ -8,8 +8,8 @@
 use cfa::NodeId;
 use engine::trace::{Event, InterpolantView};
 use engine::view::Snapshot;
-use web::analysis::{Run, RunSpec};
-use web::cfa_graph::{interpolant_display, CfaGraph, InterpolantLabel, INTERPOLANT_CHARS};
+use web::model::analysis::{Run, RunSpec};
+use web::model::graphs::cfa::{interpolant_display, CfaGraph, InterpolantLabel, INTERPOLANT_CHARS};
 
 /// `x` is constant and the loop is irrelevant: value-cegar starts tracking
 /// nothing, finds the error path through `x != 6`, and explicit-value
@@ -128,7 +128,7 @@ fn labels_keep_clear_of_nodes_and_long_interpolants_are_shortened() {
         assert_eq!(labels, graph.interpolant_labels(&run.program, &interpolants), "deterministic");
     }
     // Listing 2.1 too (a different shape of graph).
-    let program = cfa::from_source(web::view::EXAMPLE_PROGRAM).unwrap();
+    let program = cfa::from_source(web::model::page::EXAMPLE_PROGRAM).unwrap();
     let graph = CfaGraph::build(&program, false);
     let all: Vec<InterpolantView> = program
         .nodes

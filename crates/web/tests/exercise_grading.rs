@@ -1,4 +1,4 @@
-//! The page's exercise grading (`web::exercise`) against the native one:
+//! The page's exercise grading (`web::model::exercise`) against the native one:
 //! the shipped set loads from fetched files in three rounds exactly as from
 //! disk, and the page's sliced [`Grader`] gives every reference and
 //! known-wrong answer of `solutions.toml` the same feedback as
@@ -13,7 +13,7 @@ use exercises::answers::parse_solutions;
 use exercises::load::{DirFiles, SetFiles};
 use exercises::run::RunCache;
 use smt::SolverBackend;
-use web::exercise::{FetchedFiles, Grader, GraderStep, Progress};
+use web::model::exercise::{FetchedFiles, Grader, GraderStep, Progress};
 
 fn set_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../static/exercises/cpa-basics")

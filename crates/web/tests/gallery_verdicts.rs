@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 #[test]
 fn every_example_reaches_its_stated_verdicts() {
-    let (examples, errors) = web::gallery::examples();
+    let (examples, errors) = web::model::gallery::examples();
     assert!(errors.is_empty(), "{errors:?}");
     let mut checked = 0;
     for e in &examples {

@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use wasm_bindgen_test::*;
-use web::view::{CfaView, Model, EXAMPLE_PROGRAM};
+use web::model::page::{CfaView, Model, EXAMPLE_PROGRAM};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -27,7 +27,7 @@ async fn app_renders_the_example_listing() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<web::app::App>::with_root(root.clone()).render();
+    yew::Renderer::<web::ui::page::App>::with_root(root.clone()).render();
     yew::platform::time::sleep(Duration::from_millis(100)).await;
     let listing = root.query_selector("[data-testid=cfa-listing]").unwrap().expect("the CFA listing is shown");
     let text = listing.text_content().unwrap_or_default();

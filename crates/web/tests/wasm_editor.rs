@@ -1,4 +1,4 @@
-//! The editor's wasm-bindgen glue (`web::editor`), in headless chromium,
+//! The editor's wasm-bindgen glue (`web::model::editor`), in headless chromium,
 //! against a recording stand-in for the `CpaEditor` global (the real one
 //! is CodeMirror, tested end to end in tests/e2e/editor-views.test.mjs):
 //! the component creates the editor once with the program, passes the
@@ -12,8 +12,10 @@ use std::time::Duration;
 
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
-use web::editor::{highlight_line, CodeEditor, LineKind};
-use web::view::DiagnosticRow;
+use web::model::editor::LineKind;
+use web::model::page::DiagnosticRow;
+use web::platform::codemirror::highlight_line;
+use web::ui::editor::CodeEditor;
 use yew::prelude::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -81,7 +83,7 @@ async fn the_component_drives_the_editor_glue() {
 
     highlight_line(LineKind::Current, Some(3));
     highlight_line(LineKind::Selected, None);
-    web::editor::set_caret(2, 7);
+    web::platform::codemirror::set_caret(2, 7);
     let c = calls();
     assert_eq!(&c[c.len() - 3..], ["highlightLine|current|3", "highlightLine|selected|0", "setCaret|2|7"]);
 

@@ -10,9 +10,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use wasm_bindgen_test::*;
-use web::analysis::{Run, RunSpec};
-use web::graphs_app::{FrameStore, RunFrame};
-use web::view::EXAMPLE_PROGRAM;
+use web::model::analysis::{Run, RunSpec};
+use web::model::page::EXAMPLE_PROGRAM;
+use web::ui::graphs::{FrameStore, RunFrame};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -51,7 +51,7 @@ async fn app_draws_the_cfa_graph() {
     let document = web_sys::window().unwrap().document().unwrap();
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
-    yew::Renderer::<web::app::App>::with_root(root.clone()).render();
+    yew::Renderer::<web::ui::page::App>::with_root(root.clone()).render();
     yew::platform::time::sleep(Duration::from_millis(200)).await;
     let nodes = root.query_selector_all("[data-testid=cfa-graph] .cfa-node").unwrap();
     assert_eq!(nodes.length(), 13);

@@ -1,0 +1,722 @@
+//! The analysis in the page, without any browser: choosing a configuration,
+//! running the CPA+ reachability algorithm in slices of waitlist pops, and
+//! what the analysis panels show at any position of the recorded event trace.
+//!
+//! * [`RunSpec`] is the configuration chooser's value (preset, integer
+//!   model, step limit); [`RunSpec::config`] turns it into an
+//!   [`engine::Config`] exactly as `cpaplay verify --config NAME
+//!   --int-model M --max-steps N` does.
+//! * [`Run`] owns the steppable [`engine::cegar::Verifier`] (plain
+//!   reachability, or CEGAR / counterexample check / restart when the
+//!   configuration asks for them) and a
+//!   [`engine::view::Cursor`] over the events produced so far: the page calls
+//!   [`Run::advance`] a few pops per tick (so it never freezes) and seeks the
+//!   cursor to step forward and back (never re-running the analysis).
+//! * [`Panels::of`] is what the page shows at the cursor's position: the
+//!   current step in words, the waitlist, the reached set grouped by
+//!   location, statistics, the verdict and what to highlight in the CFA
+//!   listing and the editor.
+//!
+//! Nothing here depends on Yew or web-sys: it is tested natively.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use cfa::Program;
+use engine::cegar::{build_verifier, Verifier};
+use engine::trace::MergeKind;
+use engine::trace::{Event, StateId, ViewContent};
+use engine::view::{Cursor, Snapshot};
+use engine::Config;
+use minic::IntModel;
+
+/// The longest a computing slice of a run may keep the browser busy
+/// (milliseconds); the page yields between slices so it never freezes.
+pub const SLICE_MS: f64 = 12.0;
+
+/// The presets the chooser offers, in the order shown, with a short
+/// explanation of each (CPA, merge and stop operators).
+pub const PRESETS: &[(&str, &str)] = &[
+    ("value", "value analysis, merge^sep, stop^sep"),
+    ("value-join", "value analysis, merge^join"),
+    ("octagon-sep", "octagons, merge^sep (may not terminate)"),
+    ("octagon-join", "octagons, merge^join"),
+    ("octagon-widening", "octagons, widening at loop heads"),
+    ("symbolic", "symbolic execution: symbolic values + path constraints, checked by Z3 (loads on first query)"),
+    ("value-cegar", "value analysis with CEGAR: precision starts empty, refined by explicit-value interpolation"),
+    ("octagon-cegar", "octagons with CEGAR: precision starts empty, octagon backup refiner"),
+    ("octagon-join-cex", "octagons, merge^join, each error path rechecked (counterexample check)"),
+    ("octagon-widening-cex", "octagons, widening, each error path rechecked (counterexample check)"),
+    ("octagon-seq-widening-cegar", "restart algorithm: octagon widening with a check, then octagon CEGAR"),
+];
+
+/// The chooser's value: which analysis to run and how long at most.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSpec {
+    /// A preset name of [`PRESETS`].
+    pub preset: String,
+    /// The integer model (`analysis.intModel`).
+    pub int_model: IntModel,
+    /// The step limit (`limits.steps`, waitlist pops); 0 means none.
+    pub max_steps: u64,
+    /// Properties text written in the configuration panel
+    /// (`crate::model::config_panel`), used instead of the preset (which it
+    /// started from); the integer model and step limit still override it.
+    pub properties: Option<String>,
+}
+
+impl Default for RunSpec {
+    fn default() -> Self {
+        RunSpec { preset: "octagon-widening".into(), int_model: IntModel::C, max_steps: 2000, properties: None }
+    }
+}
+
+/// How a run's configuration error begins (`configuration: ...`), so the
+/// pane can show it in the configuration panel too.
+pub const CONFIG_ERROR_PREFIX: &str = "configuration: ";
+
+/// Whether a [`Run::start`] error is about the configuration (and belongs in
+/// the configuration panel as well as the run status).
+pub fn is_config_error(message: &str) -> bool {
+    message.starts_with(CONFIG_ERROR_PREFIX)
+}
+
+impl RunSpec {
+    /// The configuration: the preset, then the integer model and step limit
+    /// as overrides (the same keys the CLI's `--int-model`/`--max-steps` set).
+    pub fn config(&self) -> Result<Config, String> {
+        let mut config = match &self.properties {
+            Some(text) => Config::parse(text, "panel.properties"),
+            None => Config::preset(&self.preset),
+        }
+        .map_err(|e| e.message)?;
+        config.set("analysis.intModel", if self.int_model == IntModel::C { "C" } else { "MATH" }).map_err(|e| e.message)?;
+        config.set("limits.steps", &self.max_steps.to_string()).map_err(|e| e.message)?;
+        Ok(config)
+    }
+
+    /// One line naming the configuration, e.g. `octagon-widening, math, ≤ 2000 steps`.
+    pub fn describe(&self) -> String {
+        let limit = if self.max_steps == 0 { "no step limit".to_string() } else { format!("≤ {} steps", self.max_steps) };
+        let name = if self.properties.is_some() { format!("custom (from {})", self.preset) } else { self.preset.clone() };
+        format!("{name}, {}, {limit}", self.int_model.name())
+    }
+}
+
+/// A run of the configured analysis on one program: the algorithm, paused
+/// between waitlist pops, and the cursor over the events it produced.
+pub struct Run {
+    /// What was run.
+    pub spec: RunSpec,
+    /// The program's CFA.
+    pub program: Arc<Program>,
+    /// The events so far, seekable.
+    pub cursor: Cursor,
+    analysis: Verifier,
+}
+
+impl Run {
+    /// Parses `source`, builds the composite CPA of `spec` (recording state
+    /// views) and returns a run that has not taken any step yet. A
+    /// configuration error (also one that depends on the program) begins
+    /// with [`CONFIG_ERROR_PREFIX`].
+    pub fn start(source: &str, spec: RunSpec) -> Result<Run, String> {
+        let program = Arc::new(cfa::from_source(source).map_err(|d| {
+            format!(
+                "the program has {} error(s); fix them to analyze it",
+                d.iter().filter(|d| d.severity == minic::Severity::Error).count()
+            )
+        })?);
+        let config = spec.config().map_err(|e| format!("{CONFIG_ERROR_PREFIX}{e}"))?;
+        // Natively the verifier has Debian's z3 attached; in the page it parks
+        // on each query and the page answers it with z3-solver. A
+        // configuration the engine cannot run on this program (e.g. calls
+        // without the Callstack CPA) is refused here.
+        let analysis =
+            build_verifier(program.clone(), &config, true).map_err(|e| format!("{CONFIG_ERROR_PREFIX}{}", e.message))?;
+        Ok(Run { spec, program, cursor: Cursor::new(Vec::new()), analysis })
+    }
+
+    /// Computes up to `pops` more waitlist pops (algorithm steps) and appends
+    /// their events to the cursor's trace. Returns whether the run is over.
+    pub fn advance(&mut self, pops: usize) -> bool {
+        for _ in 0..pops {
+            let events = self.analysis.step();
+            if events.is_empty() {
+                break;
+            }
+            self.cursor.extend(events);
+        }
+        self.finished()
+    }
+
+    /// The SMT-LIB2 query the run is parked on (symbolic analyses in the
+    /// page, where no solver is attached): its number and script. The page
+    /// sends it to Z3 and resumes with [`Run::answer_query`].
+    pub fn pending_query(&self) -> Option<(u32, String)> {
+        self.analysis.pending_query().map(|q| (q.id, q.smtlib.clone()))
+    }
+
+    /// Resumes a parked run with the solver's output text (`sat`, `unsat`
+    /// or `unknown` first; anything else counts as `unknown`, which the
+    /// CPAs treat soundly).
+    pub fn answer_query(&mut self, solver_output: &str) {
+        self.analysis.answer_query(solver_output);
+    }
+
+    /// Detaches the natively attached solver, so the run parks on every
+    /// query as it does in the page (tests).
+    pub fn detach_solver(&mut self) {
+        self.analysis.set_solver(None);
+    }
+
+    /// Whether every event was produced.
+    pub fn finished(&self) -> bool {
+        self.analysis.is_finished()
+    }
+
+    /// Runs to the end (tests and small programs).
+    pub fn complete(mut self) -> Run {
+        while !self.advance(1000) {}
+        self
+    }
+
+    /// The waitlist pops computed so far.
+    pub fn steps(&self) -> u64 {
+        self.cursor.events().iter().filter(|e| matches!(e, Event::WaitlistPop { .. })).count() as u64
+    }
+}
+
+/// What CEGAR has done up to the shown position (CEGAR, counterexample
+/// checks and restarts): the iterations as segments of the timeline, the
+/// latest counterexample and its verdict, the interpolants along the
+/// refuted path, and the precision per location with what the latest
+/// refinement added marked. Empty for plain reachability runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CegarView {
+    /// The iteration shown (1-based; 0 before the run starts).
+    pub iteration: u32,
+    /// Where each iteration begins (event positions): the timeline's segments.
+    pub segments: Vec<usize>,
+    /// The latest counterexample: one line per path edge (`N3→N4 [x > 5] (line 16)`).
+    pub path: Vec<String>,
+    /// Its verdict in words (`infeasible (octagon check)`, `feasible, confirmed by replay with inputs 42`).
+    pub verdict: Option<String>,
+    /// The interpolants of the latest refinement: `after N4 (line 16): {x=6}`.
+    pub interpolants: Vec<String>,
+    /// The precision: (location or `everywhere`, variable, added by the latest refinement).
+    pub precision: Vec<(String, String, bool)>,
+    /// The CFA edges of the counterexample path, as graph keys (`E7`), to
+    /// paint on the CFA.
+    pub path_edges: Vec<String>,
+}
+
+impl CegarView {
+    /// The CEGAR view of a fold.
+    pub fn of(program: &Program, snap: &Snapshot) -> CegarView {
+        let edge_line = |e: cfa::EdgeId| {
+            let edge = program.edge(e);
+            format!("{}→{} {} (line {})", edge.source, edge.target, edge.label, edge.line)
+        };
+        let (path, verdict, path_ids) = match &snap.counterexample {
+            Some(c) => {
+                let verdict = match c.feasible {
+                    Some(false) => format!("infeasible ({}): a spurious counterexample", c.check),
+                    Some(true) if c.confirmed => {
+                        format!("feasible ({}), confirmed by replay with inputs [{}]", c.check, c.inputs.join(", "))
+                    }
+                    Some(true) => format!("feasible ({}), not confirmed by replay", c.check),
+                    None => format!("undecided ({})", c.check),
+                };
+                (c.path.iter().map(|e| edge_line(*e)).collect(), Some(verdict), c.path.clone())
+            }
+            None => (Vec::new(), None, snap.refuted_path.clone()),
+        };
+        let interpolants = snap
+            .interpolants
+            .iter()
+            .map(|i| format!("after {} (line {}): {}", i.location, program.edge(i.edge).line, i.text))
+            .collect();
+        let precision = snap
+            .precision
+            .iter()
+            .map(|t| {
+                let at = t.entry.location.map(|n| n.to_string()).unwrap_or_else(|| "everywhere".into());
+                (at, t.entry.name.clone(), t.new)
+            })
+            .collect();
+        CegarView {
+            iteration: snap.iteration,
+            segments: snap.iteration_starts.clone(),
+            path,
+            verdict,
+            interpolants,
+            precision,
+            path_edges: path_ids.iter().map(|e| format!("E{}", e.0)).collect(),
+        }
+    }
+
+    /// Whether there is anything to show (a CEGAR, check or restart run).
+    pub fn is_empty(&self) -> bool {
+        self.segments.len() <= 1 && self.verdict.is_none() && self.precision.is_empty() && self.interpolants.is_empty()
+    }
+
+    /// CSS that paints the counterexample path on the CFA graph (its edges
+    /// carry `data-edge="E7"`; the keys are numbers, nothing from the program).
+    pub fn path_css(&self) -> String {
+        self.path_edges
+            .iter()
+            .map(|e| format!("g.cfa-edge[data-edge=\"{e}\"] path.line {{ stroke: var(--error); stroke-width: 3px; }}\n"))
+            .collect()
+    }
+}
+
+/// The event breakpoints: "run to the next …".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Breakpoint {
+    /// A merge whose result replaced a reached state.
+    MergeChanged,
+    /// A stop check that found the new state covered.
+    Covered,
+    /// A target (error location) state was reached.
+    Target,
+    /// The next waitlist pop (the next algorithm step).
+    Pop,
+    /// A merge^widening that replaced a reached state.
+    Widening,
+    /// A query to the SMT solver.
+    SolverCall,
+    /// A CEGAR refinement (new precision).
+    Refinement,
+}
+
+impl Breakpoint {
+    /// Whether `e` is where this breakpoint stops.
+    pub fn matches(self, e: &Event) -> bool {
+        match self {
+            Breakpoint::MergeChanged => matches!(e, Event::Merge { replaced: true, .. }),
+            Breakpoint::Covered => matches!(e, Event::Stop { covered: true, .. }),
+            Breakpoint::Target => matches!(e, Event::TargetReached { .. }),
+            Breakpoint::Pop => matches!(e, Event::WaitlistPop { .. }),
+            Breakpoint::Widening => {
+                matches!(e, Event::Merge { operator: MergeKind::Widening, replaced: true, .. })
+            }
+            Breakpoint::SolverCall => matches!(e, Event::SolverQuery { .. }),
+            Breakpoint::Refinement => matches!(e, Event::Refinement { .. }),
+        }
+    }
+
+    /// The button's label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Breakpoint::MergeChanged => "next merge that changed a state",
+            Breakpoint::Covered => "next covering stop",
+            Breakpoint::Target => "next target",
+            Breakpoint::Pop => "next pop",
+            Breakpoint::Widening => "next widening",
+            Breakpoint::SolverCall => "next solver call",
+            Breakpoint::Refinement => "next refinement",
+        }
+    }
+}
+
+/// The position of the next event matching `bp` after the cursor's position
+/// (the position just after that event), if the trace so far has one.
+pub fn next_break(cursor: &Cursor, bp: Breakpoint) -> Option<usize> {
+    cursor.find_next(|e| bp.matches(e))
+}
+
+/// One abstract state as a line of a panel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateLine {
+    /// `s12`.
+    pub id: String,
+    /// `N5`, or empty when unknown.
+    pub location: String,
+    /// The state's content: `x=1, y=2` (values) or `x - y <= 0 ∧ …`
+    /// (octagon constraints); `⊤` when nothing is known.
+    pub text: String,
+    /// The state popped in the current step.
+    pub current: bool,
+    /// A target state.
+    pub target: bool,
+    /// Named by the last event shown (the transfer's successors, the
+    /// merge's operands and result, the stop's state and its coverers).
+    pub involved: bool,
+}
+
+/// The states the event `e` is about.
+pub fn involved_states(e: &Event) -> Vec<StateId> {
+    match e {
+        Event::StateCreated { state, .. }
+        | Event::WaitlistPush { state, .. }
+        | Event::WaitlistPop { state, .. }
+        | Event::WaitlistRemove { state }
+        | Event::ReachedAdd { state }
+        | Event::TargetReached { state, .. } => vec![*state],
+        Event::ReachedRemove { state, replaced_by } => vec![*state, *replaced_by],
+        Event::Transfer { successors, .. } => successors.clone(),
+        Event::PrecisionAdjusted { state, result, .. } => vec![*state, *result],
+        Event::Merge { new, reached, result, .. } => vec![*new, *reached, *result],
+        Event::Stop { state, covered_by, .. } => std::iter::once(*state).chain(covered_by.iter().copied()).collect(),
+        _ => vec![],
+    }
+}
+
+/// The reached states at one location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LocationGroup {
+    /// `N5`.
+    pub node: String,
+    /// Its reached states, oldest first.
+    pub states: Vec<StateLine>,
+}
+
+/// Everything the analysis panels show at one position of the trace.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Panels {
+    /// Events applied (the timeline's position).
+    pub position: usize,
+    /// Events recorded so far.
+    pub total: usize,
+    /// The current step in words ([`Snapshot::step_text`]).
+    pub step_text: String,
+    /// The waitlist, in order (the next state popped under DFS is last).
+    pub waitlist: Vec<StateLine>,
+    /// The reached set grouped by location, in node order.
+    pub reached: Vec<LocationGroup>,
+    /// `reached 12 · created 30 · steps 9`.
+    pub stats: String,
+    /// `TRUE — …` once the trace's end is shown.
+    pub verdict: Option<String>,
+    /// For a TRUE under mathematical integers: what could differ in C
+    /// (shown under the verdict, not repeated in it).
+    pub int_model_caveat: Option<String>,
+    /// The location of the state being processed.
+    pub current_node: Option<String>,
+    /// The edge being processed: its source node and its index among that
+    /// node's leaving edges (the row of the CFA listing).
+    pub current_edge: Option<(String, usize)>,
+    /// The source line of the edge being processed.
+    pub current_line: Option<u32>,
+    /// How many reached states each node holds.
+    pub node_counts: BTreeMap<String, usize>,
+}
+
+/// A state's content without its location and call stack parts.
+pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
+    let Some(view) = snapshot.state(id).and_then(|s| s.view.clone()) else { return "?".into() };
+    let mut parts = Vec::new();
+    for c in &view.components {
+        match &c.content {
+            ViewContent::Location { .. } | ViewContent::Callstack { .. } => {}
+            ViewContent::Values { values } => {
+                parts.extend(values.iter().map(|b| format!("{}={}", b.name, b.value)));
+            }
+            ViewContent::Octagon { octagon } if octagon.bottom => parts.push("⊥".into()),
+            ViewContent::Octagon { octagon } => parts.extend(octagon.constraints.iter().cloned()),
+            ViewContent::Constraints { constraints } => parts.extend(constraints.iter().cloned()),
+            ViewContent::SymbolicValues { values } => parts.extend(values.iter().map(|b| format!("{}={}", b.name, b.value))),
+            ViewContent::Text { text } => parts.push(text.clone()),
+        }
+    }
+    if parts.is_empty() {
+        "⊤".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLine {
+    let info = snapshot.state(id);
+    StateLine {
+        id: id.to_string(),
+        location: info.and_then(|s| s.location).map(|l| l.to_string()).unwrap_or_default(),
+        text: state_text(snapshot, id),
+        current: snapshot.current_state == Some(id),
+        target: info.is_some_and(|s| s.target),
+        involved: involved.contains(&id),
+    }
+}
+
+impl Panels {
+    /// The panels at the cursor's current position (the verdict appears once
+    /// the cursor is past the run's `AnalysisFinished` event).
+    pub fn of(program: &Program, cursor: &Cursor) -> Panels {
+        let s = cursor.snapshot();
+        let involved = s.position.checked_sub(1).and_then(|i| cursor.events().get(i)).map(involved_states).unwrap_or_default();
+        let reached: Vec<LocationGroup> = s
+            .reached
+            .iter()
+            .filter(|(_, ids)| !ids.is_empty())
+            .map(|(node, ids)| LocationGroup {
+                node: node.to_string(),
+                states: ids.iter().map(|&id| state_line(s, id, &involved)).collect(),
+            })
+            .collect();
+        let node_counts = reached.iter().map(|g| (g.node.clone(), g.states.len())).collect();
+        let current_node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location).map(|l| l.to_string());
+        let (current_edge, current_line) = match s.current_edge {
+            Some(eid) => {
+                let e = program.edge(eid);
+                let index = program.successors(e.source).position(|x| x.id == eid).unwrap_or(0);
+                (Some((e.source.to_string(), index)), Some(e.line).filter(|&l| l > 0))
+            }
+            None => (None, None),
+        };
+        let current_line = current_line.or_else(|| {
+            let node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location)?;
+            Some(program.node(node).line).filter(|&l| l > 0)
+        });
+        let st = &s.stats;
+        Panels {
+            position: s.position,
+            total: cursor.len(),
+            step_text: s.step_text(),
+            waitlist: s.waitlist.iter().map(|&id| state_line(s, id, &involved)).collect(),
+            reached,
+            stats: format!("reached {} · created {} · steps {}", st.reached, st.created, st.steps),
+            verdict: s.finished.as_ref().map(|(v, reason)| {
+                let suffix = s.int_model_caveat.as_ref().map(|c| format!("; {}", c.message()));
+                let reason = suffix.as_deref().and_then(|x| reason.strip_suffix(x)).unwrap_or(reason);
+                format!("{} — {reason}", v.upper())
+            }),
+            int_model_caveat: s.int_model_caveat.as_ref().map(|c| c.message()),
+            current_node,
+            current_edge,
+            current_line,
+            node_counts,
+        }
+    }
+
+    /// CSS rules that highlight the current node and edge and badge each
+    /// node of the CFA listing with its reached-state count. The listing
+    /// marks node groups with `data-node`. (The editor highlights
+    /// [`Panels::current_line`] itself: `crate::model::editor::highlight_line`.)
+    pub fn highlight_css(&self) -> String {
+        let mut css = String::new();
+        for (node, n) in &self.node_counts {
+            css += &format!(".listing tbody[data-node=\"{node}\"] .node-id::after {{ content: \" {n}\"; }}\n");
+        }
+        if let Some(node) = &self.current_node {
+            css += &format!(".listing tbody[data-node=\"{node}\"] .node-row {{ background: var(--current-bg); }}\n");
+        }
+        if let Some((node, i)) = &self.current_edge {
+            css += &format!(
+                ".listing tbody[data-node=\"{node}\"] > tr:nth-child({}) {{ background: var(--current-edge-bg); outline: 2px solid var(--accent); }}\n",
+                i + 2
+            );
+        }
+        css
+    }
+
+    /// The panels as plain text (what the native tests compare).
+    pub fn text(&self) -> String {
+        let mut out = format!("event {}/{}\nstep: {}\nwaitlist:", self.position, self.total, self.step_text);
+        for w in &self.waitlist {
+            out += &format!(" {}@{}", w.id, w.location);
+        }
+        out += "\nreached:\n";
+        for g in &self.reached {
+            out += &format!("  {}:\n", g.node);
+            for st in &g.states {
+                out += &format!("    {} {}\n", st.id, st.text);
+            }
+        }
+        out += &self.stats;
+        out.push('\n');
+        if let Some(v) = &self.verdict {
+            out += &format!("verdict: {v}\n");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::page::EXAMPLE_PROGRAM;
+
+    /// Listing 2.1 over mathematical integers, as the octagon thesis runs it.
+    fn listing_run(preset: &str) -> Run {
+        let spec = RunSpec { preset: preset.into(), int_model: IntModel::Math, ..RunSpec::default() };
+        Run::start(EXAMPLE_PROGRAM, spec).unwrap().complete()
+    }
+
+    /// The CEGAR footnote example under octagon-cegar, run to the end
+    /// (a spurious path, a refinement, then TRUE).
+    fn footnote_octagon_cegar() -> Run {
+        let src = include_str!("../../../../static/examples/cegar-footnote.c");
+        Run::start(src, RunSpec { preset: "octagon-cegar".into(), max_steps: 5000, ..RunSpec::default() }).unwrap().complete()
+    }
+
+    fn panels_at(run: &mut Run, k: usize) -> Panels {
+        run.cursor.seek(k);
+        Panels::of(&run.program, &run.cursor)
+    }
+
+    #[test]
+    fn listing_2_1_under_octagon_widening_at_a_few_events() {
+        let mut run = listing_run("octagon-widening");
+        assert_eq!(run.cursor.len(), 176);
+        assert_eq!(run.steps(), 24);
+
+        let p = panels_at(&mut run, 0);
+        assert_eq!(p.text(), "event 0/176\nstep: \nwaitlist:\nreached:\nreached 0 · created 0 · steps 0\n");
+
+        let p = panels_at(&mut run, 20);
+        assert_eq!(
+            p.text(),
+            "event 20/176\n\
+             step: step 3: pop s2 @N2; transfer along N2→N3 `while` → s3; stop: s3 not covered\n\
+             waitlist:\n\
+             reached:\n  N0:\n    s0 ⊤\n  N1:\n    s1 ticks == 0\n  N2:\n    s2 ticks == 0\n\
+             reached 3 · created 4 · steps 3\n"
+        );
+        assert_eq!(p.current_node.as_deref(), Some("N2"));
+        assert_eq!(p.current_edge, Some(("N2".to_string(), 0)));
+        assert_eq!(p.current_line, Some(10), "the while loop's line");
+        let css = p.highlight_css();
+        assert!(css.contains(r#"tbody[data-node="N2"] > tr:nth-child(2)"#), "{css}");
+        assert!(css.contains(r#"tbody[data-node="N1"] .node-id::after { content: " 1"; }"#), "{css}");
+
+        // Seeking back is the same view as going forward to that position.
+        let p15 = panels_at(&mut run, 15);
+        assert_eq!(
+            p15.step_text,
+            "step 2: pop s1 @N1; transfer along N1→N2 `int flag = __VERIFIER_nondet_int();` → s2; stop: s2 not covered; add s2"
+        );
+        assert_eq!(p15.stats, "reached 3 · created 3 · steps 2");
+        let mut fresh = listing_run("octagon-widening");
+        assert_eq!(panels_at(&mut fresh, 15), p15);
+
+        let end = panels_at(&mut run, 176);
+        assert_eq!(
+            end.verdict.as_deref(),
+            Some("TRUE — the waitlist is empty: the reached set is a fixpoint without any target state")
+        );
+        assert_eq!(end.stats, "reached 21 · created 34 · steps 24");
+        let n4: Vec<&str> = end.reached.iter().find(|g| g.node == "N4").unwrap().states.iter().map(|s| s.text.as_str()).collect();
+        assert_eq!(
+            n4,
+            [
+                "ticks == 0, __tmp0 == 0",
+                "0 <= ticks <= 1, __tmp0 == 0",
+                "0 <= ticks <= 2, __tmp0 == 0",
+                "ticks >= 0, __tmp0 == 0"
+            ]
+        );
+        assert_eq!(end.node_counts.get("N4"), Some(&4));
+        assert_eq!(
+            end.reached.iter().find(|g| g.node == "N3").unwrap().states[0].text,
+            "ticks >= 0",
+            "widening at the loop head"
+        );
+    }
+
+    #[test]
+    fn breakpoints_find_the_next_widening_merge_and_covering_stop() {
+        let mut run = listing_run("octagon-widening");
+        run.cursor.seek(0);
+        let m = next_break(&run.cursor, Breakpoint::MergeChanged).expect("widening replaces a state at the loop head");
+        run.cursor.seek(m);
+        let p = Panels::of(&run.program, &run.cursor);
+        assert!(p.step_text.contains("merge") && p.step_text.contains(" replaces s"), "{}", p.step_text);
+        let involved: Vec<&str> =
+            p.reached.iter().flat_map(|g| &g.states).filter(|s| s.involved).map(|s| s.id.as_str()).collect();
+        assert_eq!(involved, ["s3"], "the merge's reached operand is highlighted (its result is not in the reached set yet)");
+        let c = next_break(&run.cursor, Breakpoint::Covered).expect("a covering stop");
+        assert!(c > m);
+        run.cursor.seek(c);
+        assert!(Panels::of(&run.program, &run.cursor).step_text.contains("covered by"));
+        assert_eq!(next_break(&run.cursor, Breakpoint::Target), None, "Listing 2.1 is safe");
+    }
+
+    #[test]
+    fn widening_breakpoint_skips_non_widening_merges() {
+        let mut run = listing_run("octagon-widening");
+        run.cursor.seek(0);
+        let w = next_break(&run.cursor, Breakpoint::Widening).expect("a widening at the loop head");
+        assert!(matches!(run.cursor.events()[w - 1], Event::Merge { operator: MergeKind::Widening, replaced: true, .. }));
+        assert_eq!(next_break(&run.cursor, Breakpoint::Refinement), None, "no CEGAR in this preset");
+        let mut join = listing_run("octagon-join");
+        join.cursor.seek(0);
+        assert_eq!(next_break(&join.cursor, Breakpoint::Widening), None, "merge^join never widens");
+    }
+
+    #[test]
+    fn cegar_presets_run_cegar_in_the_page() {
+        let mut run = footnote_octagon_cegar();
+        run.cursor.seek(0);
+        let r = next_break(&run.cursor, Breakpoint::Refinement).expect("octagon-cegar refines the spurious path");
+        assert!(r > 0);
+        let n = run.cursor.len();
+        let p = panels_at(&mut run, n);
+        assert!(p.verdict.as_deref().unwrap().starts_with("TRUE"), "{:?}", p.verdict);
+        assert!(PRESETS.iter().any(|(name, _)| *name == "octagon-seq-widening-cegar"));
+    }
+
+    #[test]
+    fn the_cegar_view_shows_iterations_the_counterexample_and_the_precision() {
+        let mut run = footnote_octagon_cegar();
+        run.cursor.seek(0);
+        assert!(CegarView::of(&run.program, run.cursor.snapshot()).is_empty(), "nothing before the run");
+        let n = run.cursor.len();
+        run.cursor.seek(n);
+        let v = CegarView::of(&run.program, run.cursor.snapshot());
+        assert!(v.segments.len() >= 2, "a refinement starts a second iteration: {v:?}");
+        assert_eq!(v.iteration as usize, v.segments.len());
+        assert!(v.verdict.as_deref().unwrap().starts_with("infeasible"), "{v:?}");
+        assert!(v.path.iter().any(|l| l.contains("[x > 5]")) && v.path.iter().any(|l| l.contains("[x < 3]")), "{:?}", v.path);
+        assert!(v.precision.iter().any(|(_, var, _)| var.ends_with('x')), "x is tracked: {:?}", v.precision);
+        assert!(!v.precision.iter().any(|(_, var, _)| var.ends_with("::n")), "the loop counter never is: {:?}", v.precision);
+        assert_eq!(v.path_edges.len(), v.path.len());
+        assert!(v.path_css().contains("g.cfa-edge[data-edge=\"E"));
+        // A plain run has no CEGAR view.
+        let mut plain = listing_run("octagon-widening");
+        let n = plain.cursor.len();
+        plain.cursor.seek(n);
+        assert!(CegarView::of(&plain.program, plain.cursor.snapshot()).is_empty());
+    }
+
+    #[test]
+    fn value_analysis_shows_explicit_values() {
+        let src = "int main() { int x = 1; int y = x + 2; if (y != 3) { ERROR: return 1; } return 0; }";
+        let mut run = Run::start(src, RunSpec { preset: "value".into(), ..RunSpec::default() }).unwrap().complete();
+        let n = run.cursor.len();
+        let p = panels_at(&mut run, n);
+        assert!(p.verdict.as_deref().unwrap().starts_with("TRUE"), "{:?}", p.verdict);
+        assert!(p.reached.iter().flat_map(|g| &g.states).any(|s| s.text == "main::x=1, main::y=3"), "{}", p.text());
+    }
+
+    #[test]
+    fn step_limit_ends_unknown_and_names_the_limit() {
+        let spec = RunSpec { preset: "octagon-sep".into(), max_steps: 300, ..RunSpec::default() };
+        assert_eq!(spec.describe(), "octagon-sep, c, ≤ 300 steps");
+        let mut run = Run::start(EXAMPLE_PROGRAM, spec).unwrap();
+        // In slices, as the page computes it.
+        let mut slices = 0;
+        while !run.advance(25) {
+            slices += 1;
+        }
+        assert!(slices >= 11, "{slices} slices");
+        assert_eq!(run.steps(), 300);
+        let n = run.cursor.len();
+        let p = panels_at(&mut run, n);
+        let v = p.verdict.unwrap();
+        assert!(v.starts_with("UNKNOWN — step limit reached: limits.steps = 300"), "{v}");
+    }
+
+    #[test]
+    fn configuration_is_the_clis() {
+        let spec = RunSpec { preset: "value-join".into(), int_model: IntModel::C, max_steps: 0, properties: None };
+        let c = spec.config().unwrap();
+        assert_eq!(c.int_model(), IntModel::C);
+        assert_eq!(c.algorithm_options().max_steps, None);
+        assert_eq!(c.get("cpa.value.merge"), "JOIN");
+        assert!(Run::start("int main() { return 0 }", RunSpec::default()).is_err());
+        for (name, _) in PRESETS {
+            assert!(RunSpec { preset: name.to_string(), ..RunSpec::default() }.config().is_ok(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The compare view without any browser: two or three configurations run
+//! on the same program and stepped in sync.
+//!
+//! * Steps are the algorithm's waitlist pops: the compare view's position
+//!   is a step number `k`, and each pane shows its own trace just before its
+//!   step `k + 1` begins ([`step_position`]); a run that ended earlier
+//!   stays at its end.
+//! * [`signatures`] reduce every step to what the configurations could do
+//!   differently — the popped location, the transfers, the merges that
+//!   changed a reached state, the stop decisions — so [`divergence`] finds
+//!   the first step where their behaviour differs (for merge^sep, ^join and
+//!   ^widening: the first merge that combined two states).
+//! * [`series`] samples reached-set size and states created after every
+//!   step (the plots); [`plot`] lays the series out as polylines in a
+//!   fixed-size SVG coordinate box; [`SummaryRow`] is a row of the summary
+//!   table (in the spirit of the octagon thesis's Table 3.1); [`heat`]
+//!   gives per-location reached-state counts for the heat map.
+//!
+//! Plain Rust, tested natively.
+
+use std::collections::BTreeMap;
+
+use engine::trace::{Event, Verdict};
+use engine::view::{Cursor, Statistics};
+
+/// The default compare set (the three merge operators on octagons).
+pub const DEFAULT_SET: [&str; 3] = ["octagon-sep", "octagon-join", "octagon-widening"];
+
+/// The event positions at which each step begins (the index of its
+/// `WaitlistPop`), in step order.
+pub fn step_starts(events: &[Event]) -> Vec<usize> {
+    events.iter().enumerate().filter(|(_, e)| matches!(e, Event::WaitlistPop { .. })).map(|(i, _)| i).collect()
+}
+
+/// The position a pane shows at compare step `k`: after its first `k`
+/// steps, just before step `k + 1` pops (the whole trace once `k` is past
+/// its last step).
+pub fn step_position(starts: &[usize], total: usize, k: usize) -> usize {
+    starts.get(k).copied().unwrap_or(total)
+}
+
+/// The compare step that contains event position `pos` (the number of pops
+/// at or before it).
+pub fn step_of_position(starts: &[usize], pos: usize) -> usize {
+    starts.iter().take_while(|&&s| s < pos).count()
+}
+
+/// What a step did, reduced to what can be compared across configurations
+/// (state ids differ between runs; locations, decisions and counts do not).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct StepSignature {
+    /// The popped state's location.
+    pub popped: Option<u32>,
+    /// Each transfer: the edge's target and how many successors it had.
+    pub transfers: Vec<(u32, usize)>,
+    /// The locations where a merge replaced a reached state.
+    pub merges_changed: Vec<u32>,
+    /// Each stop check: whether it covered the state.
+    pub stops: Vec<bool>,
+    /// A target was reached in this step.
+    pub target: bool,
+}
+
+/// One signature per step (index 0 is step 1).
+pub fn signatures(events: &[Event]) -> Vec<StepSignature> {
+    let mut out: Vec<StepSignature> = Vec::new();
+    let mut location: BTreeMap<u64, u32> = BTreeMap::new();
+    for e in events {
+        match e {
+            Event::StateCreated { state, location: Some(l), .. } => {
+                location.insert(state.0 as u64, l.0);
+            }
+            Event::WaitlistPop { state, .. } => {
+                out.push(StepSignature { popped: location.get(&(state.0 as u64)).copied(), ..StepSignature::default() })
+            }
+            Event::Transfer { target, successors, .. } => {
+                if let Some(s) = out.last_mut() {
+                    s.transfers.push((target.0, successors.len()));
+                }
+            }
+            Event::Merge { reached, replaced: true, .. } => {
+                if let Some(s) = out.last_mut() {
+                    s.merges_changed.push(location.get(&(reached.0 as u64)).copied().unwrap_or(u32::MAX));
+                }
+            }
+            Event::Stop { covered, .. } => {
+                if let Some(s) = out.last_mut() {
+                    s.stops.push(*covered);
+                }
+            }
+            Event::TargetReached { .. } => {
+                if let Some(s) = out.last_mut() {
+                    s.target = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The first step where the configurations behave differently.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// The step (1-based; the compare position that shows its outcome is
+    /// this number).
+    pub step: usize,
+    /// For each run: whether its step differs from the first run's.
+    pub differs: Vec<bool>,
+}
+
+/// Compares the runs' step signatures (each complete or not): the first
+/// step at which not all runs did the same, among the steps every run has
+/// computed (a run that has ended has no more steps: if another continues,
+/// that is a divergence too). `None` when they agree everywhere known.
+pub fn divergence(runs: &[&[StepSignature]], finished: &[bool]) -> Option<Divergence> {
+    if runs.len() < 2 {
+        return None;
+    }
+    let longest = runs.iter().map(|r| r.len()).max().unwrap_or(0);
+    for i in 0..longest {
+        let at: Vec<Option<&StepSignature>> = runs.iter().map(|r| r.get(i)).collect();
+        // A run still computing has not reached step i yet: undecided.
+        if at.iter().zip(finished).any(|(s, done)| s.is_none() && !done) {
+            return None;
+        }
+        let first = at[0];
+        if at.iter().any(|s| *s != first) {
+            return Some(Divergence { step: i + 1, differs: at.iter().map(|s| *s != first).collect() });
+        }
+    }
+    None
+}
+
+/// Reached-set size and states created after each step (index 0: before
+/// the first pop, after the initial state was added).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Series {
+    /// Reached-set size after step k.
+    pub reached: Vec<u64>,
+    /// States created up to step k.
+    pub created: Vec<u64>,
+}
+
+/// Samples the statistics at every step boundary and at the end.
+pub fn series(events: &[Event]) -> Series {
+    let mut st = Statistics::default();
+    let mut s = Series::default();
+    let mut popped = false;
+    for e in events {
+        if matches!(e, Event::WaitlistPop { .. }) {
+            s.reached.push(st.reached);
+            s.created.push(st.created);
+            popped = true;
+        }
+        st.observe(e);
+    }
+    if popped || !events.is_empty() {
+        s.reached.push(st.reached);
+        s.created.push(st.created);
+    }
+    s
+}
+
+/// One line of a plot, in the plot box's coordinates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotLine {
+    /// The configuration it belongs to (legend).
+    pub label: String,
+    /// `x,y x,y …` for an SVG polyline.
+    pub points: String,
+    /// Where the line ends (for its end label).
+    pub end: (f64, f64),
+    /// Its last value.
+    pub last: u64,
+}
+
+/// A plot of several series over the steps, in a `width`×`height` box with
+/// `pad` pixels around for the axes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plot {
+    /// The lines, in the order given.
+    pub lines: Vec<PlotLine>,
+    /// The largest step shown (x axis end).
+    pub x_max: usize,
+    /// The largest value shown (y axis end), at least 1.
+    pub y_max: u64,
+    /// x positions of the given marker steps (divergence, cursor).
+    pub markers: Vec<f64>,
+}
+
+/// The plot area's geometry: box size and padding.
+pub const PLOT_W: f64 = 420.0;
+/// Plot box height.
+pub const PLOT_H: f64 = 160.0;
+/// Left padding (the y axis labels).
+pub const PLOT_PAD_L: f64 = 40.0;
+/// Padding on the other sides.
+pub const PLOT_PAD: f64 = 12.0;
+
+/// Lays out `series` (label, value after each step) over a common x axis.
+/// Long series are sampled down to at most `max_points` points each.
+pub fn plot(series: &[(String, Vec<u64>)], markers: &[usize], max_points: usize) -> Plot {
+    let x_max = series.iter().map(|(_, v)| v.len().saturating_sub(1)).max().unwrap_or(0).max(1);
+    let y_max = series.iter().flat_map(|(_, v)| v.iter().copied()).max().unwrap_or(0).max(1);
+    let (w, h) = (PLOT_W - PLOT_PAD_L - PLOT_PAD, PLOT_H - 2.0 * PLOT_PAD);
+    let x = |k: usize| PLOT_PAD_L + w * k as f64 / x_max as f64;
+    let y = |v: u64| PLOT_PAD + h - h * v as f64 / y_max as f64;
+    let lines = series
+        .iter()
+        .map(|(label, v)| {
+            let n = v.len();
+            let stride = n.div_ceil(max_points.max(2)).max(1);
+            let mut pts: Vec<(f64, f64)> = (0..n).step_by(stride).map(|k| (x(k), y(v[k]))).collect();
+            if n > 0 && (n - 1) % stride != 0 {
+                pts.push((x(n - 1), y(v[n - 1])));
+            }
+            let points = pts.iter().map(|(a, b)| format!("{a:.1},{b:.1}")).collect::<Vec<_>>().join(" ");
+            PlotLine {
+                label: label.clone(),
+                points,
+                end: pts.last().copied().unwrap_or((x(0), y(0))),
+                last: v.last().copied().unwrap_or(0),
+            }
+        })
+        .collect();
+    Plot { lines, x_max, y_max, markers: markers.iter().map(|&k| x(k.min(x_max))).collect() }
+}
+
+/// A row of the summary table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SummaryRow {
+    /// The configuration.
+    pub preset: String,
+    /// Whether the run has ended (a verdict, possibly UNKNOWN).
+    pub finished: bool,
+    /// Whether the algorithm reached a fixpoint or a target by itself (not
+    /// stopped by a limit: TRUE or FALSE).
+    pub terminates: bool,
+    /// `TRUE`, `FALSE`, `UNKNOWN`, or `…` while computing.
+    pub verdict: String,
+    /// Final (or current) reached-set size.
+    pub reached: u64,
+    /// States created.
+    pub created: u64,
+    /// Steps (waitlist pops).
+    pub steps: u64,
+    /// CEGAR refinements.
+    pub refinements: u64,
+}
+
+impl SummaryRow {
+    /// The row for one run's events so far.
+    pub fn of(preset: &str, events: &[Event]) -> SummaryRow {
+        let st = Statistics::of(events);
+        let verdict = events.iter().rev().find_map(|e| match e {
+            Event::AnalysisFinished { verdict, .. } => Some(*verdict),
+            _ => None,
+        });
+        SummaryRow {
+            preset: preset.to_string(),
+            finished: verdict.is_some(),
+            terminates: matches!(verdict, Some(Verdict::True | Verdict::False)),
+            verdict: verdict.map_or("…".to_string(), |v| v.upper().to_string()),
+            reached: st.reached,
+            created: st.created,
+            steps: st.steps,
+            refinements: st.refinements,
+        }
+    }
+}
+
+/// Reached-state counts per location at the cursor's position (node id
+/// number → count), for the heat map.
+pub fn heat(cursor: &Cursor) -> BTreeMap<u32, usize> {
+    cursor.snapshot().reached.iter().filter(|(_, v)| !v.is_empty()).map(|(n, v)| (n.0, v.len())).collect()
+}
+
+/// A heat-map cell's shade in [0, 1]: `count / max` on a square-root scale
+/// (so one state still shows against a hundred).
+pub fn shade(count: usize, max: usize) -> f64 {
+    if count == 0 || max == 0 {
+        0.0
+    } else {
+        ((count as f64) / (max as f64)).sqrt().clamp(0.0, 1.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::analysis::{Run, RunSpec};
+
+    const BOUNDED: &str = include_str!("../../../../static/examples/octagon-listing2-1-bounded.c");
+
+    fn runs() -> Vec<Run> {
+        DEFAULT_SET
+            .iter()
+            .map(|p| {
+                Run::start(BOUNDED, RunSpec { preset: p.to_string(), max_steps: 5000, ..RunSpec::default() }).unwrap().complete()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn listing_2_1_bounded_summary_matches_table_3_1_shape() {
+        let runs = runs();
+        let rows: Vec<SummaryRow> = runs.iter().map(|r| SummaryRow::of(&r.spec.preset, r.cursor.events())).collect();
+        for r in &rows {
+            assert!(r.finished && r.terminates, "{r:?}");
+            assert_eq!(r.verdict, "TRUE", "{r:?}");
+            assert_eq!(r.refinements, 0);
+        }
+        let (sep, join, widening) = (&rows[0], &rows[1], &rows[2]);
+        // merge^join keeps one state per reachable location.
+        let reachable = runs[1].cursor.snapshot_at_end_locations();
+        assert_eq!(join.reached as usize, reachable, "{join:?}");
+        assert!(sep.reached > join.reached, "sep keeps one state per value of ticks: {sep:?}");
+        assert!(widening.created < join.created && widening.created < sep.created, "{rows:?}");
+    }
+
+    #[test]
+    fn divergence_is_the_first_merge_that_joined() {
+        let runs = runs();
+        let sigs: Vec<Vec<StepSignature>> = runs.iter().map(|r| signatures(r.cursor.events())).collect();
+        let d = divergence(&sigs.iter().map(|s| s.as_slice()).collect::<Vec<_>>(), &[true, true, true]).expect("they diverge");
+        // The step of octagon-join's first merge that replaced a state.
+        let join = runs[1].cursor.events();
+        let first_join = join.iter().position(|e| matches!(e, Event::Merge { replaced: true, .. })).unwrap();
+        let starts = step_starts(join);
+        assert_eq!(d.step, step_of_position(&starts, first_join + 1), "{d:?}");
+        assert!(d.differs[1] || d.differs[2], "{d:?}");
+        // Before it, all three did the same steps.
+        assert_eq!(sigs[0][..d.step - 1], sigs[1][..d.step - 1]);
+        assert_eq!(sigs[0][..d.step - 1], sigs[2][..d.step - 1]);
+        // Undecided while a run has not computed that far.
+        let short: Vec<&[StepSignature]> = vec![&sigs[0][..2], &sigs[1][..2]];
+        assert_eq!(divergence(&short, &[false, false]), None);
+        assert_eq!(divergence(&short, &[true, false]), None);
+        // The same configuration twice never diverges.
+        assert_eq!(divergence(&[&sigs[1], &sigs[1]], &[true, true]), None);
+    }
+
+    #[test]
+    fn steps_and_positions() {
+        let runs = runs();
+        let ev = runs[2].cursor.events();
+        let starts = step_starts(ev);
+        assert_eq!(starts.len() as u64, runs[2].steps());
+        assert_eq!(step_position(&starts, ev.len(), 0), starts[0]);
+        assert_eq!(step_position(&starts, ev.len(), starts.len()), ev.len());
+        assert_eq!(step_position(&starts, ev.len(), 10_000), ev.len());
+        assert_eq!(step_of_position(&starts, starts[3] + 1), 4);
+        assert_eq!(step_of_position(&starts, 0), 0);
+    }
+
+    #[test]
+    fn series_and_plot() {
+        let runs = runs();
+        let s = series(runs[0].cursor.events());
+        assert_eq!(s.reached.len() as u64, runs[0].steps() + 1);
+        assert_eq!(s.reached[0], 1, "the initial state before the first pop");
+        let st = Statistics::of(runs[0].cursor.events());
+        assert_eq!((*s.reached.last().unwrap(), *s.created.last().unwrap()), (st.reached, st.created));
+        assert!(s.created.windows(2).all(|w| w[0] <= w[1]), "created never decreases");
+
+        let lines: Vec<(String, Vec<u64>)> =
+            runs.iter().map(|r| (r.spec.preset.clone(), series(r.cursor.events()).created)).collect();
+        let p = plot(&lines, &[3], 200);
+        assert_eq!(p.lines.len(), 3);
+        assert_eq!(p.y_max, lines.iter().flat_map(|l| l.1.iter()).copied().max().unwrap());
+        for l in &p.lines {
+            let n = l.points.split(' ').count();
+            assert!(n <= 202, "{n} points");
+            for pt in l.points.split(' ') {
+                let (x, y) = pt.split_once(',').unwrap();
+                let (x, y): (f64, f64) = (x.parse().unwrap(), y.parse().unwrap());
+                assert!((PLOT_PAD_L..=PLOT_W - PLOT_PAD + 0.01).contains(&x), "{x}");
+                assert!((PLOT_PAD - 0.01..=PLOT_H - PLOT_PAD + 0.01).contains(&y), "{y}");
+            }
+        }
+        assert_eq!(p.markers.len(), 1);
+        let empty = plot(&[], &[], 10);
+        assert_eq!((empty.x_max, empty.y_max), (1, 1));
+    }
+
+    #[test]
+    fn heat_counts_and_shades() {
+        let mut runs = runs();
+        let n = runs[0].cursor.len();
+        runs[0].cursor.seek(n);
+        let h = heat(&runs[0].cursor);
+        let max = *h.values().max().unwrap();
+        assert!(max > 50, "sep keeps ~one state per value of ticks at the loop: {h:?}");
+        assert_eq!(shade(max, max), 1.0);
+        assert_eq!(shade(0, max), 0.0);
+        assert!(shade(1, max) > 0.0 && shade(1, max) < 0.2);
+    }
+
+    /// The number of distinct locations of the reached set at the end.
+    trait EndLocations {
+        fn snapshot_at_end_locations(&self) -> usize;
+    }
+    impl EndLocations for Cursor {
+        fn snapshot_at_end_locations(&self) -> usize {
+            let mut c = Cursor::new(self.events().to_vec());
+            c.seek(c.len());
+            c.snapshot().reached.values().filter(|v| !v.is_empty()).count()
+        }
+    }
+}

@@ -1,0 +1,416 @@
+//! The abstract reachability graph (ARG) as a laid-out graph.
+//!
+//! Every abstract state the run created so far is a node; its incoming
+//! links are its [`Origin`]: a transfer successor hangs below its parent, a
+//! precision-adjusted state below the state it adjusted, and a merge result
+//! below *both* of its operands (the new state and the reached state it
+//! replaces). States the stop operator found covered get a dashed link to
+//! the states that cover them; that link is drawn but does not shape the
+//! layout (it often points back up).
+//!
+//! Marks ([`ArgMarks`]) say what each state is at the shown position: in the
+//! reached set, in the waitlist, replaced by a merge result, a merge result
+//! itself, covered (stopped), a target, the state being processed.
+//!
+//! Stable pictures while stepping: the layout is computed from the states of
+//! the whole trace recorded so far ([`ArgState::of_events`]), and a position
+//! shows the prefix of states created by then ([`ArgGraph::visible`]), so
+//! stepping only changes marks and adds or removes a few boxes.
+//!
+//! Large runs: at most [`ARG_CAP`] states are drawn — a window of the most
+//! recent ones, moved in chunks of [`ARG_CHUNK`] states so that it is laid
+//! out again only every [`ARG_CHUNK`] states — with a note saying how many
+//! older states are hidden.
+//!
+//! Nothing here depends on Yew or web-sys: it is tested natively.
+
+use engine::trace::{Origin, StateId};
+use engine::view::Snapshot;
+
+use crate::model::graphs::cfa::{svg_path, CHAR_W, LINE_H};
+use crate::model::graphs::layout::{layout, EdgeSpec, NodeSpec, Point, Shape, Spacing};
+use crate::model::selection::Highlight;
+
+/// At most this many states are drawn (the most recent ones).
+pub const ARG_CAP: usize = 300;
+
+/// The window of drawn states moves in steps of this many states.
+pub const ARG_CHUNK: usize = 100;
+
+/// What the ARG needs of one state: its id, location and origin.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgState {
+    /// The state.
+    pub id: StateId,
+    /// Its CFA location.
+    pub location: Option<cfa::NodeId>,
+    /// How it came to be (its parents).
+    pub origin: Origin,
+}
+
+impl ArgState {
+    /// The states created in a trace (in order of creation).
+    pub fn of_events(events: &[engine::Event]) -> Vec<ArgState> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                engine::Event::StateCreated { state, location, origin, .. } => {
+                    Some(ArgState { id: *state, location: *location, origin: origin.clone() })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The states created up to a snapshot's position.
+    pub fn of_snapshot(snapshot: &Snapshot) -> Vec<ArgState> {
+        snapshot.states.iter().map(|s| ArgState { id: s.id, location: s.location, origin: s.origin.clone() }).collect()
+    }
+}
+
+/// The first state of the drawn window when `shown` states exist: a
+/// multiple of [`ARG_CHUNK`], leaving between `ARG_CAP - ARG_CHUNK` and
+/// [`ARG_CAP`] states in view.
+pub fn window_start(shown: usize) -> usize {
+    shown.saturating_sub(ARG_CAP).div_ceil(ARG_CHUNK) * ARG_CHUNK
+}
+
+/// How a state is linked to its parent in the ARG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArgLink {
+    /// Transfer relation: parent → successor along a CFA edge.
+    Transfer,
+    /// Precision adjustment: state → adjusted state.
+    Precision,
+    /// Merge: an operand → the merge result.
+    Merge,
+}
+
+impl ArgLink {
+    /// The CSS class of the link.
+    pub fn css_class(self) -> &'static str {
+        match self {
+            ArgLink::Transfer => "arg-transfer",
+            ArgLink::Precision => "arg-precision",
+            ArgLink::Merge => "arg-merge",
+        }
+    }
+}
+
+/// One drawn state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgNode {
+    /// The state.
+    pub state: StateId,
+    /// `@N5`, or empty.
+    pub location: String,
+    /// Its center.
+    pub center: Point,
+    /// Its size.
+    pub width: f64,
+    /// Its size.
+    pub height: f64,
+}
+
+/// One drawn parent link.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgEdge {
+    /// Parent node (index into the nodes).
+    pub from: usize,
+    /// Child node.
+    pub to: usize,
+    /// What kind of link.
+    pub link: ArgLink,
+    /// The SVG path.
+    pub path: String,
+}
+
+/// The ARG of the states created up to some position, laid out.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgGraph {
+    /// The drawn states, by increasing id.
+    pub nodes: Vec<ArgNode>,
+    /// The drawn parent links.
+    pub edges: Vec<ArgEdge>,
+    /// Width of the drawing.
+    pub width: f64,
+    /// Height of the drawing.
+    pub height: f64,
+    /// States laid out (ids `first..first + nodes.len()`).
+    pub total: usize,
+    /// Id of the first drawn state (the ones before are hidden).
+    pub first: u32,
+}
+
+/// What one state is at the shown position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ArgMarks {
+    /// In the reached set.
+    pub reached: bool,
+    /// In the waitlist.
+    pub waiting: bool,
+    /// Left the reached set, replaced by a merge result.
+    pub replaced: bool,
+    /// The result of a merge that changed a state.
+    pub merged: bool,
+    /// The stop operator found it covered (it was not added).
+    pub covered: bool,
+    /// A target state (at the error location).
+    pub target: bool,
+    /// The state being processed (popped by the current step).
+    pub current: bool,
+    /// Part of the selection.
+    pub selected: bool,
+}
+
+impl ArgMarks {
+    /// The CSS classes of a state node with these marks.
+    pub fn classes(&self) -> Vec<&'static str> {
+        let mut c = vec!["arg-node"];
+        for (on, name) in [
+            (self.reached, "reached"),
+            (self.waiting, "waiting"),
+            (self.replaced, "replaced"),
+            (self.merged, "merged"),
+            (self.covered, "covered"),
+            (self.target, "target"),
+            (self.current, "current"),
+            (self.selected, "selected"),
+        ] {
+            if on {
+                c.push(name);
+            }
+        }
+        c
+    }
+
+    /// The marks in words, for the tooltip.
+    pub fn words(&self) -> String {
+        let mut w = Vec::new();
+        if self.reached {
+            w.push("in the reached set");
+        }
+        if self.waiting {
+            w.push("in the waitlist");
+        }
+        if self.replaced {
+            w.push("replaced by a merge result");
+        }
+        if self.merged {
+            w.push("merge result");
+        }
+        if self.covered {
+            w.push("covered (stop)");
+        }
+        if self.target {
+            w.push("target");
+        }
+        if self.current {
+            w.push("being processed");
+        }
+        w.join(", ")
+    }
+}
+
+impl ArgGraph {
+    /// Lays out the window of `states` (all states of the trace so far, in
+    /// id order) that a position with `shown` created states draws: ids
+    /// from [`window_start`]`(shown)` up to [`ARG_CAP`] states further.
+    pub fn build(states: &[ArgState], shown: usize) -> ArgGraph {
+        let first = window_start(shown).min(states.len());
+        let end = (first + ARG_CAP).min(states.len());
+        let total = states.len();
+        let shown = &states[first..end];
+        let index = |id: StateId| (id.0 as usize).checked_sub(first).filter(|&i| i < shown.len());
+        let mut nodes: Vec<ArgNode> = shown
+            .iter()
+            .map(|s| {
+                let location = s.location.map(|l| format!("@{l}")).unwrap_or_default();
+                let chars = s.id.to_string().chars().count().max(location.chars().count());
+                ArgNode {
+                    state: s.id,
+                    location,
+                    center: Point { x: 0.0, y: 0.0 },
+                    width: chars as f64 * CHAR_W + 14.0,
+                    height: 2.0 * LINE_H + 4.0,
+                }
+            })
+            .collect();
+        let mut edges: Vec<ArgEdge> = Vec::new();
+        for (i, s) in shown.iter().enumerate() {
+            let link = match s.origin {
+                Origin::Initial => continue,
+                Origin::Transfer { .. } => ArgLink::Transfer,
+                Origin::Precision { .. } => ArgLink::Precision,
+                Origin::Merge { .. } => ArgLink::Merge,
+            };
+            for p in s.origin.parents() {
+                if let Some(from) = index(p) {
+                    if from != i {
+                        edges.push(ArgEdge { from, to: i, link, path: String::new() });
+                    }
+                }
+            }
+        }
+        let specs: Vec<NodeSpec> =
+            nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: Shape::Rect }).collect();
+        let espec: Vec<EdgeSpec> = edges.iter().map(|e| EdgeSpec { from: e.from, to: e.to, label: None }).collect();
+        let l = layout(&specs, &espec, Spacing { node_gap: 12.0, layer_gap: 22.0, margin: 12.0 });
+        for (n, c) in nodes.iter_mut().zip(&l.nodes) {
+            n.center = *c;
+        }
+        for (e, r) in edges.iter_mut().zip(&l.edges) {
+            e.path = svg_path(&r.points);
+        }
+        ArgGraph { nodes, edges, width: l.width, height: l.height, total, first: first as u32 }
+    }
+
+    /// How many states are hidden (created before the first drawn one).
+    pub fn hidden(&self) -> usize {
+        self.first as usize
+    }
+
+    /// Whether drawn node `i` exists at a position where `shown` states
+    /// were created (later states are laid out but not drawn yet).
+    pub fn visible(&self, i: usize, shown: usize) -> bool {
+        self.nodes.get(i).is_some_and(|n| (n.state.0 as usize) < shown)
+    }
+
+    /// The drawn node of state `id`.
+    pub fn node_index(&self, id: StateId) -> Option<usize> {
+        Some(id.0.checked_sub(self.first)? as usize).filter(|&i| i < self.nodes.len())
+    }
+
+    /// The marks of every drawn node at the position of `snapshot` (which
+    /// may be earlier than the one the graph was built from: states created
+    /// later get default marks and should not be drawn).
+    pub fn marks(&self, snapshot: &Snapshot, highlight: &Highlight) -> Vec<ArgMarks> {
+        self.nodes
+            .iter()
+            .map(|n| match snapshot.state(n.state) {
+                Some(s) => ArgMarks {
+                    reached: s.in_reached,
+                    waiting: s.in_waitlist,
+                    replaced: s.replaced_by.is_some(),
+                    merged: matches!(s.origin, Origin::Merge { .. }),
+                    covered: !s.covered_by.is_empty(),
+                    target: s.target,
+                    current: snapshot.current_state == Some(n.state),
+                    selected: highlight.states.contains(&n.state),
+                },
+                None => ArgMarks::default(),
+            })
+            .collect()
+    }
+
+    /// The dashed "covered by" links at the position of `snapshot`: (from,
+    /// to, SVG path), between drawn states only.
+    pub fn covered_links(&self, snapshot: &Snapshot) -> Vec<(usize, usize, String)> {
+        let mut out = Vec::new();
+        for (i, n) in self.nodes.iter().enumerate() {
+            let Some(s) = snapshot.state(n.state) else { continue };
+            for &by in &s.covered_by {
+                if let Some(j) = self.node_index(by).filter(|&j| self.visible(j, snapshot.states.len())) {
+                    let (a, b) = (self.nodes[i].center, self.nodes[j].center);
+                    let p = edge_between(a, &self.nodes[i], b, &self.nodes[j]);
+                    out.push((i, j, svg_path(&p)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A straight segment between two rectangles' borders.
+fn edge_between(a: Point, na: &ArgNode, b: Point, nb: &ArgNode) -> Vec<Point> {
+    let clip = |c: Point, w: f64, h: f64, to: Point| {
+        let (dx, dy) = (to.x - c.x, to.y - c.y);
+        let tx = if dx.abs() > 1e-9 { (w / 2.0) / dx.abs() } else { f64::INFINITY };
+        let ty = if dy.abs() > 1e-9 { (h / 2.0) / dy.abs() } else { f64::INFINITY };
+        let t = tx.min(ty).min(1.0);
+        Point { x: c.x + dx * t, y: c.y + dy * t }
+    };
+    vec![clip(a, na.width, na.height, b), clip(b, nb.width, nb.height, a)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::analysis::{Run, RunSpec};
+    use crate::model::graphs::layout::check;
+    use crate::model::page::EXAMPLE_PROGRAM;
+
+    fn run(preset: &str, max_steps: u64) -> Run {
+        Run::start(EXAMPLE_PROGRAM, RunSpec { preset: preset.into(), max_steps, ..RunSpec::default() }).unwrap().complete()
+    }
+
+    #[test]
+    fn every_state_has_its_parent_links_and_merges_have_two() {
+        let mut r = run("octagon-widening", 2000);
+        let n = r.cursor.len();
+        r.cursor.seek(n);
+        let snap = r.cursor.snapshot();
+        let g = ArgGraph::build(&ArgState::of_snapshot(snap), snap.states.len());
+        assert_eq!(g.nodes.len(), snap.states.len());
+        assert_eq!(g.hidden(), 0);
+        assert_eq!(ArgState::of_events(r.cursor.events()), ArgState::of_snapshot(snap));
+        let expected_links: usize = snap.states.iter().map(|s| s.origin.parents().len()).sum();
+        assert_eq!(g.edges.len(), expected_links);
+        let merges: Vec<&ArgEdge> = g.edges.iter().filter(|e| e.link == ArgLink::Merge).collect();
+        assert!(!merges.is_empty() && merges.len().is_multiple_of(2), "a merge result has both operands as parents");
+        // Parents are above their children.
+        for e in &g.edges {
+            assert!(g.nodes[e.from].center.y < g.nodes[e.to].center.y, "{e:?}");
+        }
+        let marks = g.marks(snap, &Highlight::default());
+        assert!(marks.iter().any(|m| m.merged) && marks.iter().any(|m| m.replaced) && marks.iter().any(|m| m.covered));
+        assert_eq!(marks.iter().filter(|m| m.reached).count(), snap.reached_len());
+        assert!(!g.covered_links(snap).is_empty());
+        let specs: Vec<NodeSpec> =
+            g.nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: Shape::Rect }).collect();
+        let espec: Vec<EdgeSpec> = g.edges.iter().map(|e| EdgeSpec { from: e.from, to: e.to, label: None }).collect();
+        let l = layout(&specs, &espec, Spacing { node_gap: 12.0, layer_gap: 22.0, margin: 12.0 });
+        check(&specs, &espec, &l).unwrap();
+    }
+
+    #[test]
+    fn after_k_events_the_arg_holds_the_states_created_so_far() {
+        let mut r = run("octagon-widening", 2000);
+        r.cursor.seek(20);
+        let snap = r.cursor.snapshot().clone();
+        let g = ArgGraph::build(&ArgState::of_snapshot(&snap), snap.states.len());
+        assert_eq!(g.nodes.len(), 4, "s0..s3 after 20 events");
+        // Laid out from the whole trace, the same states sit at the same
+        // places; the later ones are not drawn yet.
+        let all = ArgGraph::build(&ArgState::of_events(r.cursor.events()), snap.states.len());
+        assert!(all.nodes.len() > 4);
+        assert_eq!((0..all.nodes.len()).filter(|&i| all.visible(i, snap.states.len())).count(), 4);
+        let marks = g.marks(&snap, &Highlight { states: [StateId(2)].into(), ..Highlight::default() });
+        assert!(marks[2].current && marks[2].selected, "{:?}", marks[2]);
+        assert_eq!(marks[2].classes(), ["arg-node", "reached", "current", "selected"]);
+        assert_eq!(g, ArgGraph::build(&ArgState::of_snapshot(&snap), snap.states.len()), "deterministic");
+    }
+
+    #[test]
+    fn a_large_arg_is_capped_to_the_most_recent_states() {
+        let mut r = run("octagon-sep", 600);
+        let n = r.cursor.len();
+        r.cursor.seek(n);
+        let snap = r.cursor.snapshot();
+        assert!(snap.states.len() > ARG_CAP, "{} states", snap.states.len());
+        let n = snap.states.len();
+        let g = ArgGraph::build(&ArgState::of_snapshot(snap), n);
+        let drawn = (0..g.nodes.len()).filter(|&i| g.visible(i, n)).count();
+        assert!(drawn <= ARG_CAP && drawn > ARG_CAP - ARG_CHUNK, "{drawn}");
+        assert_eq!(g.hidden(), n - drawn);
+        assert_eq!(g.first as usize % ARG_CHUNK, 0);
+        assert_eq!(g.nodes[0].state.0, g.first);
+        assert_eq!(g.node_index(StateId(0)), None);
+        assert_eq!(g.node_index(StateId(g.first)), Some(0));
+        // The window moves in chunks: one more or one less state keeps it.
+        assert_eq!(window_start(n), window_start(n - 1).max(window_start(n)));
+        assert_eq!(window_start(ARG_CAP), 0);
+        assert_eq!(window_start(ARG_CAP + 1), ARG_CHUNK);
+        assert_eq!(window_start(ARG_CAP + ARG_CHUNK), ARG_CHUNK);
+    }
+}

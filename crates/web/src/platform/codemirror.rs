@@ -1,0 +1,100 @@
+//! CodeMirror 6 in the page (bundled from npm by `scripts/bundle-js.mjs` out
+//! of `www/js/editor.mjs`, which defines the global `CpaEditor`), bound with
+//! wasm-bindgen.
+//!
+//! The page has one editor: [`mount`] creates it in an element and keeps a
+//! thread-local handle to it, [`unmount`] destroys it, and every other
+//! function acts on that editor and does nothing when there is none. The
+//! Yew component around it is `crate::ui::editor::CodeEditor`.
+
+use std::cell::RefCell;
+
+use wasm_bindgen::prelude::*;
+
+use crate::model::editor::LineKind;
+
+// The global glue of www/js/editor.mjs, in a block of its own (a
+// `module =` attribute would apply to a whole block).
+#[wasm_bindgen]
+extern "C" {
+    /// A CodeMirror `EditorView`, opaque to Rust.
+    #[derive(Clone)]
+    type CmView;
+
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = create)]
+    fn cm_create(parent: &web_sys::Element, text: &str, on_change: &Closure<dyn FnMut(String)>) -> Result<CmView, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = getText)]
+    fn cm_get_text(view: &CmView) -> Result<String, JsValue>;
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = setText)]
+    fn cm_set_text(view: &CmView, text: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = setDiagnostics)]
+    fn cm_set_diagnostics(view: &CmView, json: &str) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = highlightLine)]
+    fn cm_highlight_line(view: &CmView, kind: &str, line: u32) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = setCaret)]
+    fn cm_set_caret(view: &CmView, line: u32, col: u32) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = destroy)]
+    fn cm_destroy(view: &CmView) -> Result<(), JsValue>;
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(message: &str);
+}
+
+thread_local! {
+    /// The page's editor, while it is mounted.
+    static EDITOR: RefCell<Option<CmView>> = const { RefCell::new(None) };
+}
+
+fn with_editor(f: impl FnOnce(&CmView) -> Result<(), JsValue>) {
+    let view = EDITOR.with(|e| e.borrow().clone());
+    if let Some(view) = view {
+        if let Err(e) = f(&view) {
+            console_error(&format!("editor: {e:?}"));
+        }
+    }
+}
+
+/// Creates the page's editor in `parent` with `text`, calling `on_change`
+/// with the new text after every edit. An error (no editor bundle) is
+/// logged and returned, so the caller can fall back to a plain text area.
+pub fn mount(parent: &web_sys::Element, text: &str, on_change: &Closure<dyn FnMut(String)>) -> Result<(), String> {
+    match cm_create(parent, text, on_change) {
+        Ok(view) => {
+            EDITOR.with(|e| *e.borrow_mut() = Some(view));
+            Ok(())
+        }
+        Err(e) => {
+            let message = format!("{e:?}");
+            console_error(&format!("the code editor could not start, using a plain text area: {message}"));
+            Err(message)
+        }
+    }
+}
+
+/// Destroys the page's editor, if mounted.
+pub fn unmount() {
+    if let Some(view) = EDITOR.with(|e| e.borrow_mut().take()) {
+        let _ = cm_destroy(&view);
+    }
+}
+
+/// Replaces the editor's text with `text` when it differs (an edit of the
+/// page's model, e.g. "Reset example"; the editor's own edits already match).
+pub fn sync_text(text: &str) {
+    with_editor(|v| if cm_get_text(v)? != text { cm_set_text(v, text) } else { Ok(()) });
+}
+
+/// Marks the diagnostics given as the JSON of [`crate::model::editor::marks_json`].
+pub fn set_diagnostics(json: &str) {
+    with_editor(|v| cm_set_diagnostics(v, json));
+}
+
+/// Highlights source line `line` (1-based) as `kind` and scrolls it into
+/// view; `None` removes that highlight.
+pub fn highlight_line(kind: LineKind, line: Option<u32>) {
+    with_editor(|v| cm_highlight_line(v, kind.js_name(), line.unwrap_or(0)));
+}
+
+/// Puts the caret at `line`, `col` (1-based, characters) and focuses the editor.
+pub fn set_caret(line: u32, col: u32) {
+    with_editor(|v| cm_set_caret(v, line, col));
+}

@@ -1,0 +1,11 @@
+//! The browser's services, each behind a few plain functions so that the
+//! components in `crate::ui` never call web-sys or JavaScript themselves
+//! (browser only).
+
+pub mod clipboard;
+pub mod clock;
+pub mod codemirror;
+pub mod files;
+pub mod location;
+pub mod storage;
+pub mod z3;

@@ -1,0 +1,65 @@
+//! The browser's local storage: the configuration and each exercise set's
+//! progress, in the text formats of [`crate::model::storage`] and
+//! [`crate::model::exercise::Progress`]. A full or disabled storage is
+//! ignored: the page works without it.
+
+use crate::model::analysis::RunSpec;
+use crate::model::exercise;
+use crate::model::storage::{spec_from_text, spec_to_text, CONFIG_KEY};
+
+/// The browser's local storage, if the page may use it.
+pub fn local_storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+/// The configuration saved by the last visit, if any.
+pub fn load_spec() -> Option<RunSpec> {
+    spec_from_text(&local_storage()?.get_item(CONFIG_KEY).ok()??)
+}
+
+/// Saves the configuration (browser only; a full or disabled storage is
+/// ignored: the page works without it).
+pub fn save_spec(spec: &RunSpec) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(CONFIG_KEY, &spec_to_text(spec));
+    }
+}
+
+/// The progress kept for exercise set `set` (a fresh start when there is
+/// none or it is unreadable).
+pub fn load_progress(set: &str) -> exercise::Progress {
+    local_storage()
+        .and_then(|s| s.get_item(&exercise::storage_key(set)).ok().flatten())
+        .map(|t| exercise::Progress::from_json(&t))
+        .unwrap_or_default()
+}
+
+/// Keeps the progress of exercise set `set` (a full or disabled storage:
+/// it lasts until the tab closes).
+pub fn save_progress(set: &str, progress: &exercise::Progress) {
+    if let Some(s) = local_storage() {
+        let _ = s.set_item(&exercise::storage_key(set), &progress.to_json());
+    }
+}
+
+/// Forgets the progress of exercise set `set`.
+pub fn forget_progress(set: &str) {
+    if let Some(s) = local_storage() {
+        let _ = s.remove_item(&exercise::storage_key(set));
+    }
+}
+
+/// The local-storage key of the editor's program text.
+const PROGRAM_KEY: &str = "cpa-playground.program";
+
+/// The program text kept by the last visit, if any.
+pub fn load_program() -> Option<String> {
+    local_storage()?.get_item(PROGRAM_KEY).ok().flatten()
+}
+
+/// Keeps the program text for the next visit.
+pub fn save_program(text: &str) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(PROGRAM_KEY, text);
+    }
+}

@@ -1,0 +1,70 @@
+//! The code editor component: CodeMirror ([`crate::platform::codemirror`])
+//! kept in sync with the page's program text and its diagnostics
+//! ([`crate::model::editor`]).
+
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+use crate::model::editor::{diagnostic_marks, marks_json};
+use crate::model::page::DiagnosticRow;
+use crate::platform::codemirror;
+
+/// Properties of [`CodeEditor`].
+#[derive(Properties, PartialEq)]
+pub struct CodeEditorProps {
+    /// The program text (the editor is updated when it differs, e.g.
+    /// after "Reset example").
+    pub source: String,
+    /// The front end's diagnostics for `source`, marked in the text.
+    pub diagnostics: Vec<DiagnosticRow>,
+    /// Called with the new text after every edit.
+    pub on_edit: Callback<String>,
+}
+
+/// The CodeMirror editor: line numbers, mini-C highlighting,
+/// diagnostics marked at their line and column, undo/redo, bracket
+/// matching, and the current/selected line highlights.
+#[function_component(CodeEditor)]
+pub fn code_editor(props: &CodeEditorProps) -> Html {
+    let host = use_node_ref();
+    // Without the editor script (a build without the bundle), a plain
+    // textarea keeps the page usable.
+    let fallback = use_state(|| false);
+    // The latest callback, read by the change listener created once.
+    let on_edit = use_mut_ref(|| props.on_edit.clone());
+    *on_edit.borrow_mut() = props.on_edit.clone();
+
+    {
+        let (host, on_edit, initial) = (host.clone(), on_edit.clone(), props.source.clone());
+        let fallback = fallback.clone();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn FnMut(String)>::new(move |text: String| {
+                let cb = on_edit.borrow().clone();
+                cb.emit(text);
+            });
+            if let Some(el) = host.cast::<web_sys::Element>() {
+                if codemirror::mount(&el, &initial, &listener).is_err() {
+                    fallback.set(true);
+                }
+            }
+            move || {
+                codemirror::unmount();
+                drop(listener);
+            }
+        });
+    }
+    use_effect_with(props.source.clone(), |source| codemirror::sync_text(source));
+    let json = marks_json(&diagnostic_marks(&props.source, &props.diagnostics));
+    use_effect_with(json, |json| codemirror::set_diagnostics(json));
+
+    if *fallback {
+        let oninput = props.on_edit.reform(|e: InputEvent| e.target_unchecked_into::<web_sys::HtmlTextAreaElement>().value());
+        return html! {
+            <div class="editor" data-testid="editor" ref={host}>
+                <textarea class="code" spellcheck="false" wrap="off" aria-label="mini-C program"
+                    rows={(props.source.lines().count() + 1).to_string()} value={props.source.clone()} {oninput} />
+            </div>
+        };
+    }
+    html! { <div class="editor cm-host" data-testid="editor" ref={host}></div> }
+}

@@ -1,0 +1,695 @@
+//! Exercises in the page (Yew): the
+//! [`ExercisePane`] above the playground (prompt, answer widget per
+//! question kind, check, feedback, hints, progress, export), and the
+//! instructor's [`MakeExerciseButton`] ("make an exercise from what I
+//! see"). What is shown and graded is decided in [`crate::model::exercise`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use exercises::model::{Question, StepQuestion};
+use exercises::predict::{MergeOutcome, StopOutcome};
+use exercises::run::RunCache;
+use exercises::{Answer, Exercise, ExerciseSet, Feedback};
+use gloo_timers::future::TimeoutFuture;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
+use yew::prelude::*;
+
+use crate::model::exercise::Session;
+use crate::model::exercise::{
+    points_text, skeleton_question, Draft, Grader, GraderStep, Progress, Route, Status, SKELETON_KINDS,
+};
+use crate::platform::files::download;
+use crate::platform::storage::{forget_progress, load_progress, save_progress};
+
+thread_local! {
+    /// Runs already made by checks (a corrected answer is graded at once).
+    static RUNS: RefCell<RunCache> = RefCell::new(RunCache::new());
+}
+
+/// Grades with the page's Z3 and slices of at most 12 ms, telling
+/// `on_status` what it is doing.
+async fn grade(mut grader: Grader, on_status: Callback<String>) -> Feedback {
+    loop {
+        let step = RUNS.with(|c| {
+            let mut cache = c.borrow_mut();
+            let t0 = crate::platform::clock::now_ms();
+            loop {
+                match grader.advance(400, &mut cache) {
+                    GraderStep::Working { .. } if crate::platform::clock::now_ms() - t0 < crate::model::analysis::SLICE_MS => {
+                        continue
+                    }
+                    other => break other,
+                }
+            }
+        });
+        match step {
+            GraderStep::Working { label, events } => {
+                on_status.emit(format!("Running {label}: {events} events so far…"));
+                TimeoutFuture::new(0).await;
+            }
+            GraderStep::Solver { origin, script } => {
+                if !crate::platform::z3::status().ready() {
+                    on_status.emit("Asking Z3 (it loads on first use)…".into());
+                }
+                let out = crate::platform::z3::check_logged(&origin, &script, None).await.unwrap_or_else(|_| "unknown".into());
+                RUNS.with(|c| grader.answer(&out, &mut c.borrow_mut()));
+            }
+            GraderStep::Done(f) => return f,
+        }
+    }
+}
+
+/// Reads an answers file for `set` and re-checks every answer in it, one
+/// after the other (the file's own results are ignored, as `cpaplay grade`
+/// ignores them); the answers and results replace the progress's for those
+/// exercises, and the file's student name becomes the progress's. Returns
+/// what was done, or why the file was refused.
+async fn import_answers(
+    set: &ExerciseSet,
+    name: &str,
+    text: &str,
+    progress: &Rc<RefCell<Progress>>,
+    status: &UseStateHandle<Option<String>>,
+) -> Result<String, String> {
+    let file =
+        exercises::answers::AnswersFile::parse(name, text).map_err(|e| format!("This answers file cannot be read: {e}"))?;
+    if file.set != set.id {
+        return Err(format!("{name} answers the set `{}`, not `{}`.", file.set, set.id));
+    }
+    let known: Vec<(&Exercise, &Answer)> = set.exercises.iter().filter_map(|e| file.answers.get(&e.id).map(|a| (e, a))).collect();
+    let unknown: Vec<&String> = file.answers.keys().filter(|id| set.exercise(id).is_none()).collect();
+    let sure = crate::platform::location::confirm(&format!(
+        "Replace the answers to {} exercise(s) with those of {name} (student “{}”)? Each is checked again here.",
+        known.len(),
+        file.student
+    ));
+    if !sure {
+        return Err("Import cancelled.".into());
+    }
+    progress.borrow_mut().student = file.student.clone();
+    let total = known.len();
+    for (k, (ex, answer)) in known.into_iter().enumerate() {
+        status.set(Some(format!("Re-checking {} of {total}: {}…", k + 1, ex.title)));
+        let feedback = match Grader::new(ex, answer) {
+            Err(f) => f,
+            Ok(g) => {
+                let on_status = {
+                    let (status, title) = (status.clone(), ex.title.clone());
+                    Callback::from(move |s: String| status.set(Some(format!("Re-checking {} of {total}: {title} — {s}", k + 1))))
+                };
+                grade(g, on_status).await
+            }
+        };
+        let mut p = progress.borrow_mut();
+        p.record(answer.clone(), &feedback);
+        p.drafts.remove(&ex.id);
+        save_progress(&set.id, &p);
+    }
+    let skipped = if unknown.is_empty() {
+        String::new()
+    } else {
+        format!(" Skipped (not in this set): {}.", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+    };
+    Ok(format!(
+        "Imported and re-checked {total} answer(s) of “{}” from {name}: {}.{skipped}",
+        file.student,
+        progress.borrow().summary(set)
+    ))
+}
+
+/// Properties of [`ExercisePane`].
+#[derive(Properties, PartialEq)]
+pub struct ExercisePaneProps {
+    /// What the exercise link opened.
+    pub session: Rc<Session>,
+    /// The editor's program (a `separate` answer can take it).
+    pub source: String,
+}
+
+/// The exercise pane above the playground.
+#[function_component(ExercisePane)]
+pub fn exercise_pane(props: &ExercisePaneProps) -> Html {
+    match &*props.session {
+        Session::Failed(message) => html! {
+            <section class="exercise-pane" data-testid="exercise-pane">
+                <p class="status status-error" role="alert" data-testid="exercise-error">{ message.clone() }</p>
+                <p><a href="#exercises">{ "All exercise sets" }</a></p>
+            </section>
+        },
+        Session::Sets(sets) => html! {
+            <section class="exercise-pane" data-testid="exercise-pane">
+                <h2 class="exercise-set-title">{ "Exercise sets" }</h2>
+                { match sets {
+                    Err(e) => html! { <p class="status status-error" role="alert" data-testid="exercise-error">{ format!("The exercise sets cannot be listed: {e}") }</p> },
+                    Ok(sets) => html! {
+                        <ul class="exercise-sets" data-testid="exercise-sets">
+                            { for sets.iter().map(|(id, title)| {
+                                let route = Route::Set { set: id.clone(), exercise: None };
+                                html! { <li><a data-set={id.clone()} href={route.fragment()}>{ title.clone() }</a><span class="exercise-set-id">{ format!(" ({id})") }</span></li> }
+                            }) }
+                        </ul>
+                    },
+                } }
+                <p class="exercise-note">{ "Each answer is checked by running the analysis in your browser; your progress stays in this browser until you export it." }</p>
+            </section>
+        },
+        Session::Set { set, current, problems } => html! {
+            <SetView set={set.clone()} current={*current} problems={problems.clone()} source={props.source.clone()} />
+        },
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct SetViewProps {
+    set: Rc<ExerciseSet>,
+    current: usize,
+    problems: Vec<String>,
+    source: String,
+}
+
+#[function_component(SetView)]
+fn set_view(props: &SetViewProps) -> Html {
+    let set = props.set.clone();
+    let ex = Rc::new(set.exercises[props.current].clone());
+    let progress = use_mut_ref(|| load_progress(&set.id));
+    let redraw = use_force_update();
+    let draft = {
+        let (ex, progress) = (ex.clone(), progress.clone());
+        use_state(move || progress.borrow().draft(&ex))
+    };
+    // The draft is kept as it changes: moving to another exercise reloads
+    // the page, and half-written answers must survive that.
+    {
+        let (progress, set, id) = (progress.clone(), set.clone(), ex.id.clone());
+        use_effect_with((*draft).clone(), move |d| {
+            let mut p = progress.borrow_mut();
+            if p.drafts.get(&id) != Some(d) {
+                p.drafts.insert(id, d.clone());
+                save_progress(&set.id, &p);
+            }
+        });
+    }
+    let hints = use_state(|| 0usize);
+    let status = use_state(|| None::<String>);
+    let message = use_state(|| None::<String>);
+    // What the last import of an answers file did (or why it was refused).
+    let import_note = use_state(|| None::<(bool, String)>);
+    let collapsed = use_state(|| false);
+    // The list shows the current exercise (it may be far down a long set).
+    use_effect_with((), |_| {
+        let current = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".exercise-list li.current").ok().flatten())
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+        if let Some(li) = current {
+            if let Some(list) = li.closest(".exercise-list").ok().flatten() {
+                list.set_scroll_top((li.offset_top() - 2 * li.offset_height()).max(0));
+            }
+        }
+    });
+
+    let on_name = {
+        let (progress, set) = (progress.clone(), set.clone());
+        Callback::from(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            progress.borrow_mut().student = input.value().trim().to_string();
+            save_progress(&set.id, &progress.borrow());
+        })
+    };
+    let on_import = {
+        let (set, progress, status, import_note, redraw) =
+            (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
+        let (draft, ex) = (draft.clone(), ex.clone());
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+            input.set_value("");
+            let (set, progress, status, import_note, redraw) =
+                (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
+            let (draft, ex) = (draft.clone(), ex.clone());
+            wasm_bindgen_futures::spawn_local(async move {
+                let name = file.name();
+                let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default();
+                match import_answers(&set, &name, &text, &progress, &status).await {
+                    Ok(note) => import_note.set(Some((true, note))),
+                    Err(e) => import_note.set(Some((false, e))),
+                }
+                // The shown exercise's widgets show its imported answer.
+                draft.set(progress.borrow().draft(&ex));
+                status.set(None);
+                redraw.force_update();
+            });
+        })
+    };
+    let on_export = {
+        let (progress, set) = (progress.clone(), set.clone());
+        Callback::from(move |_: MouseEvent| {
+            let p = progress.borrow();
+            download(&p.export_name(&set.id), &p.answers_file(&set), "application/json");
+        })
+    };
+    let on_check = {
+        let (ex, set, draft, progress, status, message, redraw) =
+            (ex.clone(), set.clone(), draft.clone(), progress.clone(), status.clone(), message.clone(), redraw.clone());
+        Callback::from(move |_: MouseEvent| {
+            if status.is_some() {
+                return;
+            }
+            let answer = match draft.answer(&ex.question) {
+                Ok(a) => a,
+                Err(m) => {
+                    message.set(Some(m));
+                    return;
+                }
+            };
+            message.set(None);
+            let record = {
+                let (progress, set, redraw, status) = (progress.clone(), set.clone(), redraw.clone(), status.clone());
+                move |answer: Answer, f: Feedback| {
+                    progress.borrow_mut().record(answer, &f);
+                    save_progress(&set.id, &progress.borrow());
+                    status.set(None);
+                    redraw.force_update();
+                }
+            };
+            match Grader::new(&ex, &answer) {
+                Err(f) => record(answer, f),
+                Ok(grader) => {
+                    status.set(Some("Checking…".into()));
+                    let on_status = {
+                        let status = status.clone();
+                        Callback::from(move |s: String| status.set(Some(s)))
+                    };
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let f = grade(grader, on_status).await;
+                        record(answer, f);
+                    });
+                }
+            }
+        })
+    };
+    let on_forget = {
+        let set = set.clone();
+        Callback::from(move |_: MouseEvent| {
+            let sure = crate::platform::location::confirm(&format!(
+                "Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.",
+                set.title
+            ));
+            if sure {
+                forget_progress(&set.id);
+                crate::platform::location::reload();
+            }
+        })
+    };
+    let on_hint = {
+        let (hints, n) = (hints.clone(), ex.hints.len());
+        Callback::from(move |_: MouseEvent| hints.set((*hints + 1).min(n)))
+    };
+    let on_collapse = {
+        let collapsed = collapsed.clone();
+        Callback::from(move |_: MouseEvent| collapsed.set(!*collapsed))
+    };
+
+    let p = progress.borrow();
+    let route = |id: &str| Route::Set { set: set.id.clone(), exercise: Some(id.to_string()) }.fragment();
+    let prev = props.current.checked_sub(1).map(|i| route(&set.exercises[i].id));
+    let next = set.exercises.get(props.current + 1).map(|e| route(&e.id));
+    let result = p.results.get(&ex.id).cloned();
+    let locked = crate::model::exercise::locks_playground(&ex);
+    html! {
+        <section class={classes!("exercise-pane", collapsed.then_some("collapsed"))} data-testid="exercise-pane">
+            <div class="exercise-head">
+                <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
+                <span class="exercise-progress" data-testid="exercise-progress">{ p.summary(&set) }</span>
+                <label class="exercise-student">{ "Your name " }
+                    <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} oninput={on_name} />
+                </label>
+                <label class="import-answers" title="Load an answers file (yours from another browser, or a student's) and re-check every answer here">
+                    { "Import answers…" }
+                    <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import} disabled={status.is_some()} />
+                </label>
+                <button data-testid="export-answers" onclick={on_export}
+                    title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
+                <button data-testid="forget-progress" onclick={on_forget} title="Start the set afresh in this browser">{ "Forget progress" }</button>
+                <a class="exercise-all" href="#exercises">{ "All sets" }</a>
+                <button class="exercise-collapse" onclick={on_collapse} aria-expanded={(!*collapsed).to_string()}>
+                    { if *collapsed { "Show exercise" } else { "Hide exercise" } }
+                </button>
+            </div>
+            { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
+            if let Some((ok, note)) = &*import_note {
+                <p class={classes!("status", if *ok { "status-ok" } else { "status-error" })} data-testid="import-note" role="status">{ note.clone() }</p>
+            }
+            if !*collapsed {
+                <div class="exercise-body">
+                    <nav class="exercise-list" data-testid="exercise-list" aria-label="Exercises of the set">
+                        <ol>
+                            { for set.exercises.iter().enumerate().map(|(i, e)| {
+                                let st = p.status(&e.id);
+                                let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "\u{a0}" };
+                                html! {
+                                    <li class={classes!((i == props.current).then_some("current"))}>
+                                        <a data-exercise={e.id.clone()} class={st.class()} href={route(&e.id)}
+                                            aria-current={(i == props.current).then_some("page")} title={e.question.kind()}>
+                                            <span class="exercise-mark" aria-hidden="true">{ mark }</span><span>{ e.title.clone() }</span>
+                                        </a>
+                                    </li>
+                                }
+                            }) }
+                        </ol>
+                    </nav>
+                    <article class="exercise" data-testid="exercise" data-exercise-id={ex.id.clone()} data-kind={ex.question.kind()}>
+                        <h3>
+                            <span class="exercise-number">{ format!("{}.", props.current + 1) }</span>
+                            { ex.title.clone() }
+                            <span class="chip">{ ex.question.kind() }</span>
+                            <span class="chip">{ format!("{} point{}", ex.points, if ex.points == 1 { "" } else { "s" }) }</span>
+                        </h3>
+                        <div class="exercise-prompt">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&ex.prompt)) }</div>
+                        <p class="exercise-config" data-testid="exercise-config">
+                            { "Configuration: " }<code>{ ex.config.describe() }</code>
+                            { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
+                        </p>
+                        <div class="answer" data-testid="answer">
+                            { answer_widget(&ex, &draft, &props.source) }
+                        </div>
+                        <div class="exercise-actions">
+                            <button class="primary" data-testid="check-answer" disabled={status.is_some()} onclick={on_check}>{ "Check" }</button>
+                            if !ex.hints.is_empty() {
+                                <button data-testid="hint-button" disabled={*hints >= ex.hints.len()} onclick={on_hint}>
+                                    { format!("Hint ({} of {})", (*hints).min(ex.hints.len()), ex.hints.len()) }
+                                </button>
+                            }
+                            if let Some(href) = prev { <a class="exercise-nav" href={href}>{ "← Previous" }</a> }
+                            if let Some(href) = next { <a class="exercise-nav" href={href}>{ "Next →" }</a> }
+                        </div>
+                        if let Some(s) = &*status {
+                            <p class="status exercise-checking" data-testid="check-status" role="status">{ s.clone() }</p>
+                        }
+                        if let Some(m) = &*message {
+                            <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
+                        }
+                        if let Some(o) = result {
+                            <div class={classes!("feedback", if o.correct { "right" } else if o.points > 0.0 { "partial" } else { "wrong" })}
+                                data-testid="feedback" data-correct={o.correct.to_string()} data-points={points_text(o.points)}>
+                                <p class="feedback-head">
+                                    <strong>{ if o.correct { "Right" } else if o.points > 0.0 { "Partly right" } else { "Not right" } }</strong>
+                                    { format!(" — {} of {} point{} for the answer checked last", points_text(o.points), o.max_points, if o.max_points == 1 { "" } else { "s" }) }
+                                </p>
+                                <div class="feedback-explanation">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&o.explanation)) }</div>
+                                if !o.details.is_empty() {
+                                    <ul class="feedback-details">{ for o.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
+                                }
+                            </div>
+                        }
+                        if *hints > 0 {
+                            <ol class="hints">{ for ex.hints.iter().take(*hints).map(|h| html! {
+                                <li data-testid="hint">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(h)) }</li>
+                            }) }</ol>
+                        }
+                    </article>
+                </div>
+            }
+        </section>
+    }
+}
+
+/// Sets one field of the draft.
+fn edit(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> impl Fn(String) {
+    let draft = draft.clone();
+    move |v: String| {
+        let mut d = (*draft).clone();
+        f(&mut d, v);
+        draft.set(d);
+    }
+}
+
+fn on_text_input(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<InputEvent> {
+    let set = edit(draft, f);
+    Callback::from(move |e: InputEvent| {
+        let t = e.target_unchecked_into::<web_sys::HtmlElement>();
+        if let Some(i) = t.dyn_ref::<HtmlInputElement>() {
+            set(i.value());
+        } else if let Some(a) = t.dyn_ref::<HtmlTextAreaElement>() {
+            set(a.value());
+        }
+    })
+}
+
+fn on_select(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Event> {
+    let set = edit(draft, f);
+    Callback::from(move |e: Event| set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+}
+
+/// A labelled select of `options` (key, words), with "— choose —" first
+/// for no choice yet.
+fn choice(
+    label: &str,
+    testid: &str,
+    current: &str,
+    options: impl Iterator<Item = (&'static str, &'static str)>,
+    onchange: Callback<Event>,
+) -> Html {
+    html! {
+        <label>{ label }
+            <select data-testid={testid.to_string()} {onchange}>
+                <option value="" selected={current.is_empty()}>{ "— choose —" }</option>
+                { for options.map(|(key, words)| html! { <option value={key} selected={current == key}>{ words }</option> }) }
+            </select>
+        </label>
+    }
+}
+
+/// The answer widget of the exercise's question kind.
+fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &str) -> Html {
+    let d = (**draft).clone();
+    match &ex.question {
+        Question::Verdict => html! {
+            <fieldset class="answer-verdict">
+                <legend>{ "The analysis answers" }</legend>
+                { for [("true", "TRUE: the error location is unreachable"), ("false", "FALSE: it reports an error path"), ("unknown", "UNKNOWN: it gives up (a limit or no progress)")].into_iter().map(|(v, words)| {
+                    let onchange = {
+                        let set = edit(draft, |d, v| d.verdict = v);
+                        Callback::from(move |_: Event| set(v.to_string()))
+                    };
+                    html! {
+                        <label class="answer-choice">
+                            <input type="radio" name="verdict" value={v} checked={d.verdict == v} data-testid={format!("answer-verdict-{v}")} {onchange} />
+                            { words }
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        },
+        Question::Count { measure, tolerance } => html! {
+            <label>{ format!("Number of {}{} ", measure.words(), if *tolerance > 0 { format!(" (within ±{tolerance})") } else { String::new() }) }
+                <input type="number" min="0" data-testid="answer-value" value={d.value.clone()} oninput={on_text_input(draft, |d, v| d.value = v)} />
+            </label>
+        },
+        Question::ChooseConfiguration { presets, open, max_states } => {
+            let mut allowed: Vec<String> = vec![ex.config.preset.clone()];
+            allowed.extend(presets.iter().filter(|p| **p != ex.config.preset).cloned());
+            // What the student tried in the playground becomes the answer
+            // (as far as the question allows it).
+            let from_playground = {
+                let (draft, allowed, open) = (draft.clone(), allowed.clone(), open.clone());
+                Callback::from(move |_: MouseEvent| {
+                    let spec = crate::ui::share::analysis_now().0;
+                    let mut d = (*draft).clone();
+                    if allowed.contains(&spec.preset) {
+                        d.preset = spec.preset.clone();
+                    }
+                    // The playground's effective value of each open key.
+                    if let Ok(config) = spec.config() {
+                        for (key, values) in &open {
+                            let v = config.get(key).to_string();
+                            if values.is_empty() || values.contains(&v) {
+                                d.set.insert(key.clone(), v);
+                            }
+                        }
+                    }
+                    draft.set(d);
+                })
+            };
+            html! {
+                <div class="answer-config">
+                    <button class="linklike" data-testid="answer-from-playground" onclick={from_playground}
+                        title="Use the preset and the open keys' values of the configuration in the playground below">{ "Take the playground's configuration" }</button>
+                    <label>{ "Preset " }
+                        <select data-testid="answer-preset" onchange={on_select(draft, |d, v| d.preset = v)}>
+                            { for allowed.iter().map(|p| html! { <option value={p.clone()} selected={d.preset == *p}>{ p.clone() }</option> }) }
+                        </select>
+                    </label>
+                    { for open.iter().map(|(key, values)| {
+                        let k = key.clone();
+                        let current = d.set.get(key).cloned().unwrap_or_default();
+                        let testid = format!("answer-set-{key}");
+                        let control = if values.is_empty() {
+                            html! { <input type="text" data-testid={testid} value={current} oninput={on_text_input(draft, move |d, v| { d.set.insert(k.clone(), v); })} /> }
+                        } else {
+                            html! {
+                                <select data-testid={testid} onchange={on_select(draft, move |d, v| { d.set.insert(k.clone(), v); })}>
+                                    { for values.iter().map(|v| html! { <option value={v.clone()} selected={current == *v}>{ v.clone() }</option> }) }
+                                </select>
+                            }
+                        };
+                        html! { <label class="answer-key"><code>{ key.clone() }</code>{ " = " }{ control }</label> }
+                    }) }
+                    if let Some(m) = max_states {
+                        <p class="answer-note">{ format!("It must prove the program TRUE with at most {m} states in the final reached set.") }</p>
+                    }
+                </div>
+            }
+        }
+        Question::Separate { a, b } => {
+            let use_editor = {
+                let (set, source) = (edit(draft, |d, v| d.program = v), editor_source.to_string());
+                Callback::from(move |_: MouseEvent| set(source.clone()))
+            };
+            html! {
+                <div class="answer-program">
+                    <p class="answer-note">
+                        { "A program that " }<code>{ a.describe() }</code>{ " proves TRUE and " }<code>{ b.describe() }</code>{ " does not. Try it in the playground below, then " }
+                        <button class="linklike" data-testid="answer-from-editor" onclick={use_editor}>{ "take the editor's program" }</button>{ "." }
+                    </p>
+                    <textarea data-testid="answer-program" rows="10" spellcheck="false" value={d.program.clone()} oninput={on_text_input(draft, |d, v| d.program = v)} />
+                </div>
+            }
+        }
+        Question::AbstractState { domain, .. } => {
+            let example = match domain {
+                exercises::model::StateDomain::Value => "x = 3, y = 5",
+                exercises::model::StateDomain::Octagon => "0 <= x <= 10, x - y <= 2",
+                exercises::model::StateDomain::Interval => "0 <= x <= 10, y >= 1",
+            };
+            html! {
+                <label class="answer-block">{ format!("The state (like `{example}`; `true` is ⊤, `false` is ⊥)") }
+                    <textarea data-testid="answer-state" rows="2" spellcheck="false" placeholder={example} value={d.state.clone()} oninput={on_text_input(draft, |d, v| d.state = v)} />
+                </label>
+            }
+        }
+        Question::Precision { minimal } => html! {
+            <label class="answer-block">{ if *minimal { "The variables to track (as few as possible), separated by commas " } else { "The variables to track, separated by commas " } }
+                <input type="text" data-testid="answer-variables" placeholder="flag, n" value={d.variables.clone()} oninput={on_text_input(draft, |d, v| d.variables = v)} />
+            </label>
+        },
+        Question::NextStep { step, ask } => html! {
+            <div class="answer-step">
+                <p class="answer-note">{ format!("At step {step} of the run (the {} waitlist pop). Step the playground below to step {} to see the state before it.", crate::model::exercise::ordinal(*step), step - 1) }</p>
+                if ask.contains(&StepQuestion::Popped) {
+                    <label>{ "Popped state s" }
+                        <input type="text" inputmode="numeric" size="6" data-testid="answer-popped" value={d.popped.clone()} oninput={on_text_input(draft, |d, v| d.popped = v)} />
+                    </label>
+                }
+                if ask.contains(&StepQuestion::Merge) {
+                    { choice("Merge ", "answer-merge", &d.merge, MergeOutcome::ALL.iter().map(|m| (m.key(), m.words())), on_select(draft, |d, v| d.merge = v)) }
+                }
+                if ask.contains(&StepQuestion::Stop) {
+                    { choice("Stop ", "answer-stop", &d.stop, StopOutcome::ALL.iter().map(|s| (s.key(), s.words())), on_select(draft, |d, v| d.stop = v)) }
+                }
+            </div>
+        },
+        Question::Invariant { .. } => html! {
+            <label class="answer-block">{ "The loop invariant, a mini-C condition over the program's variables " }
+                <input type="text" data-testid="answer-expression" spellcheck="false" placeholder="x <= n && y == 2 * x" value={d.expression.clone()} oninput={on_text_input(draft, |d, v| d.expression = v)} />
+            </label>
+        },
+    }
+}
+
+/// Properties of [`MakeExerciseButton`].
+#[derive(Properties, PartialEq)]
+pub struct MakeExerciseProps {
+    /// The editor's program.
+    pub source: String,
+    /// The shown analysis frame (for the step and the run).
+    pub frames: crate::ui::graphs::FrameStore,
+}
+
+/// The top bar's "Make exercise" button: the current program,
+/// configuration and step become an exercise file to download (format of
+/// `docs/exercises.md`; the instructor writes the prompt and adds the
+/// reference answers to `solutions.toml`).
+#[function_component(MakeExerciseButton)]
+pub fn make_exercise_button(props: &MakeExerciseProps) -> Html {
+    let open = use_state(|| false);
+    let kind = use_state(|| "verdict".to_string());
+    let id = use_state(|| "my-exercise".to_string());
+    let title = use_state(|| "My exercise".to_string());
+    let selection = use_context::<crate::ui::selection::SelectionContext>();
+    let show = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    if !*open {
+        return html! {
+            <button class="make-exercise" data-testid="make-exercise" onclick={show}
+                title="Turn the program, the configuration and the shown step into an exercise file">{ "Make exercise" }</button>
+        };
+    }
+    let (spec, _) = crate::ui::share::analysis_now();
+    let frame = props.frames.get();
+    let next_step = frame.as_ref().map_or(1, |f| f.snapshot.stats.steps + 1);
+    let node = match selection.map(|s| s.selection) {
+        Some(crate::model::selection::Selection::Node(n)) => Some(n.0),
+        _ => None,
+    };
+    let question = skeleton_question(&kind, &spec.preset, next_step, node);
+    let config = crate::model::exercise::config_spec(&spec);
+    let text = exercises::skeleton::exercise_toml(&id, &title, &props.source, &config, &question);
+    let id_ok = crate::model::exercise::valid_id(&id);
+    let problem = crate::model::exercise::check_skeleton(&text).err();
+    let on_kind = {
+        let kind = kind.clone();
+        Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let on_id = {
+        let id = id.clone();
+        Callback::from(move |e: InputEvent| id.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_title = {
+        let title = title.clone();
+        Callback::from(move |e: InputEvent| title.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_download = {
+        let (text, id) = (text.clone(), (*id).clone());
+        Callback::from(move |_: MouseEvent| download(&format!("{id}.toml"), &text, "application/toml"))
+    };
+    let close = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(false))
+    };
+    html! {
+        <>
+            <button class="make-exercise" data-testid="make-exercise" onclick={show.clone()}>{ "Make exercise" }</button>
+            <div class="skeleton-pop" data-testid="skeleton-dialog" role="dialog" aria-label="Make an exercise from what I see">
+                <div class="gallery-head">
+                    <h2>{ "Make an exercise from what I see" }</h2>
+                    <button class="gallery-close" onclick={close} aria-label="Close">{ "✕" }</button>
+                </div>
+                <p class="exercise-note">{ format!("The program in the editor, the configuration {} and ", spec.describe()) }
+                    { if frame.is_some() { format!("step {next_step} of the shown run") } else { "no run yet (analyze to ask about a step)".to_string() } }
+                    { ". Put the file in a set directory, list it in set.toml, write the prompt, and add reference and wrong answers to solutions.toml; `cpaplay exercise check` validates the set." }</p>
+                <div class="skeleton-form">
+                    <label>{ "Id " }<input data-testid="skeleton-id" value={(*id).clone()} oninput={on_id} /></label>
+                    <label>{ "Title " }<input data-testid="skeleton-title" value={(*title).clone()} oninput={on_title} /></label>
+                    <label>{ "Question " }
+                        <select data-testid="skeleton-kind" onchange={on_kind}>
+                            { for SKELETON_KINDS.iter().map(|(k, what)| html! { <option value={*k} selected={*kind == *k}>{ format!("{k}: {what}") }</option> }) }
+                        </select>
+                    </label>
+                </div>
+                if !id_ok {
+                    <p class="status status-error">{ "The id is 1 to 64 of a-z, 0-9 and -." }</p>
+                } else if let Some(p) = &problem {
+                    <p class="status status-error" data-testid="skeleton-error">{ format!("This exercise would not load: {p}") }</p>
+                }
+                <pre class="skeleton-text" data-testid="skeleton-toml">{ text.clone() }</pre>
+                <button class="primary" data-testid="skeleton-download" disabled={!id_ok || problem.is_some()} onclick={on_download}>{ format!("Download {}.toml", *id) }</button>
+            </div>
+        </>
+    }
+}

@@ -1,0 +1,761 @@
+//! The graph views (Yew): the CFA as a laid-out graph and the ARG, drawn as
+//! SVG, with pan (drag), zoom (wheel), fit-to-view, folding of
+//! straight-line chains, and linked selection.
+//!
+//! What is drawn and where is computed natively-tested in
+//! [`crate::model::graphs::cfa`] (graph + [`CfaGraph::overlay`]), [`crate::model::graphs::arg`]
+//! and [`crate::model::graphs::layout`]; the run's position arrives as a [`RunFrame`]
+//! from the analysis pane; the selection is the page's
+//! [`crate::ui::selection::SelectionContext`]. A CEGAR run's latest interpolants
+//! come with the frame's fold and are drawn beside their nodes
+//! ([`CfaGraph::interpolant_labels`]). Labels are SVG text nodes, never
+//! markup.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use cfa::Program;
+use engine::view::Snapshot;
+use gloo_events::{EventListener, EventListenerOptions};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+use crate::model::graphs::arg::{window_start, ArgGraph, ArgState};
+use crate::model::graphs::cfa::{CfaGraph, EdgePlace, CHAR_W, LINE_H};
+use crate::model::graphs::layout::{Point, ViewTransform};
+use crate::model::page::Marker;
+use crate::model::selection::{Highlight, Selection};
+use crate::ui::selection::use_selection;
+
+/// What the graphs need of the analysis at the shown position.
+#[derive(Clone, Debug)]
+pub struct RunFrame {
+    /// Changes with every new run.
+    pub run_id: u64,
+    /// The analysed program.
+    pub program: Arc<Program>,
+    /// The fold of the trace at the shown position.
+    pub snapshot: Rc<Snapshot>,
+    /// Whether the editor still holds the analysed program.
+    pub fresh: bool,
+    /// Every state of the trace computed so far (the ARG is laid out from
+    /// them, so its picture stays put while stepping).
+    pub arg_states: Rc<Vec<ArgState>>,
+    /// Events in the trace when `arg_states` was collected.
+    pub events_len: usize,
+}
+
+impl RunFrame {
+    /// The frame of a run at its cursor's position; the states of the
+    /// trace are collected again only when the trace grew (else taken from
+    /// `previous`).
+    pub fn new(run_id: u64, run: &crate::model::analysis::Run, fresh: bool, previous: Option<&RunFrame>) -> RunFrame {
+        let events = run.cursor.events();
+        let arg_states = match previous {
+            Some(p) if p.run_id == run_id && p.events_len == events.len() => p.arg_states.clone(),
+            _ => Rc::new(ArgState::of_events(events)),
+        };
+        RunFrame {
+            run_id,
+            program: run.program.clone(),
+            snapshot: Rc::new(run.cursor.snapshot().clone()),
+            fresh,
+            arg_states,
+            events_len: events.len(),
+        }
+    }
+}
+
+impl PartialEq for RunFrame {
+    fn eq(&self, other: &Self) -> bool {
+        self.run_id == other.run_id
+            && self.fresh == other.fresh
+            && self.snapshot.position == other.snapshot.position
+            && self.snapshot.states.len() == other.snapshot.states.len()
+            && self.events_len == other.events_len
+    }
+}
+
+/// The latest [`RunFrame`], shared between the analysis pane (which sets
+/// it) and the graph views (which subscribe and redraw), without
+/// re-rendering the rest of the page.
+#[derive(Clone, Default)]
+pub struct FrameStore(Rc<RefCell<StoreInner>>);
+
+#[derive(Default)]
+struct StoreInner {
+    frame: Option<Rc<RunFrame>>,
+    next_id: u64,
+    listeners: Vec<(u64, Callback<()>)>,
+}
+
+impl PartialEq for FrameStore {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl FrameStore {
+    /// Replaces the frame and tells the subscribers (when it changed).
+    pub fn set(&self, frame: Option<Rc<RunFrame>>) {
+        let listeners: Vec<Callback<()>> = {
+            let mut s = self.0.borrow_mut();
+            if s.frame == frame {
+                return;
+            }
+            s.frame = frame;
+            s.listeners.iter().map(|(_, l)| l.clone()).collect()
+        };
+        for l in listeners {
+            l.emit(());
+        }
+    }
+
+    /// The current frame.
+    pub fn get(&self) -> Option<Rc<RunFrame>> {
+        self.0.borrow().frame.clone()
+    }
+
+    /// Calls `listener` after every change; returns the id to unsubscribe with.
+    pub fn subscribe(&self, listener: Callback<()>) -> u64 {
+        let mut s = self.0.borrow_mut();
+        s.next_id += 1;
+        let id = s.next_id;
+        s.listeners.push((id, listener));
+        id
+    }
+
+    /// Stops calling the listener `id`.
+    pub fn unsubscribe(&self, id: u64) {
+        self.0.borrow_mut().listeners.retain(|(i, _)| *i != id);
+    }
+}
+
+/// Pan and zoom of one SVG view: `translate(x y) scale(k)` (the math is
+/// [`ViewTransform`], tested natively).
+type View = ViewTransform;
+
+fn transform_attr(v: &View) -> String {
+    format!("translate({:.1} {:.1}) scale({:.4})", v.x, v.y, v.k)
+}
+
+/// A drag in progress.
+#[derive(Clone, Copy, Debug)]
+struct Drag {
+    pointer: i32,
+    start: (f64, f64),
+    from: View,
+    moved: bool,
+}
+
+/// Pan/zoom state shared by the event handlers (kept outside Yew's state so
+/// a drag does not re-render the graph: the transform is set on the DOM).
+#[derive(Default)]
+struct PanZoom {
+    view: View,
+    drag: Option<Drag>,
+    /// A drag just ended: the click that follows is not a selection.
+    swallow_click: bool,
+}
+
+type PanZoomRef = Rc<RefCell<PanZoom>>;
+
+fn set_transform(g: &NodeRef, view: View) {
+    if let Some(el) = g.cast::<web_sys::Element>() {
+        let _ = el.set_attribute("transform", &transform_attr(&view));
+    }
+}
+
+fn viewport_size(svg: &NodeRef) -> (f64, f64) {
+    svg.cast::<web_sys::Element>().map(|e| (e.client_width() as f64, e.client_height() as f64)).unwrap_or((0.0, 0.0))
+}
+
+/// Properties of [`Viewport`].
+#[derive(Properties, PartialEq)]
+pub struct ViewportProps {
+    /// Size of the drawing.
+    pub width: f64,
+    /// Size of the drawing.
+    pub height: f64,
+    /// Fit again whenever this changes (a new graph).
+    pub fit_key: String,
+    /// `data-testid` of the svg.
+    pub testid: AttrValue,
+    /// A point of the drawing (the current node or state) to keep in view:
+    /// when it changes and lies outside the view, the view pans to it.
+    #[prop_or_default]
+    pub follow: Option<(i32, i32)>,
+    /// Likewise for the selection.
+    #[prop_or_default]
+    pub reveal: Option<(i32, i32)>,
+    /// The drawing.
+    pub children: Html,
+}
+
+/// An SVG viewport with pan (drag the background), zoom (wheel, around the
+/// pointer) and a Fit button.
+#[function_component(Viewport)]
+pub fn viewport(props: &ViewportProps) -> Html {
+    let pz: PanZoomRef = use_mut_ref(PanZoom::default);
+    let svg = use_node_ref();
+    let g = use_node_ref();
+
+    // Fit when a new graph arrives (after it is in the DOM).
+    {
+        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
+        let (w, h) = (props.width, props.height);
+        use_effect_with(props.fit_key.clone(), move |_| {
+            let (vw, vh) = viewport_size(&svg);
+            let v = View::fit(w, h, vw, vh);
+            pz.borrow_mut().view = v;
+            set_transform(&g, v);
+        });
+    }
+    // Keep the current and the selected item in view.
+    let keep_in_view = |point: Option<(i32, i32)>| {
+        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
+        move |_: &Option<(i32, i32)>| {
+            if let Some((x, y)) = point {
+                let (vw, vh) = viewport_size(&svg);
+                let mut s = pz.borrow_mut();
+                if let Some(v) = s.view.keep_in_view(Point { x: x as f64, y: y as f64 }, vw, vh) {
+                    s.view = v;
+                    set_transform(&g, v);
+                }
+            }
+        }
+    };
+    use_effect_with(props.follow, keep_in_view(props.follow));
+    use_effect_with(props.reveal, keep_in_view(props.reveal));
+    // Wheel zoom needs a non-passive listener (to keep the page from scrolling).
+    {
+        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
+        use_effect_with((), move |_| {
+            let listener = svg.cast::<web_sys::Element>().map(|el| {
+                let target = el.clone();
+                EventListener::new_with_options(&el, "wheel", EventListenerOptions::enable_prevent_default(), move |e| {
+                    let Some(e) = e.dyn_ref::<WheelEvent>() else { return };
+                    e.prevent_default();
+                    let rect_x = e.offset_x() as f64;
+                    let rect_y = e.offset_y() as f64;
+                    // offset_* are relative to the event target; use the svg's own
+                    // coordinates when the target is inside it.
+                    let (mx, my) = match e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                        Some(t) if t == target => (rect_x, rect_y),
+                        _ => {
+                            let (vw, vh) = (target.client_width() as f64, target.client_height() as f64);
+                            (vw / 2.0, vh / 2.0)
+                        }
+                    };
+                    let mut s = pz.borrow_mut();
+                    let factor = (-e.delta_y() * 0.0015).exp().clamp(0.5, 2.0);
+                    s.view = s.view.zoom_at(factor, mx, my);
+                    set_transform(&g, s.view);
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let onpointerdown = {
+        let pz = pz.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.button() != 0 {
+                return;
+            }
+            let mut s = pz.borrow_mut();
+            s.drag = Some(Drag {
+                pointer: e.pointer_id(),
+                start: (e.client_x() as f64, e.client_y() as f64),
+                from: s.view,
+                moved: false,
+            });
+            s.swallow_click = false;
+        })
+    };
+    let onpointermove = {
+        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
+        Callback::from(move |e: PointerEvent| {
+            let mut s = pz.borrow_mut();
+            let Some(mut d) = s.drag else { return };
+            let (dx, dy) = (e.client_x() as f64 - d.start.0, e.client_y() as f64 - d.start.1);
+            if !d.moved && dx * dx + dy * dy < 16.0 {
+                return;
+            }
+            if !d.moved {
+                // Capture only once it is a drag, so plain clicks reach the nodes.
+                if let Some(el) = svg.cast::<web_sys::Element>() {
+                    let _ = el.set_pointer_capture(d.pointer);
+                }
+                d.moved = true;
+            }
+            s.view = View { x: d.from.x + dx, y: d.from.y + dy, k: d.from.k };
+            s.drag = Some(d);
+            set_transform(&g, s.view);
+        })
+    };
+    let onpointerup = {
+        let pz = pz.clone();
+        Callback::from(move |_: PointerEvent| {
+            let mut s = pz.borrow_mut();
+            if let Some(d) = s.drag.take() {
+                s.swallow_click = d.moved;
+            }
+        })
+    };
+    // A click that ends a drag does not select anything (a capturing
+    // listener, so it runs before the nodes' own handlers).
+    {
+        let (pz, svg) = (pz.clone(), svg.clone());
+        use_effect_with((), move |_| {
+            let listener = svg.cast::<web_sys::Element>().map(|el| {
+                let options = EventListenerOptions { phase: gloo_events::EventListenerPhase::Capture, passive: false };
+                EventListener::new_with_options(&el, "click", options, move |e| {
+                    let mut s = pz.borrow_mut();
+                    if s.swallow_click {
+                        s.swallow_click = false;
+                        e.stop_propagation();
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let zoom = |factor: f64| {
+        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
+        Callback::from(move |_: MouseEvent| {
+            let (vw, vh) = viewport_size(&svg);
+            let mut s = pz.borrow_mut();
+            s.view = s.view.zoom_at(factor, vw / 2.0, vh / 2.0);
+            set_transform(&g, s.view);
+        })
+    };
+    let on_fit = {
+        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
+        let (w, h) = (props.width, props.height);
+        Callback::from(move |_: MouseEvent| {
+            let (vw, vh) = viewport_size(&svg);
+            let v = View::fit(w, h, vw, vh);
+            pz.borrow_mut().view = v;
+            set_transform(&g, v);
+        })
+    };
+    let transform = transform_attr(&pz.borrow().view);
+    html! {
+        <div class="graph-viewport">
+            <div class="graph-zoom">
+                <button title="Zoom in" onclick={zoom(1.25)}>{ "+" }</button>
+                <button title="Zoom out" onclick={zoom(0.8)}>{ "−" }</button>
+                <button data-testid="graph-fit" title="Fit the graph into the view" onclick={on_fit}>{ "Fit" }</button>
+            </div>
+            <svg class="graph-svg" ref={svg} data-testid={props.testid.clone()}
+                {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
+                <defs>
+                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
+                        <path d="M0 0 L10 5 L0 10 z" class="arrow-head" />
+                    </marker>
+                    <marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
+                        <path d="M0 0 L10 5 L0 10 z" class="arrow-head hot" />
+                    </marker>
+                </defs>
+                <g ref={g} transform={transform}>
+                    { props.children.clone() }
+                </g>
+            </svg>
+        </div>
+    }
+}
+
+/// Which graph tab is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tab {
+    Cfa,
+    Arg,
+}
+
+/// Properties of [`GraphsPane`].
+#[derive(Properties, PartialEq)]
+pub struct GraphsPaneProps {
+    /// The editor's program text.
+    pub source: String,
+    /// Where the analysis pane puts the run's shown position.
+    pub frames: FrameStore,
+}
+
+/// The graph views: a CFA tab and an ARG tab, with the selection's status.
+#[function_component(GraphsPane)]
+pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
+    let tab = use_state(|| Tab::Cfa);
+    let linked = use_selection();
+    // Redraw when the analysis pane publishes a new frame.
+    let redraw = use_force_update();
+    {
+        let frames = props.frames.clone();
+        use_effect_with(props.frames.clone(), move |_| {
+            let id = frames.subscribe(Callback::from(move |_| redraw.force_update()));
+            move || frames.unsubscribe(id)
+        });
+    }
+    let current_frame = props.frames.get();
+    let program: Rc<Option<Arc<Program>>> = use_memo(props.source.clone(), |s| cfa::from_source(s).ok().map(Arc::new));
+    // A fold choice per program: None = the default for its size.
+    let fold_choice = use_state(|| None::<bool>);
+    {
+        let fold_choice = fold_choice.clone();
+        use_effect_with(props.source.clone(), move |_| fold_choice.set(None));
+    }
+    let Some(program) = (*program).clone() else {
+        return html! { <div class="graphs" data-testid="graphs"><p class="hint">{ "Fix the program's errors to see its graph." }</p></div> };
+    };
+    let fold = fold_choice.unwrap_or_else(|| CfaGraph::fold_by_default(&program));
+    let frame = current_frame.as_ref().filter(|f| f.fresh).cloned();
+    let snapshot = frame.as_ref().map(|f| f.snapshot.clone());
+    let highlight = linked.selection.resolve(&program, snapshot.as_deref());
+
+    let set_tab = |t: Tab| {
+        let tab = tab.clone();
+        Callback::from(move |_: MouseEvent| tab.set(t))
+    };
+    let on_fold = {
+        let fold_choice = fold_choice.clone();
+        Callback::from(move |_: MouseEvent| fold_choice.set(Some(!fold)))
+    };
+    let on_clear = {
+        let linked = linked.clone();
+        Callback::from(move |_: MouseEvent| linked.set(Selection::None))
+    };
+    let described = linked.selection.describe(&program, snapshot.as_deref());
+    // The CFA listing below marks the selected nodes too (it tags its node
+    // groups with `data-node`; ids are numbers, nothing from the program text).
+    let listing_css: String = highlight
+        .nodes
+        .iter()
+        .map(|n| format!(".listing tbody[data-node=\"{n}\"] .node-row {{ background: var(--loop-bg); box-shadow: inset 3px 0 0 var(--loop); }}\n"))
+        .collect();
+
+    html! {
+        <div class="graphs" data-testid="graphs">
+            <div class="graph-tabs" role="tablist">
+                <button role="tab" data-testid="graph-tab-cfa" class={classes!("tab", (*tab == Tab::Cfa).then_some("active"))}
+                    aria-selected={(*tab == Tab::Cfa).to_string()} onclick={set_tab(Tab::Cfa)}>{ "CFA graph" }</button>
+                <button role="tab" data-testid="graph-tab-arg" class={classes!("tab", (*tab == Tab::Arg).then_some("active"))}
+                    aria-selected={(*tab == Tab::Arg).to_string()} onclick={set_tab(Tab::Arg)}>{ "ARG" }</button>
+                <span class="graph-tabs-gap"></span>
+                if *tab == Tab::Cfa {
+                    <label class="fold-toggle" title="Fold straight-line chains (nodes with one edge in and one out) into one box">
+                        <input type="checkbox" data-testid="graph-fold" checked={fold} onclick={on_fold} />{ " fold chains" }
+                    </label>
+                }
+            </div>
+            if !listing_css.is_empty() {
+                <style>{ listing_css }</style>
+            }
+            if !linked.selection.is_none() {
+                <p class="selection-bar" data-testid="selection-bar">
+                    { "Selected: " }<strong>{ described }</strong>
+                    if linked.selection.node().is_some() { <span class="hint">{ " — reached set filtered to it" }</span> }
+                    <button class="link" onclick={on_clear} title="Clear the selection">{ "clear" }</button>
+                </p>
+            }
+            { match *tab {
+                Tab::Cfa => html! { <CfaGraphView program={program.clone()} fold={fold} frame={frame.clone()} highlight={Rc::new(highlight)} /> },
+                Tab::Arg => match &frame {
+                    Some(f) => html! { <ArgView frame={f.clone()} highlight={Rc::new(highlight)} /> },
+                    None => html! { <p class="hint graph-empty" data-testid="arg-empty">{ "Press Analyze: the ARG grows as you step through the run." }</p> },
+                },
+            } }
+        </div>
+    }
+}
+
+/// Properties of [`CfaGraphView`].
+#[derive(Properties, PartialEq)]
+pub struct CfaGraphViewProps {
+    /// The program drawn.
+    pub program: Arc<Program>,
+    /// Whether chains are folded.
+    pub fold: bool,
+    /// The run's position (for counts and the current node/edge).
+    pub frame: Option<Rc<RunFrame>>,
+    /// The resolved selection.
+    pub highlight: Rc<Highlight>,
+}
+
+fn marker_class(m: Marker) -> &'static str {
+    match m {
+        Marker::Entry => "entry",
+        Marker::Exit => "exit",
+        Marker::LoopHead => "loop-head",
+        Marker::Error => "error",
+        Marker::Terminal => "terminal",
+    }
+}
+
+/// The CFA drawn as a graph.
+#[function_component(CfaGraphView)]
+pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
+    let linked = use_selection();
+    let graph: Rc<CfaGraph> = {
+        let program = props.program.clone();
+        use_memo((Arc::as_ptr(&props.program) as usize, props.fold), move |&(_, fold)| CfaGraph::build(&program, fold))
+    };
+    let overlay = match &props.frame {
+        Some(f) => {
+            let s = &f.snapshot;
+            let current_node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location);
+            graph.overlay(&s.reached, current_node, s.current_edge, &props.highlight)
+        }
+        None => graph.overlay(&Default::default(), None, None, &props.highlight),
+    };
+    // The latest refinement's interpolants at the shown position (the
+    // fold keeps them; before the first refinement there are none).
+    let interpolants = match &props.frame {
+        Some(f) if !f.snapshot.interpolants.is_empty() => graph.interpolant_labels(&props.program, &f.snapshot.interpolants),
+        _ => Vec::new(),
+    };
+    let click = |sel: Selection| {
+        let linked = linked.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            linked.click(sel);
+        })
+    };
+    let edges = graph.edges.iter().enumerate().map(|(i, e)| {
+        let current = overlay.current_edge == Some(EdgePlace::Edge(i));
+        let selected = overlay.selected_edges.contains(&i);
+        let class = classes!("cfa-edge", format!("kind-{}", e.kind), e.back.then_some("back"), current.then_some("current"), selected.then_some("selected"));
+        let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
+        let key = Selection::Edge(e.edge).to_string();
+        html! {
+            <g class={class} data-edge={key} tabindex="0" onclick={click(Selection::Edge(e.edge))} onkeydown={on_enter(&linked, Selection::Edge(e.edge))}>
+                <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
+                <path class="hit" d={e.path.clone()} />
+                <path class="line" d={e.path.clone()} marker-end={marker} />
+                if let Some(p) = e.label_at {
+                    <rect class="label-bg" x={fmt(p.x - 2.0)} y={fmt(p.y)} width={fmt(e.label.chars().count() as f64 * CHAR_W + 4.0)} height={fmt(LINE_H)} rx="2" />
+                    <text class="edge-label" x={fmt(p.x)} y={fmt(p.y + 11.0)}>{ e.label.clone() }</text>
+                }
+            </g>
+        }
+    });
+    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| {
+        let count = overlay.counts.get(&i).copied().unwrap_or(0);
+        let current = overlay.current_node == Some(i);
+        let selected = overlay.selected_nodes.contains(&i);
+        let mut class = classes!("cfa-node", n.is_folded().then_some("folded"), current.then_some("current"), selected.then_some("selected"), (count > 0).then_some("has-states"));
+        for m in &n.markers {
+            class.push(marker_class(*m));
+        }
+        let (cx, cy) = (n.center.x, n.center.y);
+        let key = n.key();
+        let node_sel = n.cfa_nodes.first().map(|&id| Selection::Node(id)).unwrap_or_default();
+        let shape = if n.is_folded() {
+            let (x0, y0) = (cx - n.width / 2.0, cy - n.height / 2.0);
+            html! {
+                <>
+                    <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="5" />
+                    <text class="fold-title" x={fmt(x0 + 7.0)} y={fmt(y0 + 5.0 + 11.0)}>{ n.title.clone() }</text>
+                    { for n.ops.iter().enumerate().map(|(k, op)| {
+                        let cur = overlay.current_edge == Some(EdgePlace::Inner { node: i, op: k });
+                        let sel = overlay.selected_ops.contains(&(i, k));
+                        let y = y0 + 5.0 + (k + 1) as f64 * LINE_H;
+                        html! {
+                            <g class={classes!("fold-op", cur.then_some("current"), sel.then_some("selected"))}
+                                data-edge={Selection::Edge(op.edge).to_string()} onclick={click(Selection::Edge(op.edge))}>
+                                <title>{ op.full.clone() }</title>
+                                <rect class="op-bg" x={fmt(x0 + 2.0)} y={fmt(y + 1.0)} width={fmt(n.width - 4.0)} height={fmt(LINE_H)} />
+                                <text x={fmt(x0 + 7.0)} y={fmt(y + 11.0)}>{ op.text.clone() }</text>
+                            </g>
+                        }
+                    }) }
+                </>
+            }
+        } else {
+            let r = n.width / 2.0;
+            html! {
+                <>
+                    <circle class="shape" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r)} />
+                    if n.markers.contains(&Marker::LoopHead) {
+                        <circle class="inner-ring" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r - 4.0)} />
+                    }
+                    <text class="node-label" x={fmt(cx)} y={fmt(cy + 4.0)}>{ n.title.clone() }</text>
+                </>
+            }
+        };
+        let badge_at = if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
+        html! {
+            <g class={class} data-node={key} data-count={count.to_string()} tabindex="0" onclick={click(node_sel)} onkeydown={on_enter(&linked, node_sel)}>
+                <title>{ n.tooltip() }</title>
+                { shape }
+                if count > 0 {
+                    <g class="count-badge">
+                        <rect x={fmt(badge_at.0 - 4.0)} y={fmt(badge_at.1 - 8.0)} width={fmt(count.to_string().len() as f64 * 6.6 + 8.0)} height="15" rx="7" />
+                        <text x={fmt(badge_at.0)} y={fmt(badge_at.1 + 3.5)}>{ count.to_string() }</text>
+                    </g>
+                }
+            </g>
+        }
+    });
+    let interpolant_views = interpolants.iter().map(|l| {
+        let sel = Selection::Node(l.node);
+        html! {
+            <g class="cfa-interpolant" data-node={l.node.to_string()} onclick={click(sel)}>
+                <title>{ l.full.clone() }</title>
+                <rect x={fmt(l.at.x)} y={fmt(l.at.y)} width={fmt(l.width)} height={fmt(l.height)} rx="3" />
+                <text x={fmt(l.at.x + 4.0)} y={fmt(l.at.y + 11.0)}>{ l.text.clone() }</text>
+            </g>
+        }
+    });
+    // Labels may reach past the laid-out drawing: Fit shows them too.
+    let (draw_w, draw_h) = interpolants
+        .iter()
+        .fold((graph.width, graph.height), |(w, h), l| (w.max(l.at.x + l.width + 10.0), h.max(l.at.y + l.height + 10.0)));
+    let fit_key = format!("cfa {:p} {}", Arc::as_ptr(&props.program), props.fold);
+    let at = |i: usize| graph.nodes.get(i).map(|n| (n.center.x as i32, n.center.y as i32));
+    let follow = overlay.current_node.and_then(at);
+    let reveal = overlay.selected_nodes.iter().next().copied().and_then(at);
+    html! {
+        <>
+            <Viewport width={draw_w} height={draw_h} fit_key={fit_key} testid="cfa-graph" {follow} {reveal}>
+                { for edges }
+                { for nodes }
+                { for interpolant_views }
+            </Viewport>
+            <p class="graph-legend" data-testid="cfa-graph-status">
+                { format!("{} nodes drawn", graph.nodes.len()) }
+                if graph.folded && graph.foldable > 0 { { format!(" ({} CFA nodes folded into chains)", graph.foldable) } }
+                { " · " }<span class="lg lg-loop">{ "◎ loop head" }</span>
+                { " · " }<span class="lg lg-error">{ "● error" }</span>
+                { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
+                { " · badge: reached states · click a node to filter the reached set" }
+                if !interpolants.is_empty() { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
+            </p>
+        </>
+    }
+}
+
+/// Properties of [`ArgView`].
+#[derive(Properties, PartialEq)]
+pub struct ArgViewProps {
+    /// The run's position.
+    pub frame: Rc<RunFrame>,
+    /// The resolved selection.
+    pub highlight: Rc<Highlight>,
+}
+
+/// The ARG drawn as a graph.
+#[function_component(ArgView)]
+pub fn arg_view(props: &ArgViewProps) -> Html {
+    let linked = use_selection();
+    let snap = props.frame.snapshot.clone();
+    let shown = snap.states.len();
+    // Laid out from the whole trace's states, once per window (stepping
+    // only changes marks and which states are drawn).
+    let graph: Rc<ArgGraph> = {
+        let states = props.frame.arg_states.clone();
+        use_memo((props.frame.run_id, props.frame.events_len, window_start(shown)), move |_| ArgGraph::build(&states, shown))
+    };
+    let marks = graph.marks(&snap, &props.highlight);
+    let covered = graph.covered_links(&snap);
+    let edges = graph.edges.iter().filter(|e| graph.visible(e.to, shown)).map(|e| {
+        html! { <path class={classes!("arg-edge", e.link.css_class())} d={e.path.clone()} marker-end="url(#arrow)" /> }
+    });
+    let covers =
+        covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
+    // One memoized component per state: a step re-renders only the states
+    // whose marks changed.
+    let nodes = graph.nodes.iter().zip(&marks).enumerate().filter(|(i, _)| graph.visible(*i, shown)).map(|(_, (n, m))| {
+        html! {
+            <ArgNodeView key={n.state.0} state={n.state} location={AttrValue::from(n.location.clone())}
+                x={n.center.x} y={n.center.y} width={n.width} height={n.height} marks={*m} linked={linked.clone()} />
+        }
+    });
+    let fit_key = format!("arg {}", props.frame.run_id);
+    let at = |id: Option<engine::StateId>| {
+        let i = graph.node_index(id?)?;
+        graph.nodes.get(i).map(|n| (n.center.x as i32, n.center.y as i32))
+    };
+    let follow = at(snap.current_state.or_else(|| snap.states.last().map(|s| s.id)));
+    let reveal = at(props.highlight.states.iter().next().copied());
+    html! {
+        <>
+            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="arg-graph" {follow} {reveal}>
+                { for edges }
+                { for covers }
+                { for nodes }
+            </Viewport>
+            <p class="graph-legend" data-testid="arg-status">
+                { format!("{shown} state{}", if shown == 1 { "" } else { "s" }) }
+                if graph.hidden() > 0 {
+                    <span class="arg-cap">{ format!(" — showing the {} most recent (s{}…); {} older states hidden", shown.saturating_sub(graph.hidden()), graph.first, graph.hidden()) }</span>
+                }
+                { " · " }<span class="lg lg-reached">{ "reached" }</span>
+                { " · " }<span class="lg lg-waiting">{ "waitlist" }</span>
+                { " · " }<span class="lg lg-merged">{ "merge result" }</span>
+                { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
+                { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
+                { " · " }<span class="lg lg-target">{ "target" }</span>
+            </p>
+        </>
+    }
+}
+
+/// Properties of [`ArgNodeView`].
+#[derive(Properties, PartialEq)]
+pub struct ArgNodeViewProps {
+    /// The state.
+    pub state: engine::StateId,
+    /// `@N5`.
+    pub location: AttrValue,
+    /// Center.
+    pub x: f64,
+    /// Center.
+    pub y: f64,
+    /// Size.
+    pub width: f64,
+    /// Size.
+    pub height: f64,
+    /// What the state is at the shown position.
+    pub marks: crate::model::graphs::arg::ArgMarks,
+    /// The page's selection.
+    pub linked: crate::ui::selection::SelectionContext,
+}
+
+/// One state of the ARG.
+#[function_component(ArgNodeView)]
+pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
+    let sel = Selection::State(props.state);
+    let onclick = {
+        let linked = props.linked.clone();
+        Callback::from(move |e: MouseEvent| {
+            e.stop_propagation();
+            linked.click(sel);
+        })
+    };
+    let (x0, y0) = (props.x - props.width / 2.0, props.y - props.height / 2.0);
+    let m = props.marks;
+    html! {
+        <g class={m.classes()} data-state={sel.to_string()} tabindex="0" {onclick} onkeydown={on_enter(&props.linked, sel)}>
+            <title>{ format!("{}{} — {}", props.state, if props.location.is_empty() { String::new() } else { format!(" {}", props.location) }, m.words()) }</title>
+            <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(props.width)} height={fmt(props.height)} rx="4" />
+            <text class="arg-id" x={fmt(props.x)} y={fmt(y0 + 13.0)}>{ props.state.to_string() }</text>
+            <text class="arg-loc" x={fmt(props.x)} y={fmt(y0 + 26.0)}>{ props.location.clone() }</text>
+        </g>
+    }
+}
+
+/// Enter on a focused graph item selects it, as a click does (items are
+/// focusable with Tab).
+fn on_enter(linked: &crate::ui::selection::SelectionContext, sel: Selection) -> Callback<KeyboardEvent> {
+    let linked = linked.clone();
+    Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" {
+            e.prevent_default();
+            linked.click(sel);
+        }
+    })
+}
+
+fn fmt(v: f64) -> String {
+    format!("{v:.1}")
+}

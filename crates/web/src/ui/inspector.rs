@@ -1,0 +1,274 @@
+//! The state inspector (Yew): one abstract state in full — its values, its
+//! octagon as inequalities, as a DBM table and as a 2-D plot of two chosen
+//! variables. What is shown is computed by [`crate::model::state_view`] and
+//! [`crate::model::octagon_plot`]; this only draws it.
+//!
+//! Which state: the one chosen in the inspector's list, else the state
+//! selected in the linked panels, else the state the shown event is about.
+
+use engine::trace::StateId;
+use yew::prelude::*;
+
+use crate::model::octagon_plot::{plot, points_attr, Plot};
+use crate::model::selection::Selection;
+use crate::model::state_view::{axes, DbmTable, Part, StateDetail};
+use crate::ui::selection::use_selection;
+
+/// Properties of [`StateInspector`].
+#[derive(Properties, PartialEq)]
+pub struct StateInspectorProps {
+    /// States offered in the chooser: `(id, "s12 @N5")`.
+    pub choices: Vec<(StateId, String)>,
+    /// The state shown when nothing is chosen or selected.
+    pub auto: Option<StateId>,
+    /// Looks a state up at the shown position.
+    pub resolve: Callback<StateId, Option<StateDetail>>,
+}
+
+/// The inspector panel.
+#[function_component(StateInspector)]
+pub fn state_inspector(props: &StateInspectorProps) -> Html {
+    let chosen = use_state(|| None::<StateId>);
+    let axes_choice = use_state(|| (String::new(), String::new()));
+    let linked = use_selection();
+
+    let selected = match linked.selection {
+        Selection::State(s) => Some(s),
+        _ => None,
+    };
+    // Selecting a state in another panel takes over from the list's choice.
+    {
+        let chosen = chosen.clone();
+        use_effect_with(selected, move |s| {
+            if s.is_some() {
+                chosen.set(None);
+            }
+        });
+    }
+    let target = (*chosen).or(selected).or(props.auto);
+    let detail = target.and_then(|s| props.resolve.emit(s));
+
+    let on_choose = {
+        let chosen = chosen.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let v = sel.value();
+            chosen.set(v.strip_prefix('s').and_then(|n| n.parse().ok()).map(StateId));
+        })
+    };
+    let chooser = html! {
+        <label class="insp-choose">{ "State " }
+            <select data-testid="inspect-state" onchange={on_choose}>
+                <option value="" selected={chosen.is_none()}>
+                    { match (selected, props.auto) {
+                        (Some(s), _) => format!("selected ({s})"),
+                        (None, Some(s)) => format!("shown step ({s})"),
+                        (None, None) => "shown step".to_string(),
+                    } }
+                </option>
+                // A state chosen earlier stays in the list while it is shown.
+                if let Some(c) = (*chosen).filter(|c| !props.choices.iter().any(|(id, _)| id == c)) {
+                    <option value={c.to_string()} selected=true>{ c.to_string() }</option>
+                }
+                { for props.choices.iter().map(|(id, label)| html! {
+                    <option value={id.to_string()} selected={*chosen == Some(*id)}>{ label.clone() }</option>
+                }) }
+            </select>
+        </label>
+    };
+
+    let body = match &detail {
+        None => html! { <p class="hint">{ "No state to show at this event." }</p> },
+        Some(d) => {
+            let axes_choice = axes_choice.clone();
+            html! {
+                <>
+                    <p class="insp-head">
+                        <span class="sid">{ d.id.clone() }</span>
+                        if !d.location.is_empty() { { " @" }{ d.location.clone() } }
+                        if !d.callstack.is_empty() { <span class="insp-stack">{ format!(" [calls {}]", d.callstack.join(" ")) }</span> }
+                        <span class="insp-status">{ format!(" — {}", d.status) }</span>
+                    </p>
+                    { for d.parts.iter().map(|p| part(p, &axes_choice)) }
+                </>
+            }
+        }
+    };
+
+    html! {
+        <section class="panel inspector" data-testid="inspector">
+            <h3>{ "State" }{ chooser }</h3>
+            { body }
+        </section>
+    }
+}
+
+fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
+    match p {
+        Part::Values(values) if values.is_empty() => html! { <p class="insp-values">{ "values: ⊤ (nothing known)" }</p> },
+        Part::Values(values) => html! {
+            <>
+                <div class="insp-sub">{ "Values (all other variables: ⊤)" }</div>
+                <table class="insp-values" data-testid="inspect-values">
+                    { for values.iter().map(|(n, v)| html! { <tr><td class="vname">{ n.clone() }</td><td class="vval">{ v.clone() }</td></tr> }) }
+                </table>
+            </>
+        },
+        Part::Symbolic(values) => html! {
+            <>
+                <div class="insp-sub">{ "Symbolic memory" }</div>
+                if values.is_empty() {
+                    <p class="insp-values">{ "nothing known" }</p>
+                } else {
+                    <table class="insp-values" data-testid="inspect-symbolic">
+                        { for values.iter().map(|(n, v)| html! { <tr><td class="vname">{ n.clone() }</td><td class="vval">{ v.clone() }</td></tr> }) }
+                    </table>
+                }
+            </>
+        },
+        Part::Constraints(cs) => html! {
+            <ul class="insp-constraints">{ for cs.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
+        },
+        Part::Text(cpa, text) => {
+            html! { <p class="insp-text"><span class="insp-cpa">{ format!("{cpa}: ") }</span>{ text.clone() }</p> }
+        }
+        Part::Octagon { constraints, dbm, vars, bottom, view } => {
+            let (ax, ay) = &**axes_choice;
+            let chosen_axes = axes(vars, ax, ay);
+            let plot_html = match chosen_axes.as_ref().and_then(|(x, y)| plot(view, x, y)) {
+                Some(p) => plot_svg(&p),
+                None if *bottom => html! { <p class="hint">{ "⊥: the octagon is empty, nothing to plot." }</p> },
+                None => html! { <p class="hint">{ "A plot needs two constrained variables." }</p> },
+            };
+            let chooser = chosen_axes.map(|(x, y)| {
+                let pick = |is_x: bool| {
+                    let axes_choice = axes_choice.clone();
+                    let (x, y) = (x.clone(), y.clone());
+                    Callback::from(move |e: Event| {
+                        let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+                        let v = sel.value();
+                        axes_choice.set(if is_x { (v, y.clone()) } else { (x.clone(), v) });
+                    })
+                };
+                html! {
+                    <div class="insp-axes">
+                        <label>{ "x: " }
+                            <select data-testid="plot-x" onchange={pick(true)}>
+                                { for vars.iter().map(|v| html! { <option value={v.clone()} selected={*v == x}>{ v.clone() }</option> }) }
+                            </select>
+                        </label>
+                        <label>{ "y: " }
+                            <select data-testid="plot-y" onchange={pick(false)}>
+                                { for vars.iter().map(|v| html! { <option value={v.clone()} selected={*v == y}>{ v.clone() }</option> }) }
+                            </select>
+                        </label>
+                    </div>
+                }
+            });
+            html! {
+                <div class="insp-octagon">
+                    <div class="insp-sub">{ "Octagon constraints" }</div>
+                    <ul class="insp-constraints" data-testid="inspect-constraints">
+                        if *bottom {
+                            <li>{ "⊥ (false)" }</li>
+                        } else if constraints.is_empty() {
+                            <li>{ "⊤ (no constraint)" }</li>
+                        } else {
+                            { for constraints.iter().map(|c| html! { <li>{ c.clone() }</li> }) }
+                        }
+                    </ul>
+                    <div class="insp-sub">{ "2-D projection" }</div>
+                    { for chooser }
+                    { plot_html }
+                    <details class="insp-dbm" open=true>
+                        <summary>{ "DBM (closed)" }</summary>
+                        { dbm_table(dbm) }
+                    </details>
+                </div>
+            }
+        }
+    }
+}
+
+fn dbm_table(dbm: &DbmTable) -> Html {
+    if dbm.labels.is_empty() {
+        return html! { <p class="hint">{ "No variable is constrained." }</p> };
+    }
+    html! {
+        <div class="dbm-wrap">
+            <table class="dbm" data-testid="dbm" title="row i, column j: labels[j] − labels[i] ≤ cell">
+                <thead><tr><th class="dbm-corner">{ "j − i ≤" }</th>{ for dbm.labels.iter().map(|l| html! { <th>{ l.clone() }</th> }) }</tr></thead>
+                <tbody>
+                    { for dbm.rows.iter().zip(&dbm.labels).enumerate().map(|(i, (row, label))| html! {
+                        <tr>
+                            <th>{ label.clone() }</th>
+                            { for row.iter().enumerate().map(|(j, c)| {
+                                let class = classes!(
+                                    (i == j).then_some("diag"),
+                                    (c == "∞").then_some("inf"),
+                                );
+                                html! { <td class={class}>{ c.clone() }</td> }
+                            }) }
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </div>
+    }
+}
+
+fn plot_svg(p: &Plot) -> Html {
+    let [w, h] = p.size;
+    let [left, top, right, bottom] = p.area;
+    let f = |v: f64| format!("{v:.1}");
+    let title = if p.vertices.is_empty() {
+        "empty".to_string()
+    } else {
+        p.vertices.iter().map(|v| format!("({}, {})", v[0], v[1])).collect::<Vec<_>>().join(" ")
+    };
+    html! {
+        <figure class="octagon-plot" data-testid="octagon-plot">
+            <svg viewBox={format!("0 0 {w} {h}")} width={f(w)} height={f(h)} role="img"
+                 aria-label={format!("octagon projected on {} and {}", p.x, p.y)}>
+                <rect class="plot-area" x={f(left)} y={f(top)} width={f(right - left)} height={f(bottom - top)} />
+                { for p.x_ticks.iter().map(|t| html! {
+                    <g class="tick">
+                        <line class="grid" x1={f(t.at)} x2={f(t.at)} y1={f(top)} y2={f(bottom)} />
+                        <text x={f(t.at)} y={f(bottom + 14.0)} text-anchor="middle">{ t.label.clone() }</text>
+                    </g>
+                }) }
+                { for p.y_ticks.iter().map(|t| html! {
+                    <g class="tick">
+                        <line class="grid" x1={f(left)} x2={f(right)} y1={f(t.at)} y2={f(t.at)} />
+                        <text x={f(left - 4.0)} y={f(t.at + 4.0)} text-anchor="end">{ t.label.clone() }</text>
+                    </g>
+                }) }
+                if let Some([bl, bt, br, bb]) = p.interval_box {
+                    // The interval box: only its bounded sides are drawn.
+                    <g class="interval-box" data-testid="interval-box">
+                        { for [(bl, bt, bl, bb), (bl, bt, br, bt), (br, bt, br, bb), (bl, bb, br, bb)]
+                            .into_iter()
+                            .zip(p.box_bounded)
+                            .filter(|(_, bounded)| *bounded)
+                            .map(|((x1, y1, x2, y2), _)| html! { <line x1={f(x1)} y1={f(y1)} x2={f(x2)} y2={f(y2)} /> }) }
+                    </g>
+                }
+                if !p.points.is_empty() {
+                    <polygon class="octagon" data-testid="octagon-polygon" points={points_attr(&p.points)}>
+                        <title>{ title }</title>
+                    </polygon>
+                    { for p.sides.iter().map(|s| html! {
+                        <line class={if s.open { "side open" } else { "side" }}
+                              x1={f(s.from[0])} y1={f(s.from[1])} x2={f(s.to[0])} y2={f(s.to[1])} />
+                    }) }
+                }
+                <text class="axis-label" x={f(right)} y={f(h - 2.0)} text-anchor="end">{ p.x.clone() }</text>
+                <text class="axis-label" x={f(left + 4.0)} y={f(top + 10.0)}>{ p.y.clone() }</text>
+            </svg>
+            <figcaption>{ p.box_text.clone() }{ " — dashed: the interval box; dotted: open sides (unbounded)" }</figcaption>
+        </figure>
+    }
+}
+
+/// The states the inspector's chooser offers (computed in [`crate::model::state_view`]).
+pub use crate::model::state_view::choices;

@@ -1,0 +1,18 @@
+//! The Yew components (browser only). `ui::X` renders `crate::model::X`;
+//! [`page`] is the playground, [`root::Root`] the entry point that
+//! opens an exercise link or mounts the playground.
+
+pub mod analysis;
+pub mod compare;
+pub mod config_panel;
+pub mod editor;
+pub mod exercise;
+pub mod gallery;
+pub mod graphs;
+pub mod inspector;
+pub mod page;
+pub mod predict;
+pub mod root;
+pub mod selection;
+pub mod share;
+pub mod solver;

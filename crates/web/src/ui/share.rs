@@ -1,0 +1,175 @@
+//! Share links in the page (Yew): the "Share link" button in the top bar,
+//! the link shown for copying, and opening a link on load.
+//!
+//! The panes report what they show ([`register_analysis`], [`note_compare`]);
+//! the button encodes that with the program ([`crate::model::share::encode`]) and
+//! puts the link in the address bar (without reloading). On load, a
+//! fragment `#share=1.…` is decoded once ([`opened`]); the app takes the
+//! program from it ([`initial_program`]), the analysis pane its
+//! configuration and step ([`take_restore`]), the compare view its set
+//! ([`take_compare_restore`]). A link that is malformed or too large shows
+//! an error banner and the page opens as usual. Opening another link while
+//! the page is open (a changed fragment) reloads the page.
+
+use std::cell::RefCell;
+
+use yew::prelude::*;
+
+use crate::model::analysis::RunSpec;
+use crate::model::share::{decode, encode, ShareError, ShareState};
+
+/// Reports the analysis pane's configuration and shown event position.
+pub type AnalysisProbe = Box<dyn Fn() -> (RunSpec, Option<usize>)>;
+
+#[derive(Default)]
+struct Current {
+    analysis: Option<AnalysisProbe>,
+    compare: Vec<String>,
+    compare_position: Option<usize>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Current> = RefCell::new(Current::default());
+    static OPENED: RefCell<Option<Result<Option<ShareState>, ShareError>>> = const { RefCell::new(None) };
+    static RESTORE_ANALYSIS: RefCell<bool> = const { RefCell::new(true) };
+    static RESTORE_COMPARE: RefCell<bool> = const { RefCell::new(true) };
+}
+
+/// The share link the page was opened with, decoded once: `Ok(None)` when
+/// there is none.
+pub fn opened() -> Result<Option<ShareState>, ShareError> {
+    OPENED.with(|o| o.borrow_mut().get_or_insert_with(|| decode(&crate::platform::location::hash())).clone())
+}
+
+/// Opens the page as if with a link to `state` (an exercise: its program
+/// and configuration), before the playground mounts.
+pub fn open_with(state: ShareState) {
+    OPENED.with(|o| *o.borrow_mut() = Some(Ok(Some(state))));
+}
+
+/// The analysis pane's configuration and shown event position now.
+pub fn analysis_now() -> (RunSpec, Option<usize>) {
+    CURRENT.with(|c| c.borrow().analysis.as_ref().map(|probe| probe()).unwrap_or_default())
+}
+
+/// The program of the link the page was opened with, if any.
+pub fn initial_program() -> Option<String> {
+    opened().ok().flatten().map(|s| s.program)
+}
+
+/// The analysis configuration and event position to restore — given once
+/// (to the analysis pane when it mounts).
+pub fn take_restore() -> Option<(RunSpec, Option<usize>)> {
+    let first = RESTORE_ANALYSIS.with(|r| std::mem::replace(&mut *r.borrow_mut(), false));
+    let s = opened().ok().flatten().filter(|_| first)?;
+    // Only a link made after an analysis ran carries a position; the
+    // chooser is restored either way.
+    Some((s.spec(), s.position))
+}
+
+/// The compare set, its position and the integer model its runs use, to
+/// restore once.
+pub fn take_compare_restore() -> Option<(Vec<String>, Option<usize>, minic::IntModel)> {
+    let first = RESTORE_COMPARE.with(|r| std::mem::replace(&mut *r.borrow_mut(), false));
+    let s = opened().ok().flatten().filter(|s| first && !s.compare.is_empty())?;
+    let model = s.spec().int_model;
+    Some((s.compare, s.compare_position, model))
+}
+
+/// The analysis pane registers how to read its configuration and, when a
+/// run is shown, its event position (asked when a link is made).
+pub fn register_analysis(probe: AnalysisProbe) {
+    CURRENT.with(|c| c.borrow_mut().analysis = Some(probe));
+}
+
+/// The compare view reports its configurations and position (an empty set
+/// when it is closed).
+pub fn note_compare(presets: &[String], position: Option<usize>) {
+    CURRENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.compare = presets.to_vec();
+        c.compare_position = position;
+    });
+}
+
+/// The fragment for the current page with `program`.
+pub fn current_fragment(program: &str) -> String {
+    let (spec, position) = analysis_now();
+    CURRENT.with(|c| {
+        let c = c.borrow();
+        let mut s = ShareState::new(program, &spec);
+        s.position = position;
+        s.compare = c.compare.clone();
+        s.compare_position = c.compare_position;
+        encode(&s)
+    })
+}
+
+/// Properties of [`ShareBar`].
+#[derive(Properties, PartialEq)]
+pub struct ShareBarProps {
+    /// The editor's program text.
+    pub source: String,
+}
+
+/// The top bar's "Share link" button, the link it made, and the error
+/// banner of a link that could not be opened.
+#[function_component(ShareBar)]
+pub fn share_bar(props: &ShareBarProps) -> Html {
+    let link = use_state(|| None::<String>);
+    let dismissed = use_state(|| false);
+    // A different link pasted into the address bar: open it (reload).
+    use_effect_with((), |_| {
+        let listener = crate::platform::location::on_hash_change(|_| crate::platform::location::reload());
+        move || drop(listener)
+    });
+    let on_share = {
+        let (link, source) = (link.clone(), props.source.clone());
+        Callback::from(move |_: MouseEvent| {
+            let fragment = current_fragment(&source);
+            let url = format!("{}#{fragment}", crate::platform::location::base());
+            // The address bar shows the link, without a reload.
+            crate::platform::location::show(&url);
+            link.set(Some(url));
+        })
+    };
+    let on_copy = {
+        let link = link.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(url) = &*link {
+                crate::platform::clipboard::copy(url);
+            }
+        })
+    };
+    let on_close = {
+        let link = link.clone();
+        Callback::from(move |_: MouseEvent| link.set(None))
+    };
+    let on_dismiss = {
+        let dismissed = dismissed.clone();
+        Callback::from(move |_: MouseEvent| dismissed.set(true))
+    };
+    let error = opened().err().filter(|_| !*dismissed);
+    html! {
+        <div class="share-bar">
+            <button class="share" data-testid="share" onclick={on_share}
+                title="Put the program, the configuration and the current step into a link (nothing is uploaded)">
+                { "Share link" }
+            </button>
+            if let Some(url) = &*link {
+                <div class="share-pop" data-testid="share-pop">
+                    <input data-testid="share-link" readonly=true value={url.clone()} />
+                    <button onclick={on_copy}>{ "Copy" }</button>
+                    <button onclick={on_close} aria-label="Close">{ "×" }</button>
+                    <span class="share-size">{ format!("{} characters; everything is in the link, nothing is uploaded", url.len()) }</span>
+                </div>
+            }
+            if let Some(e) = error {
+                <div class="share-error" role="alert" data-testid="share-error">
+                    <span>{ format!("This share link cannot be opened: {e}. The page opened as usual.") }</span>
+                    <button onclick={on_dismiss} aria-label="Dismiss">{ "×" }</button>
+                </div>
+            }
+        </div>
+    }
+}

@@ -1,0 +1,132 @@
+//! The Solver log panel (Yew): Z3's loading progress, the round-trip
+//! button, a box for the student's own SMT-LIB2 query, and every query
+//! asked in this page with its answer, each copyable.
+//!
+//! Everything shown comes from [`crate::model::solver`]; Z3 is loaded only when the
+//! first query is sent.
+
+use web_sys::HtmlTextAreaElement;
+use yew::prelude::*;
+
+use crate::model::solver::{LogEntry, ROUND_TRIP};
+use crate::platform::z3;
+
+/// The most log entries drawn (the newest); older ones stay in the log.
+const SHOWN: usize = 200;
+
+/// A query to start from in the "your own query" box.
+const OWN_QUERY: &str = "(declare-const x Int)\n(declare-const y Int)\n(assert (and (< x y) (< y x)))\n(check-sat)\n";
+
+/// The Solver log panel.
+#[function_component(SolverPanel)]
+pub fn solver_panel() -> Html {
+    let redraw = use_force_update();
+    {
+        let redraw = redraw.clone();
+        use_effect_with((), move |_| {
+            let key = z3::subscribe(Callback::from(move |_| redraw.force_update()));
+            move || z3::unsubscribe(key)
+        });
+    }
+    let own = use_state(|| OWN_QUERY.to_string());
+
+    let on_round_trip = Callback::from(|_: MouseEvent| {
+        wasm_bindgen_futures::spawn_local(async {
+            for q in ROUND_TRIP {
+                let _ = z3::check_logged(&format!("round trip: {}", q.label), q.script, Some(q.expected)).await;
+            }
+        });
+    });
+    let on_own_input = {
+        let own = own.clone();
+        Callback::from(move |e: InputEvent| {
+            let area: HtmlTextAreaElement = e.target_unchecked_into();
+            own.set(area.value());
+        })
+    };
+    let on_own_check = {
+        let own = own.clone();
+        Callback::from(move |_: MouseEvent| {
+            let script = (*own).clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = z3::check_logged("your query", &script, None).await;
+            });
+        })
+    };
+
+    let status = z3::status();
+    let log = z3::log();
+    let status_class = classes!(
+        "solver-status",
+        if status.ready() {
+            "ready"
+        } else if status.loading() {
+            "loading"
+        } else if status.phase == "failed" {
+            "failed"
+        } else {
+            "idle"
+        }
+    );
+    html! {
+        <section class="panel solver-panel" data-testid="solver-panel" aria-label="Solver log">
+            <h3>{ format!("Solver log ({})", log.entries.len()) }</h3>
+            <p class={status_class} data-testid="solver-status" data-phase={status.phase.clone()}>
+                { status.text() }
+                if status.loading() {
+                    if let Some(f) = status.fraction() {
+                        <progress data-testid="solver-progress" max="1" value={format!("{f:.3}")}></progress>
+                    } else {
+                        <progress data-testid="solver-progress"></progress>
+                    }
+                }
+            </p>
+            <div class="solver-actions">
+                <button data-testid="solver-round-trip" onclick={on_round_trip}
+                    title="Send a feasible and an infeasible path condition of the example through Z3">
+                    { "Z3 round trip (sat + unsat)" }
+                </button>
+            </div>
+            <details class="solver-own">
+                <summary>{ "Ask Z3 your own SMT-LIB2 query" }</summary>
+                <textarea data-testid="solver-own-text" spellcheck="false" rows="5" value={(*own).clone()} oninput={on_own_input} />
+                <button data-testid="solver-own-check" onclick={on_own_check}>{ "Check" }</button>
+            </details>
+            <ol class="solver-log" data-testid="solver-log">
+                { for log.entries.iter().rev().take(SHOWN).map(entry) }
+            </ol>
+            if log.entries.len() > SHOWN {
+                <p class="hint">{ format!("{} older queries are not shown.", log.entries.len() - SHOWN) }</p>
+            }
+        </section>
+    }
+}
+
+fn entry(e: &LogEntry) -> Html {
+    let answer_class = classes!(
+        "solver-answer",
+        match &e.result {
+            None => "pending",
+            Some(Ok(a)) => a.word(),
+            Some(Err(_)) => "error",
+        },
+        e.wrong().then_some("wrong")
+    );
+    let copy = {
+        let text = e.copy_text();
+        Callback::from(move |_: MouseEvent| crate::platform::clipboard::copy(&text))
+    };
+    let time = e.elapsed_ms.map(|ms| format!("{ms:.0} ms")).unwrap_or_default();
+    html! {
+        <li class="solver-entry" data-testid="solver-entry" data-id={e.id.to_string()}>
+            <div class="solver-head">
+                <span class="solver-id">{ format!("#{}", e.id) }</span>
+                <span class="solver-origin">{ e.origin.clone() }</span>
+                <span class={answer_class} data-testid="solver-answer">{ e.answer_text() }</span>
+                <span class="solver-time">{ time }</span>
+                <button class="solver-copy" title="Copy the query and its answer" onclick={copy}>{ "Copy" }</button>
+            </div>
+            <pre class="solver-script" data-testid="solver-script">{ e.script.clone() }</pre>
+        </li>
+    }
+}
