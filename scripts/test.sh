@@ -54,6 +54,7 @@ step "format (rustfmt --check)" cargo fmt --all -- --check || true
 step "lint (clippy, native, all targets)" cargo clippy --workspace --all-targets -- -D warnings || true
 step "lint (clippy, web crate for wasm32)" cargo clippy -p web --target wasm32-unknown-unknown --lib --bins -- -D warnings || true
 step "docs (rustdoc -D warnings)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
+step "architecture (module cycles, web layers, function length)" node scripts/check-architecture.mjs || true
 
 step "native tests" cargo test --workspace || true
 
