@@ -9,7 +9,12 @@
 //      wasm-bindgen or gloo (it is compiled and tested natively);
 //   3. the web crate's layers import only downwards: `model` never names
 //      `crate::ui` or `crate::platform`, `platform` never names `crate::ui`;
-//   4. no function in the web crate is longer than 150 lines.
+//   4. no function in the web crate is longer than 150 lines;
+//   5. what ARCHITECTURE.md and README.md name in backquotes exists: a file
+//      path (from the repository root, or from the crate whose section it is
+//      in; a bare file name anywhere under that crate) and a Rust path
+//      (`engine::cegar::Verifier`, `model::page::Model`: its modules as files,
+//      its last names defined in that crate).
 //
 // Usage: node scripts/check-architecture.mjs   (exits 1 and lists what is
 // wrong; prints one line per check when all hold)
@@ -148,6 +153,84 @@ console.log('web: checked that model/ is plain Rust and the layers import downwa
 
 for (const f of rustFiles(web)) problems.push(...longFunctions(f));
 console.log(`web: checked function lengths (at most ${MAX_FN_LINES} lines)`);
+
+// 5. Names in the docs.
+const crateDirs = new Map(crates.map((c) => [c === 'cli' ? 'cpaplay' : c.replace(/-/g, '_'), join(root, 'crates', c)]));
+const sourceCache = new Map();
+function crateSource(dir) {
+  if (!sourceCache.has(dir)) sourceCache.set(dir, rustFiles(join(dir, 'src')).map((f) => readFileSync(f, 'utf8')).join('\n'));
+  return sourceCache.get(dir);
+}
+function allFiles(dir, out = []) {
+  for (const name of readdirSync(dir)) {
+    if (['node_modules', '.git', 'dist'].includes(name) || name.startsWith('target')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) allFiles(p, out);
+    else out.push(p);
+  }
+  return out;
+}
+const repoFiles = allFiles(root).map((f) => relative(root, f));
+const exists = (p) => statSync(join(root, p), { throwIfNoEntry: false }) !== undefined;
+// A name `IDENT` is defined in a crate's source: an item, a variant or a field.
+const defined = (src, ident) => new RegExp(`(fn|struct|enum|trait|type|const|static|mod|macro_rules!)\\s+${ident}\\b|\\b${ident}\\s*[({,:]|pub use [^;]*\\b${ident}\\b`).test(src);
+// Generated or installed files the docs may name (not in the repository).
+const GENERATED = new Set(['z3-built.js', 'z3-built.wasm', 'z3-glue.js', 'editor.js']);
+function rustPathIn(dir, segs) {
+  let mod = join(dir, 'src');
+  while (segs.length && /^[a-z_0-9]+$/.test(segs[0])) {
+    const file = [join(mod, `${segs[0]}.rs`), join(mod, segs[0], 'mod.rs')].find((f) => statSync(f, { throwIfNoEntry: false }));
+    if (!file) break;
+    mod = join(mod, segs[0]);
+    segs = segs.slice(1);
+  }
+  const src = crateSource(dir);
+  return segs.every((ident) => defined(src, ident));
+}
+// A Rust path is fine when its crate (named first, else the section's,
+// else any crate) has its modules as files and defines its other names.
+function rustPathOk(token, sectionCrate) {
+  const segs = token.replace(/\(.*$/, '').split('::').filter(Boolean);
+  const named = crateDirs.get(segs[0]);
+  if (named) return rustPathIn(named, segs.slice(1));
+  const candidates = [sectionCrate, ...crateDirs.values()].filter(Boolean);
+  return candidates.some((dir) => rustPathIn(dir, segs));
+}
+function pathOk(token, sectionDir) {
+  const p = token.replace(/\/$/, '');
+  if (GENERATED.has(p)) return true;
+  const bases = ['', 'crates', ...(sectionDir ? [relative(root, sectionDir), join(relative(root, sectionDir), 'src')] : [])];
+  if (bases.some((b) => exists(join(b, p)))) return true;
+  // A bare file name: under the section's crate, or outside the crates.
+  if (!p.includes('/')) {
+    const under = sectionDir ? relative(root, sectionDir) + sep : null;
+    return repoFiles.some((f) => (f.endsWith(sep + p) || f === p) && ((under && f.startsWith(under)) || !f.startsWith('crates' + sep)));
+  }
+  return false;
+}
+for (const doc of ['ARCHITECTURE.md', 'README.md']) {
+  let sectionDir = null;
+  readFileSync(join(root, doc), 'utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      const heading = line.match(/^#+ .*`crates\/([a-z-]+)`/);
+      if (heading) sectionDir = join(root, 'crates', heading[1]);
+      else if (/^#+ /.test(line)) sectionDir = null;
+      // A line naming `crates/X` speaks of that crate.
+      const lineCrate = line.match(/`crates\/([a-z-]+)`/);
+      const dir = lineCrate ? join(root, 'crates', lineCrate[1]) : sectionDir;
+      for (const [, token] of line.matchAll(/`([^`\s]+)`/g)) {
+        if (/[<>*{}]|NAME|\.\.\.|…|^-|^\.\.\//.test(token)) continue;
+        const where = `${doc}:${i + 1}: \`${token}\``;
+        if (/^[A-Za-z_][A-Za-z_0-9]*(::[A-Za-z_][A-Za-z_0-9]*)+(\(\))?$/.test(token)) {
+          if (!rustPathOk(token, dir)) problems.push(`${where} names nothing in the code`);
+        } else if (/^[\w.\/-]+\.(rs|mjs|js|toml|md|c|i|html|css|json|properties|sh|tsv|py)$|^[\w.-]+\/[\w.\/-]*$/.test(token)) {
+          if (!pathOk(token, dir)) problems.push(`${where} is not a file of the repository`);
+        }
+      }
+    });
+}
+console.log('docs: checked the files and Rust paths ARCHITECTURE.md and README.md name');
 
 if (problems.length) {
   console.error(`\n${problems.length} architecture problem(s):`);
