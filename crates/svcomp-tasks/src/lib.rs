@@ -5,8 +5,6 @@
 //!
 //! One reader for everything that walks the folder: the front-end, CFA,
 //! interpreter and engine tests, the front-end benchmark and `cpaplay table`.
-//! It also holds [`XorShift`], the small deterministic generator the
-//! randomized tests share, so a failing seed reproduces everywhere.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -127,35 +125,6 @@ pub fn parse_manifest(dir: &Path, text: &str) -> Result<Vec<Task>, String> {
     Ok(tasks)
 }
 
-/// Marsaglia's xorshift64 generator: deterministic, seedable, good enough to
-/// pick random programs and mutations in tests (never zero-seeded).
-#[derive(Clone, Debug)]
-pub struct XorShift(u64);
-
-impl XorShift {
-    /// A generator from a seed (0 is replaced by a fixed non-zero seed).
-    pub fn new(seed: u64) -> Self {
-        XorShift(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next_u64() % n
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,16 +153,5 @@ mod tests {
         let ok = parse_manifest(dir, "path\texpected_verdict\n\nx/a.c\tfalse\n").unwrap();
         assert_eq!(ok[0].category, "x");
         assert_eq!(ok[0].expected, Expected::False);
-    }
-
-    #[test]
-    fn xorshift_is_deterministic_and_bounded() {
-        let (mut a, mut b) = (XorShift::new(7), XorShift::new(7));
-        let xs: Vec<u64> = (0..100).map(|_| a.below(10)).collect();
-        let ys: Vec<u64> = (0..100).map(|_| b.below(10)).collect();
-        assert_eq!(xs, ys);
-        assert!(xs.iter().all(|&x| x < 10));
-        assert!(xs.iter().any(|&x| x != xs[0]));
-        assert_eq!(XorShift::new(0).below(0), 0);
     }
 }
