@@ -186,23 +186,7 @@ fn apply(mut parts: Vec<String>, edits: &[Edit]) -> String {
 /// Runs of letters, digits, `_` and `-`, runs of blanks, and single other
 /// characters.
 fn tokens(text: &str) -> Vec<String> {
-    let kind = |c: char| {
-        if c.is_alphanumeric() || c == '_' || c == '-' {
-            0
-        } else if c == ' ' {
-            1
-        } else {
-            2
-        }
-    };
-    let mut out: Vec<String> = Vec::new();
-    for c in text.chars() {
-        match out.last_mut() {
-            Some(last) if kind(c) < 2 && last.chars().next().map(kind) == Some(kind(c)) => last.push(c),
-            _ => out.push(c.to_string()),
-        }
-    }
-    out
+    minic::testkit::runs(text, |c| c.is_alphanumeric() || c == '_' || c == '-', |c| c == ' ')
 }
 
 /// How a file is damaged: its lines edited, its tokens edited, or bytes
