@@ -71,6 +71,14 @@ fn table() -> Vec<(&'static str, String, u32, u32, &'static str)> {
             1,
             "relative path inside the set",
         ),
+        // A gallery path that leaves the gallery.
+        (
+            "escape-gallery.toml",
+            good("source = \"int main(void) { return 0; }\"", "file = \"../../examples/../secret.c\""),
+            6,
+            1,
+            "or `../../examples/NAME.c` for a program of the examples gallery",
+        ),
         // A program file that does not exist.
         ("no-file.toml", good("source = \"int main(void) { return 0; }\"", "file = \"nowhere.c\""), 6, 1, "nowhere.c"),
         // A location the program does not have.
