@@ -1,4 +1,5 @@
-//! The SV-COMP tasks shipped beside the project (`../shared/benchmarks/sv-comp`)
+//! The SV-COMP tasks shipped beside the project ([`folder`]: by default
+//! `../shared/benchmarks/sv-comp`, or `$CPAPLAY_SVCOMP_DIR`)
 //! as typed data: each task's file, its *expected verdict* (whether the
 //! error location is reachable), category and features, read from the
 //! folder's `MANIFEST.tsv`.
@@ -63,17 +64,30 @@ impl Task {
     }
 }
 
-/// Where the shared SV-COMP folder sits: `shared/benchmarks/sv-comp` beside
-/// the repository.
+/// The environment variable that points [`folder`] at another copy of the
+/// SV-COMP folder (a directory holding `MANIFEST.tsv`).
+pub const DIR_VAR: &str = "CPAPLAY_SVCOMP_DIR";
+
+/// Where the SV-COMP folder is: `$CPAPLAY_SVCOMP_DIR` when it is set and not
+/// empty, else `shared/benchmarks/sv-comp` beside the repository. Every Rust
+/// reader of the folder (tests, benches) finds it here.
 pub fn folder() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp")
+    folder_from(std::env::var_os(DIR_VAR))
+}
+
+/// [`folder`] for a value of [`DIR_VAR`].
+fn folder_from(var: Option<std::ffi::OsString>) -> PathBuf {
+    match var {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp"),
+    }
 }
 
 /// All tasks of the shared folder, in manifest order. Panics with a clear
 /// message when the folder or its manifest is missing (for tests and benches).
 pub fn tasks() -> Vec<Task> {
     let dir = folder();
-    read_folder(&dir).unwrap_or_else(|e| panic!("the SV-COMP benchmarks (expected beside the repository): {e}"))
+    read_folder(&dir).unwrap_or_else(|e| panic!("the SV-COMP benchmarks (expected beside the repository, or set {DIR_VAR}): {e}"))
 }
 
 /// The task at `path` (relative to the folder); panics if the manifest has none.
@@ -140,6 +154,14 @@ mod tests {
             assert!(!t.category.is_empty());
         }
         assert!(tasks.iter().any(|t| t.has_feature("loops")));
+    }
+
+    #[test]
+    fn the_folder_is_beside_the_repository_unless_the_variable_names_another() {
+        let default = folder_from(None);
+        assert!(default.ends_with("shared/benchmarks/sv-comp"), "{}", default.display());
+        assert_eq!(folder_from(Some("".into())), default);
+        assert_eq!(folder_from(Some("/data/sv-comp".into())), PathBuf::from("/data/sv-comp"));
     }
 
     #[test]
