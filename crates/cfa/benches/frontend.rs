@@ -1,5 +1,5 @@
 //! Front-end speed: parse, check and lower to CFAs every task of the SV-COMP
-//! folder (`../shared/benchmarks/sv-comp`), one criterion benchmark per file,
+//! folder (`svcomp_tasks::folder()`), one criterion benchmark per file,
 //! plus a large synthetic file to see the per-line cost at scale.
 //!
 //! Run: `cargo bench -p cfa --bench frontend`. The closing figure of merit is

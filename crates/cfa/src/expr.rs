@@ -9,6 +9,7 @@
 //! concrete interpreter and the value analysis, so they cannot disagree.
 
 use crate::VarId;
+use minic::ast::{BinaryOp, UnaryOp};
 use minic::types::{IntModel, IntType};
 use serde::{Deserialize, Serialize};
 
@@ -50,27 +51,20 @@ impl BinOp {
         matches!(self, BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne)
     }
 
-    /// The C spelling.
+    /// The C spelling (the front end's, [`BinaryOp::symbol`]).
     pub fn symbol(self) -> &'static str {
-        use BinOp::*;
-        match self {
-            Add => "+",
-            Sub => "-",
-            Mul => "*",
-            Div => "/",
-            Rem => "%",
-            Shl => "<<",
-            Shr => ">>",
-            BitAnd => "&",
-            BitOr => "|",
-            BitXor => "^",
-            Lt => "<",
-            Le => "<=",
-            Gt => ">",
-            Ge => ">=",
-            Eq => "==",
-            Ne => "!=",
-        }
+        self.source().symbol()
+    }
+
+    /// The front end's operator this one lowers from.
+    pub fn source(self) -> BinaryOp {
+        OPERATORS.iter().find(|(_, ir)| *ir == self).map(|(op, _)| *op).expect("every IR operator has a source operator")
+    }
+
+    /// The IR operator of a front-end operator; `None` for `&&` and `||`,
+    /// which lowering turns into control flow.
+    pub fn lowered(op: BinaryOp) -> Option<BinOp> {
+        OPERATORS.iter().find(|(source, _)| *source == op).map(|(_, ir)| *ir)
     }
 
     /// The comparison that holds exactly when `self` does not (`<` ↦ `>=`).
@@ -99,6 +93,39 @@ impl BinOp {
             Ne => Ne,
             _ => return None,
         })
+    }
+}
+
+/// The front end's binary operators and the IR operator each lowers to,
+/// one row per IR operator (`&&` and `||` have none).
+const OPERATORS: [(BinaryOp, BinOp); 16] = [
+    (BinaryOp::Add, BinOp::Add),
+    (BinaryOp::Sub, BinOp::Sub),
+    (BinaryOp::Mul, BinOp::Mul),
+    (BinaryOp::Div, BinOp::Div),
+    (BinaryOp::Rem, BinOp::Rem),
+    (BinaryOp::Shl, BinOp::Shl),
+    (BinaryOp::Shr, BinOp::Shr),
+    (BinaryOp::BitAnd, BinOp::BitAnd),
+    (BinaryOp::BitOr, BinOp::BitOr),
+    (BinaryOp::BitXor, BinOp::BitXor),
+    (BinaryOp::Lt, BinOp::Lt),
+    (BinaryOp::Le, BinOp::Le),
+    (BinaryOp::Gt, BinOp::Gt),
+    (BinaryOp::Ge, BinOp::Ge),
+    (BinaryOp::Eq, BinOp::Eq),
+    (BinaryOp::Ne, BinOp::Ne),
+];
+
+impl UnOp {
+    /// The C spelling (the front end's, [`UnaryOp::symbol`]).
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnOp::Neg => UnaryOp::Neg,
+            UnOp::BitNot => UnaryOp::BitNot,
+            UnOp::LogNot => UnaryOp::Not,
+        }
+        .symbol()
     }
 }
 
@@ -270,6 +297,20 @@ pub fn eval_binary(op: BinOp, ty: IntType, a: i128, b: i128, model: IntModel) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_ir_operator_lowers_from_one_source_operator_and_is_spelled_like_it() {
+        for (source, ir) in OPERATORS {
+            assert_eq!(ir.source(), source);
+            assert_eq!(BinOp::lowered(source), Some(ir));
+            assert_eq!(ir.symbol(), source.symbol());
+        }
+        assert_eq!(BinOp::Shl.symbol(), "<<");
+        assert_eq!(BinOp::Ne.symbol(), "!=");
+        assert_eq!(BinOp::lowered(BinaryOp::LogAnd), None);
+        assert_eq!(BinOp::lowered(BinaryOp::LogOr), None);
+        assert_eq!([UnOp::Neg, UnOp::BitNot, UnOp::LogNot].map(UnOp::symbol), ["-", "~", "!"]);
+    }
 
     #[test]
     fn unsigned_wraps_only_under_c() {

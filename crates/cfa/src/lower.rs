@@ -127,28 +127,6 @@ fn literal_text(value: u128, ty: IntType) -> String {
     format!("{value}{suffix}")
 }
 
-fn convert_binop(op: BinaryOp) -> Option<BinOp> {
-    Some(match op {
-        BinaryOp::Add => BinOp::Add,
-        BinaryOp::Sub => BinOp::Sub,
-        BinaryOp::Mul => BinOp::Mul,
-        BinaryOp::Div => BinOp::Div,
-        BinaryOp::Rem => BinOp::Rem,
-        BinaryOp::Shl => BinOp::Shl,
-        BinaryOp::Shr => BinOp::Shr,
-        BinaryOp::BitAnd => BinOp::BitAnd,
-        BinaryOp::BitOr => BinOp::BitOr,
-        BinaryOp::BitXor => BinOp::BitXor,
-        BinaryOp::Lt => BinOp::Lt,
-        BinaryOp::Le => BinOp::Le,
-        BinaryOp::Gt => BinOp::Gt,
-        BinaryOp::Ge => BinOp::Ge,
-        BinaryOp::Eq => BinOp::Eq,
-        BinaryOp::Ne => BinOp::Ne,
-        BinaryOp::LogAnd | BinaryOp::LogOr => return None,
-    })
-}
-
 /// `lhs op rhs` with C's conversions made explicit.
 fn combine(op: BinOp, l: Val, r: Val) -> Val {
     let e = match op {
@@ -972,7 +950,7 @@ impl<'a> Builder<'a> {
                 };
                 Ok(Val { e, text: t, prec: PREC_UNARY })
             }
-            ExprKind::Binary { op, lhs, rhs } => match convert_binop(*op) {
+            ExprKind::Binary { op, lhs, rhs } => match BinOp::lowered(*op) {
                 Some(bop) => {
                     let l = self.value(lhs)?;
                     let r = self.value(rhs)?;
@@ -1127,7 +1105,7 @@ impl<'a> Builder<'a> {
         let val = self.value(value)?;
         let val = match op {
             None => val,
-            Some(op) => match convert_binop(op) {
+            Some(op) => match BinOp::lowered(op) {
                 Some(bop) => combine(bop, self.var_val(v), val),
                 None => return Err(self.error(span, "this compound assignment is not part of mini-C")),
             },
@@ -1681,7 +1659,7 @@ pub(crate) fn ast_text(e: &ast::Expr) -> String {
                 (format!("{}{}", op.symbol(), paren(&t, p, PREC_UNARY)), PREC_UNARY)
             }
             ExprKind::Binary { op, lhs, rhs } => {
-                let p = match convert_binop(*op) {
+                let p = match BinOp::lowered(*op) {
                     Some(b) => binop_prec(b),
                     None if *op == BinaryOp::LogAnd => 5,
                     None => 4,

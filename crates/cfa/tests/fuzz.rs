@@ -410,7 +410,7 @@ proptest! {
 /// they use every kind of edge.
 #[test]
 fn the_generator_makes_programs_that_lower() {
-    let mut rng = svcomp_tasks::XorShift::new(42);
+    let mut rng = xorshift::XorShift::new(42);
     let (mut lowered, mut kinds) = (0, std::collections::BTreeSet::new());
     let mut failures = Vec::new();
     for _ in 0..200 {

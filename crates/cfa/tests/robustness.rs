@@ -1,15 +1,10 @@
 //! User input never makes lowering panic: every SV-COMP task, cut and
 //! mangled in many deterministic ways, either lowers or yields diagnostics.
 
-use svcomp_tasks::XorShift;
+use xorshift::XorShift;
 
 fn bench(path: &str) -> String {
     svcomp_tasks::task(path).source()
-}
-
-/// A number in `0..n` as an index.
-fn below(rng: &mut XorShift, n: usize) -> usize {
-    rng.below(n as u64) as usize
 }
 
 const SNIPPETS: [&str; 16] = [
@@ -43,22 +38,22 @@ fn mangled_programs_never_panic() {
         let chars: Vec<char> = src.chars().collect();
         for _ in 0..150 {
             let mut c = chars.clone();
-            for _ in 0..1 + below(&mut rng, 3) {
-                let at = below(&mut rng, c.len());
-                match below(&mut rng, 3) {
+            for _ in 0..1 + rng.index(3) {
+                let at = rng.index(c.len());
+                match rng.index(3) {
                     0 => {
-                        let len = 1 + below(&mut rng, 8);
+                        let len = 1 + rng.index(8);
                         c.drain(at..(at + len).min(c.len()));
                     }
                     1 => {
-                        let s = SNIPPETS[below(&mut rng, SNIPPETS.len())];
+                        let s = SNIPPETS[rng.index(SNIPPETS.len())];
                         for (k, ch) in s.chars().enumerate() {
                             c.insert(at + k, ch);
                         }
                     }
                     _ => {
-                        let from = below(&mut rng, c.len());
-                        let len = below(&mut rng, 30);
+                        let from = rng.index(c.len());
+                        let len = rng.index(30);
                         let piece: Vec<char> = c[from..(from + len).min(c.len())].to_vec();
                         for (k, ch) in piece.into_iter().enumerate() {
                             c.insert((at + k).min(c.len()), ch);

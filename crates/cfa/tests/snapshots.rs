@@ -257,9 +257,9 @@ int main() {
 
 #[test]
 fn numbering_is_deterministic() {
-    let src = include_str!("../../../../shared/benchmarks/sv-comp/loop-lit/gsv2008.i");
-    let a = cfa::from_source(src).expect("lowers");
-    let b = cfa::from_source(src).expect("lowers");
+    let src = svcomp_tasks::task("loop-lit/gsv2008.i").source();
+    let a = cfa::from_source(&src).expect("lowers");
+    let b = cfa::from_source(&src).expect("lowers");
     assert_eq!(a, b);
     for (i, n) in a.nodes.iter().enumerate() {
         assert_eq!(n.id.0 as usize, i);

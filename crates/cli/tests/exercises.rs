@@ -22,49 +22,32 @@ fn dir(name: &str) -> PathBuf {
 
 const SET: &str = "format = 1\nid = \"mini\"\ntitle = \"Mini\"\nexercises = [\"a.toml\", \"b.toml\"]\n";
 
-const A: &str = r#"format = 1
-id = "a"
-title = "Verdict"
-points = 2
-prompt = "What does `value` answer?"
+/// An exercise file of the small set on the `value` preset: its header,
+/// its program inline (lines ending in `\n`) and its `[question]` lines.
+fn exercise(id: &str, title: &str, points: u32, prompt: &str, program: &str, question: &str) -> String {
+    format!(
+        "format = 1\nid = \"{id}\"\ntitle = \"{title}\"\npoints = {points}\nprompt = \"{prompt}\"\n\n\
+         [program]\nsource = \"\"\"\n{program}\"\"\"\n\n[config]\npreset = \"value\"\n\n[question]\n{question}"
+    )
+}
 
-[program]
-source = """
-extern void reach_error(void);
-int main(void) { int x = 1; if (x == 2) { reach_error(); } return 0; }
-"""
+/// `a.toml`: a verdict question on a safe program.
+fn a() -> String {
+    let program = "extern void reach_error(void);\nint main(void) { int x = 1; if (x == 2) { reach_error(); } return 0; }\n";
+    exercise("a", "Verdict", 2, "What does `value` answer?", program, "kind = \"verdict\"\n")
+}
 
-[config]
-preset = "value"
-
-[question]
-kind = "verdict"
-"#;
-
-const B: &str = r#"format = 1
-id = "b"
-title = "Count"
-points = 3
-prompt = "How many states are reached?"
-
-[program]
-source = """
-int main(void) { int x = 1; return x; }
-"""
-
-[config]
-preset = "value"
-
-[question]
-kind = "count"
-measure = "reached"
-"#;
+/// `b.toml`: a count question (`[question]` on line 15).
+fn b() -> String {
+    let program = "int main(void) { int x = 1; return x; }\n";
+    exercise("b", "Count", 3, "How many states are reached?", program, "kind = \"count\"\nmeasure = \"reached\"\n")
+}
 
 fn mini(name: &str, solutions: &str) -> PathBuf {
     let d = dir(name);
     std::fs::write(d.join("set.toml"), SET).unwrap();
-    std::fs::write(d.join("a.toml"), A).unwrap();
-    std::fs::write(d.join("b.toml"), B).unwrap();
+    std::fs::write(d.join("a.toml"), a()).unwrap();
+    std::fs::write(d.join("b.toml"), b()).unwrap();
     std::fs::write(d.join("solutions.toml"), solutions).unwrap();
     d
 }
@@ -110,7 +93,7 @@ fn a_failing_reference_answer_is_a_located_error() {
 #[test]
 fn malformed_files_and_missing_solutions_are_reported() {
     let d = mini("malformed", "format = 1\n[[solution]]\nexercise = \"a\"\nright = [{ kind = \"verdict\", verdict = \"true\" }]\nwrong = [{ kind = \"verdict\", verdict = \"false\" }]\n");
-    std::fs::write(d.join("b.toml"), B.replace("measure = \"reached\"", "measure = \"everything\"")).unwrap();
+    std::fs::write(d.join("b.toml"), b().replace("measure = \"reached\"", "measure = \"everything\"")).unwrap();
     let out = cpaplay(&["exercise", "check", d.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);

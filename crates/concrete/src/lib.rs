@@ -35,6 +35,7 @@ use minic::types::{IntModel, IntType};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
+use xorshift::XorShift;
 
 /// Where nondeterministic values come from.
 pub trait InputSource {
@@ -82,33 +83,25 @@ impl<F: FnMut(IntType) -> i128> InputSource for FnInputs<F> {
 /// seed gives the same run).
 #[derive(Clone, Debug)]
 pub struct RandomInputs {
-    state: u64,
+    rng: XorShift,
 }
 
 impl RandomInputs {
     /// A generator with this seed.
     pub fn new(seed: u64) -> Self {
-        RandomInputs { state: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1 }
-    }
-    fn next_u64(&mut self) -> u64 {
-        let mut x = self.state;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.state = x;
-        x
+        RandomInputs { rng: XorShift::scrambled(seed) }
     }
 }
 
 impl InputSource for RandomInputs {
     fn next_input(&mut self, ty: IntType) -> Option<i128> {
         let (lo, hi) = (ty.min_value(), ty.max_value());
-        let r = self.next_u64();
+        let r = self.rng.next_u64();
         let v = match r % 8 {
             0 => lo,
             1 => hi,
-            2..=5 => (self.next_u64() % 21) as i128 - 10,
-            _ => lo + (self.next_u64() as i128).rem_euclid(hi - lo + 1),
+            2..=5 => (self.rng.next_u64() % 21) as i128 - 10,
+            _ => lo + (self.rng.next_u64() as i128).rem_euclid(hi - lo + 1),
         };
         Some(v.clamp(lo, hi))
     }

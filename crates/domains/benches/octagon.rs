@@ -8,32 +8,20 @@
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use domains::octagon::{closure, Cmp, Dbm, LinExpr, Octagon};
 use domains::Bound;
-
-/// A small deterministic generator (xorshift64*), so runs are comparable.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, k: u64) -> u64 {
-        self.next() % k
-    }
-}
+// A seeded generator, so runs are comparable.
+use xorshift::XorShift;
 
 /// An open random octagon satisfied by `point`: `m` constraints
 /// `V_j − V_i ≤ (V_j − V_i)(point) + slack`, or all pairs when `dense`.
 fn random_octagon(n: usize, dense: bool, seed: u64, point: &[i64]) -> Octagon {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = XorShift::scrambled(seed);
     let mut d = Dbm::top(n);
     let val = |i: usize| if i.is_multiple_of(2) { point[i / 2] } else { -point[i / 2] };
     // Dense octagons get slack 10..30 per constraint, so no path of two or
     // more edges beats a direct one and the closed form keeps some slack
     // (with slack 0..20, all-pairs closure collapses to nearly one point).
     let (base, spread) = if dense { (10, 20) } else { (0, 20) };
-    let mut add = |i: usize, j: usize, rng: &mut Rng| {
+    let mut add = |i: usize, j: usize, rng: &mut XorShift| {
         if i != j {
             let c = val(j) - val(i) + base + rng.below(spread) as i64;
             d.tighten(i, j, Bound::finite(c));
@@ -49,8 +37,8 @@ fn random_octagon(n: usize, dense: bool, seed: u64, point: &[i64]) -> Octagon {
         }
     } else {
         for _ in 0..2 * n {
-            let i = rng.below(2 * n as u64) as usize;
-            let j = rng.below(2 * n as u64) as usize;
+            let i = rng.index(2 * n);
+            let j = rng.index(2 * n);
             add(i, j, &mut rng);
         }
     }
@@ -68,7 +56,7 @@ fn benches(c: &mut Criterion) {
     for dense in [false, true] {
         let kind = if dense { "dense" } else { "sparse" };
         for n in [4usize, 16, 64] {
-            let mut rng = Rng(n as u64 + 7);
+            let mut rng = XorShift::new(n as u64 + 7);
             let point: Vec<i64> = (0..n).map(|_| rng.below(100) as i64 - 50).collect();
             let a = random_octagon(n, dense, 1, &point);
             let b = random_octagon(n, dense, 2, &point);

@@ -1,5 +1,5 @@
 //! CEGAR with explicit-value interpolation, the octagon backup refiner, the
-//! counterexample check and the restart algorithm (issue #7): the octagon
+//! counterexample check and the restart algorithm: the octagon
 //! thesis's Listing 2.1, its footnote case, and the fold across restarts.
 
 use engine::cegar::{build_verifier, Verifier};

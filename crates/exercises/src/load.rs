@@ -174,6 +174,18 @@ fn valid_relative_path(p: &str) -> bool {
         && p.split('/').all(|seg| !seg.is_empty() && seg != ".." && seg != ".")
 }
 
+/// How an exercise names a program of the examples gallery: the gallery
+/// `static/examples/` seen from a set directory `static/exercises/<set>/`
+/// (the page serves both folders side by side, so the same relative path
+/// is the URL it fetches).
+pub const EXAMPLES_DIR: &str = "../../examples/";
+
+/// A program file an exercise may name: a path inside the set directory, or
+/// [`EXAMPLES_DIR`] followed by a path inside the gallery. No other `..`.
+pub fn valid_program_path(p: &str) -> bool {
+    valid_relative_path(p.strip_prefix(EXAMPLES_DIR).unwrap_or(p))
+}
+
 /// The name of the file that lists the sets, in `static/exercises/`.
 pub const SETS_INDEX: &str = "index.toml";
 
@@ -285,8 +297,14 @@ pub fn parse_exercise(name: &str, text: &str, files: &dyn SetFiles) -> Result<Ex
     let p_at = raw.program.span().start;
     let (program, program_file) = match (&raw.program.get_ref().file, &raw.program.get_ref().source) {
         (Some(f), None) => {
-            if !valid_relative_path(f) {
-                return Err(at(p_at, format!("program file `{f}` must be a relative path inside the set directory")));
+            if !valid_program_path(f) {
+                return Err(at(
+                    p_at,
+                    format!(
+                        "program file `{f}` must be a relative path inside the set directory, \
+                         or `{EXAMPLES_DIR}NAME.c` for a program of the examples gallery"
+                    ),
+                ));
             }
             let src = files.read(f).map_err(|m| at(p_at, format!("program file `{f}`: {m}")))?;
             (src, Some(f.clone()))

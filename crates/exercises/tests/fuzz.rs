@@ -15,7 +15,7 @@
 //! `PROPTEST_CASES=200000 cargo test --release -p exercises --test fuzz`.
 #![cfg(not(target_arch = "wasm32"))]
 
-use exercises::load::{load_set, parse_exercise, LoadError, SetFiles, SET_INDEX, SOLUTIONS};
+use exercises::load::{load_set, parse_exercise, LoadError, SetFiles, EXAMPLES_DIR, SET_INDEX, SOLUTIONS};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use std::collections::BTreeMap;
@@ -33,7 +33,8 @@ fn fuzz_config(default_cases: u32) -> Config {
     }
 }
 
-/// The shipped set's files by name, without `solutions.toml`.
+/// The shipped set's files by name, without `solutions.toml`, and the
+/// gallery programs its exercises name (`../../examples/NAME.c`).
 fn shipped() -> &'static BTreeMap<String, String> {
     static FILES: OnceLock<BTreeMap<String, String>> = OnceLock::new();
     FILES.get_or_init(|| {
@@ -44,6 +45,18 @@ fn shipped() -> &'static BTreeMap<String, String> {
             if name != SOLUTIONS {
                 files.insert(name, std::fs::read_to_string(e.path()).expect("text"));
             }
+        }
+        let examples: Vec<String> = files
+            .values()
+            .flat_map(|text| text.lines())
+            .filter_map(|line| line.strip_prefix("file = \"")?.strip_suffix('"'))
+            .filter(|f| f.starts_with(EXAMPLES_DIR))
+            .map(str::to_string)
+            .collect();
+        assert!(!examples.is_empty(), "the shipped set names gallery programs");
+        for f in examples {
+            let text = std::fs::read_to_string(dir.join(&f)).expect("a gallery program");
+            files.insert(f, text);
         }
         assert!(files.len() > 30, "{} files", files.len());
         files
@@ -186,23 +199,7 @@ fn apply(mut parts: Vec<String>, edits: &[Edit]) -> String {
 /// Runs of letters, digits, `_` and `-`, runs of blanks, and single other
 /// characters.
 fn tokens(text: &str) -> Vec<String> {
-    let kind = |c: char| {
-        if c.is_alphanumeric() || c == '_' || c == '-' {
-            0
-        } else if c == ' ' {
-            1
-        } else {
-            2
-        }
-    };
-    let mut out: Vec<String> = Vec::new();
-    for c in text.chars() {
-        match out.last_mut() {
-            Some(last) if kind(c) < 2 && last.chars().next().map(kind) == Some(kind(c)) => last.push(c),
-            _ => out.push(c.to_string()),
-        }
-    }
-    out
+    minic::testkit::runs(text, |c| c.is_alphanumeric() || c == '_' || c == '-', |c| c == ' ')
 }
 
 /// How a file is damaged: its lines edited, its tokens edited, or bytes

@@ -4,6 +4,7 @@
 
 use exercises::load::{load_set, LoadError};
 use std::collections::BTreeMap;
+use xorshift::XorShift;
 
 const GOOD: &str = r#"format = 1
 id = "good"
@@ -69,6 +70,14 @@ fn table() -> Vec<(&'static str, String, u32, u32, &'static str)> {
             6,
             1,
             "relative path inside the set",
+        ),
+        // A gallery path that leaves the gallery.
+        (
+            "escape-gallery.toml",
+            good("source = \"int main(void) { return 0; }\"", "file = \"../../examples/../secret.c\""),
+            6,
+            1,
+            "or `../../examples/NAME.c` for a program of the examples gallery",
         ),
         // A program file that does not exist.
         ("no-file.toml", good("source = \"int main(void) { return 0; }\"", "file = \"nowhere.c\""), 6, 1, "nowhere.c"),
@@ -175,16 +184,16 @@ fn assert_located(e: &LoadError, text: &str) {
 
 #[test]
 fn arbitrary_text_gives_located_errors() {
-    let mut seed: u64 = 0x9e3779b97f4a7c15;
+    let mut rng = XorShift::new(0x9e3779b97f4a7c15);
+    // The latest number drawn decides the next text's length.
+    let mut last = 0x9e3779b97f4a7c15;
     let alphabet: Vec<char> = "[]{}=\"'\n #,.abcdefkindformatquestionprogram0123456789-_\\".chars().collect();
     let (mut loaded, mut errors) = (0, 0);
     for _ in 0..2000 {
         let mut s = String::new();
-        for _ in 0..(seed % 200) {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            s.push(alphabet[(seed % alphabet.len() as u64) as usize]);
+        for _ in 0..(last % 200) {
+            last = rng.next_u64();
+            s.push(alphabet[(last % alphabet.len() as u64) as usize]);
         }
         let mut with_header = GOOD.to_string();
         with_header.push_str(&s);

@@ -12,7 +12,7 @@ fn files(path: &str) -> Result<String, String> {
     Ok(match path {
         "set.toml" => include_str!("../../../static/exercises/cpa-basics/set.toml"),
         "04-false-alarm-join.toml" => include_str!("../../../static/exercises/cpa-basics/04-false-alarm-join.toml"),
-        "false-alarm.c" => include_str!("../../../static/exercises/cpa-basics/false-alarm.c"),
+        "../../examples/value-join-false-alarm.c" => include_str!("../../../static/examples/value-join-false-alarm.c"),
         "06-join-point-value.toml" => include_str!("../../../static/exercises/cpa-basics/06-join-point-value.toml"),
         "join-point.c" => include_str!("../../../static/exercises/cpa-basics/join-point.c"),
         "26-invariant-lockstep.toml" => include_str!("../../../static/exercises/cpa-basics/26-invariant-lockstep.toml"),

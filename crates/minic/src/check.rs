@@ -289,6 +289,15 @@ impl Checker<'_> {
         }
     }
 
+    /// A block's statements, in a scope of their own.
+    fn block(&mut self, b: &Block) {
+        self.scopes.push(HashMap::new());
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+        self.scopes.pop();
+    }
+
     fn stmt(&mut self, s: &Stmt) {
         match &s.kind {
             StmtKind::Decl(vars) => self.local_decl(vars),
@@ -341,13 +350,7 @@ impl Checker<'_> {
                 }
             }
             StmtKind::Labeled { stmt, .. } => self.stmt(stmt),
-            StmtKind::Block(b) => {
-                self.scopes.push(HashMap::new());
-                for st in &b.stmts {
-                    self.stmt(st);
-                }
-                self.scopes.pop();
-            }
+            StmtKind::Block(b) => self.block(b),
             StmtKind::Empty => {}
             StmtKind::Switch { cond, body } => {
                 self.expr(cond, true);
@@ -448,11 +451,7 @@ impl Checker<'_> {
                 self.expr(rhs, needed);
             }
             ExprKind::StmtExpr(block) => {
-                self.scopes.push(HashMap::new());
-                for s in &block.stmts {
-                    self.stmt(s);
-                }
-                self.scopes.pop();
+                self.block(block);
                 if needed && !matches!(block.stmts.last(), Some(Stmt { kind: StmtKind::Expr(_), .. })) {
                     self.error(e.span, "this statement expression `({ ... })` has no value (its last statement is not an expression)");
                 }

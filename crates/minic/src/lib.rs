@@ -26,6 +26,7 @@ mod parser;
 pub mod preprocess;
 mod prescan;
 pub mod span;
+pub mod testkit;
 pub mod types;
 
 pub use check::{builtin_signature, const_eval, ASSERT_HELPERS};

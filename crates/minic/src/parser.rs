@@ -336,22 +336,31 @@ impl<'a> Builder<'a> {
     /// A declaration: globals (at top level), locals, prototypes, typedefs.
     /// Globals and prototypes go to `items`, locals to `locals`.
     fn declaration(&self, pair: Pair<Rule>, top_level: bool, items: &mut Vec<Item>, locals: &mut Vec<VarDecl>) {
-        let mut inner = pair.into_inner();
-        let Some(specs_pair) = inner.next() else {
-            return;
-        };
-        let specs = self.specs(specs_pair);
-        let mut any = false;
-        for p in inner {
-            if p.as_rule() != Rule::init_declarator {
-                continue;
+        if let Some((specs, 0)) = self.specs_and_declarators(pair.into_inner(), top_level, items, locals) {
+            if specs.ty.is_some() {
+                self.warning(specs.span, "this declaration declares nothing");
             }
-            any = true;
+        }
+    }
+
+    /// The declaration specifiers (the first of `inner`) and every
+    /// `init_declarator` after them, declared in order (see [`Self::declaration`]
+    /// for where they go): the specifiers and how many names they declared,
+    /// or `None` when there were no specifiers.
+    fn specs_and_declarators<'i>(
+        &self,
+        mut inner: impl Iterator<Item = Pair<'i, Rule>>,
+        top_level: bool,
+        items: &mut Vec<Item>,
+        locals: &mut Vec<VarDecl>,
+    ) -> Option<(Specs, usize)> {
+        let specs = self.specs(inner.next()?);
+        let mut declared = 0;
+        for p in inner.filter(|p| p.as_rule() == Rule::init_declarator) {
+            declared += 1;
             self.init_declarator(p, &specs, top_level, items, locals);
         }
-        if !any && specs.ty.is_some() {
-            self.warning(specs.span, "this declaration declares nothing");
-        }
+        Some((specs, declared))
     }
 
     fn init_declarator(
@@ -695,24 +704,7 @@ impl<'a> Builder<'a> {
 
     fn block(&self, pair: Pair<Rule>) -> Block {
         let span = self.span(&pair);
-        self.push_scope();
-        let mut stmts = Vec::new();
-        for p in pair.into_inner() {
-            match p.as_rule() {
-                Rule::declaration => {
-                    let dspan = self.span(&p);
-                    let mut locals = Vec::new();
-                    self.declaration(p, false, &mut Vec::new(), &mut locals);
-                    if !locals.is_empty() {
-                        stmts.push(Stmt { kind: StmtKind::Decl(locals), span: dspan });
-                    }
-                }
-                Rule::block_close => {}
-                _ => stmts.push(self.stmt(p)),
-            }
-        }
-        self.pop_scope();
-        Block { stmts, span }
+        self.block_from_inner(pair.into_inner(), span)
     }
 
     fn stmt(&self, pair: Pair<Rule>) -> Stmt {
@@ -793,21 +785,15 @@ impl<'a> Builder<'a> {
                 // A declaration as the body of `if`/`while`/a label (C forbids
                 // it, but it is harmless): keep it.
                 let mut locals = Vec::new();
-                let specs = inner.next();
-                if let Some(sp) = specs {
-                    let specs = self.specs(sp);
-                    for p in inner {
-                        self.init_declarator(p, &specs, false, &mut Vec::new(), &mut locals);
-                    }
-                }
+                self.specs_and_declarators(inner, false, &mut Vec::new(), &mut locals);
                 StmtKind::Decl(locals)
             }
             _ => StmtKind::Empty,
         }
     }
 
+    /// The declarations and statements of a block, in order, in a scope of their own.
     fn block_from_inner<'i>(&self, inner: impl Iterator<Item = Pair<'i, Rule>>, span: Span) -> Block {
-        // Rebuild through `block` logic: declarations and statements in order.
         self.push_scope();
         let mut stmts = Vec::new();
         for p in inner {
@@ -837,16 +823,10 @@ impl<'a> Builder<'a> {
         for p in inner {
             match p.as_rule() {
                 Rule::for_decl => {
-                    let mut it = p.into_inner();
-                    let Some(sp) = it.next() else { continue };
-                    let specs = self.specs(sp);
                     let mut locals = Vec::new();
-                    for q in it {
-                        if q.as_rule() == Rule::init_declarator {
-                            self.init_declarator(q, &specs, false, &mut Vec::new(), &mut locals);
-                        }
+                    if self.specs_and_declarators(p.into_inner(), false, &mut Vec::new(), &mut locals).is_some() {
+                        init = Some(ForInit::Decl(locals));
                     }
-                    init = Some(ForInit::Decl(locals));
                 }
                 Rule::for_init_expr => init = p.into_inner().next().map(|e| ForInit::Expr(self.expr(e))),
                 Rule::for_cond => cond = p.into_inner().next().map(|e| self.expr(e)),

@@ -299,6 +299,13 @@ impl<'a> Pre<'a> {
         self.diags.push(Diagnostic::warning(self.lines.span(start, end), msg));
     }
 
+    /// A warning over the tokens `ignored`, when there are any.
+    fn warn_ignored(&mut self, ignored: &[Tok], msg: String) {
+        if let (Some(first), Some(last)) = (ignored.first(), ignored.last()) {
+            self.warning(first.at, last.at + last.text.len(), msg);
+        }
+    }
+
     fn active(&self) -> bool {
         self.stack.last().is_none_or(|f| f.active)
     }
@@ -600,14 +607,7 @@ impl<'a> Pre<'a> {
                 f.taken |= cond;
             }
             "else" | "endif" => {
-                if let Some(t) = args.first() {
-                    let last = args.last().expect("not empty");
-                    self.warning(
-                        t.at,
-                        last.at + last.text.len(),
-                        format!("the text after `#{name}` is ignored (write it as a comment)"),
-                    );
-                }
+                self.warn_ignored(args, format!("the text after `#{name}` is ignored (write it as a comment)"));
                 if self.stack.is_empty() {
                     self.error(hash, name_end, format!("`#{name}` without an `#if` before it"));
                     return;
@@ -682,14 +682,7 @@ impl<'a> Pre<'a> {
             self.error(s, e, format!("`#{directive}` needs a macro name"));
             return None;
         };
-        if let Some(extra) = args.get(1) {
-            let last = args.last().expect("not empty");
-            self.warning(
-                extra.at,
-                last.at + last.text.len(),
-                format!("the text after the macro name in `#{directive}` is ignored"),
-            );
-        }
+        self.warn_ignored(&args[1..], format!("the text after the macro name in `#{directive}` is ignored"));
         Some(t.text.clone())
     }
 

@@ -285,23 +285,7 @@ fn apply(src: &str, muts: &[Mutation]) -> String {
 /// The pieces of a program as the tokenizer of a text editor sees them:
 /// runs of name characters, runs of blanks, and single other characters.
 fn tokens(src: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let kind = |c: char| {
-        if c.is_alphanumeric() || c == '_' {
-            0
-        } else if c == ' ' || c == '\t' {
-            1
-        } else {
-            2
-        }
-    };
-    for c in src.chars() {
-        match out.last_mut() {
-            Some(last) if kind(c) < 2 && last.chars().next().map(kind) == Some(kind(c)) => last.push(c),
-            _ => out.push(c.to_string()),
-        }
-    }
-    out
+    minic::testkit::runs(src, |c| c.is_alphanumeric() || c == '_', |c| c == ' ' || c == '\t')
 }
 
 /// One edit of a sequence (of lines or of tokens); indices are taken

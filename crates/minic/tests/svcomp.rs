@@ -1,4 +1,4 @@
-//! Every task of the SV-COMP corpus (`shared/benchmarks/sv-comp/MANIFEST.tsv`)
+//! Every task of the SV-COMP corpus (`MANIFEST.tsv` of `svcomp_tasks::folder()`)
 //! must parse and check without a single error, unmodified.
 
 #[test]

@@ -28,7 +28,7 @@
 
 use concrete::InputSource;
 use minic::types::IntType;
-use svcomp_tasks::XorShift;
+use xorshift::XorShift;
 
 /// What a generated program may contain.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -705,7 +705,7 @@ pub struct Inputs {
 impl Inputs {
     /// Inputs of `mode`, random choices from `seed`, biased toward `constants`.
     pub fn new(mode: InputMode, seed: u64, constants: &[i128]) -> Inputs {
-        Inputs { mode, rng: XorShift::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1), constants: constants.to_vec() }
+        Inputs { mode, rng: XorShift::scrambled(seed), constants: constants.to_vec() }
     }
 
     /// The inputs of run number `run` of `program`: runs 0–4 are the

@@ -124,18 +124,12 @@ mod agree {
     use cfa::{BinOp, Expr, UnOp};
     use minic::{IntModel, IntType};
     use smt::{encode_expr, Encoding, MapEnv, Theory, Value};
+    use xorshift::XorShift;
 
-    fn xorshift(s: &mut u64) -> u64 {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
-
-    fn random_expr(s: &mut u64, depth: u32, ty: IntType) -> Expr {
+    fn random_expr(s: &mut XorShift, depth: u32, ty: IntType) -> Expr {
         let vals = [0i128, 1, -1, 7, -7, 3, 2147483647, -2147483648, 255, 65535, 100000];
-        if depth == 0 || xorshift(s).is_multiple_of(4) {
-            let v = vals[(xorshift(s) % vals.len() as u64) as usize];
+        if depth == 0 || s.next_u64().is_multiple_of(4) {
+            let v = vals[s.index(vals.len())];
             return Expr::Const { value: ty.wrap(v), ty };
         }
         let ops = [
@@ -152,19 +146,18 @@ mod agree {
             BinOp::Lt,
             BinOp::Ge,
         ];
-        match xorshift(s) % 5 {
+        match s.below(5) {
             0 => Expr::Unary {
-                op: if xorshift(s).is_multiple_of(2) { UnOp::Neg } else { UnOp::BitNot },
+                op: if s.next_u64().is_multiple_of(2) { UnOp::Neg } else { UnOp::BitNot },
                 ty,
                 arg: Box::new(random_expr(s, depth - 1, ty)),
             },
             1 => {
-                let from =
-                    [IntType::Char, IntType::UChar, IntType::Short, IntType::UInt, IntType::Int][(xorshift(s) % 5) as usize];
+                let from = [IntType::Char, IntType::UChar, IntType::Short, IntType::UInt, IntType::Int][s.index(5)];
                 Expr::Cast { ty, arg: Box::new(random_expr(s, depth - 1, from)) }
             }
             _ => {
-                let op = ops[(xorshift(s) % ops.len() as u64) as usize];
+                let op = ops[s.index(ops.len())];
                 let e = Expr::Binary {
                     op,
                     ty,
@@ -205,10 +198,10 @@ mod agree {
     fn z3_agrees_with_term_eval_on_the_bitvector_encoding() {
         let enc = Encoding::new(Theory::Bitvector, IntModel::C);
         let mut z3 = z3();
-        let mut seed = 0x9e3779b97f4a7c15u64;
+        let mut rng = XorShift::new(0x9e3779b97f4a7c15);
         let mut checked = 0;
         for _ in 0..60 {
-            let e = random_expr(&mut seed, 3, IntType::Int);
+            let e = random_expr(&mut rng, 3, IntType::Int);
             let Ok(Some(expected)) = e.eval(IntModel::C, &mut |_| None) else { continue };
             let mut pins = Vec::new();
             let open = unfold(&e, enc, &mut pins);

@@ -1,12 +1,11 @@
-//! The SV-COMP tasks shipped beside the project (`../shared/benchmarks/sv-comp`)
+//! The SV-COMP tasks shipped beside the project ([`folder`]: by default
+//! `../shared/benchmarks/sv-comp`, or `$CPAPLAY_SVCOMP_DIR`)
 //! as typed data: each task's file, its *expected verdict* (whether the
 //! error location is reachable), category and features, read from the
 //! folder's `MANIFEST.tsv`.
 //!
 //! One reader for everything that walks the folder: the front-end, CFA,
 //! interpreter and engine tests, the front-end benchmark and `cpaplay table`.
-//! It also holds [`XorShift`], the small deterministic generator the
-//! randomized tests share, so a failing seed reproduces everywhere.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -65,17 +64,30 @@ impl Task {
     }
 }
 
-/// Where the shared SV-COMP folder sits: `shared/benchmarks/sv-comp` beside
-/// the repository.
+/// The environment variable that points [`folder`] at another copy of the
+/// SV-COMP folder (a directory holding `MANIFEST.tsv`).
+pub const DIR_VAR: &str = "CPAPLAY_SVCOMP_DIR";
+
+/// Where the SV-COMP folder is: `$CPAPLAY_SVCOMP_DIR` when it is set and not
+/// empty, else `shared/benchmarks/sv-comp` beside the repository. Every Rust
+/// reader of the folder (tests, benches) finds it here.
 pub fn folder() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp")
+    folder_from(std::env::var_os(DIR_VAR))
+}
+
+/// [`folder`] for a value of [`DIR_VAR`].
+fn folder_from(var: Option<std::ffi::OsString>) -> PathBuf {
+    match var {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp"),
+    }
 }
 
 /// All tasks of the shared folder, in manifest order. Panics with a clear
 /// message when the folder or its manifest is missing (for tests and benches).
 pub fn tasks() -> Vec<Task> {
     let dir = folder();
-    read_folder(&dir).unwrap_or_else(|e| panic!("the SV-COMP benchmarks (expected beside the repository): {e}"))
+    read_folder(&dir).unwrap_or_else(|e| panic!("the SV-COMP benchmarks (expected beside the repository, or set {DIR_VAR}): {e}"))
 }
 
 /// The task at `path` (relative to the folder); panics if the manifest has none.
@@ -127,35 +139,6 @@ pub fn parse_manifest(dir: &Path, text: &str) -> Result<Vec<Task>, String> {
     Ok(tasks)
 }
 
-/// Marsaglia's xorshift64 generator: deterministic, seedable, good enough to
-/// pick random programs and mutations in tests (never zero-seeded).
-#[derive(Clone, Debug)]
-pub struct XorShift(u64);
-
-impl XorShift {
-    /// A generator from a seed (0 is replaced by a fixed non-zero seed).
-    pub fn new(seed: u64) -> Self {
-        XorShift(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number in `0..n` (0 when `n` is 0).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            0
-        } else {
-            self.next_u64() % n
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -174,6 +157,14 @@ mod tests {
     }
 
     #[test]
+    fn the_folder_is_beside_the_repository_unless_the_variable_names_another() {
+        let default = folder_from(None);
+        assert!(default.ends_with("shared/benchmarks/sv-comp"), "{}", default.display());
+        assert_eq!(folder_from(Some("".into())), default);
+        assert_eq!(folder_from(Some("/data/sv-comp".into())), PathBuf::from("/data/sv-comp"));
+    }
+
+    #[test]
     fn malformed_manifests_are_reported_with_their_line() {
         let dir = Path::new("/nowhere");
         assert_eq!(parse_manifest(dir, ""), Err("empty manifest".to_string()));
@@ -184,16 +175,5 @@ mod tests {
         let ok = parse_manifest(dir, "path\texpected_verdict\n\nx/a.c\tfalse\n").unwrap();
         assert_eq!(ok[0].category, "x");
         assert_eq!(ok[0].expected, Expected::False);
-    }
-
-    #[test]
-    fn xorshift_is_deterministic_and_bounded() {
-        let (mut a, mut b) = (XorShift::new(7), XorShift::new(7));
-        let xs: Vec<u64> = (0..100).map(|_| a.below(10)).collect();
-        let ys: Vec<u64> = (0..100).map(|_| b.below(10)).collect();
-        assert_eq!(xs, ys);
-        assert!(xs.iter().all(|&x| x < 10));
-        assert!(xs.iter().any(|&x| x != xs[0]));
-        assert_eq!(XorShift::new(0).below(0), 0);
     }
 }
