@@ -12,7 +12,7 @@ use minic::{Diagnostic, Severity};
 
 /// The built-in example: Listing 2.1 of the octagon thesis (a loop of
 /// unknown length, then a case split that makes `ERROR` unreachable).
-pub const EXAMPLE_PROGRAM: &str = include_str!("../../../../static/examples/octagon-listing-2-1.c");
+pub const EXAMPLE_PROGRAM: &str = include_str!("../../../../static/examples/octagon-listing2-1.c");
 
 /// What the editor pane holds and what the page derives from it.
 #[derive(Clone, Debug, PartialEq)]
