@@ -26,14 +26,19 @@
 pub mod algorithm;
 pub mod cegar;
 pub mod config;
+pub mod counterexample;
 pub mod cpa;
 pub mod cpas;
 pub mod feasibility;
 pub mod int_caveat;
+pub mod interpolation;
 pub mod precision;
+pub mod reached;
 pub mod refinement;
+pub mod restart;
 pub mod solver;
 pub mod ssa;
+pub mod stepper;
 pub mod testkit;
 pub mod trace;
 pub mod validate;
@@ -42,4 +47,5 @@ pub mod waitlist;
 
 pub use algorithm::{AlgorithmOptions, Reachability};
 pub use config::{build_analysis, Analysis, Config, ConfigError};
+pub use stepper::Stepper;
 pub use trace::{Event, StateId, StateView, Verdict};

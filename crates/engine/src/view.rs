@@ -122,7 +122,7 @@ impl Statistics {
                 self.restarts += 1;
                 self.reached = self.reached.saturating_sub(removed.len() as u64);
             }
-            Event::AnalysisStarted { .. } | Event::BamCache { .. } | Event::AnalysisFinished { .. } => {}
+            Event::AnalysisStarted { .. } | Event::AnalysisFinished { .. } => {}
         }
     }
 
@@ -290,18 +290,11 @@ impl Snapshot {
                     self.states.push(blank_state(id));
                 }
                 let info = StateInfo {
-                    id: *state,
                     location: *location,
                     callstack: callstack.clone(),
                     origin: origin.clone(),
                     view: view.clone().map(Arc::new),
-                    in_reached: false,
-                    in_waitlist: false,
-                    popped: false,
-                    replaced_by: None,
-                    covered_by: vec![],
-                    target: false,
-                    pruned: false,
+                    ..blank_state(*state)
                 };
                 if (state.0 as usize) < self.states.len() {
                     self.states[state.0 as usize] = info;
@@ -463,9 +456,6 @@ impl Snapshot {
                 self.iteration_starts.push(self.position - 1);
                 self.current_step = vec![format!("restart with {configuration}")];
             }
-            Event::BamCache { block, hit } => {
-                self.current_step.push(format!("BAM cache {} for {block}", if *hit { "hit" } else { "miss" }))
-            }
             Event::AnalysisFinished { verdict, reason, int_model_caveat } => {
                 self.finished = Some((*verdict, reason.clone()));
                 self.int_model_caveat = int_model_caveat.clone();
@@ -475,6 +465,7 @@ impl Snapshot {
     }
 }
 
+/// A state not yet created: no location, no view, in no set.
 fn blank_state(id: StateId) -> StateInfo {
     StateInfo {
         id,

@@ -12,6 +12,7 @@ use concrete::{execute, Options, Outcome};
 use domains::{Cmp, LinExpr, Octagon};
 use engine::cpas::octagon::OctagonState;
 use engine::view::Statistics;
+use engine::Stepper;
 use engine::{build_analysis, Config, Event, Verdict};
 use minic::IntModel;
 use proptest::prelude::*;

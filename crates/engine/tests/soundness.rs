@@ -7,6 +7,7 @@
 use cfa::Program;
 use concrete::{execute, Options, Outcome};
 use engine::cpas::value::ValueState;
+use engine::Stepper;
 use engine::{build_analysis, Config, Verdict};
 use minic::IntModel;
 use proptest::prelude::*;
