@@ -30,6 +30,17 @@
 //! trace. A configuration without CEGAR, check or restart gives exactly the
 //! events of its [`crate::Reachability`].
 //!
+//! # Where each part lives
+//!
+//! [`Verifier`] stays the one driver: it owns the event queue, the parked
+//! solver query and the decisions between the parts, which read best in one
+//! place (the CEGAR loop above). The parts themselves have their own
+//! modules: the counterexample check in [`crate::counterexample`] (cheap
+//! checks, the precise check's judgement of a solver answer), the
+//! refinement step in [`crate::refinement`] (with
+//! [`crate::interpolation`]), and the restarts — the restart algorithm's
+//! stages and CEGAR's restart from the pivot — in [`crate::restart`].
+//!
 //! Soundness: TRUE only ever comes from a reachability run that finished
 //! with an empty waitlist (refinement only adds precision, so each CEGAR
 //! iteration is itself a sound analysis); a FALSE of a CEGAR or
