@@ -102,28 +102,36 @@ fn shortest_paths(d: &mut Dbm) -> bool {
 /// columns are `m[i][2k] = r1[ī]` and `m[i][2k+1] = r0[ī]`.
 #[inline]
 fn relax_through(d: &mut Dbm, r0: &[i64], r1: &[i64]) {
+    relax_rows(&mut d.m, r0, r1, add_raw);
+}
+
+/// The relaxation loop of [`relax_through`] on the cells `m`, with `plus`
+/// the encoding's `c + a` (which must keep `+∞` absorbing). A pivot cell
+/// that is `+∞` contributes nothing, so its half of the loop is skipped.
+#[inline(always)]
+fn relax_rows(m: &mut [i64], r0: &[i64], r1: &[i64], plus: impl Fn(i64, i64) -> i64) {
     let n2 = r0.len();
     for i in 0..n2 {
         let c0 = r1[i ^ 1];
         let c1 = r0[i ^ 1];
         let s = row_start(i);
         let len = (i | 1) + 1;
-        let row = &mut d.m[s..s + len];
+        let row = &mut m[s..s + len];
         match (c0 == INF, c1 == INF) {
             (true, true) => {}
             (false, true) => {
                 for (c, &a) in row.iter_mut().zip(&r0[..len]) {
-                    *c = (*c).min(add_raw(c0, a));
+                    *c = (*c).min(plus(c0, a));
                 }
             }
             (true, false) => {
                 for (c, &b) in row.iter_mut().zip(&r1[..len]) {
-                    *c = (*c).min(add_raw(c1, b));
+                    *c = (*c).min(plus(c1, b));
                 }
             }
             (false, false) => {
                 for ((c, &a), &b) in row.iter_mut().zip(&r0[..len]).zip(&r1[..len]) {
-                    *c = (*c).min(add_raw(c0, a)).min(add_raw(c1, b));
+                    *c = (*c).min(plus(c0, a)).min(plus(c1, b));
                 }
             }
         }
@@ -215,33 +223,7 @@ mod fast {
     fn relax_inf_generic(m: &mut [i64], r0: &[i64], r1: &[i64]) {
         // The pivot rows may hold sums of two in-range cells: still far from
         // overflow when added to a third.
-        let n2 = r0.len();
-        let plus = |c: i64, a: i64| if a == INF { INF } else { c.wrapping_add(a) };
-        for i in 0..n2 {
-            let c0 = r1[i ^ 1];
-            let c1 = r0[i ^ 1];
-            let s = row_start(i);
-            let len = (i | 1) + 1;
-            let row = &mut m[s..s + len];
-            match (c0 == INF, c1 == INF) {
-                (true, true) => {}
-                (false, true) => {
-                    for (c, &a) in row.iter_mut().zip(&r0[..len]) {
-                        *c = (*c).min(plus(c0, a));
-                    }
-                }
-                (true, false) => {
-                    for (c, &b) in row.iter_mut().zip(&r1[..len]) {
-                        *c = (*c).min(plus(c1, b));
-                    }
-                }
-                (false, false) => {
-                    for ((c, &a), &b) in row.iter_mut().zip(&r0[..len]).zip(&r1[..len]) {
-                        *c = (*c).min(plus(c0, a).min(plus(c1, b)));
-                    }
-                }
-            }
-        }
+        super::relax_rows(m, r0, r1, |c, a| if a == INF { INF } else { c.wrapping_add(a) });
     }
 
     #[inline(always)]
