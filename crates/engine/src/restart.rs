@@ -19,20 +19,31 @@ use std::sync::Arc;
 /// One configuration's run: the reachability algorithm, re-built with a
 /// refined precision for each CEGAR iteration.
 pub(crate) struct Stage {
+    /// The configuration's name (file or preset).
     pub(crate) name: String,
+    /// The stage's configuration.
     pub(crate) config: Config,
+    /// The reachability run of the current CEGAR iteration.
     pub(crate) analysis: Analysis,
+    /// `analysis.algorithm.CEGAR`.
     pub(crate) cegar: bool,
+    /// `analysis.checkCounterexamples`.
     pub(crate) check: bool,
+    /// `counterexample.checker.config`: the second configuration, if any.
     pub(crate) second: Option<String>,
+    /// `cegar.backupRefiner` is not NONE.
     pub(crate) backup: bool,
     /// `cegar.restart = PIVOT`: restart from the pivot instead of the root.
     pub(crate) pivot: bool,
+    /// `cegar.maxIterations`.
     pub(crate) max_refinements: u64,
+    /// The current CEGAR precision π.
     pub(crate) precision: Arc<VarPrecision>,
+    /// Refinements so far.
     pub(crate) refinements: u64,
     #[cfg(not(target_arch = "wasm32"))]
     started: std::time::Instant,
+    /// `restartAlgorithm.stageTimeMs` (0: no limit).
     pub(crate) time_limit_ms: u64,
 }
 
