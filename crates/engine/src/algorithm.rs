@@ -27,8 +27,8 @@
 //!
 //! [`Reachability`] holds the loop's variables explicitly ([`Phase`]), never
 //! in closures or on the call stack, so the caller may advance it one event
-//! at a time ([`Reachability::next_event`]), one waitlist pop at a time
-//! ([`Reachability::step`]) or to the end ([`Reachability::run`]). Each call
+//! at a time ([`Stepper::next_event`]), one waitlist pop at a time
+//! ([`Stepper::step`]) or to the end ([`Stepper::run`]). Each call
 //! of the internal `advance` performs one action of the pseudo-code (start,
 //! pop, the transfer along one edge, or the prec/merge/stop handling of one
 //! successor) and queues the events it produced.
@@ -41,9 +41,9 @@
 //! machine takes the pending query, throws the transfer's result away
 //! (nothing was emitted for it) and parks in
 //! [`Phase::AwaitSolver`]`{ popped, edges, next, query }`. While parked,
-//! [`Reachability::next_event`] returns `None` and
-//! [`Reachability::pending_query`] the SMT-LIB2 script; the driver runs it
-//! on a solver and hands the output text to [`Reachability::answer_query`],
+//! [`Stepper::next_event`] returns `None` and
+//! [`Stepper::pending_query`] the SMT-LIB2 script; the driver runs it
+//! on a solver and hands the output text to [`Stepper::answer_query`],
 //! which caches the answer, emits one [`Event::SolverQuery`] and resumes
 //! with the *same* edge — whose transfer now finds the answer. In the page,
 //! `z3-solver` answers asynchronously between two calls; natively a
@@ -61,13 +61,15 @@
 
 use crate::cpa::Cpa;
 use crate::int_caveat::{self as int_caveat, IntModelCaveat, Range};
+use crate::reached::{IndexKey, ReachedSet};
 use crate::solver::{SolverOracle, SolverQuery};
+use crate::stepper::Stepper;
 use crate::trace::{Event, MergeKind, Origin, RunInfo, StateId, StopKind, Verdict};
 use crate::waitlist::{reverse_postorder, TraversalOrder, Waitlist};
 use cfa::{EdgeId, NodeId, Program, VarId};
 use minic::IntModel;
 use smt::SolverBackend;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 /// How the algorithm runs (waitlist order, limits, what to record).
@@ -114,8 +116,6 @@ pub struct StateRecord<S, P> {
     pub location: Option<NodeId>,
     /// Its ARG parents.
     pub origin: Origin,
-    /// Whether it is currently in the reached set.
-    pub in_reached: bool,
 }
 
 /// Where the main loop is (its explicit program counter).
@@ -150,7 +150,7 @@ pub enum Phase {
         k: usize,
     },
     /// Parked on a solver query raised by the transfer of `popped` along
-    /// `edges[next]`: once [`Reachability::answer_query`] gives the answer,
+    /// `edges[next]`: once [`Stepper::answer_query`] gives the answer,
     /// the machine goes back to `Edges { popped, edges, next }` and redoes
     /// that transfer.
     AwaitSolver {
@@ -167,18 +167,6 @@ pub enum Phase {
     Done,
 }
 
-/// The reached states at one location: in insertion order, plus the
-/// coverage index (states grouped by the CPA's [`Cpa::index_shape`], then
-/// by [`Cpa::index_hash`]) that lets stop^sep skip states that cannot cover.
-#[derive(Clone, Debug, Default)]
-struct Partition {
-    ids: Vec<StateId>,
-    groups: Vec<(Vec<u32>, Buckets)>,
-}
-
-/// Reached states of one shape, by their index hash.
-type Buckets = BTreeMap<u64, Vec<StateId>>;
-
 /// The CPA+ reachability algorithm over the CPA `C`, as a steppable object.
 pub struct Reachability<C: Cpa> {
     cpa: C,
@@ -187,11 +175,7 @@ pub struct Reachability<C: Cpa> {
     info: RunInfo,
     states: Vec<StateRecord<C::State, C::Precision>>,
     /// The reached set, partitioned by location.
-    partitions: BTreeMap<Option<NodeId>, Partition>,
-    reached_len: usize,
-    /// For each state, when it (last) entered the reached set.
-    added_at: Vec<u64>,
-    adds: u64,
+    reached: ReachedSet,
     waitlist: Waitlist,
     phase: Phase,
     pending: VecDeque<Event>,
@@ -226,10 +210,7 @@ impl<C: Cpa> Reachability<C> {
             options,
             info,
             states: Vec::new(),
-            partitions: BTreeMap::new(),
-            reached_len: 0,
-            added_at: Vec::new(),
-            adds: 0,
+            reached: ReachedSet::new(),
             waitlist,
             phase: Phase::Start,
             pending: VecDeque::new(),
@@ -251,8 +232,8 @@ impl<C: Cpa> Reachability<C> {
     }
 
     /// Attaches a solver back end that answers parked queries inside
-    /// [`Reachability::next_event`] (natively: a `z3` process). `None`
-    /// detaches it: the run then parks until [`Reachability::answer_query`].
+    /// [`Stepper::next_event`] (natively: a `z3` process). `None`
+    /// detaches it: the run then parks until [`Stepper::answer_query`].
     pub fn set_solver(&mut self, backend: Option<Box<dyn SolverBackend + Send>>) {
         self.solver = backend;
     }
@@ -265,36 +246,6 @@ impl<C: Cpa> Reachability<C> {
     /// The run's solver oracle (answers so far), if the CPA has one.
     pub fn solver_oracle(&self) -> Option<&Arc<SolverOracle>> {
         self.oracle.as_ref()
-    }
-
-    /// The query the run is parked on (see the module docs), if any.
-    pub fn pending_query(&self) -> Option<&SolverQuery> {
-        match &self.phase {
-            Phase::AwaitSolver { query, .. } => Some(query),
-            _ => None,
-        }
-    }
-
-    /// Gives the solver's output text (`sat`/`unsat`/`unknown` first, then
-    /// optionally a model or `(error …)` lines) for the pending query:
-    /// records it, emits [`Event::SolverQuery`] and resumes the parked
-    /// transfer. Does nothing when no query is pending. Garbage output
-    /// counts as `unknown`, which the CPAs treat soundly.
-    pub fn answer_query(&mut self, solver_output: &str) {
-        if !matches!(self.phase, Phase::AwaitSolver { .. }) {
-            return;
-        }
-        let Phase::AwaitSolver { popped, edges, next, query } = std::mem::replace(&mut self.phase, Phase::Done) else {
-            return;
-        };
-        let response = smt::parse_response(solver_output);
-        let answer = response.status().as_str().to_string();
-        if let Some(o) = &self.oracle {
-            o.record(&query.smtlib, response);
-        }
-        self.queries += 1;
-        self.emit(Event::SolverQuery { id: query.id, smtlib: query.smtlib, answer });
-        self.phase = Phase::Edges { popped, edges, next };
     }
 
     /// Runs to the end with `backend` answering every parked query, handing
@@ -353,70 +304,6 @@ impl<C: Cpa> Reachability<C> {
         self.options.coverage_index = on;
     }
 
-    /// The next event, or `None` once [`Event::AnalysisFinished`] was
-    /// returned — or while the run is parked on a solver query that no
-    /// attached back end answers (see [`Reachability::pending_query`]).
-    pub fn next_event(&mut self) -> Option<Event> {
-        loop {
-            if let Some(e) = self.pending.pop_front() {
-                return Some(e);
-            }
-            if self.blocked() {
-                return None;
-            }
-            self.advance();
-        }
-    }
-
-    /// The events of one waitlist pop: everything up to (not including) the
-    /// next [`Event::WaitlistPop`] after the first one (the first call also
-    /// returns the start events). Empty when the run is over. When the run
-    /// parks on a solver query mid-pop, returns what it has; the next call
-    /// (after [`Reachability::answer_query`]) continues the same pop.
-    pub fn step(&mut self) -> Vec<Event> {
-        let mut out = Vec::new();
-        let mut popped = self.mid_step;
-        self.mid_step = false;
-        loop {
-            while self.pending.is_empty() && !self.blocked() {
-                self.advance();
-            }
-            let Some(front) = self.pending.front() else {
-                self.mid_step = popped && self.pending_query().is_some();
-                return out;
-            };
-            if matches!(front, Event::WaitlistPop { .. }) {
-                if popped {
-                    return out;
-                }
-                popped = true;
-            }
-            out.push(self.pending.pop_front().expect("front exists"));
-        }
-    }
-
-    /// Runs to the end and returns all remaining events.
-    pub fn run(&mut self) -> Vec<Event> {
-        let mut out = Vec::new();
-        while let Some(e) = self.next_event() {
-            out.push(e);
-        }
-        out
-    }
-
-    /// Runs to the end, handing each event to `f` instead of storing it.
-    pub fn run_with(&mut self, mut f: impl FnMut(&Event)) {
-        while let Some(e) = self.next_event() {
-            f(&e);
-        }
-    }
-
-    /// Whether the run is over (all events handed out). A run parked on a
-    /// solver query is not finished.
-    pub fn is_finished(&self) -> bool {
-        self.phase == Phase::Done && self.pending.is_empty()
-    }
-
     /// The verdict and its reason, once decided.
     pub fn outcome(&self) -> Option<(Verdict, &str)> {
         self.outcome.as_ref().map(|(v, r)| (*v, r.as_str()))
@@ -444,12 +331,17 @@ impl<C: Cpa> Reachability<C> {
 
     /// The states currently in the reached set, by location partition.
     pub fn reached(&self) -> impl Iterator<Item = (StateId, &C::State)> + '_ {
-        self.partitions.values().flat_map(|p| p.ids.iter()).map(move |id| (*id, &self.states[id.0 as usize].state))
+        self.reached.iter().map(move |id| (id, &self.states[id.0 as usize].state))
+    }
+
+    /// The reached set (ids by location partition).
+    pub fn reached_set(&self) -> &ReachedSet {
+        &self.reached
     }
 
     /// The size of the reached set.
     pub fn reached_len(&self) -> usize {
-        self.reached_len
+        self.reached.len()
     }
 
     /// The waitlist in pop order.
@@ -462,25 +354,33 @@ impl<C: Cpa> Reachability<C> {
         self.target
     }
 
-    /// The CFA edges from the initial state to the target state along the
-    /// ARG (following, for merge results, the newly merged state).
-    pub fn error_path(&self) -> Option<Vec<EdgeId>> {
+    /// The ARG path from the initial state to the target state as its
+    /// transfers: each transfer successor with the CFA edge that produced
+    /// it, in path order (following, for merge results, the newly merged
+    /// state, and for adjusted states the state they were adjusted from).
+    pub fn target_path(&self) -> Option<Vec<(StateId, EdgeId)>> {
         let mut cur = self.target?;
-        let mut edges = Vec::new();
+        let mut steps = Vec::new();
         // Each step goes to a state with a smaller id, so this terminates.
         loop {
             match &self.states[cur.0 as usize].origin {
                 Origin::Initial => break,
                 Origin::Transfer { parent, edge } => {
-                    edges.push(*edge);
+                    steps.push((cur, *edge));
                     cur = *parent;
                 }
                 Origin::Precision { of } => cur = *of,
                 Origin::Merge { new, .. } => cur = *new,
             }
         }
-        edges.reverse();
-        Some(edges)
+        steps.reverse();
+        Some(steps)
+    }
+
+    /// The CFA edges from the initial state to the target state along the
+    /// ARG (see [`Reachability::target_path`]): the error path.
+    pub fn error_path(&self) -> Option<Vec<EdgeId>> {
+        Some(self.target_path()?.into_iter().map(|(_, e)| e).collect())
     }
 
     /// CEGAR's restart from the pivot (merge^sep only): removes the ARG
@@ -514,29 +414,21 @@ impl<C: Cpa> Reachability<C> {
             }
         }
         let removed: Vec<StateId> =
-            (0..n).filter(|&i| in_tree[i] && self.states[i].in_reached).map(|i| StateId(i as u32)).collect();
-        let mut lost_locations = std::collections::BTreeSet::new();
-        for id in &removed {
-            let loc = self.states[id.0 as usize].location;
-            lost_locations.insert(loc);
-            self.states[id.0 as usize].in_reached = false;
-            if let Some(p) = self.partitions.get_mut(&loc) {
-                p.ids.retain(|s| s != id);
-                for (_, buckets) in p.groups.iter_mut() {
-                    for b in buckets.values_mut() {
-                        b.retain(|s| s != id);
-                    }
-                    buckets.retain(|_, b| !b.is_empty());
-                }
-            }
-            self.reached_len -= 1;
-        }
+            (0..n).map(|i| StateId(i as u32)).filter(|id| in_tree[id.0 as usize] && self.reached.contains(*id)).collect();
+        let located: Vec<(StateId, Option<NodeId>)> =
+            removed.iter().map(|id| (*id, self.states[id.0 as usize].location)).collect();
+        let lost_locations: std::collections::BTreeSet<Option<NodeId>> = located.iter().map(|(_, l)| *l).collect();
+        self.reached.remove_subtree(&located);
         // Covered states outside the subtree whose coverer may be gone: their
         // transfer parent goes back on the waitlist.
         let mut readd = vec![parent];
         for i in 0..n {
             let r = &self.states[i];
-            if in_tree[i] || r.in_reached || has_prec_child[i] || !lost_locations.contains(&r.location) {
+            if in_tree[i]
+                || self.reached.contains(StateId(i as u32))
+                || has_prec_child[i]
+                || !lost_locations.contains(&r.location)
+            {
                 continue;
             }
             let from = match &r.origin {
@@ -553,7 +445,7 @@ impl<C: Cpa> Reachability<C> {
                 }
             }
         }
-        readd.retain(|p| self.states.get(p.0 as usize).is_some_and(|r| r.in_reached));
+        readd.retain(|p| self.reached.contains(*p));
         readd.sort();
         self.emit(Event::ArgPruned { pivot, removed: removed.clone(), readded: readd.clone() });
         for id in &removed {
@@ -606,8 +498,8 @@ impl<C: Cpa> Reachability<C> {
     fn int_model_caveat(&self) -> Option<IntModelCaveat> {
         // A CPA without locations keeps every state in one partition: then
         // every node counts as reached, bounded by all states.
-        let unlocated = self.partitions.get(&None).filter(|p| !p.ids.is_empty());
-        let states_at = |n: NodeId| unlocated.or_else(|| self.partitions.get(&Some(n))).map_or(&[][..], |p| &p.ids[..]);
+        let unlocated = Some(self.reached.at(None)).filter(|ids| !ids.is_empty());
+        let states_at = |n: NodeId| unlocated.unwrap_or_else(|| self.reached.at(Some(n)));
         let reached = |n: NodeId| !states_at(n).is_empty();
         let bounds = |n: NodeId, v: VarId| {
             states_at(n)
@@ -625,28 +517,22 @@ impl<C: Cpa> Reachability<C> {
         let callstack = self.cpa.call_stack(&state).unwrap_or_default();
         let view = self.options.record_views.then(|| self.cpa.state_view(&state));
         self.emit(Event::StateCreated { state: id, location, callstack, origin: origin.clone(), view });
-        self.states.push(StateRecord { state, precision, location, origin, in_reached: false });
+        self.states.push(StateRecord { state, precision, location, origin });
         id
+    }
+
+    /// The coverage-index key of the created state `id`.
+    fn index_key(&self, id: StateId) -> IndexKey {
+        let state = &self.states[id.0 as usize].state;
+        let shape = self.cpa.index_shape(state);
+        let hash = self.cpa.index_hash(state, &shape);
+        IndexKey { shape, hash }
     }
 
     fn add_to_reached(&mut self, id: StateId) {
         let loc = self.states[id.0 as usize].location;
-        self.states[id.0 as usize].in_reached = true;
-        if self.added_at.len() < self.states.len() {
-            self.added_at.resize(self.states.len(), 0);
-        }
-        self.adds += 1;
-        self.added_at[id.0 as usize] = self.adds;
-        let state = &self.states[id.0 as usize].state;
-        let shape = self.cpa.index_shape(state);
-        let hash = self.cpa.index_hash(state, &shape);
-        let part = self.partitions.entry(loc).or_default();
-        part.ids.push(id);
-        match part.groups.iter_mut().find(|(s, _)| *s == shape) {
-            Some((_, buckets)) => buckets.entry(hash).or_default().push(id),
-            None => part.groups.push((shape, BTreeMap::from([(hash, vec![id])]))),
-        }
-        self.reached_len += 1;
+        let key = self.index_key(id);
+        self.reached.add(id, loc, key);
         self.emit(Event::ReachedAdd { state: id });
         let index = self.waitlist.push(id, loc);
         self.emit(Event::WaitlistPush { state: id, index });
@@ -654,22 +540,8 @@ impl<C: Cpa> Reachability<C> {
 
     fn remove_from_reached(&mut self, id: StateId, replaced_by: StateId) {
         let loc = self.states[id.0 as usize].location;
-        self.states[id.0 as usize].in_reached = false;
-        let state = &self.states[id.0 as usize].state;
-        let shape = self.cpa.index_shape(state);
-        let hash = self.cpa.index_hash(state, &shape);
-        if let Some(p) = self.partitions.get_mut(&loc) {
-            p.ids.retain(|s| *s != id);
-            if let Some((_, buckets)) = p.groups.iter_mut().find(|(s, _)| *s == shape) {
-                if let Some(b) = buckets.get_mut(&hash) {
-                    b.retain(|s| *s != id);
-                    if b.is_empty() {
-                        buckets.remove(&hash);
-                    }
-                }
-            }
-        }
-        self.reached_len -= 1;
+        let key = self.index_key(id);
+        self.reached.remove(id, loc, &key);
         self.emit(Event::ReachedRemove { state: id, replaced_by });
         if self.waitlist.remove(id) {
             self.emit(Event::WaitlistRemove { state: id });
@@ -693,7 +565,7 @@ impl<C: Cpa> Reachability<C> {
             return true;
         }
         if let Some(max) = self.options.max_states {
-            if self.reached_len > max {
+            if self.reached.len() > max {
                 self.finish(
                     Verdict::Unknown,
                     format!("state limit reached: limits.states = {max} (the reached set grew beyond it)"),
@@ -812,23 +684,12 @@ impl<C: Cpa> Reachability<C> {
     /// rule out (a state `e'` with `e ⊑ e'` is always among them); for other
     /// stop operators all of them.
     fn stop_candidates(&self, e: StateId, loc: Option<NodeId>, kind: StopKind) -> Vec<StateId> {
-        let Some(part) = self.partitions.get(&loc) else { return Vec::new() };
-        if !self.options.coverage_index || kind != StopKind::Sep || part.groups.len() <= 1 && part.ids.len() < 8 {
-            return part.ids.clone();
+        if !self.options.coverage_index || kind != StopKind::Sep {
+            return self.reached.at(loc).to_vec();
         }
         let state = &self.states[e.0 as usize].state;
         let shape = self.cpa.index_shape(state);
-        let mut out = Vec::new();
-        for (g, buckets) in &part.groups {
-            if self.cpa.index_may_cover(&shape, g) {
-                if let Some(b) = buckets.get(&self.cpa.index_hash(state, g)) {
-                    out.extend_from_slice(b);
-                }
-            }
-        }
-        // The partition's order: when each entered the reached set.
-        out.sort_unstable_by_key(|id| self.added_at[id.0 as usize]);
-        out
+        self.reached.cover_candidates(loc, &shape, |s, g| self.cpa.index_may_cover(s, g), |g| self.cpa.index_hash(state, g))
     }
 
     /// prec, merge and stop for one successor e'. Returns true when the run ended.
@@ -849,9 +710,9 @@ impl<C: Cpa> Reachability<C> {
 
         // for each e'' ∈ reached (at the same location): merge
         if self.cpa.merge_operator().kind() != MergeKind::Sep {
-            let partition: Vec<StateId> = self.partitions.get(&loc).map(|p| p.ids.clone()).unwrap_or_default();
+            let partition: Vec<StateId> = self.reached.at(loc).to_vec();
             for r in partition {
-                if !self.states[r.0 as usize].in_reached {
+                if !self.reached.contains(r) {
                     continue;
                 }
                 let (new_s, reached_s) = (&self.states[e_hat.0 as usize].state, &self.states[r.0 as usize].state);
@@ -887,5 +748,63 @@ impl<C: Cpa> Reachability<C> {
         }
         self.add_to_reached(e_hat);
         self.after_add(e_hat)
+    }
+}
+
+impl<C: Cpa> Stepper for Reachability<C> {
+    /// The next event, or `None` once [`Event::AnalysisFinished`] was
+    /// returned — or while the run is parked on a solver query that no
+    /// attached back end answers (see [`Stepper::pending_query`]).
+    fn next_event(&mut self) -> Option<Event> {
+        self.peek_event()?;
+        self.pending.pop_front()
+    }
+
+    fn peek_event(&mut self) -> Option<&Event> {
+        while self.pending.is_empty() {
+            if self.blocked() {
+                return None;
+            }
+            self.advance();
+        }
+        self.pending.front()
+    }
+
+    /// The query the run is parked on (see the module docs), if any.
+    fn pending_query(&self) -> Option<&SolverQuery> {
+        match &self.phase {
+            Phase::AwaitSolver { query, .. } => Some(query),
+            _ => None,
+        }
+    }
+
+    /// Gives the solver's output text (`sat`/`unsat`/`unknown` first, then
+    /// optionally a model or `(error …)` lines) for the pending query:
+    /// records it, emits [`Event::SolverQuery`] and resumes the parked
+    /// transfer. Does nothing when no query is pending. Garbage output
+    /// counts as `unknown`, which the CPAs treat soundly.
+    fn answer_query(&mut self, solver_output: &str) {
+        if !matches!(self.phase, Phase::AwaitSolver { .. }) {
+            return;
+        }
+        let Phase::AwaitSolver { popped, edges, next, query } = std::mem::replace(&mut self.phase, Phase::Done) else {
+            return;
+        };
+        let response = smt::parse_response(solver_output);
+        let answer = response.status().as_str().to_string();
+        if let Some(o) = &self.oracle {
+            o.record(&query.smtlib, response);
+        }
+        self.queries += 1;
+        self.emit(Event::SolverQuery { id: query.id, smtlib: query.smtlib, answer });
+        self.phase = Phase::Edges { popped, edges, next };
+    }
+
+    fn is_finished(&self) -> bool {
+        self.phase == Phase::Done && self.pending.is_empty()
+    }
+
+    fn parked_mid_step(&mut self) -> &mut bool {
+        &mut self.mid_step
     }
 }

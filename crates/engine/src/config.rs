@@ -21,9 +21,9 @@ use crate::cpa::DynCpa;
 use crate::cpas::callstack::CallstackCpa;
 use crate::cpas::composite::{CompositeAnalysis, CompositeCpa};
 use crate::cpas::location::LocationCpa;
-use crate::cpas::octagon::{OctagonCpa, OctagonOptions, OctagonPrecision};
-use crate::cpas::value::{ValueCpa, ValueOptions, ValuePrecision};
-use crate::precision::VarPrecision;
+use crate::cpas::octagon::{OctagonCpa, OctagonOptions};
+use crate::cpas::value::{ValueCpa, ValueOptions};
+use crate::precision::{TrackingPrecision, VarPrecision};
 use crate::trace::RunInfo;
 use crate::waitlist::TraversalOrder;
 use cfa::Program;
@@ -579,16 +579,23 @@ fn make_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigErr
     make_value_refined(p, c, None)
 }
 
+/// The initial precision π₀ a variable-tracking CPA's option `key` asks
+/// for: all variables, or (EMPTY) nothing — or, with `refined`, that CEGAR
+/// precision.
+fn initial_precision(c: &Config, key: &str, refined: Option<&Arc<VarPrecision>>) -> TrackingPrecision {
+    match (c.get(key) == "EMPTY", refined) {
+        (true, Some(r)) => TrackingPrecision::Refined(r.clone()),
+        (true, None) => TrackingPrecision::Tracked(BTreeSet::new()),
+        _ => TrackingPrecision::Full,
+    }
+}
+
 /// The Value CPA; with `refined`, an EMPTY initial precision becomes that
 /// CEGAR precision.
 fn make_value_refined(p: &Arc<Program>, c: &Config, refined: Option<&Arc<VarPrecision>>) -> Result<Box<dyn DynCpa>, ConfigError> {
     let options = ValueOptions {
         merge_join: c.get("cpa.value.merge") == "JOIN",
-        precision: match (c.get("cpa.value.precision") == "EMPTY", refined) {
-            (true, Some(r)) => ValuePrecision::Refined(r.clone()),
-            (true, None) => ValuePrecision::Tracked(BTreeSet::new()),
-            _ => ValuePrecision::Full,
-        },
+        precision: initial_precision(c, "cpa.value.precision", refined),
         int_model: c.int_model(),
     };
     Ok(Box::new(ValueCpa::new(p.clone(), options)))
@@ -614,11 +621,7 @@ fn make_octagon_refined(
         only_merge_at_loop_heads: c.get_bool("cpa.octagon.mergeop.onlyMergeAtLoopHeads"),
         widening_thresholds: c.get_bool("cpa.octagon.wideningThresholds"),
         int_model: c.int_model(),
-        precision: match (c.get("cpa.octagon.precision") == "EMPTY", refined) {
-            (true, Some(r)) => OctagonPrecision::Refined(r.clone()),
-            (true, None) => OctagonPrecision::Tracked(BTreeSet::new()),
-            _ => OctagonPrecision::Full,
-        },
+        precision: initial_precision(c, "cpa.octagon.precision", refined),
     };
     Ok(Box::new(OctagonCpa::new(p.clone(), options)))
 }

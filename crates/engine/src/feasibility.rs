@@ -23,8 +23,9 @@
 
 use crate::cpa::AbstractDomain;
 use crate::cpa::{Cpa, TransferRelation};
-use crate::cpas::octagon::{OctagonCpa, OctagonDomain, OctagonOptions, OctagonPrecision};
-use crate::cpas::value::{ValueCpa, ValueOptions, ValuePrecision, ValueState};
+use crate::cpas::octagon::{OctagonCpa, OctagonDomain, OctagonOptions};
+use crate::cpas::value::{ValueCpa, ValueOptions, ValueState};
+use crate::precision::TrackingPrecision;
 use cfa::{EdgeId, Program};
 use minic::IntModel;
 use std::sync::Arc;
@@ -39,7 +40,7 @@ pub fn value_infeasible_at(program: &Arc<Program>, path: &[EdgeId], model: IntMo
 
 /// The Value CPA with full precision (for path checks and interpolation).
 pub fn full_value_cpa(program: &Arc<Program>, model: IntModel) -> ValueCpa {
-    ValueCpa::new(program.clone(), ValueOptions { merge_join: false, precision: ValuePrecision::Full, int_model: model })
+    ValueCpa::new(program.clone(), ValueOptions { merge_join: false, precision: TrackingPrecision::Full, int_model: model })
 }
 
 /// Runs the value transfer along `path` from `start`: `Ok(final state)` or
@@ -48,7 +49,7 @@ pub fn value_run(cpa: &ValueCpa, program: &Program, start: &ValueState, path: &[
     let mut s = start.clone();
     for (i, e) in path.iter().enumerate() {
         let Some(edge) = program.edges.get(e.0 as usize) else { return Err(i) };
-        match cpa.successors(&s, edge, &ValuePrecision::Full) {
+        match cpa.successors(&s, edge, &TrackingPrecision::Full) {
             Ok(mut succ) if !succ.is_empty() => s = succ.swap_remove(0),
             Ok(_) => return Err(i),
             // A transfer error (not possible for values today): not refuted.
@@ -64,7 +65,7 @@ pub fn value_run(cpa: &ValueCpa, program: &Program, start: &ValueState, path: &[
 pub fn octagon_infeasible_at(program: &Arc<Program>, path: &[EdgeId], model: IntModel) -> Option<usize> {
     let cpa = OctagonCpa::new(
         program.clone(),
-        OctagonOptions { int_model: model, precision: OctagonPrecision::Full, ..OctagonOptions::default() },
+        OctagonOptions { int_model: model, precision: TrackingPrecision::Full, ..OctagonOptions::default() },
     );
     let entry = program.functions.get(program.main.0 as usize).map(|f| f.entry)?;
     let mut states = vec![cpa.initial_state(entry)];
@@ -72,7 +73,7 @@ pub fn octagon_infeasible_at(program: &Arc<Program>, path: &[EdgeId], model: Int
         let edge = program.edges.get(e.0 as usize)?;
         let mut next = Vec::new();
         for s in &states {
-            match cpa.transfer_relation().successors(s, edge, &OctagonPrecision::Full) {
+            match cpa.transfer_relation().successors(s, edge, &TrackingPrecision::Full) {
                 Ok(succ) => next.extend(succ),
                 Err(_) => return None,
             }

@@ -1,22 +1,45 @@
 //! # engine — the CPA engine
 //!
-//! The configurable program analysis (CPA) machinery of CPA Playground:
+//! The configurable program analysis (CPA) machinery of CPA Playground. The
+//! module map, one line each, in the terms of the CPA+ formalism:
 //!
-//! * [`cpa`]: the CPA interfaces, one trait per formal concept (abstract
-//!   domain, transfer relation, merge, stop, precision adjustment) and the
-//!   stock operators (merge^sep, merge^join, stop^sep, stop^join), plus the
-//!   type-erased [`cpa::DynCpa`] for configurations chosen at run time;
+//! * [`cpa`]: the CPA interface — one file per concept: abstract domain
+//!   (`domain`), transfer relation (`transfer`), merge (`merge`), stop
+//!   (`stop`), precision adjustment (`precision_adjustment`), and the
+//!   type-erased [`cpa::DynCpa`] (`erased`);
 //! * [`cpas`]: the CPAs — Location, Callstack, Composite, Value, Octagon,
-//!   and a mock whose every step is unique (for testing the fold);
+//!   SymbolicValue, Constraints, and a mock (every step unique);
+//! * [`precision`]: the precision of the variable-tracking CPAs,
+//!   [`precision::TrackingPrecision`], and CEGAR's `π : L → 2^X`;
 //! * [`algorithm`]: the CPA+ reachability algorithm as a steppable state
-//!   machine over a [`waitlist`];
+//!   machine ([`Reachability`]);
+//! * [`reached`]: the reached set, partitioned by location, with the
+//!   coverage index;
+//! * [`waitlist`]: the waitlist and its traversal orders;
+//! * [`stepper`]: [`Stepper`], stepping any run event by event, by waitlist
+//!   pop, or to the end, and parking on solver queries;
+//! * [`solver`]: the solver oracle through which CPAs ask SMT queries;
+//! * [`cegar`]: the CEGAR loop, driving the counterexample check, the
+//!   refinement and the restarts ([`cegar::Verifier`]);
+//! * [`counterexample`]: the counterexample check of an error path (cheap
+//!   checks, SMT, concrete replay);
+//! * [`feasibility`]: the path feasibility checks it uses (explicit values,
+//!   octagon, restriction to a path, concrete replay);
+//! * [`ssa`]: the SSA path formula of an error path;
+//! * [`refinement`]: CEGAR's refinement step (interpolation, else the
+//!   backup refiner) and its event;
+//! * [`interpolation`]: explicit-value path interpolation;
+//! * [`restart`]: the restart algorithm's stages and CEGAR's restart from
+//!   the pivot;
+//! * [`int_caveat`]: what a TRUE under mathematical integers may miss in C;
 //! * [`trace`]: the event trace every run produces;
 //! * [`view`]: the fold from an event prefix to what the UI shows, the
 //!   seekable cursor, and statistics counted from events;
 //! * [`config`]: CPAchecker-style properties, the option table, the presets,
 //!   and building an analysis from a configuration;
 //! * [`validate`]: which configurations the engine can run soundly, checked
-//!   before a run (alone, and for a given program).
+//!   before a run (alone, and for a given program);
+//! * [`testkit`]: small CFAs built by hand, for tests and examples.
 //!
 //! Architecture invariant: nothing here knows about the web page; the UI is
 //! a function of the trace.
@@ -26,14 +49,19 @@
 pub mod algorithm;
 pub mod cegar;
 pub mod config;
+pub mod counterexample;
 pub mod cpa;
 pub mod cpas;
 pub mod feasibility;
 pub mod int_caveat;
+pub mod interpolation;
 pub mod precision;
+pub mod reached;
 pub mod refinement;
+pub mod restart;
 pub mod solver;
 pub mod ssa;
+pub mod stepper;
 pub mod testkit;
 pub mod trace;
 pub mod validate;
@@ -42,4 +70,5 @@ pub mod waitlist;
 
 pub use algorithm::{AlgorithmOptions, Reachability};
 pub use config::{build_analysis, Analysis, Config, ConfigError};
+pub use stepper::Stepper;
 pub use trace::{Event, StateId, StateView, Verdict};

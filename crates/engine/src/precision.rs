@@ -1,4 +1,8 @@
-//! Refinable precisions for the variable-tracking CPAs (Value, Octagon).
+//! The precision of the variable-tracking CPAs (Value, Octagon): which
+//! program variables they track, and where.
+//!
+//! [`TrackingPrecision`] is the one precision type both CPAs use: all
+//! variables, a fixed set, or a refinable `π : L → 2^X`.
 //!
 //! In the CPA+ formalism a precision π tells the precision adjustment what
 //! to keep. For the explicit-value analysis of Beyer & Löwe (FASE 2013) and
@@ -12,6 +16,61 @@
 
 use cfa::{NodeId, Program, VarId};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// The precision π of a variable-tracking CPA (Value, Octagon): which
+/// variables it keeps (where). The precision adjustment forgets the others.
+#[derive(Clone, Debug)]
+pub enum TrackingPrecision {
+    /// Track every variable (static full precision).
+    Full,
+    /// Track only these, at every location (empty = track nothing).
+    Tracked(BTreeSet<VarId>),
+    /// Track per location what CEGAR's refinements found necessary
+    /// (`π(l)`, see [`VarPrecision`]); shared by all states of a run.
+    Refined(Arc<VarPrecision>),
+}
+
+impl PartialEq for TrackingPrecision {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (TrackingPrecision::Full, TrackingPrecision::Full) => true,
+            (TrackingPrecision::Tracked(a), TrackingPrecision::Tracked(b)) => a == b,
+            // One refined precision is shared by a whole run: pointer
+            // equality is the fast path.
+            (TrackingPrecision::Refined(a), TrackingPrecision::Refined(b)) => Arc::ptr_eq(a, b) || a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for TrackingPrecision {}
+
+impl TrackingPrecision {
+    /// Whether `var` is tracked at `location` (`None`: a state without a
+    /// location).
+    pub fn tracks_at(&self, location: Option<NodeId>, var: VarId) -> bool {
+        match self {
+            TrackingPrecision::Full => true,
+            TrackingPrecision::Tracked(t) => t.contains(&var),
+            TrackingPrecision::Refined(p) => p.tracks(location, var),
+        }
+    }
+
+    /// The precision in words for the trace: `all variables`, the tracked
+    /// set `{x, y}` (each variable spelled by `name`), or the refined π
+    /// ([`VarPrecision::describe`]).
+    pub fn describe(&self, program: &Program, name: impl Fn(VarId) -> String) -> String {
+        match self {
+            TrackingPrecision::Full => "all variables".into(),
+            TrackingPrecision::Refined(p) => p.describe(program),
+            TrackingPrecision::Tracked(t) => {
+                let names: Vec<String> = t.iter().map(|v| name(*v)).collect();
+                format!("{{{}}}", names.join(", "))
+            }
+        }
+    }
+}
 
 /// A precision `π : L → 2^X`: which variables a CPA tracks at which
 /// location. `π(l) = global ∪ local[l]`.
@@ -123,5 +182,18 @@ mod tests {
         let old = p.clone();
         p.add_local(NodeId(9), VarId(2));
         assert_eq!(p.added_since(&old), vec![(Some(NodeId(9)), VarId(2))]);
+    }
+
+    #[test]
+    fn tracking_precision_tracks_per_kind() {
+        let mut refined = VarPrecision::empty();
+        refined.add_local(NodeId(2), VarId(0));
+        let r = TrackingPrecision::Refined(Arc::new(refined));
+        assert!(r.tracks_at(Some(NodeId(2)), VarId(0)));
+        assert!(!r.tracks_at(Some(NodeId(3)), VarId(0)));
+        let t = TrackingPrecision::Tracked([VarId(1)].into_iter().collect());
+        assert!(t.tracks_at(None, VarId(1)) && !t.tracks_at(None, VarId(0)));
+        assert!(TrackingPrecision::Full.tracks_at(None, VarId(7)));
+        assert_ne!(t, TrackingPrecision::Full);
     }
 }

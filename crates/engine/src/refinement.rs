@@ -1,112 +1,113 @@
-//! Refinement: from an infeasible error path to a larger precision.
+//! CEGAR's refinement step: from an infeasible error path to a larger
+//! precision `π' ⊋ π` (and the [`Event::Refinement`] that records it).
 //!
-//! * [`interpolate`] — explicit-value path interpolation (Beyer & Löwe,
-//!   FASE 2013). For an error path `e₁ … eₙ` that the explicit-value
-//!   analysis refutes, it computes for each position `i` an *interpolant*
-//!   `Iᵢ`: a partial assignment (some variables with their values) such that
-//!   `I₀ = ⊤`, the value post of `Iᵢ₋₁` along `eᵢ` implies `Iᵢ`, and the rest
-//!   of the path `eᵢ₊₁ … eₙ` is infeasible from `Iᵢ`. It starts from the
-//!   strongest post `ψ` of `Iᵢ₋₁` and drops every variable whose value the
-//!   suffix does not need to stay infeasible. Tracking `dom(Iᵢ)` at the
-//!   location after `eᵢ` makes the refined analysis refute the same path,
-//!   because its states on the path are at least as precise as the
-//!   interpolants; variables the refutation does not need (loop counters)
-//!   are never tracked.
+//! * [`crate::interpolation`] — explicit-value interpolation, the main
+//!   refiner: the interpolants' variables are tracked where they hold.
 //! * [`assumption_closure`] — the octagon thesis's backup refiner, for
 //!   paths explicit values cannot refute but a more precise check can: the
 //!   variables of the path's assumptions and, transitively, those their
 //!   values depend on along the path (tracked at every location).
+//!
+//! Refinement only ever adds to the precision, so every CEGAR iteration is
+//! itself a sound analysis.
 
-use crate::cpa::TransferRelation;
-use crate::cpas::value::{ValuePrecision, ValueState};
-use crate::feasibility::{full_value_cpa, value_run};
+use crate::interpolation::{interpolate, refine_with_interpolants, Interpolant};
 use crate::precision::VarPrecision;
-use cfa::{EdgeId, EdgeKind, NodeId, Program, Rhs, VarId};
+use crate::trace::{Event, InterpolantView, PrecisionEntry};
+use cfa::{EdgeId, EdgeKind, Program, Rhs, VarId};
 use minic::IntModel;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// One interpolant of an error path: what must be tracked after edge
-/// `position` (at `location`) for the path to stay refuted.
+/// How much effort explicit-value interpolation may spend minimizing
+/// (transfers) before it keeps the remaining strongest posts whole.
+pub const INTERPOLATION_BUDGET: u64 = 400_000;
+
+/// What one refinement found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Interpolant {
-    /// The path position (0-based edge index).
-    pub position: usize,
-    /// The edge.
-    pub edge: EdgeId,
-    /// The location after the edge (where the variables are tracked).
-    pub location: NodeId,
-    /// The variables of the interpolant with their values, sorted;
-    /// `None` for `false` (the path is already refuted here).
-    pub bindings: Option<Vec<(VarId, i128)>>,
+pub struct Refined {
+    /// The refiner that refuted the path: `interpolation` or `assumptions`.
+    pub refiner: &'static str,
+    /// The refined precision π'.
+    pub precision: VarPrecision,
+    /// The interpolants along the path (interpolation only).
+    pub interpolants: Vec<Interpolant>,
+    /// Whether π' ⊋ π (else CEGAR makes no progress).
+    pub grew: bool,
 }
 
-/// The interpolants of a path the explicit-value analysis refutes
-/// (positions up to and including the refuting edge), or `None` when the
-/// value analysis does not refute it. `budget` bounds the number of
-/// transfers spent on minimizing; past it, interpolants are the full
-/// strongest posts (still correct, less minimal).
-pub fn interpolate(program: &Arc<Program>, path: &[EdgeId], model: IntModel, budget: u64) -> Option<Vec<Interpolant>> {
-    let cpa = full_value_cpa(program, model);
-    let k = value_run(&cpa, program, &ValueState::default(), path).err()?;
-    let path = &path[..=k];
-    let mut spent: u64 = 0;
-    let mut out = Vec::with_capacity(path.len());
-    let mut prev = ValueState::default();
-    let mut refuted = false;
-    for (i, e) in path.iter().enumerate() {
-        let edge = program.edges.get(e.0 as usize)?;
-        if refuted {
-            out.push(Interpolant { position: i, edge: *e, location: edge.target, bindings: None });
-            continue;
-        }
-        let succ = cpa.successors(&prev, edge, &ValuePrecision::Full).ok().unwrap_or_default();
-        let Some(mut psi) = succ.into_iter().next() else {
-            refuted = true;
-            out.push(Interpolant { position: i, edge: *e, location: edge.target, bindings: None });
-            continue;
-        };
-        let suffix = &path[i + 1..];
-        // Drop every variable the suffix does not need to stay infeasible.
-        let candidates: BTreeSet<VarId> =
-            psi.values.keys().copied().chain(psi.frames.iter().flat_map(|f| f.keys().copied())).collect();
-        for x in candidates {
-            if spent > budget {
-                break;
-            }
-            let mut weaker = psi.clone();
-            weaker.values.remove(&x);
-            for f in &mut weaker.frames {
-                f.remove(&x);
-            }
-            spent += suffix.len() as u64 + 1;
-            if value_run(&cpa, program, &weaker, suffix).is_err() {
-                psi = weaker;
-            }
-        }
-        let mut vars: BTreeSet<VarId> = psi.values.keys().copied().collect();
-        for f in &psi.frames {
-            vars.extend(f.keys().copied());
-        }
-        let bindings = vars.iter().map(|v| (*v, psi.values.get(v).copied().unwrap_or(0))).collect();
-        out.push(Interpolant { position: i, edge: *e, location: edge.target, bindings: Some(bindings) });
-        prev = psi;
+/// Refines `old` with the infeasible `path`: by explicit-value
+/// interpolation, else (with `backup`, `cegar.backupRefiner`) by the
+/// assumption closure tracked everywhere. `None` when neither applies.
+pub fn refine(program: &Arc<Program>, path: &[EdgeId], model: IntModel, old: &VarPrecision, backup: bool) -> Option<Refined> {
+    let mut precision = old.clone();
+    if let Some(interpolants) = interpolate(program, path, model, INTERPOLATION_BUDGET) {
+        let grew = refine_with_interpolants(&mut precision, &interpolants);
+        return Some(Refined { refiner: "interpolation", precision, interpolants, grew });
     }
-    Some(out)
-}
-
-/// Adds the interpolants' variables to `precision` at their locations.
-/// Returns whether it grew.
-pub fn refine_with_interpolants(precision: &mut VarPrecision, interpolants: &[Interpolant]) -> bool {
+    if !backup {
+        return None;
+    }
     let mut grew = false;
-    for it in interpolants {
-        if let Some(b) = &it.bindings {
-            for (v, _) in b {
-                grew |= precision.add_local(it.location, *v);
-            }
-        }
+    for v in assumption_closure(program, path) {
+        grew |= precision.add_global(v);
     }
-    grew
+    Some(Refined { refiner: "assumptions", precision, interpolants: Vec::new(), grew })
+}
+
+/// The [`Event::Refinement`] of the CEGAR iteration `iteration`: the
+/// refinement `old` → `r.precision` of the infeasible `path` (refuted by
+/// the check named `check`), with the interpolants, the added entries and
+/// the whole precision.
+pub fn refinement_event(
+    program: &Program,
+    old: &VarPrecision,
+    r: &Refined,
+    path: Vec<EdgeId>,
+    check: &str,
+    iteration: u32,
+) -> Event {
+    let name = |v: &cfa::VarId| program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_default();
+    let entry = |l: Option<cfa::NodeId>, v: cfa::VarId| PrecisionEntry { location: l, var: v, name: name(&v) };
+    let added: Vec<PrecisionEntry> = r.precision.added_since(old).into_iter().map(|(l, v)| entry(l, v)).collect();
+    let mut tracked: Vec<PrecisionEntry> = r.precision.global.iter().map(|v| entry(None, *v)).collect();
+    for (l, s) in &r.precision.local {
+        tracked.extend(s.iter().map(|v| entry(Some(*l), *v)));
+    }
+    let views: Vec<InterpolantView> = r
+        .interpolants
+        .iter()
+        .map(|it| InterpolantView {
+            position: it.position,
+            edge: it.edge,
+            location: it.location,
+            text: match &it.bindings {
+                None => "false".into(),
+                Some(b) => {
+                    format!("{{{}}}", b.iter().map(|(v, x)| format!("{}={x}", name(v))).collect::<Vec<_>>().join(", "))
+                }
+            },
+        })
+        .collect();
+    let added_text = added
+        .iter()
+        .map(|e| match e.location {
+            Some(l) => format!("{} at {l}", e.name),
+            None => format!("{} everywhere", e.name),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let precision_text = r.precision.describe(program);
+    Event::Refinement {
+        precision: precision_text,
+        reason: format!("the error path is infeasible ({check}); the {} refiner adds {added_text}", r.refiner),
+        iteration,
+        refiner: r.refiner.into(),
+        path,
+        interpolants: views,
+        added,
+        tracked,
+    }
 }
 
 /// The backup refiner's variables: those of the path's assumptions and,

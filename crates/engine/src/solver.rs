@@ -15,11 +15,11 @@
 //!    pending script. If there is one, it discards the transfer's result
 //!    (no events were emitted for it) and *parks* in
 //!    [`crate::algorithm::Phase::AwaitSolver`], exposing the query through
-//!    [`crate::Reachability::pending_query`].
+//!    [`crate::Stepper::pending_query`].
 //! 4. Whoever drives the run — the page with `z3-solver`, natively an
 //!    attached [`smt::SolverBackend`] (a persistent `z3` process) —
 //!    passes the solver's output text to
-//!    [`crate::Reachability::answer_query`]. The answer goes into the cache,
+//!    [`crate::Stepper::answer_query`]. The answer goes into the cache,
 //!    one [`crate::trace::Event::SolverQuery`] records script and answer,
 //!    and the *same* transfer runs again; transfers are deterministic
 //!    functions of their inputs and the cache, so this time the answer is

@@ -10,6 +10,7 @@
 //! from a prefix of the trace, and [`crate::view::Statistics`] counts events —
 //! statistics are never kept by hand anywhere else.
 
+pub use crate::cpa::{MergeKind, StopKind};
 use cfa::{EdgeId, NodeId};
 use minic::IntModel;
 use serde::{Deserialize, Serialize};
@@ -60,39 +61,6 @@ impl Verdict {
             Verdict::Unknown => "unknown",
         }
     }
-}
-
-/// Which merge operator produced a [`Event::Merge`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum MergeKind {
-    /// merge^sep(e, e') = e': never combines states.
-    Sep,
-    /// merge^join(e, e') = e ⊔ e'.
-    Join,
-    /// merge^widening(e, e') = e' ∇ (e ⊔ e') (octagons).
-    Widening,
-}
-
-impl MergeKind {
-    /// The name as written in the papers: `sep`, `join`, `widening`.
-    pub fn name(self) -> &'static str {
-        match self {
-            MergeKind::Sep => "sep",
-            MergeKind::Join => "join",
-            MergeKind::Widening => "widening",
-        }
-    }
-}
-
-/// Which stop operator produced a [`Event::Stop`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum StopKind {
-    /// stop^sep(e, R) = ∃e' ∈ R: e ⊑ e'.
-    Sep,
-    /// stop^join(e, R) = e ⊑ ⊔R.
-    Join,
 }
 
 /// How a state came to be: its incoming ARG links.
@@ -602,14 +570,6 @@ pub enum Event {
         /// The states put back on the waitlist.
         readded: Vec<StateId>,
     },
-    /// Block-abstraction memoization looked up a block summary.
-    /// Reserved for BAM.
-    BamCache {
-        /// The block (function) summarized.
-        block: String,
-        /// Whether a summary was found.
-        hit: bool,
-    },
     /// The run ended. Always the last event.
     AnalysisFinished {
         /// The verdict.
@@ -644,7 +604,6 @@ impl Event {
             Event::Refinement { .. } => "refinement",
             Event::Restart { .. } => "restart",
             Event::ArgPruned { .. } => "arg_pruned",
-            Event::BamCache { .. } => "bam_cache",
             Event::AnalysisFinished { .. } => "analysis_finished",
         }
     }

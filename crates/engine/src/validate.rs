@@ -275,7 +275,7 @@ fn check_restart(config: &Config, out: &mut Vec<ConfigError>, depth: usize, prog
         return;
     }
     for name in names {
-        match crate::cegar::stage_config(name, config) {
+        match crate::restart::stage_config(name, config) {
             Err(e) => out.push(ConfigError { message: format!("{key}: stage `{name}`: {}", e.message) }),
             Ok(stage) if depth < MAX_NESTING => {
                 let mut inner = Vec::new();

@@ -122,7 +122,7 @@ impl Statistics {
                 self.restarts += 1;
                 self.reached = self.reached.saturating_sub(removed.len() as u64);
             }
-            Event::AnalysisStarted { .. } | Event::BamCache { .. } | Event::AnalysisFinished { .. } => {}
+            Event::AnalysisStarted { .. } | Event::AnalysisFinished { .. } => {}
         }
     }
 
@@ -272,6 +272,65 @@ impl Snapshot {
         }
     }
 
+    /// Records a created state (ids are dense and increasing; gaps are
+    /// filled with blank states defensively).
+    fn put_state(&mut self, info: StateInfo) {
+        let i = info.id.0 as usize;
+        while self.states.len() < i {
+            let id = StateId(self.states.len() as u32);
+            self.states.push(blank_state(id));
+        }
+        if i < self.states.len() {
+            self.states[i] = info;
+        } else {
+            self.states.push(info);
+        }
+    }
+
+    /// `id` leaves the reached set (replaced by a merge, or pruned).
+    fn leave_reached(&mut self, id: StateId) {
+        let loc = self.state(id).and_then(|s| s.location);
+        if let Some(s) = self.st(id) {
+            s.in_reached = false;
+        }
+        if let Some(l) = loc {
+            if let Some(v) = self.reached.get_mut(&l) {
+                v.retain(|s| *s != id);
+                if v.is_empty() {
+                    self.reached.remove(&l);
+                }
+            }
+        }
+    }
+
+    /// The check of an error path: the latest counterexample.
+    fn counterexample_checked(&mut self, info: CounterexampleInfo) {
+        let f = match info.feasible {
+            Some(true) if info.confirmed => "feasible, confirmed by replay",
+            Some(true) => "feasible",
+            Some(false) => "infeasible",
+            None => "undecided",
+        };
+        let target = info.target.map(|t| t.to_string()).unwrap_or_default();
+        self.current_step.push(format!("counterexample to {target}: {f} ({})", info.description));
+        self.counterexample = Some(info);
+    }
+
+    /// A new iteration: the reached set, the waitlist and the ARG start
+    /// empty; state ids start again at s0. The precision, the latest
+    /// counterexample and the statistics carry over.
+    fn restart(&mut self) {
+        self.states.clear();
+        self.reached.clear();
+        self.waitlist.clear();
+        self.current_state = None;
+        self.current_edge = None;
+        self.finished = None;
+        self.int_model_caveat = None;
+        self.iteration += 1;
+        self.iteration_starts.push(self.position - 1);
+    }
+
     /// Applies one event (the fold's step function).
     pub fn apply(&mut self, e: &Event) {
         self.position += 1;
@@ -284,30 +343,13 @@ impl Snapshot {
                 self.current_step = vec![format!("start: {} ({} order)", info.cpas.join(" × "), info.order)];
             }
             Event::StateCreated { state, location, callstack, origin, view } => {
-                // Ids are dense and increasing; tolerate gaps defensively.
-                while self.states.len() < state.0 as usize {
-                    let id = StateId(self.states.len() as u32);
-                    self.states.push(blank_state(id));
-                }
-                let info = StateInfo {
-                    id: *state,
+                self.put_state(StateInfo {
                     location: *location,
                     callstack: callstack.clone(),
                     origin: origin.clone(),
                     view: view.clone().map(Arc::new),
-                    in_reached: false,
-                    in_waitlist: false,
-                    popped: false,
-                    replaced_by: None,
-                    covered_by: vec![],
-                    target: false,
-                    pruned: false,
-                };
-                if (state.0 as usize) < self.states.len() {
-                    self.states[state.0 as usize] = info;
-                } else {
-                    self.states.push(info);
-                }
+                    ..blank_state(*state)
+                });
                 if matches!(origin, Origin::Initial) {
                     self.current_step.push(format!("create the initial state {state}{}", self.loc(*state)));
                 }
@@ -378,18 +420,9 @@ impl Snapshot {
                 self.current_step.push(format!("add {state}"));
             }
             Event::ReachedRemove { state, replaced_by } => {
-                let loc = self.state(*state).and_then(|s| s.location);
+                self.leave_reached(*state);
                 if let Some(s) = self.st(*state) {
-                    s.in_reached = false;
                     s.replaced_by = Some(*replaced_by);
-                }
-                if let Some(l) = loc {
-                    if let Some(v) = self.reached.get_mut(&l) {
-                        v.retain(|s| s != state);
-                        if v.is_empty() {
-                            self.reached.remove(&l);
-                        }
-                    }
                 }
             }
             Event::TargetReached { state, location } => {
@@ -400,14 +433,7 @@ impl Snapshot {
             }
             Event::SolverQuery { id, answer, .. } => self.current_step.push(format!("solver query #{id}: {answer}")),
             Event::Counterexample { target, feasible, description, path, check, inputs, confirmed } => {
-                let f = match feasible {
-                    Some(true) if *confirmed => "feasible, confirmed by replay",
-                    Some(true) => "feasible",
-                    Some(false) => "infeasible",
-                    None => "undecided",
-                };
-                self.current_step.push(format!("counterexample to {target}: {f} ({description})"));
-                self.counterexample = Some(CounterexampleInfo {
+                let info = CounterexampleInfo {
                     target: Some(*target),
                     path: path.clone(),
                     feasible: *feasible,
@@ -415,7 +441,8 @@ impl Snapshot {
                     inputs: inputs.clone(),
                     check: check.clone(),
                     description: description.clone(),
-                });
+                };
+                self.counterexample_checked(info);
             }
             Event::Refinement { precision, tracked, added, interpolants, path, .. } => {
                 self.current_step.push(format!("refinement: new precision {precision}"));
@@ -425,18 +452,9 @@ impl Snapshot {
             }
             Event::ArgPruned { pivot, removed, readded } => {
                 for id in removed {
-                    let loc = self.state(*id).and_then(|s| s.location);
+                    self.leave_reached(*id);
                     if let Some(s) = self.st(*id) {
-                        s.in_reached = false;
                         s.pruned = true;
-                    }
-                    if let Some(l) = loc {
-                        if let Some(v) = self.reached.get_mut(&l) {
-                            v.retain(|s| s != id);
-                            if v.is_empty() {
-                                self.reached.remove(&l);
-                            }
-                        }
                     }
                 }
                 self.iteration += 1;
@@ -449,22 +467,8 @@ impl Snapshot {
                 ));
             }
             Event::Restart { configuration, .. } => {
-                // A new iteration: the reached set, the waitlist and the ARG
-                // start empty; state ids start again at s0. The precision,
-                // the latest counterexample and the statistics carry over.
-                self.states.clear();
-                self.reached.clear();
-                self.waitlist.clear();
-                self.current_state = None;
-                self.current_edge = None;
-                self.finished = None;
-                self.int_model_caveat = None;
-                self.iteration += 1;
-                self.iteration_starts.push(self.position - 1);
+                self.restart();
                 self.current_step = vec![format!("restart with {configuration}")];
-            }
-            Event::BamCache { block, hit } => {
-                self.current_step.push(format!("BAM cache {} for {block}", if *hit { "hit" } else { "miss" }))
             }
             Event::AnalysisFinished { verdict, reason, int_model_caveat } => {
                 self.finished = Some((*verdict, reason.clone()));
@@ -475,6 +479,7 @@ impl Snapshot {
     }
 }
 
+/// A state not yet created: no location, no view, in no set.
 fn blank_state(id: StateId) -> StateInfo {
     StateInfo {
         id,

@@ -3,6 +3,7 @@
 use cfa::{BinOp, NodeId};
 use engine::testkit::{bin, int, var, CfaBuilder};
 use engine::view::{Snapshot, Statistics};
+use engine::Stepper;
 use engine::{build_analysis, Config, Event, Verdict};
 use std::sync::Arc;
 

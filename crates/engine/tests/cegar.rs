@@ -5,8 +5,9 @@
 use engine::cegar::{build_verifier, Verifier};
 use engine::trace::Event;
 use engine::view::{Cursor, Snapshot, Statistics};
+use engine::Stepper;
 use engine::{build_analysis, Config, Verdict};
-use engine::{feasibility, refinement};
+use engine::{feasibility, interpolation, refinement};
 use std::sync::Arc;
 
 fn program(src: &str) -> Arc<cfa::Program> {
@@ -92,7 +93,7 @@ fn footnote_case_explicit_values_cannot_refute_but_octagons_can() {
         .expect("a counterexample was checked");
     let model = minic::IntModel::Math;
     assert_eq!(feasibility::value_infeasible_at(&p, &path, model), None, "explicit values cannot refute it");
-    assert!(refinement::interpolate(&p, &path, model, 1_000_000).is_none());
+    assert!(interpolation::interpolate(&p, &path, model, 1_000_000).is_none());
     assert!(feasibility::octagon_infeasible(&p, &path, model), "the octagon refutes it");
     // The backup refiner tracks x (the assumptions' variable), not n.
     let closure = refinement::assumption_closure(&p, &path);

@@ -7,6 +7,7 @@
 
 use engine::cegar::build_verifier;
 use engine::view::Statistics;
+use engine::Stepper;
 use engine::{Config, Verdict};
 use std::sync::Arc;
 use std::time::Instant;

@@ -24,6 +24,7 @@
 
 use engine::cegar::Verifier;
 use engine::config::{Config, KNOWN_CPAS, OPTIONS, PRESETS};
+use engine::Stepper;
 use engine::Verdict;
 use proptest::prelude::*;
 use proptest::test_runner::{Config as ProptestConfig, RngSeed, TestCaseError, TestRunner};

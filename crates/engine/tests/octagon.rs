@@ -1,20 +1,16 @@
 //! The Octagon CPA end to end: the symbolic-execution paper's Listing 1, the
 //! octagon thesis's Listing 2.1 (unbounded and bounded: the shape of its
-//! Table 3.1), the relational example, soundness against the concrete
-//! interpreter on random programs under both integer models, and no wrong
-//! TRUE on the SV-COMP folder.
+//! Table 3.1), the relational example, and no wrong TRUE on the SV-COMP
+//! folder. (Soundness against the concrete interpreter on random programs
+//! is in `tests/soundness.rs`, with the value analysis's.)
 //!
 //! `CARGO_TARGET_DIR=… cargo test -p engine --test octagon -- --nocapture`
 //! prints the Table 3.1 numbers and the SV-COMP verdict table.
 
-use cfa::{NodeId, Program};
-use concrete::{execute, Options, Outcome};
-use domains::{Cmp, LinExpr, Octagon};
-use engine::cpas::octagon::OctagonState;
+use cfa::NodeId;
 use engine::view::Statistics;
+use engine::Stepper;
 use engine::{build_analysis, Config, Event, Verdict};
-use minic::IntModel;
-use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -232,94 +228,6 @@ fn calls_and_recursion_keep_the_callers_variables() {
 }
 
 // ---------------------------------------------------------------------------
-// Soundness against the concrete interpreter
-// ---------------------------------------------------------------------------
-
-/// The program of `seed`: the shared generator's small `int` programs.
-fn generated(seed: u64) -> progen::GenProgram {
-    progen::generate(seed, &progen::Options::simple())
-}
-
-/// Whether the concrete values (variables without a value are free) lie in `o`.
-fn contains(o: &Octagon, values: &BTreeMap<cfa::VarId, i128>) -> bool {
-    let mut o = o.clone();
-    for (v, val) in values {
-        let d = v.0 as usize;
-        if d >= o.vars() || val.abs() >= 1 << 60 {
-            continue; // too large for the domain's bounds: do not constrain
-        }
-        o.guard(&LinExpr::new(vec![(d, 1)], -(*val as i64)), Cmp::Eq);
-    }
-    !o.is_bottom()
-}
-
-/// Checks one generated program; returns (TRUE verdicts, concrete states checked).
-fn check(seed: u64) -> Result<(usize, usize), TestCaseError> {
-    let mut counts = (0, 0);
-    let generated = generated(seed);
-    let src = generated.text.clone();
-    let program: Arc<Program> = Arc::new(cfa::from_source(&src).map_err(|d| TestCaseError::fail(format!("{d:?}\n{src}")))?);
-    for model in [IntModel::Math, IntModel::C] {
-        let runs: Vec<_> = (0..8u64)
-            .map(|s| {
-                let opts = Options { model, max_steps: 10_000, record_states: true };
-                execute(&program, &mut progen::Inputs::for_run(&generated, s), opts)
-            })
-            .collect();
-        let error_reachable = runs.iter().any(|r| matches!(r.outcome, Outcome::ReachedError { .. }));
-        for preset in ["octagon-sep", "octagon-join", "octagon-widening"] {
-            let mut c = Config::preset(preset).unwrap();
-            c.set("analysis.intModel", model.name()).unwrap();
-            c.set("limits.steps", "3000").unwrap();
-            let mut a = build_analysis(program.clone(), &c, false).unwrap();
-            a.run_with(|_| {});
-            let verdict = a.outcome().unwrap().0;
-            prop_assert!(!(error_reachable && verdict == Verdict::True), "wrong TRUE ({preset}, {model:?}) for\n{src}");
-            if verdict != Verdict::True {
-                continue;
-            }
-            counts.0 += 1;
-            let reached: Vec<(NodeId, OctagonState)> = a
-                .reached()
-                .map(|(_, s)| {
-                    let loc = *s.parts[0].as_any().downcast_ref::<NodeId>().unwrap();
-                    (loc, s.parts[2].as_any().downcast_ref::<OctagonState>().unwrap().clone())
-                })
-                .collect();
-            for run in &runs {
-                for cs in &run.states {
-                    counts.1 += 1;
-                    let covered = reached.iter().any(|(loc, o)| *loc == cs.node && contains(&o.octagon, &cs.values));
-                    prop_assert!(covered, "concrete state {cs:?} not covered ({preset}, {model:?}) in\n{src}");
-                }
-            }
-        }
-    }
-    Ok(counts)
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
-    #[test]
-    fn octagon_analysis_covers_every_concrete_run(seed in any::<u64>()) {
-        check(seed)?;
-    }
-}
-
-#[test]
-fn the_soundness_check_is_not_vacuous() {
-    let (mut trues, mut states) = (0, 0);
-    for seed in 1..=30u64 {
-        let (t, s) = check(seed.wrapping_mul(0x2545_F491_4F6C_DD1D)).unwrap_or_else(|e| panic!("{e}"));
-        trues += t;
-        states += s;
-    }
-    println!("octagon soundness: {trues} TRUE verdicts, {states} concrete states checked");
-    assert!(trues >= 60, "only {trues} TRUE verdicts: the coverage check hardly ran");
-    assert!(states >= 5000, "only {states} concrete states checked");
-}
-
-// ---------------------------------------------------------------------------
 // SV-COMP
 // ---------------------------------------------------------------------------
 
@@ -364,19 +272,4 @@ fn svcomp_octagon_widening_never_says_true_for_an_unsafe_task() {
     println!("octagon-widening (c): {counts:?} in {:.1} s", started.elapsed().as_secs_f64());
     assert!(counts.values().sum::<usize>() >= 50);
     assert!(wrong.is_empty(), "wrong TRUE verdicts (unsound!): {wrong:?}");
-}
-
-/// A longer hunt: `OCTAGON_SEEDS=2000 cargo test -p engine --test octagon
-/// soundness_hunt -- --ignored`.
-#[test]
-#[ignore]
-fn soundness_hunt() {
-    let n: u64 = std::env::var("OCTAGON_SEEDS").ok().and_then(|s| s.parse().ok()).unwrap_or(500);
-    let (mut trues, mut states) = (0, 0);
-    for seed in 1..=n {
-        let (t, s) = check(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xABCD).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        trues += t;
-        states += s;
-    }
-    println!("octagon soundness hunt: {n} programs, {trues} TRUE verdicts, {states} concrete states checked");
 }

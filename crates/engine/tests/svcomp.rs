@@ -4,6 +4,7 @@
 //! verdict table (`cargo test -p engine --test svcomp -- --nocapture`).
 
 use engine::view::Statistics;
+use engine::Stepper;
 use engine::{build_analysis, Config, Verdict};
 use std::sync::Arc;
 use std::time::Instant;

@@ -7,6 +7,7 @@
 //! build stays within a few minutes).
 
 use engine::view::Statistics;
+use engine::Stepper;
 use engine::{build_analysis, Config, Verdict};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -7,6 +7,7 @@ use engine::cpa::AbstractDomain;
 use engine::cpas::constraints::{constraints_leq, ConstraintsState};
 use engine::cpas::symbolic::{SymState, SymbolicDomain};
 use engine::view::Statistics;
+use engine::Stepper;
 use engine::{build_analysis, Config, Event, Verdict};
 use proptest::prelude::*;
 use smt::{Op, Sort, Term};

@@ -6,6 +6,7 @@ use engine::cpas::mock::MockCpa;
 use engine::testkit::{bin, int, var, CfaBuilder};
 use engine::trace::RunInfo;
 use engine::view::{Cursor, Snapshot, Statistics};
+use engine::Stepper;
 use engine::{build_analysis, AlgorithmOptions, Config, Event, Reachability};
 use std::sync::Arc;
 

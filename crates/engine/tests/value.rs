@@ -2,6 +2,7 @@
 
 use engine::cpa::AbstractDomain;
 use engine::cpas::value::{ValueDomain, ValueState};
+use engine::Stepper;
 use engine::{build_analysis, Config, Verdict};
 use proptest::prelude::*;
 use std::collections::BTreeMap;

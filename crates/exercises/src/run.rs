@@ -10,6 +10,7 @@ use engine::cegar::Verifier;
 use engine::precision::VarPrecision;
 use engine::trace::{Event, StateView, Verdict};
 use engine::view::{Snapshot, Statistics};
+use engine::Stepper;
 use engine::{Analysis, Config};
 use std::sync::Arc;
 

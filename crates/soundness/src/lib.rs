@@ -33,6 +33,7 @@ use engine::cegar::build_verifier;
 use engine::cpas::callstack::CallstackState;
 use engine::cpas::octagon::OctagonState;
 use engine::cpas::value::ValueState;
+use engine::Stepper;
 use engine::{Config, Verdict};
 use minic::IntModel;
 use progen::{GenProgram, Inputs};

@@ -4,6 +4,7 @@
 
 use engine::cegar::build_verifier;
 use engine::Config;
+use engine::Stepper;
 use std::sync::Arc;
 
 #[test]

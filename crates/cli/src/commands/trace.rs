@@ -12,6 +12,7 @@ use super::CliError;
 use engine::cegar::build_verifier;
 use engine::view::Snapshot;
 use engine::Event;
+use engine::Stepper;
 use std::io::Write;
 use std::sync::Arc;
 

@@ -20,6 +20,7 @@ use super::cfa::load_program;
 use super::CliError;
 use engine::cegar::build_verifier;
 use engine::view::Statistics;
+use engine::Stepper;
 use engine::{Config, Verdict};
 use serde_json::json;
 use std::sync::Arc;

@@ -102,28 +102,36 @@ fn shortest_paths(d: &mut Dbm) -> bool {
 /// columns are `m[i][2k] = r1[ī]` and `m[i][2k+1] = r0[ī]`.
 #[inline]
 fn relax_through(d: &mut Dbm, r0: &[i64], r1: &[i64]) {
+    relax_rows(&mut d.m, r0, r1, add_raw);
+}
+
+/// The relaxation loop of [`relax_through`] on the cells `m`, with `plus`
+/// the encoding's `c + a` (which must keep `+∞` absorbing). A pivot cell
+/// that is `+∞` contributes nothing, so its half of the loop is skipped.
+#[inline(always)]
+fn relax_rows(m: &mut [i64], r0: &[i64], r1: &[i64], plus: impl Fn(i64, i64) -> i64) {
     let n2 = r0.len();
     for i in 0..n2 {
         let c0 = r1[i ^ 1];
         let c1 = r0[i ^ 1];
         let s = row_start(i);
         let len = (i | 1) + 1;
-        let row = &mut d.m[s..s + len];
+        let row = &mut m[s..s + len];
         match (c0 == INF, c1 == INF) {
             (true, true) => {}
             (false, true) => {
                 for (c, &a) in row.iter_mut().zip(&r0[..len]) {
-                    *c = (*c).min(add_raw(c0, a));
+                    *c = (*c).min(plus(c0, a));
                 }
             }
             (true, false) => {
                 for (c, &b) in row.iter_mut().zip(&r1[..len]) {
-                    *c = (*c).min(add_raw(c1, b));
+                    *c = (*c).min(plus(c1, b));
                 }
             }
             (false, false) => {
                 for ((c, &a), &b) in row.iter_mut().zip(&r0[..len]).zip(&r1[..len]) {
-                    *c = (*c).min(add_raw(c0, a)).min(add_raw(c1, b));
+                    *c = (*c).min(plus(c0, a)).min(plus(c1, b));
                 }
             }
         }
@@ -145,6 +153,7 @@ fn relax_through(d: &mut Dbm, r0: &[i64], r1: &[i64]) {
 /// Same algorithm, same results as the exact version (checked by the tests).
 mod fast {
     use super::super::dbm::{row_start, Dbm, INF};
+    use super::super::kernels::multiversion;
 
     const BIG: i64 = 1 << 61;
     const INF_FROM: i64 = 1 << 60;
@@ -190,104 +199,31 @@ mod fast {
         ok && super::diagonal_ok(d)
     }
 
-    fn relax(m: &mut [i64], r0: &[i64], r1: &[i64]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU supports AVX-512F (checked just above).
-                unsafe { relax_avx512(m, r0, r1) };
-                return;
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2 (checked just above); the
-                // function is safe code compiled with AVX2 enabled.
-                unsafe { relax_avx2(m, r0, r1) };
-                return;
-            }
+    multiversion! {
+        /// [`super::relax_through`]'s loop on the fast encoding, compiled
+        /// for the best vector unit the CPU has (see `kernels`): AVX2
+        /// vectorizes `min` over `i64` 4 cells at a time, AVX-512F 8.
+        fn relax(m: &mut [i64], r0: &[i64], r1: &[i64]) {
+            relax_generic(m, r0, r1)
         }
-        relax_generic(m, r0, r1)
     }
 
-    /// The same loop compiled with AVX2, so that `min` over `i64` is
-    /// vectorized (4 cells per instruction).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn relax_avx2(m: &mut [i64], r0: &[i64], r1: &[i64]) {
-        relax_generic(m, r0, r1)
-    }
-
-    /// The same loop with AVX-512F, which has a native 64-bit `min`
-    /// (8 cells per instruction).
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn relax_avx512(m: &mut [i64], r0: &[i64], r1: &[i64]) {
-        relax_generic(m, r0, r1)
-    }
-
-    /// [`super::relax_through`] for matrices in the fast range but with the
-    /// ordinary `+∞ = i64::MAX` encoding (used by incremental closure, where
-    /// converting the matrix back and forth would cost as much as the pass):
-    /// `+∞` operands are tested explicitly, finite sums cannot overflow.
-    pub fn relax_inf(m: &mut [i64], r0: &[i64], r1: &[i64]) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::is_x86_feature_detected!("avx512f") {
-                // SAFETY: the CPU supports AVX-512F (checked just above).
-                unsafe { relax_inf_avx512(m, r0, r1) };
-                return;
-            }
-            if std::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU supports AVX2 (checked just above).
-                unsafe { relax_inf_avx2(m, r0, r1) };
-                return;
-            }
+    multiversion! {
+        /// [`super::relax_through`] for matrices in the fast range but with
+        /// the ordinary `+∞ = i64::MAX` encoding (used by incremental
+        /// closure, where converting the matrix back and forth would cost as
+        /// much as the pass): `+∞` operands are tested explicitly, finite
+        /// sums cannot overflow.
+        fn relax_inf(m: &mut [i64], r0: &[i64], r1: &[i64]) {
+            relax_inf_generic(m, r0, r1)
         }
-        relax_inf_generic(m, r0, r1)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f")]
-    unsafe fn relax_inf_avx512(m: &mut [i64], r0: &[i64], r1: &[i64]) {
-        relax_inf_generic(m, r0, r1)
-    }
-
-    #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
-    unsafe fn relax_inf_avx2(m: &mut [i64], r0: &[i64], r1: &[i64]) {
-        relax_inf_generic(m, r0, r1)
     }
 
     #[inline(always)]
     fn relax_inf_generic(m: &mut [i64], r0: &[i64], r1: &[i64]) {
         // The pivot rows may hold sums of two in-range cells: still far from
         // overflow when added to a third.
-        let n2 = r0.len();
-        let plus = |c: i64, a: i64| if a == INF { INF } else { c.wrapping_add(a) };
-        for i in 0..n2 {
-            let c0 = r1[i ^ 1];
-            let c1 = r0[i ^ 1];
-            let s = row_start(i);
-            let len = (i | 1) + 1;
-            let row = &mut m[s..s + len];
-            match (c0 == INF, c1 == INF) {
-                (true, true) => {}
-                (false, true) => {
-                    for (c, &a) in row.iter_mut().zip(&r0[..len]) {
-                        *c = (*c).min(plus(c0, a));
-                    }
-                }
-                (true, false) => {
-                    for (c, &b) in row.iter_mut().zip(&r1[..len]) {
-                        *c = (*c).min(plus(c1, b));
-                    }
-                }
-                (false, false) => {
-                    for ((c, &a), &b) in row.iter_mut().zip(&r0[..len]).zip(&r1[..len]) {
-                        *c = (*c).min(plus(c0, a).min(plus(c1, b)));
-                    }
-                }
-            }
-        }
+        super::relax_rows(m, r0, r1, |c, a| if a == INF { INF } else { c.wrapping_add(a) });
     }
 
     #[inline(always)]

@@ -10,19 +10,19 @@ use super::dbm::INF;
 
 /// Runs `$body` compiled with AVX-512F or AVX2 when the CPU has it, else as is.
 macro_rules! multiversion {
-    ($(#[$doc:meta])* fn $name:ident($first:ident: $fty:ty $(, $arg:ident: $ty:ty)*) -> $ret:ty $body:block) => {
+    ($(#[$doc:meta])* fn $name:ident($first:ident: $fty:ty $(, $arg:ident: $ty:ty)*) $(-> $ret:ty)? $body:block) => {
         $(#[$doc])*
-        pub(crate) fn $name($first: $fty $(, $arg: $ty)*) -> $ret {
+        pub(crate) fn $name($first: $fty $(, $arg: $ty)*) $(-> $ret)? {
             #[inline(always)]
-            fn generic($first: $fty $(, $arg: $ty)*) -> $ret $body
+            fn generic($first: $fty $(, $arg: $ty)*) $(-> $ret)? $body
             #[cfg(target_arch = "x86_64")]
             {
                 #[target_feature(enable = "avx512f")]
-                unsafe fn avx512($first: $fty $(, $arg: $ty)*) -> $ret {
+                unsafe fn avx512($first: $fty $(, $arg: $ty)*) $(-> $ret)? {
                     generic($first $(, $arg)*)
                 }
                 #[target_feature(enable = "avx2")]
-                unsafe fn avx2($first: $fty $(, $arg: $ty)*) -> $ret {
+                unsafe fn avx2($first: $fty $(, $arg: $ty)*) $(-> $ret)? {
                     generic($first $(, $arg)*)
                 }
                 // (Measured: even for n = 4 the vector versions win.)
@@ -39,6 +39,9 @@ macro_rules! multiversion {
         }
     };
 }
+
+/// Other modules' cell loops (closure's relaxation) use the same dispatch.
+pub(crate) use multiversion;
 
 multiversion! {
     /// Whether `a[k] ≤ b[k]` for every cell (early exit per chunk).

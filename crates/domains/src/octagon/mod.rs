@@ -22,7 +22,8 @@
 //! | [`dbm`]      | coherent half-matrix storage, the encoding of constraints into cells |
 //! | [`closure`]  | tight closure, incremental closure, emptiness |
 //! | `kernels`    | the cell-wise loops of ⊑ ⊔ ⊓ ∇, vectorized where the CPU allows |
-//! | [`lattice`]  | ⊑ ⊔ ⊓ ∇ (and ∇ with thresholds) |
+//! | [`lattice`]  | ⊑ ⊔ ⊓ |
+//! | [`widening`] | ∇ and ∇ with thresholds; why widening never closes its left argument |
 //! | [`transfer`] | assignments, guards, forgetting — on [`LinExpr`]s |
 //! | [`view`]     | what the UI shows: constraint text, the matrix, a 2-D polygon |
 //!
@@ -33,7 +34,7 @@
 //! always closed and emptiness (an infeasible branch) is known at once. Meet
 //! and widening leave their result *open*; read-only operations that need the
 //! closed form (⊑, ⊔, views, intervals) close a copy, never the octagon
-//! itself — this matters for widening, see [`lattice`].
+//! itself — this matters for widening, see [`widening`].
 //!
 //! *API boundary*: the domain knows nothing of CFAs or the CPA algorithm;
 //! variables are numbers `0..n`, expressions are [`LinExpr`]s and
@@ -45,6 +46,7 @@ mod kernels;
 pub mod lattice;
 pub mod transfer;
 pub mod view;
+pub mod widening;
 
 pub use dbm::Dbm;
 pub use transfer::{Cmp, LinExpr};

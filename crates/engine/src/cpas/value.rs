@@ -24,7 +24,7 @@
 //!   activation in a frame, a return restores them (so a recursive
 //!   activation cannot clobber the caller's locals).
 //! * Precision: the tracked variables (`cpa.value.precision =
-//!   FULL|EMPTY`), for CEGAR per location ([`ValuePrecision::Refined`],
+//!   FULL|EMPTY`), for CEGAR per location ([`TrackingPrecision::Refined`],
 //!   `π(l)` grown by explicit-value interpolation); the precision
 //!   adjustment forgets the variables `π(l)` does not track at the state's
 //!   location `l`.
@@ -38,11 +38,11 @@ use crate::cpa::{
     AbstractDomain, Cpa, MergeJoin, MergeOperator, MergeSep, PrecisionAdjustment, StopOperator, StopSep, TransferError,
     TransferRelation,
 };
-use crate::precision::VarPrecision;
+use crate::precision::TrackingPrecision;
 use crate::trace::{ComponentView, ValueBinding, ViewContent};
 use cfa::{BinOp, Edge, EdgeKind, Expr, NodeId, Program, Rhs, UnOp, VarId};
 use minic::IntModel;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A partial assignment of variables to values.
@@ -102,67 +102,20 @@ impl AbstractDomain for ValueDomain {
     }
 }
 
-/// The precision of the Value CPA: which variables are tracked (where).
-#[derive(Clone, Debug)]
-pub enum ValuePrecision {
-    /// Track every variable (static full precision).
-    Full,
-    /// Track only these, at every location (empty = track nothing).
-    Tracked(BTreeSet<VarId>),
-    /// Track per location what CEGAR's refinements found necessary
-    /// (`π(l)`, see [`VarPrecision`]); shared by all states of a run.
-    Refined(Arc<VarPrecision>),
-}
-
-impl PartialEq for ValuePrecision {
-    fn eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (ValuePrecision::Full, ValuePrecision::Full) => true,
-            (ValuePrecision::Tracked(a), ValuePrecision::Tracked(b)) => a == b,
-            // One refined precision is shared by a whole run: pointer
-            // equality is the fast path.
-            (ValuePrecision::Refined(a), ValuePrecision::Refined(b)) => Arc::ptr_eq(a, b) || a == b,
-            _ => false,
-        }
-    }
-}
-
-impl Eq for ValuePrecision {}
-
-impl ValuePrecision {
-    /// Whether `var` is tracked somewhere (for a location-independent
-    /// precision: everywhere).
-    pub fn tracks(&self, var: VarId) -> bool {
-        match self {
-            ValuePrecision::Full => true,
-            ValuePrecision::Tracked(s) => s.contains(&var),
-            ValuePrecision::Refined(p) => p.variables().contains(&var),
-        }
-    }
-
-    /// Whether `var` is tracked at `location`.
-    pub fn tracks_at(&self, location: Option<NodeId>, var: VarId) -> bool {
-        match self {
-            ValuePrecision::Refined(p) => p.tracks(location, var),
-            _ => self.tracks(var),
-        }
-    }
-}
-
 /// The Value CPA's options (`cpa.value.*`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueOptions {
     /// `cpa.value.merge`: merge^join instead of merge^sep.
     pub merge_join: bool,
     /// `cpa.value.precision`: the initial precision.
-    pub precision: ValuePrecision,
+    pub precision: TrackingPrecision,
     /// `analysis.intModel`.
     pub int_model: IntModel,
 }
 
 impl Default for ValueOptions {
     fn default() -> Self {
-        ValueOptions { merge_join: false, precision: ValuePrecision::Full, int_model: IntModel::Math }
+        ValueOptions { merge_join: false, precision: TrackingPrecision::Full, int_model: IntModel::Math }
     }
 }
 
@@ -265,9 +218,9 @@ impl ValueCpa {
 
 impl TransferRelation for ValueCpa {
     type State = ValueState;
-    type Precision = ValuePrecision;
+    type Precision = TrackingPrecision;
 
-    fn successors(&self, state: &ValueState, edge: &Edge, _p: &ValuePrecision) -> Result<Vec<ValueState>, TransferError> {
+    fn successors(&self, state: &ValueState, edge: &Edge, _p: &TrackingPrecision) -> Result<Vec<ValueState>, TransferError> {
         let mut next = state.clone();
         match &edge.kind {
             EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => {}
@@ -325,14 +278,19 @@ impl TransferRelation for ValueCpa {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ValuePrecisionAdjustment;
 
-impl PrecisionAdjustment<ValueState, ValuePrecision> for ValuePrecisionAdjustment {
-    fn prec(&self, state: &ValueState, precision: &ValuePrecision) -> (ValueState, ValuePrecision) {
+impl PrecisionAdjustment<ValueState, TrackingPrecision> for ValuePrecisionAdjustment {
+    fn prec(&self, state: &ValueState, precision: &TrackingPrecision) -> (ValueState, TrackingPrecision) {
         self.prec_at(state, precision, None)
     }
     /// Forgets the variables `π(location)` does not track (in the current
     /// activation and in the saved frames).
-    fn prec_at(&self, state: &ValueState, precision: &ValuePrecision, location: Option<NodeId>) -> (ValueState, ValuePrecision) {
-        if matches!(precision, ValuePrecision::Full) {
+    fn prec_at(
+        &self,
+        state: &ValueState,
+        precision: &TrackingPrecision,
+        location: Option<NodeId>,
+    ) -> (ValueState, TrackingPrecision) {
+        if matches!(precision, TrackingPrecision::Full) {
             return (state.clone(), precision.clone());
         }
         let keep = |k: &VarId| precision.tracks_at(location, *k);
@@ -350,33 +308,33 @@ impl PrecisionAdjustment<ValueState, ValuePrecision> for ValuePrecisionAdjustmen
 
 impl Cpa for ValueCpa {
     type State = ValueState;
-    type Precision = ValuePrecision;
+    type Precision = TrackingPrecision;
     fn name(&self) -> &'static str {
         "ValueAnalysisCPA"
     }
     fn domain(&self) -> &dyn AbstractDomain<State = ValueState> {
         &ValueDomain
     }
-    fn transfer_relation(&self) -> &dyn TransferRelation<State = ValueState, Precision = ValuePrecision> {
+    fn transfer_relation(&self) -> &dyn TransferRelation<State = ValueState, Precision = TrackingPrecision> {
         self
     }
-    fn merge_operator(&self) -> &dyn MergeOperator<ValueState, ValuePrecision> {
+    fn merge_operator(&self) -> &dyn MergeOperator<ValueState, TrackingPrecision> {
         if self.options.merge_join {
             &self.merge_join
         } else {
             &self.merge_sep
         }
     }
-    fn stop_operator(&self) -> &dyn StopOperator<ValueState, ValuePrecision> {
+    fn stop_operator(&self) -> &dyn StopOperator<ValueState, TrackingPrecision> {
         &self.stop
     }
-    fn precision_adjustment(&self) -> &dyn PrecisionAdjustment<ValueState, ValuePrecision> {
+    fn precision_adjustment(&self) -> &dyn PrecisionAdjustment<ValueState, TrackingPrecision> {
         &ValuePrecisionAdjustment
     }
     fn initial_state(&self, _entry: NodeId) -> ValueState {
         ValueState::default()
     }
-    fn initial_precision(&self, _entry: NodeId) -> ValuePrecision {
+    fn initial_precision(&self, _entry: NodeId) -> TrackingPrecision {
         self.options.precision.clone()
     }
     /// A known value is exact; an untracked one is ⊤.
@@ -416,17 +374,9 @@ impl Cpa for ValueCpa {
         let bindings: Vec<(u32, Option<i128>)> = shape.iter().map(|v| (*v, state.get(VarId(*v)))).collect();
         crate::cpa::stable_hash(&bindings)
     }
-    fn describe_precision(&self, precision: &ValuePrecision) -> String {
-        match precision {
-            ValuePrecision::Full => "all variables".into(),
-            ValuePrecision::Refined(p) => p.describe(&self.program),
-            ValuePrecision::Tracked(t) => {
-                let names: Vec<String> = t
-                    .iter()
-                    .map(|v| self.program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_default())
-                    .collect();
-                format!("{{{}}}", names.join(", "))
-            }
-        }
+    fn describe_precision(&self, precision: &TrackingPrecision) -> String {
+        precision.describe(&self.program, |v| {
+            self.program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_default()
+        })
     }
 }

@@ -19,6 +19,7 @@
 //!
 //! Nothing here depends on Yew or web-sys: it is tested natively.
 
+use engine::Stepper;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

@@ -1,0 +1,146 @@
+//! The CPA interfaces: one small trait per formal concept of the CPA+
+//! formalism (Beyer, Henzinger, Théoduloz: *Program analysis with dynamic
+//! precision adjustment*), and the stock operators.
+//!
+//! A configurable program analysis D = (A, ⇝, merge, stop, prec) consists of
+//!
+//! * an abstract domain A = (C, E, ⊑, ⊔, γ) — [`AbstractDomain`]: a
+//!   semilattice of abstract states with the order ⊑ and the join ⊔, where
+//!   γ maps a state to the concrete states it represents;
+//! * a transfer relation ⇝ ⊆ E × G × E × Π — [`TransferRelation`]: for a
+//!   state and a CFA edge, 0..n successor states (0 = the edge is infeasible);
+//! * a merge operator — [`MergeOperator`]: may combine a new state with a
+//!   reached one, with the contract `e' ⊑ merge(e, e', π)`;
+//! * a stop operator — [`StopOperator`]: decides coverage, with the contract
+//!   `stop(e, R, π) ⇒ γ(e) ⊆ ∪{γ(e') | e' ∈ R}`;
+//! * a precision adjustment prec — [`PrecisionAdjustment`]: may abstract a
+//!   state further under a (possibly new) precision π ∈ Π, with the contract
+//!   that `γ(e) ⊆ γ(ê)` for `(ê, π̂) = prec(e, π, R)`.
+//!
+//! [`Cpa`] ties the five together with associated types (where CPAchecker
+//! casts). Because the configuration is chosen at run time from properties,
+//! every typed [`Cpa`] is also usable through the object-safe [`DynCpa`]
+//! (blanket implementation), which the [`crate::cpas::composite::CompositeCpa`]
+//! combines into a product chosen at run time.
+//!
+//! One file per concept: [`domain`](AbstractDomain), `transfer.rs`
+//! ([`TransferRelation`]), `merge.rs` ([`MergeOperator`], [`MergeKind`]),
+//! `stop.rs` ([`StopOperator`], [`StopKind`]), `precision_adjustment.rs`
+//! ([`PrecisionAdjustment`]); the [`Cpa`] that ties them together is here,
+//! its type-erased face in `erased.rs`.
+
+mod domain;
+mod erased;
+mod merge;
+mod precision_adjustment;
+mod stop;
+mod transfer;
+
+pub use domain::AbstractDomain;
+pub use erased::{DynCpa, DynState, ErasedPrecision, ErasedState};
+pub use merge::{MergeJoin, MergeKind, MergeOperator, MergeSep};
+pub use precision_adjustment::{PrecisionAdjustment, StaticPrecision};
+pub use stop::{Coverage, StopJoin, StopKind, StopOperator, StopSep};
+pub use transfer::{TransferError, TransferRelation};
+
+use crate::int_caveat::Range;
+use crate::trace::{ComponentView, StateView};
+use cfa::NodeId;
+use std::fmt::Debug;
+use std::sync::Arc;
+
+/// A configurable program analysis: the domain, the transfer relation and
+/// the three operators, plus the initial state and precision.
+pub trait Cpa {
+    /// The abstract states E.
+    type State: Clone + PartialEq + Debug + Send + Sync + 'static;
+    /// The precisions Π.
+    type Precision: Clone + PartialEq + Debug + Send + Sync + 'static;
+
+    /// The name as in CPAchecker's configuration (`ValueAnalysisCPA`).
+    fn name(&self) -> &'static str;
+    /// The abstract domain (⊑, ⊔).
+    fn domain(&self) -> &dyn AbstractDomain<State = Self::State>;
+    /// The transfer relation ⇝ (with strengthening).
+    fn transfer_relation(&self) -> &dyn TransferRelation<State = Self::State, Precision = Self::Precision>;
+    /// The merge operator chosen for this run.
+    fn merge_operator(&self) -> &dyn MergeOperator<Self::State, Self::Precision>;
+    /// The stop operator chosen for this run.
+    fn stop_operator(&self) -> &dyn StopOperator<Self::State, Self::Precision>;
+    /// The precision adjustment (static by default).
+    fn precision_adjustment(&self) -> &dyn PrecisionAdjustment<Self::State, Self::Precision> {
+        &StaticPrecision
+    }
+    /// The initial abstract state e₀ at the program's entry node.
+    fn initial_state(&self, entry: NodeId) -> Self::State;
+    /// The initial precision π₀.
+    fn initial_precision(&self, entry: NodeId) -> Self::Precision;
+
+    /// The CFA location a state is at, if this CPA tracks locations (the
+    /// reached set is partitioned by it).
+    fn location(&self, _state: &Self::State) -> Option<NodeId> {
+        None
+    }
+    /// The call stack (call sites, outermost first), if this CPA tracks it.
+    fn call_stack(&self, _state: &Self::State) -> Option<Vec<NodeId>> {
+        None
+    }
+    /// Whether the state is a target state (at an error location).
+    fn is_target(&self, _state: &Self::State) -> bool {
+        false
+    }
+    /// The solver oracle this CPA asks (see [`crate::solver`]), if it uses
+    /// an SMT solver; the reachability algorithm parks on its pending
+    /// queries. A composite hands out its first component's.
+    fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
+        None
+    }
+    /// What the state knows of `var`'s value, as an interval ([`Range::TOP`]
+    /// when nothing): the concretization γ(e) projected on `var`, or any
+    /// interval containing it. Used to judge which operations of a TRUE under
+    /// mathematical integers could behave differently in C
+    /// ([`crate::int_caveat`]).
+    fn var_range(&self, _state: &Self::State, _var: cfa::VarId) -> Range {
+        Range::TOP
+    }
+    /// A serializable picture of the state for the trace and the UI.
+    fn view(&self, state: &Self::State) -> ComponentView;
+    /// The whole state's view (one component per CPA of a composite).
+    fn state_view(&self, state: &Self::State) -> StateView {
+        StateView { components: vec![self.view(state)] }
+    }
+    /// The precision in words, for [`crate::trace::Event::PrecisionAdjusted`].
+    fn describe_precision(&self, precision: &Self::Precision) -> String {
+        format!("{precision:?}")
+    }
+
+    // -- optional coverage index (speeds up stop^sep, never changes it) ----
+
+    /// The *shape* of a state for the reached set's coverage index: reached
+    /// states are grouped by shape, and stop^sep only looks at groups whose
+    /// shape [may cover](Cpa::index_may_cover) the new state's. The default
+    /// (one shape for all) disables the index.
+    fn index_shape(&self, _state: &Self::State) -> Vec<u32> {
+        Vec::new()
+    }
+    /// Whether a state of shape `covering` can be ⊒ a state of shape `covered`.
+    /// Contract: `e ⊑ e'` ⇒ `index_may_cover(shape(e), shape(e'))`.
+    fn index_may_cover(&self, _covered: &[u32], _covering: &[u32]) -> bool {
+        true
+    }
+    /// A hash of `state` seen through the shape `shape` of a potential
+    /// covering state. Contract: `e ⊑ e'` ⇒
+    /// `index_hash(e, shape(e')) == index_hash(e', shape(e'))`.
+    fn index_hash(&self, _state: &Self::State, _shape: &[u32]) -> u64 {
+        0
+    }
+}
+
+/// A deterministic hash (SipHash with fixed keys) for coverage indexes.
+pub fn stable_hash<T: std::hash::Hash + ?Sized>(value: &T) -> u64 {
+    use std::hash::Hasher;
+    #[allow(deprecated)]
+    let mut h = std::hash::SipHasher::new();
+    value.hash(&mut h);
+    h.finish()
+}

@@ -1,0 +1,169 @@
+//! Restarts: the restart algorithm (sequential combination of
+//! configurations, `restartAlgorithm.configFiles`: each stage runs until
+//! it decides, and an UNKNOWN starts the next), and CEGAR's two ways to start
+//! a new iteration with a refined precision — from the initial state (a new
+//! run) or from the pivot ([`pivot`]: only the ARG subtree below the first
+//! state whose precision grew is re-explored,
+//! [`crate::Reachability::prune_subtree`]). The [`crate::cegar::Verifier`]
+//! decides when to restart and records each as an
+//! [`crate::trace::Event::Restart`] or [`crate::trace::Event::ArgPruned`].
+
+use crate::config::{build_analysis, build_analysis_refined, Analysis, Config, ConfigError};
+use crate::cpa::ErasedPrecision;
+use crate::cpas::composite::CompositePrecision;
+use crate::precision::{TrackingPrecision, VarPrecision};
+use crate::trace::StateId;
+use cfa::Program;
+use std::sync::Arc;
+
+/// One configuration's run: the reachability algorithm, re-built with a
+/// refined precision for each CEGAR iteration.
+pub(crate) struct Stage {
+    /// The configuration's name (file or preset).
+    pub(crate) name: String,
+    /// The stage's configuration.
+    pub(crate) config: Config,
+    /// The reachability run of the current CEGAR iteration.
+    pub(crate) analysis: Analysis,
+    /// `analysis.algorithm.CEGAR`.
+    pub(crate) cegar: bool,
+    /// `analysis.checkCounterexamples`.
+    pub(crate) check: bool,
+    /// `counterexample.checker.config`: the second configuration, if any.
+    pub(crate) second: Option<String>,
+    /// `cegar.backupRefiner` is not NONE.
+    pub(crate) backup: bool,
+    /// `cegar.restart = PIVOT`: restart from the pivot instead of the root.
+    pub(crate) pivot: bool,
+    /// `cegar.maxIterations`.
+    pub(crate) max_refinements: u64,
+    /// The current CEGAR precision π.
+    pub(crate) precision: Arc<VarPrecision>,
+    /// Refinements so far.
+    pub(crate) refinements: u64,
+    #[cfg(not(target_arch = "wasm32"))]
+    started: std::time::Instant,
+    /// `restartAlgorithm.stageTimeMs` (0: no limit).
+    pub(crate) time_limit_ms: u64,
+}
+
+impl Stage {
+    /// The first run of the stage `name` with `config` (for CEGAR with
+    /// the empty precision π₀).
+    pub(crate) fn new(program: &Arc<Program>, name: String, config: Config, record_views: bool) -> Result<Stage, ConfigError> {
+        let cegar = config.get("analysis.algorithm.CEGAR") == "true";
+        let precision = Arc::new(VarPrecision::empty());
+        let analysis = if cegar {
+            build_analysis_refined(program.clone(), &config, record_views, Some(&precision))?
+        } else {
+            build_analysis(program.clone(), &config, record_views)?
+        };
+        let second = Some(config.get("counterexample.checker.config").to_string()).filter(|s| !s.is_empty());
+        if let Some(s) = &second {
+            Config::load(s)?;
+        }
+        Ok(Stage {
+            name,
+            cegar,
+            check: config.get("analysis.checkCounterexamples") == "true",
+            second,
+            backup: config.get("cegar.backupRefiner") != "NONE",
+            pivot: config.get("cegar.restart") == "PIVOT",
+            max_refinements: config.get("cegar.maxIterations").parse().unwrap_or(50),
+            time_limit_ms: config.get("restartAlgorithm.stageTimeMs").parse().unwrap_or(0),
+            config,
+            analysis,
+            precision,
+            refinements: 0,
+            #[cfg(not(target_arch = "wasm32"))]
+            started: std::time::Instant::now(),
+        })
+    }
+
+    /// Whether the stage ran past `restartAlgorithm.stageTimeMs`.
+    pub(crate) fn over_time(&self) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.time_limit_ms > 0 && self.started.elapsed().as_millis() as u64 > self.time_limit_ms
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            false
+        }
+    }
+}
+
+/// The configuration of the restart stage `name` of the restart
+/// configuration `parent`: the stage's own file, with the integer model and
+/// the limits of the parent.
+pub fn stage_config(name: &str, parent: &Config) -> Result<Config, ConfigError> {
+    let mut c = Config::load(name)?;
+    if c.get("analysis.restartAfterUnknown") == "true" {
+        return Err(ConfigError { message: format!("restartAlgorithm.configFiles: `{name}` is itself a restart configuration") });
+    }
+    c.set("analysis.intModel", parent.get("analysis.intModel"))?;
+    // Stage limits: restartAlgorithm.stageSteps, else a limit set on the
+    // restart configuration itself (e.g. --max-steps), else the stage's own.
+    let stage_steps = parent.get("restartAlgorithm.stageSteps");
+    if stage_steps != "0" {
+        c.set("limits.steps", stage_steps)?;
+    } else if parent.origin("limits.steps").is_some() {
+        c.set("limits.steps", parent.get("limits.steps"))?;
+    }
+    if parent.origin("limits.states").is_some() {
+        c.set("limits.states", parent.get("limits.states"))?;
+    }
+    c.set("restartAlgorithm.stageTimeMs", parent.get("restartAlgorithm.stageTimeMs"))?;
+    Ok(c)
+}
+
+/// The stages of the restart algorithm a configuration describes: each
+/// file of `restartAlgorithm.configFiles` (see [`stage_config`]) when
+/// `analysis.restartAfterUnknown = true`, else the configuration alone.
+pub fn stages(config: &Config) -> Result<Vec<(String, Config)>, ConfigError> {
+    if config.get("analysis.restartAfterUnknown") == "true" {
+        let names: Vec<String> = config
+            .get("restartAlgorithm.configFiles")
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect();
+        if names.is_empty() {
+            return Err(ConfigError { message: "analysis.restartAfterUnknown = true needs restartAlgorithm.configFiles".into() });
+        }
+        let mut out = Vec::new();
+        for n in names {
+            let c = stage_config(&n, config)?;
+            out.push((n, c));
+        }
+        Ok(out)
+    } else {
+        Ok(vec![(config.source.clone(), config.clone())])
+    }
+}
+
+/// CEGAR's restart from the pivot: the pivot of the refinement `old` →
+/// `new` on the error path of the run `a`:
+/// the ARG state (a transfer successor) at the first path position whose
+/// location's precision grew.
+pub fn pivot(a: &Analysis, old: &VarPrecision, new: &VarPrecision) -> Option<StateId> {
+    let grew = |l: Option<cfa::NodeId>| new.variables().iter().any(|v| new.tracks(l, *v) && !old.tracks(l, *v));
+    a.target_path()?.into_iter().map(|(s, _)| s).find(|s| a.record(*s).is_some_and(|r| grew(r.location)))
+}
+
+/// `p` with every refinable component precision (Value, Octagon) replaced
+/// by the refined `precision`.
+pub(crate) fn with_refined_parts(p: &CompositePrecision, precision: &Arc<VarPrecision>) -> CompositePrecision {
+    let parts = p
+        .parts
+        .iter()
+        .map(|part| {
+            if let Some(TrackingPrecision::Refined(_)) = part.as_any().downcast_ref::<TrackingPrecision>() {
+                Arc::new(TrackingPrecision::Refined(precision.clone())) as ErasedPrecision
+            } else {
+                part.clone()
+            }
+        })
+        .collect();
+    CompositePrecision { parts }
+}
