@@ -47,7 +47,8 @@
 //! counterexample-check configuration is reported only when the concrete
 //! interpreter reached the error location on the found inputs.
 
-use crate::config::{build_analysis_refined, Analysis, Config, ConfigError};
+use crate::build::{build_analysis_refined, Analysis};
+use crate::config::{Config, ConfigError};
 use crate::counterexample::{self, PathCheck};
 use crate::precision::VarPrecision;
 use crate::refinement;

@@ -12,28 +12,15 @@
 //! [`Config::load`] resolves a name (`value`) against them and anything
 //! ending in `.properties` against the file system.
 //!
-//! [`build_analysis`] turns a configuration into a runnable [`Analysis`]:
-//! the composite of the CPAs named in `CompositeCPA.cpas` (each built by its
-//! entry in [`component_constructor`]) under the reachability algorithm.
+//! Checking a configuration is [`crate::validate`]; building the analysis
+//! it names is [`crate::build`].
 
-use crate::algorithm::{AlgorithmOptions, Reachability};
-use crate::cpa::DynCpa;
-use crate::cpas::callstack::CallstackCpa;
-use crate::cpas::composite::{CompositeAnalysis, CompositeCpa};
-use crate::cpas::location::LocationCpa;
-use crate::cpas::octagon::{OctagonCpa, OctagonOptions};
-use crate::cpas::value::{ValueCpa, ValueOptions};
-use crate::precision::{TrackingPrecision, VarPrecision};
-use crate::trace::RunInfo;
+use crate::algorithm::AlgorithmOptions;
 use crate::waitlist::TraversalOrder;
-use cfa::Program;
 use minic::IntModel;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-
-pub use crate::validate::{problems, problems_for, validate, validate_for, warnings};
 
 /// What values an option accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -273,7 +260,8 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    fn new(message: impl Into<String>) -> Self {
+    /// An error with `message`.
+    pub fn new(message: impl Into<String>) -> Self {
         ConfigError { message: message.into() }
     }
 }
@@ -508,11 +496,13 @@ impl Config {
         }
     }
 
-    fn get_bool(&self, key: &str) -> bool {
+    /// The value of a `bool` option (`true` or not).
+    pub fn get_bool(&self, key: &str) -> bool {
         self.get(key) == "true"
     }
 
-    fn get_u64(&self, key: &str) -> u64 {
+    /// The value of an unsigned option (0 when unset and without default).
+    pub fn get_u64(&self, key: &str) -> u64 {
         self.get(key).parse().unwrap_or(0)
     }
 
@@ -564,152 +554,26 @@ impl Config {
     }
 }
 
-/// Builds one component CPA from the configuration.
-pub type CpaConstructor = fn(&Arc<Program>, &Config) -> Result<Box<dyn DynCpa>, ConfigError>;
-
-fn make_location(p: &Arc<Program>, _c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
-    Ok(Box::new(LocationCpa::new(p.clone())))
-}
-
-fn make_callstack(_p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
-    Ok(Box::new(CallstackCpa::new(c.get_u64("cpa.callstack.depth").max(1) as usize)))
-}
-
-fn make_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
-    make_value_refined(p, c, None)
-}
-
-/// The initial precision π₀ a variable-tracking CPA's option `key` asks
-/// for: all variables, or (EMPTY) nothing — or, with `refined`, that CEGAR
-/// precision.
-fn initial_precision(c: &Config, key: &str, refined: Option<&Arc<VarPrecision>>) -> TrackingPrecision {
-    match (c.get(key) == "EMPTY", refined) {
-        (true, Some(r)) => TrackingPrecision::Refined(r.clone()),
-        (true, None) => TrackingPrecision::Tracked(BTreeSet::new()),
-        _ => TrackingPrecision::Full,
+/// The configuration of the restart stage `name` of the restart
+/// configuration `parent`: the stage's own file, with the integer model and
+/// the limits of the parent.
+pub fn stage_config(name: &str, parent: &Config) -> Result<Config, ConfigError> {
+    let mut c = Config::load(name)?;
+    if c.get("analysis.restartAfterUnknown") == "true" {
+        return Err(ConfigError { message: format!("restartAlgorithm.configFiles: `{name}` is itself a restart configuration") });
     }
-}
-
-/// The Value CPA; with `refined`, an EMPTY initial precision becomes that
-/// CEGAR precision.
-fn make_value_refined(p: &Arc<Program>, c: &Config, refined: Option<&Arc<VarPrecision>>) -> Result<Box<dyn DynCpa>, ConfigError> {
-    let options = ValueOptions {
-        merge_join: c.get("cpa.value.merge") == "JOIN",
-        precision: initial_precision(c, "cpa.value.precision", refined),
-        int_model: c.int_model(),
-    };
-    Ok(Box::new(ValueCpa::new(p.clone(), options)))
-}
-
-fn make_octagon(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
-    make_octagon_refined(p, c, None)
-}
-
-/// The Octagon CPA; with `refined`, an EMPTY initial precision becomes that
-/// CEGAR precision.
-fn make_octagon_refined(
-    p: &Arc<Program>,
-    c: &Config,
-    refined: Option<&Arc<VarPrecision>>,
-) -> Result<Box<dyn DynCpa>, ConfigError> {
-    let options = OctagonOptions {
-        merge: match c.get("cpa.octagon.mergeop.type") {
-            "JOIN" => crate::trace::MergeKind::Join,
-            "WIDENING" => crate::trace::MergeKind::Widening,
-            _ => crate::trace::MergeKind::Sep,
-        },
-        only_merge_at_loop_heads: c.get_bool("cpa.octagon.mergeop.onlyMergeAtLoopHeads"),
-        widening_thresholds: c.get_bool("cpa.octagon.wideningThresholds"),
-        int_model: c.int_model(),
-        precision: initial_precision(c, "cpa.octagon.precision", refined),
-    };
-    Ok(Box::new(OctagonCpa::new(p.clone(), options)))
-}
-
-/// The registry: the constructor for a CPA class name of
-/// `CompositeCPA.cpas`. A new CPA registers here with one line (the Octagon
-/// CPA replaces `octagon_unavailable` by its constructor).
-pub fn component_constructor(class: &str) -> Option<CpaConstructor> {
-    match class {
-        "cpa.location.LocationCPA" => Some(make_location),
-        "cpa.callstack.CallstackCPA" => Some(make_callstack),
-        "cpa.value.ValueAnalysisCPA" => Some(make_value),
-        "cpa.octagon.OctagonCPA" => Some(make_octagon),
-        "cpa.value.symbolic.SymbolicValueCPA" => Some(make_symbolic_value),
-        "cpa.constraints.ConstraintsCPA" => Some(make_constraints),
-        _ => None,
+    c.set("analysis.intModel", parent.get("analysis.intModel"))?;
+    // Stage limits: restartAlgorithm.stageSteps, else a limit set on the
+    // restart configuration itself (e.g. --max-steps), else the stage's own.
+    let stage_steps = parent.get("restartAlgorithm.stageSteps");
+    if stage_steps != "0" {
+        c.set("limits.steps", stage_steps)?;
+    } else if parent.origin("limits.steps").is_some() {
+        c.set("limits.steps", parent.get("limits.steps"))?;
     }
-}
-
-/// The encoding of symbolic values: `solver.theory` (AUTO: the theory that
-/// is sound for `analysis.intModel`) and the integer model.
-pub fn solver_encoding(c: &Config) -> smt::Encoding {
-    let model = c.int_model();
-    smt::Encoding::new(crate::cpas::symbolic::resolve_theory(c.get("solver.theory"), model), model)
-}
-
-fn make_symbolic_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
-    Ok(Box::new(crate::cpas::symbolic::SymbolicValueCpa::new(p.clone(), solver_encoding(c))))
-}
-
-fn make_constraints(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
-    let oracle = crate::solver::SolverOracle::new();
-    Ok(Box::new(crate::cpas::constraints::ConstraintsCpa::new(p.clone(), solver_encoding(c), oracle)))
-}
-
-/// A runnable analysis: the reachability algorithm over the composite CPA.
-pub type Analysis = Reachability<CompositeAnalysis>;
-
-/// Builds the analysis a configuration describes for `program`.
-/// `record_views`: whether created states carry their views in the trace.
-pub fn build_analysis(program: Arc<Program>, config: &Config, record_views: bool) -> Result<Analysis, ConfigError> {
-    build_analysis_refined(program, config, record_views, None)
-}
-
-/// [`build_analysis`] for one CEGAR iteration: the Value and Octagon CPAs
-/// configured with an EMPTY precision start from `refined` instead (the
-/// precision the refinements so far found necessary).
-pub fn build_analysis_refined(
-    program: Arc<Program>,
-    config: &Config,
-    record_views: bool,
-    refined: Option<&Arc<VarPrecision>>,
-) -> Result<Analysis, ConfigError> {
-    let names = config.cpas();
-    let where_ = config.origin("CompositeCPA.cpas").map(|o| format!("{o}: ")).unwrap_or_default();
-    // A composite the engine cannot run soundly never starts (no location,
-    // a CPA twice, constraints without symbolic values, calls without the
-    // call stack): see crate::validate.
-    if let Some(e) = crate::validate::composite_problems(config, Some(&program)).into_iter().next() {
-        return Err(e);
+    if parent.origin("limits.states").is_some() {
+        c.set("limits.states", parent.get("limits.states"))?;
     }
-    let mut cpas = Vec::with_capacity(names.len());
-    for n in &names {
-        let ctor = component_constructor(n).ok_or_else(|| ConfigError::new(format!("{where_}unknown CPA `{n}`")))?;
-        cpas.push(match (n.as_str(), refined) {
-            ("cpa.value.ValueAnalysisCPA", Some(_)) => make_value_refined(&program, config, refined)?,
-            ("cpa.octagon.OctagonCPA", Some(_)) => make_octagon_refined(&program, config, refined)?,
-            _ => ctor(&program, config)?,
-        });
-    }
-    let composite = CompositeCpa::new(cpas);
-    let info = RunInfo {
-        cpas: composite.component_names(),
-        merge: None,
-        order: String::new(),
-        int_model: config.int_model(),
-        properties: config.effective(),
-    };
-    let mut options = config.algorithm_options();
-    options.record_views = record_views;
-    #[allow(unused_mut)]
-    let mut analysis = Reachability::new(CompositeAnalysis::from(composite), program, options, info);
-    // Natively a persistent z3 process answers solver queries inside the
-    // run; in the page the run parks and z3-solver answers (crate::solver).
-    #[cfg(not(target_arch = "wasm32"))]
-    if analysis.needs_solver() {
-        let ms = config.get("solver.timeout").parse::<u64>().unwrap_or(10_000).max(1);
-        analysis.set_solver(Some(Box::new(smt::Z3Process::system(std::time::Duration::from_millis(ms)))));
-    }
-    Ok(analysis)
+    c.set("restartAlgorithm.stageTimeMs", parent.get("restartAlgorithm.stageTimeMs"))?;
+    Ok(c)
 }

@@ -10,7 +10,8 @@
 //! the run UNKNOWN (spurious). The [`crate::cegar::Verifier`] drives the
 //! checks and records each as an [`crate::trace::Event::Counterexample`].
 
-use crate::config::{build_analysis, Config};
+use crate::build::build_analysis;
+use crate::config::Config;
 use crate::feasibility;
 use crate::ssa::PathFormula;
 use crate::stepper::Stepper;

@@ -47,6 +47,7 @@
 #![warn(missing_docs)]
 
 pub mod algorithm;
+pub mod build;
 pub mod cegar;
 pub mod config;
 pub mod counterexample;
@@ -61,6 +62,7 @@ pub mod refinement;
 pub mod restart;
 pub mod solver;
 pub mod ssa;
+pub mod state_view;
 pub mod stepper;
 pub mod testkit;
 pub mod trace;
@@ -69,6 +71,7 @@ pub mod view;
 pub mod waitlist;
 
 pub use algorithm::{AlgorithmOptions, Reachability};
-pub use config::{build_analysis, Analysis, Config, ConfigError};
+pub use build::{build_analysis, Analysis};
+pub use config::{Config, ConfigError};
 pub use stepper::Stepper;
 pub use trace::{Event, StateId, StateView, Verdict};

@@ -8,7 +8,8 @@
 //! decides when to restart and records each as an
 //! [`crate::trace::Event::Restart`] or [`crate::trace::Event::ArgPruned`].
 
-use crate::config::{build_analysis, build_analysis_refined, Analysis, Config, ConfigError};
+use crate::build::{build_analysis, build_analysis_refined, Analysis};
+use crate::config::{stage_config, Config, ConfigError};
 use crate::cpa::ErasedPrecision;
 use crate::cpas::composite::CompositePrecision;
 use crate::precision::{TrackingPrecision, VarPrecision};
@@ -91,30 +92,6 @@ impl Stage {
             false
         }
     }
-}
-
-/// The configuration of the restart stage `name` of the restart
-/// configuration `parent`: the stage's own file, with the integer model and
-/// the limits of the parent.
-pub fn stage_config(name: &str, parent: &Config) -> Result<Config, ConfigError> {
-    let mut c = Config::load(name)?;
-    if c.get("analysis.restartAfterUnknown") == "true" {
-        return Err(ConfigError { message: format!("restartAlgorithm.configFiles: `{name}` is itself a restart configuration") });
-    }
-    c.set("analysis.intModel", parent.get("analysis.intModel"))?;
-    // Stage limits: restartAlgorithm.stageSteps, else a limit set on the
-    // restart configuration itself (e.g. --max-steps), else the stage's own.
-    let stage_steps = parent.get("restartAlgorithm.stageSteps");
-    if stage_steps != "0" {
-        c.set("limits.steps", stage_steps)?;
-    } else if parent.origin("limits.steps").is_some() {
-        c.set("limits.steps", parent.get("limits.steps"))?;
-    }
-    if parent.origin("limits.states").is_some() {
-        c.set("limits.states", parent.get("limits.states"))?;
-    }
-    c.set("restartAlgorithm.stageTimeMs", parent.get("restartAlgorithm.stageTimeMs"))?;
-    Ok(c)
 }
 
 /// The stages of the restart algorithm a configuration describes: each

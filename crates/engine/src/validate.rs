@@ -29,7 +29,7 @@
 //! Every message names the option and where it was set (`file:line`,
 //! `--set`, or `default`) and says what to change, in words a student can
 //! act on. [`crate::cegar::Verifier::new`] runs [`validate_for`], and
-//! [`crate::config::build_analysis`] the composite part of it, so a run
+//! [`crate::build::build_analysis`] the composite part of it, so a run
 //! never starts from a configuration rejected here.
 
 use crate::config::{option, Config, ConfigError};
@@ -123,7 +123,7 @@ fn first(problems: Vec<ConfigError>) -> Result<(), ConfigError> {
 }
 
 /// The checks of the composite CPA alone, optionally for `program`: what
-/// [`crate::config::build_analysis`] needs to assemble a composite the
+/// [`crate::build::build_analysis`] needs to assemble a composite the
 /// engine can run soundly.
 pub fn composite_problems(config: &Config, program: Option<&Program>) -> Vec<ConfigError> {
     let mut out = Vec::new();
@@ -275,7 +275,7 @@ fn check_restart(config: &Config, out: &mut Vec<ConfigError>, depth: usize, prog
         return;
     }
     for name in names {
-        match crate::restart::stage_config(name, config) {
+        match crate::config::stage_config(name, config) {
             Err(e) => out.push(ConfigError { message: format!("{key}: stage `{name}`: {}", e.message) }),
             Ok(stage) if depth < MAX_NESTING => {
                 let mut inner = Vec::new();

@@ -10,7 +10,7 @@
 //! Properties checked for every input:
 //! * parsing never panics;
 //! * a configuration either is rejected with an error (by the parser or by
-//!   [`engine::config::validate_for`]) or runs the [`Verifier`] to a verdict
+//!   [`engine::validate::validate_for`]) or runs the [`Verifier`] to a verdict
 //!   within a small step limit, without panicking; validation passing means
 //!   building the verifier succeeds;
 //! * TRUE is never answered when the concrete interpreter reaches the error
@@ -317,9 +317,9 @@ fn exercise(text: &str, source: &str) -> Result<Outcome, String> {
     let program =
         Arc::new(cfa::from_source(source).map_err(|d| report(&format!("the generated program does not parse: {d:?}")))?);
     let checked = catch_unwind(AssertUnwindSafe(|| {
-        let _ = engine::config::problems(&config);
-        let _ = engine::config::warnings(&config);
-        engine::config::validate_for(&config, &program)
+        let _ = engine::validate::problems(&config);
+        let _ = engine::validate::warnings(&config);
+        engine::validate::validate_for(&config, &program)
     }))
     .map_err(|_| report("validation panicked"))?;
     if checked.is_err() {
@@ -372,7 +372,7 @@ fn exercise(text: &str, source: &str) -> Result<Outcome, String> {
 /// check or restart around it, no solver): the verdict, if any.
 fn bypass(program: &Arc<cfa::Program>, config: &Config) -> Option<Verdict> {
     use engine::cpas::composite::{CompositeAnalysis, CompositeCpa};
-    let cpas = config.cpas().iter().filter_map(|n| engine::config::component_constructor(n)?(program, config).ok()).collect();
+    let cpas = config.cpas().iter().filter_map(|n| engine::build::component_constructor(n)?(program, config).ok()).collect();
     let composite = CompositeCpa::new(cpas);
     let info = engine::trace::RunInfo {
         cpas: composite.component_names(),
@@ -475,7 +475,7 @@ fn regression_octagon_without_callstack_is_rejected_not_a_panic() {
     let text = "#include octagon-join.properties\nCompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n";
     assert_eq!(exercise(text, FIXED_PROGRAMS[1]), Ok(Outcome::Rejected));
     let program = cfa::from_source(FIXED_PROGRAMS[1]).unwrap();
-    let e = engine::config::validate_for(&Config::parse(text, "x.properties").unwrap(), &program).unwrap_err();
+    let e = engine::validate::validate_for(&Config::parse(text, "x.properties").unwrap(), &program).unwrap_err();
     assert!(
         e.message.contains("x.properties:2: CompositeCPA.cpas: this program calls functions (line 3: g; line 5: f; line 5: h)"),
         "{}",

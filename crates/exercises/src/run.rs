@@ -101,7 +101,7 @@ impl RunRequest {
             let mut c = self.config.clone();
             c.set("cpa.value.precision", "EMPTY").map_err(|e| e.message)?;
             c.set("analysis.algorithm.CEGAR", "false").map_err(|e| e.message)?;
-            let a = engine::config::build_analysis_refined(program.clone(), &c, self.record_views, Some(&Arc::new(p)))
+            let a = engine::build::build_analysis_refined(program.clone(), &c, self.record_views, Some(&Arc::new(p)))
                 .map_err(|e| e.message)?;
             return Ok((program, Run::Fixed(Box::new(a))));
         }

@@ -69,7 +69,7 @@ pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliErr
 
 /// Loads the configuration `name` (a preset or a `.properties` file),
 /// applies the overrides of `args` and validates the result on its own
-/// ([`engine::config::validate`]; the program-dependent checks follow when
+/// ([`engine::validate::validate`]; the program-dependent checks follow when
 /// the run is built). Every problem is a configuration error (exit 2);
 /// options that have no effect are reported on stderr as warnings.
 pub fn make_config(name: Option<&str>, args: &AnalysisArgs) -> Result<Config, CliError> {
@@ -85,8 +85,8 @@ pub fn make_config(name: Option<&str>, args: &AnalysisArgs) -> Result<Config, Cl
     if let Some(n) = &args.max_steps {
         config.set("limits.steps", n).map_err(|e| CliError::config(format!("--max-steps: {}", e.message)))?;
     }
-    engine::config::validate(&config).map_err(|e| CliError::config(e.message))?;
-    for w in engine::config::warnings(&config) {
+    engine::validate::validate(&config).map_err(|e| CliError::config(e.message))?;
+    for w in engine::validate::warnings(&config) {
         eprintln!("warning: configuration: {w}");
     }
     Ok(config)

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::int_caveat::Range;
-use crate::trace::ComponentView;
+use crate::state_view::ComponentView;
 use cfa::{Edge, NodeId};
 use std::any::Any;
 use std::fmt::Debug;

@@ -44,7 +44,7 @@ pub use stop::{Coverage, StopJoin, StopKind, StopOperator, StopSep};
 pub use transfer::{TransferError, TransferRelation};
 
 use crate::int_caveat::Range;
-use crate::trace::{ComponentView, StateView};
+use crate::state_view::{ComponentView, StateView};
 use cfa::NodeId;
 use std::fmt::Debug;
 use std::sync::Arc;

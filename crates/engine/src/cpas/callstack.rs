@@ -12,7 +12,7 @@
 //! analysis with UNKNOWN ("recursion deeper than N").
 
 use crate::cpa::{AbstractDomain, Cpa, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation};
-use crate::trace::{ComponentView, ViewContent};
+use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, EdgeKind, FuncId, NodeId};
 
 /// One activation record: where the call happened and which function it

@@ -13,11 +13,12 @@
 //! * Precision adjustment: component-wise, each component told the
 //!   state's location (for per-location precisions).
 
+use crate::cpa::MergeKind;
 use crate::cpa::{
     AbstractDomain, Cpa, DynCpa, ErasedPrecision, ErasedState, MergeOperator, PrecisionAdjustment, StopOperator, StopSep,
     TransferError, TransferRelation,
 };
-use crate::trace::{ComponentView, MergeKind, StateView, ViewContent};
+use crate::state_view::{ComponentView, StateView, ViewContent};
 use cfa::{Edge, NodeId};
 use std::any::Any;
 use std::sync::Arc;

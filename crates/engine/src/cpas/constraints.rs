@@ -32,7 +32,7 @@
 use crate::cpa::{AbstractDomain, Cpa, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation};
 use crate::cpas::symbolic::{apply_definite, is_identifier, match_states, show_term, Renaming, SymState, SymbolicSemantics};
 use crate::solver::{Ask, SolverOracle};
-use crate::trace::{ComponentView, ViewContent};
+use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;

@@ -13,7 +13,7 @@
 //! one component has none).
 
 use crate::cpa::{AbstractDomain, Cpa, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation};
-use crate::trace::{ComponentView, ViewContent};
+use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use std::sync::Arc;
 

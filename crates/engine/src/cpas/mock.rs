@@ -9,10 +9,11 @@
 //! depth; otherwise the pair is kept apart, merge^sep). So with merge^join
 //! the paths of a diamond meet in one state holding both tags.
 
+use crate::cpa::MergeKind;
 use crate::cpa::{
     AbstractDomain, Cpa, MergeJoin, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation,
 };
-use crate::trace::{ComponentView, MergeKind, ViewContent};
+use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use std::collections::BTreeSet;
 use std::sync::Arc;

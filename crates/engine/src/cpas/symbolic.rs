@@ -26,7 +26,7 @@
 //!   frame and returns restore them, as the Value CPA does.
 
 use crate::cpa::{AbstractDomain, Cpa, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation};
-use crate::trace::{ComponentView, SymbolicBinding, ViewContent};
+use crate::state_view::{ComponentView, SymbolicBinding, ViewContent};
 use cfa::{Edge, EdgeKind, Expr, FuncId, NodeId, Program, Rhs, VarId};
 use minic::{IntModel, IntType};
 use smt::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, Node, Term, Theory, Value};

@@ -39,7 +39,7 @@ use crate::cpa::{
     TransferRelation,
 };
 use crate::precision::TrackingPrecision;
-use crate::trace::{ComponentView, ValueBinding, ViewContent};
+use crate::state_view::{ComponentView, ValueBinding, ViewContent};
 use cfa::{BinOp, Edge, EdgeKind, Expr, NodeId, Program, Rhs, UnOp, VarId};
 use minic::IntModel;
 use std::collections::BTreeMap;

@@ -167,15 +167,15 @@ impl PanelValues {
 
 /// What the panel says about its text as a configuration: `Err` with the
 /// parse error (the form cannot be used), or the validation problems the
-/// engine finds in it alone ([`engine::config::problems`], errors that
+/// engine finds in it alone ([`engine::validate::problems`], errors that
 /// refuse a run) and the options that have no effect
-/// ([`engine::config::warnings`]). The program-dependent checks (calls need
+/// ([`engine::validate::warnings`]). The program-dependent checks (calls need
 /// the Callstack CPA) run when Analyze is pressed ([`crate::model::analysis::Run::start`]).
 pub fn check(text: &str) -> Result<Checked, String> {
     let c = Config::parse(text, "panel.properties").map_err(|e| e.message)?;
     Ok(Checked {
-        errors: engine::config::problems(&c).into_iter().map(|e| e.message).collect(),
-        warnings: engine::config::warnings(&c),
+        errors: engine::validate::problems(&c).into_iter().map(|e| e.message).collect(),
+        warnings: engine::validate::warnings(&c),
     })
 }
 

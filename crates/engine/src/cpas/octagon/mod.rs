@@ -68,7 +68,7 @@ use crate::cpa::{
     AbstractDomain, Cpa, MergeKind, MergeOperator, PrecisionAdjustment, StopOperator, StopSep, TransferError, TransferRelation,
 };
 use crate::precision::TrackingPrecision;
-use crate::trace::{ComponentView, OctagonView, VarBounds, ViewContent};
+use crate::state_view::{ComponentView, OctagonView, VarBounds, ViewContent};
 use cfa::{BinOp, Edge, EdgeKind, Expr, FuncId, NodeId, Program, Rhs, UnOp, VarId};
 use domains::octagon::Dbm;
 use domains::{Cmp, Interval, LinExpr, Octagon};
