@@ -1,8 +1,8 @@
-//! Exercises in the page, as plain Rust (the Yew view is `exercise_app`):
+//! Exercises in the page, as plain Rust (the Yew view is `crate::ui::exercise`):
 //! which set and exercise the address names ([`Route`]), the set's files
 //! fetched in rounds ([`FetchedFiles`]), the student's draft answer per
 //! question kind ([`Draft`]), grading by running the real analysis in
-//! slices ([`Grader`]), and the progress kept in local storage and exported
+//! slices ([`Grader`], driven as a [`Grading`] by the page's run driver), and the progress kept in local storage and exported
 //! as an answers file ([`Progress`]).
 //!
 //! Grading is `exercises::plan` → the runs and SMT scripts it needs →
@@ -26,6 +26,7 @@ use minic::IntModel;
 use serde::{Deserialize, Serialize};
 
 use crate::model::analysis::RunSpec;
+use crate::model::run_driver::{Chunk, Query, Sliced};
 
 /// Where the page finds the exercise sets (relative to the page, so only
 /// same-origin files are ever read).
@@ -450,6 +451,73 @@ impl Grader {
             cache.smt.insert(script.clone(), output.to_string());
             self.smt.push(output.to_string());
         }
+    }
+}
+
+/// An answer being graded in the page: the [`Grader`] with the runs made
+/// by earlier checks (a corrected answer is graded at once), driven by the
+/// page's run driver ([`crate::model::run_driver`]). It says what it is
+/// doing ([`Grading::status`]) and, once done, the feedback.
+pub struct Grading {
+    grader: Grader,
+    /// The pane's cache of runs and solver answers, lent for the check
+    /// (a cache, never shown: shared with the pane, not rendered).
+    cache: Rc<RefCell<RunCache>>,
+    /// The run in progress and its events so far.
+    working: Option<(String, usize)>,
+    /// The query the grader waits for.
+    query: Option<Query>,
+    /// The feedback, once graded.
+    feedback: Option<Feedback>,
+}
+
+impl Grading {
+    /// Grades with `grader`, using and filling `cache`.
+    pub fn new(grader: Grader, cache: Rc<RefCell<RunCache>>) -> Grading {
+        Grading { grader, cache, working: None, query: None, feedback: None }
+    }
+
+    /// What the check is doing, for the status line
+    /// (`Running octagon-join: 120 events so far…`).
+    pub fn status(&self) -> Option<String> {
+        self.working.as_ref().map(|(label, events)| format!("Running {label}: {events} events so far…"))
+    }
+
+    /// The feedback, once the grading is done.
+    pub fn feedback(&self) -> Option<&Feedback> {
+        self.feedback.as_ref()
+    }
+}
+
+/// A chunk of grading is at most 400 events of the current run.
+impl Sliced for Grading {
+    fn work(&mut self) -> Chunk {
+        if self.feedback.is_some() {
+            return Chunk::Done;
+        }
+        match self.grader.advance(400, &mut self.cache.borrow_mut()) {
+            GraderStep::Working { label, events } => {
+                self.working = Some((label, events));
+                Chunk::More
+            }
+            GraderStep::Solver { origin, script } => {
+                self.query = Some(Query { origin, script });
+                Chunk::Blocked
+            }
+            GraderStep::Done(f) => {
+                self.feedback = Some(f);
+                Chunk::Done
+            }
+        }
+    }
+
+    fn pending(&self) -> Option<Query> {
+        self.query.clone()
+    }
+
+    fn answer(&mut self, solver_output: &str) {
+        self.query = None;
+        self.grader.answer(solver_output, &mut self.cache.borrow_mut());
     }
 }
 

@@ -11,55 +11,38 @@ use exercises::model::{Question, StepQuestion};
 use exercises::predict::{MergeOutcome, StopOutcome};
 use exercises::run::RunCache;
 use exercises::{Answer, Exercise, ExerciseSet, Feedback};
-use gloo_timers::future::TimeoutFuture;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::model::exercise::Session;
-use crate::model::exercise::{
-    points_text, skeleton_question, Draft, Grader, GraderStep, Progress, Route, Status, SKELETON_KINDS,
-};
+use crate::model::exercise::{points_text, skeleton_question, Draft, Grader, Grading, Progress, Route, Status, SKELETON_KINDS};
+use crate::model::run_driver::SliceEnd;
 use crate::platform::files::download;
 use crate::platform::storage::{forget_progress, load_progress, save_progress};
+use crate::ui::run::{drive, CancelFlag};
 
-thread_local! {
-    /// Runs already made by checks (a corrected answer is graded at once).
-    static RUNS: RefCell<RunCache> = RefCell::new(RunCache::new());
-}
-
-/// Grades with the page's Z3 and slices of at most 12 ms, telling
-/// `on_status` what it is doing.
-async fn grade(mut grader: Grader, on_status: Callback<String>) -> Feedback {
-    loop {
-        let step = RUNS.with(|c| {
-            let mut cache = c.borrow_mut();
-            let t0 = crate::platform::clock::now_ms();
-            loop {
-                match grader.advance(400, &mut cache) {
-                    GraderStep::Working { .. } if crate::platform::clock::now_ms() - t0 < crate::model::analysis::SLICE_MS => {
-                        continue
-                    }
-                    other => break other,
-                }
+/// Grades `grader` through the page's run driver (slices of at most
+/// [`crate::model::analysis::SLICE_MS`], queries to the page's Z3), with the
+/// runs of earlier checks in `runs`, telling `on_status` what it is doing.
+async fn grade(grader: Grader, runs: Rc<RefCell<RunCache>>, on_status: Callback<String>) -> Feedback {
+    let task = Rc::new(RefCell::new(Grading::new(grader, runs)));
+    let probe = task.clone();
+    drive(task.clone(), CancelFlag::new(), move |end| match end {
+        SliceEnd::Yield => {
+            if let Some(s) = probe.borrow().status() {
+                on_status.emit(s);
             }
-        });
-        match step {
-            GraderStep::Working { label, events } => {
-                on_status.emit(format!("Running {label}: {events} events so far…"));
-                TimeoutFuture::new(0).await;
-            }
-            GraderStep::Solver { origin, script } => {
-                if !crate::platform::z3::status().ready() {
-                    on_status.emit("Asking Z3 (it loads on first use)…".into());
-                }
-                let out = crate::platform::z3::check_logged(&origin, &script, None).await.unwrap_or_else(|_| "unknown".into());
-                RUNS.with(|c| grader.answer(&out, &mut c.borrow_mut()));
-            }
-            GraderStep::Done(f) => return f,
         }
-    }
+        SliceEnd::Parked(_) if !crate::platform::z3::status().ready() => {
+            on_status.emit("Asking Z3 (it loads on first use)…".into());
+        }
+        _ => {}
+    })
+    .await;
+    let feedback = task.borrow().feedback().cloned();
+    feedback.expect("the driver ends when the grade is known")
 }
 
 /// Reads an answers file for `set` and re-checks every answer in it, one
@@ -72,6 +55,7 @@ async fn import_answers(
     name: &str,
     text: &str,
     progress: &Rc<RefCell<Progress>>,
+    runs: &Rc<RefCell<RunCache>>,
     status: &UseStateHandle<Option<String>>,
 ) -> Result<String, String> {
     let file =
@@ -100,7 +84,7 @@ async fn import_answers(
                     let (status, title) = (status.clone(), ex.title.clone());
                     Callback::from(move |s: String| status.set(Some(format!("Re-checking {} of {total}: {title} — {s}", k + 1))))
                 };
-                grade(g, on_status).await
+                grade(g, runs.clone(), on_status).await
             }
         };
         let mut p = progress.borrow_mut();
@@ -162,20 +146,51 @@ pub fn exercise_pane(props: &ExercisePaneProps) -> Html {
     }
 }
 
+/// Properties of [`SetView`].
 #[derive(Properties, PartialEq)]
 struct SetViewProps {
+    /// The set opened.
     set: Rc<ExerciseSet>,
+    /// The index of the exercise shown.
     current: usize,
+    /// What could not be loaded (shown above the exercise).
     problems: Vec<String>,
+    /// The editor's program.
     source: String,
 }
 
+/// What the set view's parts share: the exercise shown, the student's
+/// progress and what the view shows now.
+#[derive(Clone)]
+struct SetHandles {
+    set: Rc<ExerciseSet>,
+    ex: Rc<Exercise>,
+    /// The progress in this browser (saved on every change). A shared cell:
+    /// an import re-checks answers one after the other and records each.
+    progress: Rc<RefCell<Progress>>,
+    /// The runs and solver answers of earlier checks, so a corrected answer
+    /// is graded at once (a cache, never shown).
+    runs: Rc<RefCell<RunCache>>,
+    redraw: UseForceUpdateHandle,
+    draft: UseStateHandle<Draft>,
+    /// How many hints are shown.
+    hints: UseStateHandle<usize>,
+    /// What a check or import in progress is doing (Check is disabled).
+    status: UseStateHandle<Option<String>>,
+    /// Why the draft is not an answer yet.
+    message: UseStateHandle<Option<String>>,
+    /// What the last import of an answers file did (or why it was refused).
+    import_note: UseStateHandle<Option<(bool, String)>>,
+    collapsed: UseStateHandle<bool>,
+}
+
+/// One exercise of a set: the head (progress, name, import, export), the
+/// list of the set's exercises and the exercise with its answer widget.
 #[function_component(SetView)]
 fn set_view(props: &SetViewProps) -> Html {
     let set = props.set.clone();
     let ex = Rc::new(set.exercises[props.current].clone());
     let progress = use_mut_ref(|| load_progress(&set.id));
-    let redraw = use_force_update();
     let draft = {
         let (ex, progress) = (ex.clone(), progress.clone());
         use_state(move || progress.borrow().draft(&ex))
@@ -192,12 +207,19 @@ fn set_view(props: &SetViewProps) -> Html {
             }
         });
     }
-    let hints = use_state(|| 0usize);
-    let status = use_state(|| None::<String>);
-    let message = use_state(|| None::<String>);
-    // What the last import of an answers file did (or why it was refused).
-    let import_note = use_state(|| None::<(bool, String)>);
-    let collapsed = use_state(|| false);
+    let h = SetHandles {
+        set,
+        ex,
+        progress,
+        runs: use_mut_ref(RunCache::new),
+        redraw: use_force_update(),
+        draft,
+        hints: use_state(|| 0usize),
+        status: use_state(|| None::<String>),
+        message: use_state(|| None::<String>),
+        import_note: use_state(|| None::<(bool, String)>),
+        collapsed: use_state(|| false),
+    };
     // The list shows the current exercise (it may be far down a long set).
     use_effect_with((), |_| {
         let current = web_sys::window()
@@ -211,88 +233,49 @@ fn set_view(props: &SetViewProps) -> Html {
         }
     });
 
+    let p = h.progress.borrow();
+    html! {
+        <section class={classes!("exercise-pane", h.collapsed.then_some("collapsed"))} data-testid="exercise-pane">
+            { set_head(&h, &p) }
+            { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
+            if let Some((ok, note)) = &*h.import_note {
+                <p class={classes!("status", if *ok { "status-ok" } else { "status-error" })} data-testid="import-note" role="status">{ note.clone() }</p>
+            }
+            if !*h.collapsed {
+                <div class="exercise-body">
+                    { exercise_list(&h.set, props.current, &p) }
+                    { exercise_article(&h, props, &p) }
+                </div>
+            }
+        </section>
+    }
+}
+
+/// The link to exercise `id` of `set`.
+fn exercise_route(set: &ExerciseSet, id: &str) -> String {
+    Route::Set { set: set.id.clone(), exercise: Some(id.to_string()) }.fragment()
+}
+
+/// The set's head: title, progress, the student's name, import, export,
+/// forget, and hide/show.
+fn set_head(h: &SetHandles, p: &Progress) -> Html {
     let on_name = {
-        let (progress, set) = (progress.clone(), set.clone());
+        let (progress, set) = (h.progress.clone(), h.set.clone());
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
             progress.borrow_mut().student = input.value().trim().to_string();
             save_progress(&set.id, &progress.borrow());
         })
     };
-    let on_import = {
-        let (set, progress, status, import_note, redraw) =
-            (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
-        let (draft, ex) = (draft.clone(), ex.clone());
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            input.set_value("");
-            let (set, progress, status, import_note, redraw) =
-                (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
-            let (draft, ex) = (draft.clone(), ex.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                let name = file.name();
-                let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default();
-                match import_answers(&set, &name, &text, &progress, &status).await {
-                    Ok(note) => import_note.set(Some((true, note))),
-                    Err(e) => import_note.set(Some((false, e))),
-                }
-                // The shown exercise's widgets show its imported answer.
-                draft.set(progress.borrow().draft(&ex));
-                status.set(None);
-                redraw.force_update();
-            });
-        })
-    };
     let on_export = {
-        let (progress, set) = (progress.clone(), set.clone());
+        let (progress, set) = (h.progress.clone(), h.set.clone());
         Callback::from(move |_: MouseEvent| {
             let p = progress.borrow();
             download(&p.export_name(&set.id), &p.answers_file(&set), "application/json");
         })
     };
-    let on_check = {
-        let (ex, set, draft, progress, status, message, redraw) =
-            (ex.clone(), set.clone(), draft.clone(), progress.clone(), status.clone(), message.clone(), redraw.clone());
-        Callback::from(move |_: MouseEvent| {
-            if status.is_some() {
-                return;
-            }
-            let answer = match draft.answer(&ex.question) {
-                Ok(a) => a,
-                Err(m) => {
-                    message.set(Some(m));
-                    return;
-                }
-            };
-            message.set(None);
-            let record = {
-                let (progress, set, redraw, status) = (progress.clone(), set.clone(), redraw.clone(), status.clone());
-                move |answer: Answer, f: Feedback| {
-                    progress.borrow_mut().record(answer, &f);
-                    save_progress(&set.id, &progress.borrow());
-                    status.set(None);
-                    redraw.force_update();
-                }
-            };
-            match Grader::new(&ex, &answer) {
-                Err(f) => record(answer, f),
-                Ok(grader) => {
-                    status.set(Some("Checking…".into()));
-                    let on_status = {
-                        let status = status.clone();
-                        Callback::from(move |s: String| status.set(Some(s)))
-                    };
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let f = grade(grader, on_status).await;
-                        record(answer, f);
-                    });
-                }
-            }
-        })
-    };
     let on_forget = {
-        let set = set.clone();
+        let set = h.set.clone();
         Callback::from(move |_: MouseEvent| {
             let sure = crate::platform::location::confirm(&format!(
                 "Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.",
@@ -304,116 +287,192 @@ fn set_view(props: &SetViewProps) -> Html {
             }
         })
     };
-    let on_hint = {
-        let (hints, n) = (hints.clone(), ex.hints.len());
-        Callback::from(move |_: MouseEvent| hints.set((*hints + 1).min(n)))
-    };
     let on_collapse = {
-        let collapsed = collapsed.clone();
+        let collapsed = h.collapsed.clone();
         Callback::from(move |_: MouseEvent| collapsed.set(!*collapsed))
     };
-
-    let p = progress.borrow();
-    let route = |id: &str| Route::Set { set: set.id.clone(), exercise: Some(id.to_string()) }.fragment();
-    let prev = props.current.checked_sub(1).map(|i| route(&set.exercises[i].id));
-    let next = set.exercises.get(props.current + 1).map(|e| route(&e.id));
-    let result = p.results.get(&ex.id).cloned();
-    let locked = crate::model::exercise::locks_playground(&ex);
+    let (set, collapsed) = (&h.set, *h.collapsed);
     html! {
-        <section class={classes!("exercise-pane", collapsed.then_some("collapsed"))} data-testid="exercise-pane">
-            <div class="exercise-head">
-                <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
-                <span class="exercise-progress" data-testid="exercise-progress">{ p.summary(&set) }</span>
-                <label class="exercise-student">{ "Your name " }
-                    <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} oninput={on_name} />
-                </label>
-                <label class="import-answers" title="Load an answers file (yours from another browser, or a student's) and re-check every answer here">
-                    { "Import answers…" }
-                    <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import} disabled={status.is_some()} />
-                </label>
-                <button data-testid="export-answers" onclick={on_export}
-                    title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
-                <button data-testid="forget-progress" onclick={on_forget} title="Start the set afresh in this browser">{ "Forget progress" }</button>
-                <a class="exercise-all" href="#exercises">{ "All sets" }</a>
-                <button class="exercise-collapse" onclick={on_collapse} aria-expanded={(!*collapsed).to_string()}>
-                    { if *collapsed { "Show exercise" } else { "Hide exercise" } }
-                </button>
+        <div class="exercise-head">
+            <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
+            <span class="exercise-progress" data-testid="exercise-progress">{ p.summary(set) }</span>
+            <label class="exercise-student">{ "Your name " }
+                <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} oninput={on_name} />
+            </label>
+            <label class="import-answers" title="Load an answers file (yours from another browser, or a student's) and re-check every answer here">
+                { "Import answers…" }
+                <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import(h)} disabled={h.status.is_some()} />
+            </label>
+            <button data-testid="export-answers" onclick={on_export}
+                title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
+            <button data-testid="forget-progress" onclick={on_forget} title="Start the set afresh in this browser">{ "Forget progress" }</button>
+            <a class="exercise-all" href="#exercises">{ "All sets" }</a>
+            <button class="exercise-collapse" onclick={on_collapse} aria-expanded={(!collapsed).to_string()}>
+                { if collapsed { "Show exercise" } else { "Hide exercise" } }
+            </button>
+        </div>
+    }
+}
+
+/// "Import answers…": reads the chosen file and re-checks its answers.
+fn on_import(h: &SetHandles) -> Callback<Event> {
+    let h = h.clone();
+    Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        let h = h.clone();
+        wasm_bindgen_futures::spawn_local(async move {
+            let name = file.name();
+            let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default();
+            match import_answers(&h.set, &name, &text, &h.progress, &h.runs, &h.status).await {
+                Ok(note) => h.import_note.set(Some((true, note))),
+                Err(e) => h.import_note.set(Some((false, e))),
+            }
+            // The shown exercise's widgets show its imported answer.
+            h.draft.set(h.progress.borrow().draft(&h.ex));
+            h.status.set(None);
+            h.redraw.force_update();
+        });
+    })
+}
+
+/// "Check": grades the draft's answer and records the result.
+fn on_check(h: &SetHandles) -> Callback<MouseEvent> {
+    let h = h.clone();
+    Callback::from(move |_: MouseEvent| {
+        if h.status.is_some() {
+            return;
+        }
+        let answer = match h.draft.answer(&h.ex.question) {
+            Ok(a) => a,
+            Err(m) => {
+                h.message.set(Some(m));
+                return;
+            }
+        };
+        h.message.set(None);
+        let record = {
+            let h = h.clone();
+            move |answer: Answer, f: Feedback| {
+                h.progress.borrow_mut().record(answer, &f);
+                save_progress(&h.set.id, &h.progress.borrow());
+                h.status.set(None);
+                h.redraw.force_update();
+            }
+        };
+        match Grader::new(&h.ex, &answer) {
+            Err(f) => record(answer, f),
+            Ok(grader) => {
+                h.status.set(Some("Checking…".into()));
+                let on_status = {
+                    let status = h.status.clone();
+                    Callback::from(move |s: String| status.set(Some(s)))
+                };
+                let runs = h.runs.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let f = grade(grader, runs, on_status).await;
+                    record(answer, f);
+                });
+            }
+        }
+    })
+}
+
+/// The set's exercises with their marks (right, partly, wrong).
+fn exercise_list(set: &ExerciseSet, current: usize, p: &Progress) -> Html {
+    html! {
+        <nav class="exercise-list" data-testid="exercise-list" aria-label="Exercises of the set">
+            <ol>
+                { for set.exercises.iter().enumerate().map(|(i, e)| {
+                    let st = p.status(&e.id);
+                    let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "\u{a0}" };
+                    html! {
+                        <li class={classes!((i == current).then_some("current"))}>
+                            <a data-exercise={e.id.clone()} class={st.class()} href={exercise_route(set, &e.id)}
+                                aria-current={(i == current).then_some("page")} title={e.question.kind()}>
+                                <span class="exercise-mark" aria-hidden="true">{ mark }</span><span>{ e.title.clone() }</span>
+                            </a>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </nav>
+    }
+}
+
+/// The exercise: prompt, configuration, answer widget, actions, status,
+/// feedback and hints.
+fn exercise_article(h: &SetHandles, props: &SetViewProps, p: &Progress) -> Html {
+    let (set, ex) = (&h.set, &h.ex);
+    let on_hint = {
+        let (hints, n) = (h.hints.clone(), ex.hints.len());
+        Callback::from(move |_: MouseEvent| hints.set((*hints + 1).min(n)))
+    };
+    let prev = props.current.checked_sub(1).map(|i| exercise_route(set, &set.exercises[i].id));
+    let next = set.exercises.get(props.current + 1).map(|e| exercise_route(set, &e.id));
+    let result = p.results.get(&ex.id).cloned();
+    let locked = crate::model::exercise::locks_playground(ex);
+    let hints = *h.hints;
+    html! {
+        <article class="exercise" data-testid="exercise" data-exercise-id={ex.id.clone()} data-kind={ex.question.kind()}>
+            <h3>
+                <span class="exercise-number">{ format!("{}.", props.current + 1) }</span>
+                { ex.title.clone() }
+                <span class="chip">{ ex.question.kind() }</span>
+                <span class="chip">{ format!("{} point{}", ex.points, if ex.points == 1 { "" } else { "s" }) }</span>
+            </h3>
+            <div class="exercise-prompt">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&ex.prompt)) }</div>
+            <p class="exercise-config" data-testid="exercise-config">
+                { "Configuration: " }<code>{ ex.config.describe() }</code>
+                { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
+            </p>
+            <div class="answer" data-testid="answer">
+                { answer_widget(ex, &h.draft, &props.source) }
             </div>
-            { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
-            if let Some((ok, note)) = &*import_note {
-                <p class={classes!("status", if *ok { "status-ok" } else { "status-error" })} data-testid="import-note" role="status">{ note.clone() }</p>
+            <div class="exercise-actions">
+                <button class="primary" data-testid="check-answer" disabled={h.status.is_some()} onclick={on_check(h)}>{ "Check" }</button>
+                if !ex.hints.is_empty() {
+                    <button data-testid="hint-button" disabled={hints >= ex.hints.len()} onclick={on_hint}>
+                        { format!("Hint ({} of {})", hints.min(ex.hints.len()), ex.hints.len()) }
+                    </button>
+                }
+                if let Some(href) = prev { <a class="exercise-nav" href={href}>{ "← Previous" }</a> }
+                if let Some(href) = next { <a class="exercise-nav" href={href}>{ "Next →" }</a> }
+            </div>
+            if let Some(s) = &*h.status {
+                <p class="status exercise-checking" data-testid="check-status" role="status">{ s.clone() }</p>
             }
-            if !*collapsed {
-                <div class="exercise-body">
-                    <nav class="exercise-list" data-testid="exercise-list" aria-label="Exercises of the set">
-                        <ol>
-                            { for set.exercises.iter().enumerate().map(|(i, e)| {
-                                let st = p.status(&e.id);
-                                let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "\u{a0}" };
-                                html! {
-                                    <li class={classes!((i == props.current).then_some("current"))}>
-                                        <a data-exercise={e.id.clone()} class={st.class()} href={route(&e.id)}
-                                            aria-current={(i == props.current).then_some("page")} title={e.question.kind()}>
-                                            <span class="exercise-mark" aria-hidden="true">{ mark }</span><span>{ e.title.clone() }</span>
-                                        </a>
-                                    </li>
-                                }
-                            }) }
-                        </ol>
-                    </nav>
-                    <article class="exercise" data-testid="exercise" data-exercise-id={ex.id.clone()} data-kind={ex.question.kind()}>
-                        <h3>
-                            <span class="exercise-number">{ format!("{}.", props.current + 1) }</span>
-                            { ex.title.clone() }
-                            <span class="chip">{ ex.question.kind() }</span>
-                            <span class="chip">{ format!("{} point{}", ex.points, if ex.points == 1 { "" } else { "s" }) }</span>
-                        </h3>
-                        <div class="exercise-prompt">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&ex.prompt)) }</div>
-                        <p class="exercise-config" data-testid="exercise-config">
-                            { "Configuration: " }<code>{ ex.config.describe() }</code>
-                            { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
-                        </p>
-                        <div class="answer" data-testid="answer">
-                            { answer_widget(&ex, &draft, &props.source) }
-                        </div>
-                        <div class="exercise-actions">
-                            <button class="primary" data-testid="check-answer" disabled={status.is_some()} onclick={on_check}>{ "Check" }</button>
-                            if !ex.hints.is_empty() {
-                                <button data-testid="hint-button" disabled={*hints >= ex.hints.len()} onclick={on_hint}>
-                                    { format!("Hint ({} of {})", (*hints).min(ex.hints.len()), ex.hints.len()) }
-                                </button>
-                            }
-                            if let Some(href) = prev { <a class="exercise-nav" href={href}>{ "← Previous" }</a> }
-                            if let Some(href) = next { <a class="exercise-nav" href={href}>{ "Next →" }</a> }
-                        </div>
-                        if let Some(s) = &*status {
-                            <p class="status exercise-checking" data-testid="check-status" role="status">{ s.clone() }</p>
-                        }
-                        if let Some(m) = &*message {
-                            <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
-                        }
-                        if let Some(o) = result {
-                            <div class={classes!("feedback", if o.correct { "right" } else if o.points > 0.0 { "partial" } else { "wrong" })}
-                                data-testid="feedback" data-correct={o.correct.to_string()} data-points={points_text(o.points)}>
-                                <p class="feedback-head">
-                                    <strong>{ if o.correct { "Right" } else if o.points > 0.0 { "Partly right" } else { "Not right" } }</strong>
-                                    { format!(" — {} of {} point{} for the answer checked last", points_text(o.points), o.max_points, if o.max_points == 1 { "" } else { "s" }) }
-                                </p>
-                                <div class="feedback-explanation">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&o.explanation)) }</div>
-                                if !o.details.is_empty() {
-                                    <ul class="feedback-details">{ for o.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
-                                }
-                            </div>
-                        }
-                        if *hints > 0 {
-                            <ol class="hints">{ for ex.hints.iter().take(*hints).map(|h| html! {
-                                <li data-testid="hint">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(h)) }</li>
-                            }) }</ol>
-                        }
-                    </article>
-                </div>
+            if let Some(m) = &*h.message {
+                <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
             }
-        </section>
+            if let Some(o) = result {
+                { feedback(&o) }
+            }
+            if hints > 0 {
+                <ol class="hints">{ for ex.hints.iter().take(hints).map(|h| html! {
+                    <li data-testid="hint">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(h)) }</li>
+                }) }</ol>
+            }
+        </article>
+    }
+}
+
+/// The result of the answer checked last: right, partly or not, points,
+/// explanation and details.
+fn feedback(o: &crate::model::exercise::Outcome) -> Html {
+    html! {
+        <div class={classes!("feedback", if o.correct { "right" } else if o.points > 0.0 { "partial" } else { "wrong" })}
+            data-testid="feedback" data-correct={o.correct.to_string()} data-points={points_text(o.points)}>
+            <p class="feedback-head">
+                <strong>{ if o.correct { "Right" } else if o.points > 0.0 { "Partly right" } else { "Not right" } }</strong>
+                { format!(" — {} of {} point{} for the answer checked last", points_text(o.points), o.max_points, if o.max_points == 1 { "" } else { "s" }) }
+            </p>
+            <div class="feedback-explanation">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&o.explanation)) }</div>
+            if !o.details.is_empty() {
+                <ul class="feedback-details">{ for o.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
+            }
+        </div>
     }
 }
 
