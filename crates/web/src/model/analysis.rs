@@ -16,6 +16,10 @@
 //!   current step in words, the waitlist, the reached set grouped by
 //!   location, statistics, the verdict and what to highlight in the CFA
 //!   listing and the editor.
+//! * [`AnalysisState`] is the analysis pane's state (chooser, run, play,
+//!   predict mode); it changes only through [`AnalysisState::reduce`] with a
+//!   [`PaneAction`], and both a [`Run`] and the pane are computed in slices
+//!   as [`crate::model::run_driver::Sliced`] computations.
 //!
 //! Nothing here depends on Yew or web-sys: it is tested natively.
 

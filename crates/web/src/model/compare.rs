@@ -15,6 +15,10 @@
 //!   fixed-size SVG coordinate box; [`SummaryRow`] is a row of the summary
 //!   table (in the spirit of the octagon thesis's Table 3.1); [`heat`]
 //!   gives per-location reached-state counts for the heat map.
+//! * [`CompareView`] is the view's state (choices, runs, shared step); it
+//!   changes only through [`CompareView::reduce`] with a [`CompareAction`],
+//!   and its runs are computed together as one
+//!   [`crate::model::run_driver::Sliced`] computation.
 //!
 //! Plain Rust, tested natively.
 

@@ -2,7 +2,10 @@
 //! [`ExercisePane`] above the playground (prompt, answer widget per
 //! question kind, check, feedback, hints, progress, export), and the
 //! instructor's [`MakeExerciseButton`] ("make an exercise from what I
-//! see"). What is shown and graded is decided in [`crate::model::exercise`].
+//! see"). What is shown and graded is decided in [`crate::model::exercise`]:
+//! the set view's state changes only through its reducer
+//! ([`SetState::reduce`]), and answers are graded through the page's run
+//! driver ([`crate::ui::run::drive`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -17,7 +20,10 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
 use crate::model::exercise::Session;
-use crate::model::exercise::{points_text, skeleton_question, Draft, Grader, Grading, Progress, Route, Status, SKELETON_KINDS};
+use crate::model::exercise::{
+    points_text, skeleton_question, Draft, Grader, Grading, ImportReport, Progress, Route, SetAction, SetState, Status,
+    SKELETON_KINDS,
+};
 use crate::model::run_driver::SliceEnd;
 use crate::platform::files::download;
 use crate::platform::storage::{forget_progress, load_progress, save_progress};
@@ -48,23 +54,23 @@ async fn grade(grader: Grader, runs: Rc<RefCell<RunCache>>, on_status: Callback<
 /// Reads an answers file for `set` and re-checks every answer in it, one
 /// after the other (the file's own results are ignored, as `cpaplay grade`
 /// ignores them); the answers and results replace the progress's for those
-/// exercises, and the file's student name becomes the progress's. Returns
-/// what was done, or why the file was refused.
+/// exercises, and the file's student name becomes the progress's (each told
+/// to the view through `dispatch`). Returns what was done, or why the file
+/// was refused.
 async fn import_answers(
     set: &ExerciseSet,
     name: &str,
     text: &str,
-    progress: &Rc<RefCell<Progress>>,
     runs: &Rc<RefCell<RunCache>>,
-    status: &UseStateHandle<Option<String>>,
-) -> Result<String, String> {
+    dispatch: &UseReducerDispatcher<SetState>,
+) -> Result<ImportReport, String> {
     let file =
         exercises::answers::AnswersFile::parse(name, text).map_err(|e| format!("This answers file cannot be read: {e}"))?;
     if file.set != set.id {
         return Err(format!("{name} answers the set `{}`, not `{}`.", file.set, set.id));
     }
     let known: Vec<(&Exercise, &Answer)> = set.exercises.iter().filter_map(|e| file.answers.get(&e.id).map(|a| (e, a))).collect();
-    let unknown: Vec<&String> = file.answers.keys().filter(|id| set.exercise(id).is_none()).collect();
+    let unknown: Vec<String> = file.answers.keys().filter(|id| set.exercise(id).is_none()).cloned().collect();
     let sure = crate::platform::location::confirm(&format!(
         "Replace the answers to {} exercise(s) with those of {name} (student “{}”)? Each is checked again here.",
         known.len(),
@@ -73,35 +79,23 @@ async fn import_answers(
     if !sure {
         return Err("Import cancelled.".into());
     }
-    progress.borrow_mut().student = file.student.clone();
+    dispatch.dispatch(SetAction::ImportStudent(file.student.clone()));
     let total = known.len();
     for (k, (ex, answer)) in known.into_iter().enumerate() {
-        status.set(Some(format!("Re-checking {} of {total}: {}…", k + 1, ex.title)));
+        dispatch.dispatch(SetAction::Status(format!("Re-checking {} of {total}: {}…", k + 1, ex.title)));
         let feedback = match Grader::new(ex, answer) {
             Err(f) => f,
             Ok(g) => {
-                let on_status = {
-                    let (status, title) = (status.clone(), ex.title.clone());
-                    Callback::from(move |s: String| status.set(Some(format!("Re-checking {} of {total}: {title} — {s}", k + 1))))
-                };
+                let title = ex.title.clone();
+                let on_status = dispatch
+                    .to_callback()
+                    .reform(move |s: String| SetAction::Status(format!("Re-checking {} of {total}: {title} — {s}", k + 1)));
                 grade(g, runs.clone(), on_status).await
             }
         };
-        let mut p = progress.borrow_mut();
-        p.record(answer.clone(), &feedback);
-        p.drafts.remove(&ex.id);
-        save_progress(&set.id, &p);
+        dispatch.dispatch(SetAction::ImportRecorded { exercise: ex.id.clone(), answer: answer.clone(), feedback });
     }
-    let skipped = if unknown.is_empty() {
-        String::new()
-    } else {
-        format!(" Skipped (not in this set): {}.", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
-    };
-    Ok(format!(
-        "Imported and re-checked {total} answer(s) of “{}” from {name}: {}.{skipped}",
-        file.student,
-        progress.borrow().summary(set)
-    ))
+    Ok(ImportReport { total, student: file.student, file: name.to_string(), skipped: unknown })
 }
 
 /// Properties of [`ExercisePane`].
@@ -159,67 +153,49 @@ struct SetViewProps {
     source: String,
 }
 
-/// What the set view's parts share: the exercise shown, the student's
-/// progress and what the view shows now.
+impl Reducible for SetState {
+    type Action = SetAction;
+
+    fn reduce(self: Rc<Self>, action: SetAction) -> Rc<Self> {
+        Rc::new(SetState::reduce(&self, action))
+    }
+}
+
+/// What the set view's parts share: its state (through its reducer) and
+/// the runs of earlier checks.
 #[derive(Clone)]
 struct SetHandles {
-    set: Rc<ExerciseSet>,
-    ex: Rc<Exercise>,
-    /// The progress in this browser (saved on every change). A shared cell:
-    /// an import re-checks answers one after the other and records each.
-    progress: Rc<RefCell<Progress>>,
+    state: UseReducerHandle<SetState>,
     /// The runs and solver answers of earlier checks, so a corrected answer
-    /// is graded at once (a cache, never shown).
+    /// is graded at once (a cache, never shown: a shared cell).
     runs: Rc<RefCell<RunCache>>,
-    redraw: UseForceUpdateHandle,
-    draft: UseStateHandle<Draft>,
-    /// How many hints are shown.
-    hints: UseStateHandle<usize>,
-    /// What a check or import in progress is doing (Check is disabled).
-    status: UseStateHandle<Option<String>>,
-    /// Why the draft is not an answer yet.
-    message: UseStateHandle<Option<String>>,
-    /// What the last import of an answers file did (or why it was refused).
-    import_note: UseStateHandle<Option<(bool, String)>>,
-    collapsed: UseStateHandle<bool>,
 }
 
 /// One exercise of a set: the head (progress, name, import, export), the
 /// list of the set's exercises and the exercise with its answer widget.
 #[function_component(SetView)]
 fn set_view(props: &SetViewProps) -> Html {
-    let set = props.set.clone();
-    let ex = Rc::new(set.exercises[props.current].clone());
-    let progress = use_mut_ref(|| load_progress(&set.id));
-    let draft = {
-        let (ex, progress) = (ex.clone(), progress.clone());
-        use_state(move || progress.borrow().draft(&ex))
+    let state = {
+        let set = props.set.clone();
+        let current = props.current;
+        use_reducer(move || {
+            let progress = load_progress(&set.id);
+            SetState::new(set, current, progress)
+        })
     };
-    // The draft is kept as it changes: moving to another exercise reloads
-    // the page, and half-written answers must survive that.
+    // The progress is kept in local storage whenever it changed (the
+    // last saved copy is a handle of that, never shown).
+    let saved = use_mut_ref(|| load_progress(&props.set.id));
     {
-        let (progress, set, id) = (progress.clone(), set.clone(), ex.id.clone());
-        use_effect_with((*draft).clone(), move |d| {
-            let mut p = progress.borrow_mut();
-            if p.drafts.get(&id) != Some(d) {
-                p.drafts.insert(id, d.clone());
-                save_progress(&set.id, &p);
+        let set = props.set.id.clone();
+        use_effect_with(state.progress.clone(), move |p| {
+            if *saved.borrow() != *p {
+                save_progress(&set, p);
+                *saved.borrow_mut() = p.clone();
             }
         });
     }
-    let h = SetHandles {
-        set,
-        ex,
-        progress,
-        runs: use_mut_ref(RunCache::new),
-        redraw: use_force_update(),
-        draft,
-        hints: use_state(|| 0usize),
-        status: use_state(|| None::<String>),
-        message: use_state(|| None::<String>),
-        import_note: use_state(|| None::<(bool, String)>),
-        collapsed: use_state(|| false),
-    };
+    let h = SetHandles { state, runs: use_mut_ref(RunCache::new) };
     // The list shows the current exercise (it may be far down a long set).
     use_effect_with((), |_| {
         let current = web_sys::window()
@@ -233,18 +209,18 @@ fn set_view(props: &SetViewProps) -> Html {
         }
     });
 
-    let p = h.progress.borrow();
+    let st = &*h.state;
     html! {
-        <section class={classes!("exercise-pane", h.collapsed.then_some("collapsed"))} data-testid="exercise-pane">
-            { set_head(&h, &p) }
+        <section class={classes!("exercise-pane", st.collapsed.then_some("collapsed"))} data-testid="exercise-pane">
+            { set_head(&h) }
             { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
-            if let Some((ok, note)) = &*h.import_note {
+            if let Some((ok, note)) = &st.import_note {
                 <p class={classes!("status", if *ok { "status-ok" } else { "status-error" })} data-testid="import-note" role="status">{ note.clone() }</p>
             }
-            if !*h.collapsed {
+            if !st.collapsed {
                 <div class="exercise-body">
-                    { exercise_list(&h.set, props.current, &p) }
-                    { exercise_article(&h, props, &p) }
+                    { exercise_list(&st.set, props.current, &st.progress) }
+                    { exercise_article(&h, props) }
                 </div>
             }
         </section>
@@ -258,24 +234,21 @@ fn exercise_route(set: &ExerciseSet, id: &str) -> String {
 
 /// The set's head: title, progress, the student's name, import, export,
 /// forget, and hide/show.
-fn set_head(h: &SetHandles, p: &Progress) -> Html {
-    let on_name = {
-        let (progress, set) = (h.progress.clone(), h.set.clone());
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            progress.borrow_mut().student = input.value().trim().to_string();
-            save_progress(&set.id, &progress.borrow());
-        })
-    };
+fn set_head(h: &SetHandles) -> Html {
+    let st = &*h.state;
+    let on_name = h.state.dispatcher().to_callback().reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        SetAction::Student(input.value())
+    });
     let on_export = {
-        let (progress, set) = (h.progress.clone(), h.set.clone());
+        let state = h.state.clone();
         Callback::from(move |_: MouseEvent| {
-            let p = progress.borrow();
-            download(&p.export_name(&set.id), &p.answers_file(&set), "application/json");
+            let p = &state.progress;
+            download(&p.export_name(&state.set.id), &p.answers_file(&state.set), "application/json");
         })
     };
     let on_forget = {
-        let set = h.set.clone();
+        let set = st.set.clone();
         Callback::from(move |_: MouseEvent| {
             let sure = crate::platform::location::confirm(&format!(
                 "Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.",
@@ -287,11 +260,8 @@ fn set_head(h: &SetHandles, p: &Progress) -> Html {
             }
         })
     };
-    let on_collapse = {
-        let collapsed = h.collapsed.clone();
-        Callback::from(move |_: MouseEvent| collapsed.set(!*collapsed))
-    };
-    let (set, collapsed) = (&h.set, *h.collapsed);
+    let on_collapse = h.state.dispatcher().to_callback().reform(|_: MouseEvent| SetAction::ToggleCollapsed);
+    let (set, p, collapsed) = (&st.set, &st.progress, st.collapsed);
     html! {
         <div class="exercise-head">
             <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
@@ -301,7 +271,7 @@ fn set_head(h: &SetHandles, p: &Progress) -> Html {
             </label>
             <label class="import-answers" title="Load an answers file (yours from another browser, or a student's) and re-check every answer here">
                 { "Import answers…" }
-                <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import(h)} disabled={h.status.is_some()} />
+                <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import(h)} disabled={st.status.is_some()} />
             </label>
             <button data-testid="export-answers" onclick={on_export}
                 title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
@@ -316,63 +286,47 @@ fn set_head(h: &SetHandles, p: &Progress) -> Html {
 
 /// "Import answers…": reads the chosen file and re-checks its answers.
 fn on_import(h: &SetHandles) -> Callback<Event> {
-    let h = h.clone();
+    let (set, runs, dispatch) = (h.state.set.clone(), h.runs.clone(), h.state.dispatcher());
     Callback::from(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
         let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
         input.set_value("");
-        let h = h.clone();
+        let (set, runs, dispatch) = (set.clone(), runs.clone(), dispatch.clone());
         wasm_bindgen_futures::spawn_local(async move {
             let name = file.name();
             let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default();
-            match import_answers(&h.set, &name, &text, &h.progress, &h.runs, &h.status).await {
-                Ok(note) => h.import_note.set(Some((true, note))),
-                Err(e) => h.import_note.set(Some((false, e))),
-            }
-            // The shown exercise's widgets show its imported answer.
-            h.draft.set(h.progress.borrow().draft(&h.ex));
-            h.status.set(None);
-            h.redraw.force_update();
+            let result = import_answers(&set, &name, &text, &runs, &dispatch).await;
+            dispatch.dispatch(SetAction::ImportDone(result));
         });
     })
 }
 
 /// "Check": grades the draft's answer and records the result.
 fn on_check(h: &SetHandles) -> Callback<MouseEvent> {
-    let h = h.clone();
+    let (state, runs) = (h.state.clone(), h.runs.clone());
     Callback::from(move |_: MouseEvent| {
-        if h.status.is_some() {
+        if state.status.is_some() {
             return;
         }
-        let answer = match h.draft.answer(&h.ex.question) {
+        let dispatch = state.dispatcher();
+        let ex = state.exercise();
+        let answer = match state.draft.answer(&ex.question) {
             Ok(a) => a,
             Err(m) => {
-                h.message.set(Some(m));
+                dispatch.dispatch(SetAction::Refused(m));
                 return;
             }
         };
-        h.message.set(None);
-        let record = {
-            let h = h.clone();
-            move |answer: Answer, f: Feedback| {
-                h.progress.borrow_mut().record(answer, &f);
-                save_progress(&h.set.id, &h.progress.borrow());
-                h.status.set(None);
-                h.redraw.force_update();
-            }
-        };
-        match Grader::new(&h.ex, &answer) {
-            Err(f) => record(answer, f),
+        dispatch.dispatch(SetAction::Answered);
+        match Grader::new(ex, &answer) {
+            Err(feedback) => dispatch.dispatch(SetAction::Recorded { answer, feedback }),
             Ok(grader) => {
-                h.status.set(Some("Checking…".into()));
-                let on_status = {
-                    let status = h.status.clone();
-                    Callback::from(move |s: String| status.set(Some(s)))
-                };
-                let runs = h.runs.clone();
+                dispatch.dispatch(SetAction::Status("Checking…".into()));
+                let on_status = dispatch.to_callback().reform(SetAction::Status);
+                let runs = runs.clone();
                 wasm_bindgen_futures::spawn_local(async move {
-                    let f = grade(grader, runs, on_status).await;
-                    record(answer, f);
+                    let feedback = grade(grader, runs, on_status).await;
+                    dispatch.dispatch(SetAction::Recorded { answer, feedback });
                 });
             }
         }
@@ -403,17 +357,15 @@ fn exercise_list(set: &ExerciseSet, current: usize, p: &Progress) -> Html {
 
 /// The exercise: prompt, configuration, answer widget, actions, status,
 /// feedback and hints.
-fn exercise_article(h: &SetHandles, props: &SetViewProps, p: &Progress) -> Html {
-    let (set, ex) = (&h.set, &h.ex);
-    let on_hint = {
-        let (hints, n) = (h.hints.clone(), ex.hints.len());
-        Callback::from(move |_: MouseEvent| hints.set((*hints + 1).min(n)))
-    };
+fn exercise_article(h: &SetHandles, props: &SetViewProps) -> Html {
+    let st = &*h.state;
+    let (set, ex) = (&st.set, st.exercise());
+    let on_hint = h.state.dispatcher().to_callback().reform(|_: MouseEvent| SetAction::Hint);
     let prev = props.current.checked_sub(1).map(|i| exercise_route(set, &set.exercises[i].id));
     let next = set.exercises.get(props.current + 1).map(|e| exercise_route(set, &e.id));
-    let result = p.results.get(&ex.id).cloned();
+    let result = st.progress.results.get(&ex.id).cloned();
     let locked = crate::model::exercise::locks_playground(ex);
-    let hints = *h.hints;
+    let hints = st.hints;
     html! {
         <article class="exercise" data-testid="exercise" data-exercise-id={ex.id.clone()} data-kind={ex.question.kind()}>
             <h3>
@@ -428,10 +380,10 @@ fn exercise_article(h: &SetHandles, props: &SetViewProps, p: &Progress) -> Html 
                 { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
             </p>
             <div class="answer" data-testid="answer">
-                { answer_widget(ex, &h.draft, &props.source) }
+                { answer_widget(ex, &Drafts(h.state.clone()), &props.source) }
             </div>
             <div class="exercise-actions">
-                <button class="primary" data-testid="check-answer" disabled={h.status.is_some()} onclick={on_check(h)}>{ "Check" }</button>
+                <button class="primary" data-testid="check-answer" disabled={st.status.is_some()} onclick={on_check(h)}>{ "Check" }</button>
                 if !ex.hints.is_empty() {
                     <button data-testid="hint-button" disabled={hints >= ex.hints.len()} onclick={on_hint}>
                         { format!("Hint ({} of {})", hints.min(ex.hints.len()), ex.hints.len()) }
@@ -440,10 +392,10 @@ fn exercise_article(h: &SetHandles, props: &SetViewProps, p: &Progress) -> Html 
                 if let Some(href) = prev { <a class="exercise-nav" href={href}>{ "← Previous" }</a> }
                 if let Some(href) = next { <a class="exercise-nav" href={href}>{ "Next →" }</a> }
             </div>
-            if let Some(s) = &*h.status {
+            if let Some(s) = &st.status {
                 <p class="status exercise-checking" data-testid="check-status" role="status">{ s.clone() }</p>
             }
-            if let Some(m) = &*h.message {
+            if let Some(m) = &st.message {
                 <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
             }
             if let Some(o) = result {
@@ -476,8 +428,28 @@ fn feedback(o: &crate::model::exercise::Outcome) -> Html {
     }
 }
 
+/// The answer widgets' draft: read from the view's state, set through its
+/// reducer.
+#[derive(Clone)]
+struct Drafts(UseReducerHandle<SetState>);
+
+impl std::ops::Deref for Drafts {
+    type Target = Draft;
+
+    fn deref(&self) -> &Draft {
+        &self.0.draft
+    }
+}
+
+impl Drafts {
+    /// The widgets now hold `d`.
+    fn set(&self, d: Draft) {
+        self.0.dispatch(SetAction::Edit(d));
+    }
+}
+
 /// Sets one field of the draft.
-fn edit(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> impl Fn(String) {
+fn edit(draft: &Drafts, f: impl Fn(&mut Draft, String) + 'static) -> impl Fn(String) {
     let draft = draft.clone();
     move |v: String| {
         let mut d = (*draft).clone();
@@ -486,7 +458,7 @@ fn edit(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static)
     }
 }
 
-fn on_text_input(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<InputEvent> {
+fn on_text_input(draft: &Drafts, f: impl Fn(&mut Draft, String) + 'static) -> Callback<InputEvent> {
     let set = edit(draft, f);
     Callback::from(move |e: InputEvent| {
         let t = e.target_unchecked_into::<web_sys::HtmlElement>();
@@ -498,7 +470,7 @@ fn on_text_input(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) +
     })
 }
 
-fn on_select(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Event> {
+fn on_select(draft: &Drafts, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Event> {
     let set = edit(draft, f);
     Callback::from(move |e: Event| set(e.target_unchecked_into::<HtmlSelectElement>().value()))
 }
@@ -523,7 +495,7 @@ fn choice(
 }
 
 /// The answer widget of the exercise's question kind.
-fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &str) -> Html {
+fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str) -> Html {
     let d = (**draft).clone();
     match &ex.question {
         Question::Verdict => html! {
