@@ -389,5 +389,34 @@ mod tests {
             let native = Run::start(CORRELATED, spec).unwrap().complete();
             assert_eq!(view.runs[1].cursor.events(), native.cursor.events());
         }
+
+        #[test]
+        fn two_parked_runs_are_answered_one_at_a_time_and_none_is_lost() {
+            let mut view = CompareView::default();
+            view.reduce(CompareAction::Choice(0, "symbolic".into()));
+            view.reduce(CompareAction::Choice(1, "symbolic".into()));
+            view.reduce(CompareAction::Choice(2, String::new()));
+            view.reduce(CompareAction::Run { source: CORRELATED.into(), int_model: minic::IntModel::C });
+            for run in &mut view.runs {
+                run.detach_solver();
+            }
+            // Both runs park on their first query in the first chunk: the
+            // slice parks on the first one's.
+            assert_eq!(view.work(), Chunk::Blocked);
+            assert!(view.runs.iter().all(|r| r.pending_query().is_some()));
+            let first = view.pending().unwrap();
+            assert_eq!(first.origin, "compare (symbolic): query 0");
+            view.answer(&native_z3(&first.script));
+            assert!(view.runs[0].pending_query().is_none(), "the first run was answered");
+            assert!(view.runs[1].pending_query().is_some(), "the second still waits");
+            let events = drive_sync(&mut view, |q| Ok(native_z3(&q.script)), || false);
+            let single = {
+                let mut run = symbolic_run();
+                asked(&drive_sync(&mut run, |q| Ok(native_z3(&q.script)), || false)).len()
+            };
+            assert_eq!(asked(&events).len() + 1, 2 * single, "every query of both runs, once");
+            assert_eq!(view.runs[0].cursor.events(), view.runs[1].cursor.events());
+            assert!(view.runs.iter().all(|r| verdict(r) == Some("TRUE")));
+        }
     }
 }
