@@ -126,3 +126,36 @@ fn the_page_grades_every_solution_as_the_cli_does_and_the_export_regrades_the_sa
     }
     assert_eq!(file.answers.len(), solutions.len());
 }
+
+/// The page's way: a [`Grading`] through the run driver (queries, if any,
+/// answered by z3); a second check of the same exercise is graded from the
+/// cache of runs at once, without a slice of work.
+#[test]
+fn the_run_driver_grades_a_symbolic_exercise_and_a_second_check_comes_from_the_cache() {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    use web::model::exercise::Grading;
+    use web::model::run_driver::{drive_sync, DriverEvent};
+
+    let set = exercises::load_set(&DirFiles(set_dir())).set.expect("the set loads");
+    let ex = set.exercise("symbolic-paths").expect("the exercise");
+    let runs = Rc::new(RefCell::new(RunCache::new()));
+    let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(10));
+    for (value, right) in [(94, true), (16, false)] {
+        let answer = exercises::Answer::Count { value };
+        let mut grading = Grading::new(Grader::new(ex, &answer).expect("a count is planned"), runs.clone());
+        // Every chunk (400 events) ends a slice.
+        let events = drive_sync(&mut grading, |q| Ok(z3.solve(&q.script).unwrap_or_else(|e| e.as_output())), || true);
+        let yields = events.iter().filter(|e| **e == DriverEvent::Yielded).count();
+        if right {
+            assert!(yields > 0, "the first check runs the analysis in slices: {events:?}");
+            assert!(grading.status().is_some_and(|s| s.starts_with("Running ")), "{:?}", grading.status());
+        } else {
+            assert_eq!(yields, 0, "the run was cached by the first check: {events:?}");
+        }
+        assert_eq!(events.last(), Some(&DriverEvent::Done));
+        let feedback = grading.feedback().expect("graded").clone();
+        assert_eq!(feedback.correct, right, "{}", feedback.explanation);
+        assert_eq!(feedback, exercises::check_sync(ex, &answer));
+    }
+}

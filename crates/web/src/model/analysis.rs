@@ -16,6 +16,10 @@
 //!   current step in words, the waitlist, the reached set grouped by
 //!   location, statistics, the verdict and what to highlight in the CFA
 //!   listing and the editor.
+//! * [`AnalysisState`] is the analysis pane's state (chooser, run, play,
+//!   predict mode); it changes only through [`AnalysisState::reduce`] with a
+//!   [`PaneAction`], and both a [`Run`] and the pane are computed in slices
+//!   as [`crate::model::run_driver::Sliced`] computations.
 //!
 //! Nothing here depends on Yew or web-sys: it is tested natively.
 
@@ -30,6 +34,8 @@ use engine::trace::{Event, StateId, ViewContent};
 use engine::view::{Cursor, Snapshot};
 use engine::Config;
 use minic::IntModel;
+
+use crate::model::run_driver::{Chunk, Query, Sliced};
 
 /// The longest a computing slice of a run may keep the browser busy
 /// (milliseconds); the page yields between slices so it never freezes.
@@ -185,6 +191,351 @@ impl Run {
     /// The waitlist pops computed so far.
     pub fn steps(&self) -> u64 {
         self.cursor.events().iter().filter(|e| matches!(e, Event::WaitlistPop { .. })).count() as u64
+    }
+}
+
+impl Sliced for Run {
+    /// Eight waitlist pops (a CEGAR refinement or a solver query may stop
+    /// it earlier).
+    fn work(&mut self) -> Chunk {
+        if self.advance(8) {
+            Chunk::Done
+        } else if self.pending_query().is_some() {
+            Chunk::Blocked
+        } else {
+            Chunk::More
+        }
+    }
+
+    fn pending(&self) -> Option<Query> {
+        self.pending_query()
+            .map(|(qid, script)| Query { origin: format!("analysis ({}): query {qid}", self.spec.preset), script })
+    }
+
+    fn answer(&mut self, solver_output: &str) {
+        self.answer_query(solver_output);
+    }
+}
+
+/// A stepping control of the analysis pane (buttons, keys, slider).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ctl {
+    /// One event forward (→).
+    Step,
+    /// One event back (←).
+    Back,
+    /// To the last event computed.
+    End,
+    /// To event 0.
+    Start,
+    /// To an event position (the timeline slider, a CEGAR iteration).
+    Seek(usize),
+    /// Forward to the next event a breakpoint stops at.
+    Break(Breakpoint),
+    /// Play or pause (space).
+    TogglePlay,
+    /// Predict mode shows the step it asked about (or goes to its start).
+    Reveal(usize),
+}
+
+impl Ctl {
+    /// Whether the control moves forward from `pos` (which predict mode
+    /// forbids: only the prediction reveals what comes next).
+    pub fn forward(self, pos: usize) -> bool {
+        match self {
+            Ctl::Step | Ctl::End | Ctl::Break(_) | Ctl::TogglePlay => true,
+            Ctl::Seek(k) => k > pos,
+            Ctl::Back | Ctl::Start | Ctl::Reveal(_) => false,
+        }
+    }
+}
+
+/// The analysis pane's state: the chooser's configuration, the run shown
+/// and whether it is being computed, played or predicted. It changes only
+/// through [`AnalysisState::reduce`].
+pub struct AnalysisState {
+    /// The configuration chosen (what Analyze runs).
+    pub spec: RunSpec,
+    /// The run shown, if any.
+    pub run: Option<Run>,
+    /// The program text the run analyses (the listing is highlighted only
+    /// while the editor still holds it).
+    pub run_source: String,
+    /// Changes with every Analyze, restored link and Cancel: the graph
+    /// views build a new frame (and fit the ARG again) when it changes.
+    pub run_id: u64,
+    /// The run is being computed (slices of waitlist pops).
+    pub computing: bool,
+    /// The last run was cancelled before its end.
+    pub cancelled: bool,
+    /// Why the last Analyze made no run (a broken program, a configuration
+    /// error).
+    pub error: Option<String>,
+    /// Play is on: the shown position moves one event per tick.
+    pub playing: bool,
+    /// Play speed (events per second).
+    pub speed: u32,
+    /// The event position a share link asked for, shown once computed.
+    pub pending_seek: Option<usize>,
+    /// Predict mode is on: the student must answer before the next step is
+    /// shown, so only predict mode's own "show the step" moves forward.
+    pub predicting: bool,
+}
+
+/// What the analysis pane is told: the user's input and its tasks'
+/// progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PaneAction {
+    /// A preset is chosen (it replaces what the configuration panel
+    /// composed).
+    Preset(String),
+    /// The integer model is chosen.
+    IntModel(IntModel),
+    /// The step limit is set.
+    StepLimit(u64),
+    /// The configuration panel's text (None: the plain preset).
+    Properties(Option<String>),
+    /// The play speed is chosen (events per second).
+    Speed(u32),
+    /// Analyze the program `source` with the chosen configuration.
+    Analyze(String),
+    /// A share link's configuration, and its event position (then `source`
+    /// is run and shown there once computed).
+    Restore {
+        /// The program in the editor.
+        source: String,
+        /// The link's configuration.
+        spec: RunSpec,
+        /// The link's event position, when it was made with a run shown.
+        position: Option<usize>,
+    },
+    /// Stop computing; the trace so far stays steppable.
+    Cancel,
+    /// A stepping control.
+    Control(Ctl),
+    /// One tick of play.
+    PlayTick,
+    /// Predict mode is switched on or off.
+    Predicting(bool),
+}
+
+/// What the page does after an action (the pure reducer cannot).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PaneEffect {
+    /// Nothing.
+    None,
+    /// Keep the chosen configuration in local storage.
+    SaveSpec,
+    /// Stop the computing task, if any.
+    StopComputing,
+    /// Stop the computing task, if any, and compute the new run.
+    Compute,
+    /// Start playing (stopping an older play task).
+    Play,
+}
+
+impl Default for AnalysisState {
+    fn default() -> Self {
+        AnalysisState::new(RunSpec::default())
+    }
+}
+
+impl AnalysisState {
+    /// A pane with configuration `spec` and no run yet.
+    pub fn new(spec: RunSpec) -> AnalysisState {
+        AnalysisState {
+            spec,
+            run: None,
+            run_source: String::new(),
+            run_id: 0,
+            computing: false,
+            cancelled: false,
+            error: None,
+            playing: false,
+            speed: 10,
+            pending_seek: None,
+            predicting: false,
+        }
+    }
+
+    /// What a share link carries: the run shown (its configuration and
+    /// event position), else the chooser's configuration.
+    pub fn shared(&self) -> (RunSpec, Option<usize>) {
+        self.run.as_ref().map_or((self.spec.clone(), None), |r| (r.spec.clone(), Some(r.cursor.position())))
+    }
+
+    /// Applies `action`; returns what the page must do besides rendering.
+    pub fn reduce(&mut self, action: PaneAction) -> PaneEffect {
+        match action {
+            PaneAction::Preset(p) => {
+                self.spec.preset = p;
+                // A preset replaces what the configuration panel composed
+                // (and with it a configuration error of the last Analyze).
+                self.spec.properties = None;
+                self.clear_config_error();
+                PaneEffect::SaveSpec
+            }
+            PaneAction::IntModel(m) => {
+                self.spec.int_model = m;
+                PaneEffect::SaveSpec
+            }
+            PaneAction::StepLimit(n) => {
+                self.spec.max_steps = n;
+                PaneEffect::SaveSpec
+            }
+            PaneAction::Properties(text) => {
+                // A configuration error of the last Analyze is about the old text.
+                self.clear_config_error();
+                self.spec.properties = text;
+                PaneEffect::SaveSpec
+            }
+            PaneAction::Speed(s) => {
+                self.speed = s;
+                PaneEffect::None
+            }
+            PaneAction::Analyze(source) => self.analyze(source),
+            PaneAction::Restore { source, spec, position } => {
+                self.spec = spec.clone();
+                match (position, Run::start(&source, spec)) {
+                    (Some(k), Ok(run)) => {
+                        self.run = Some(run);
+                        self.run_source = source;
+                        self.computing = true;
+                        self.pending_seek = Some(k);
+                        self.run_id += 1;
+                        PaneEffect::Compute
+                    }
+                    _ => PaneEffect::None,
+                }
+            }
+            PaneAction::Cancel => {
+                self.run_id += 1;
+                self.computing = false;
+                self.cancelled = true;
+                PaneEffect::StopComputing
+            }
+            PaneAction::Control(ctl) => self.control(ctl),
+            PaneAction::PlayTick => {
+                self.play_tick();
+                PaneEffect::None
+            }
+            PaneAction::Predicting(on) => {
+                self.predicting = on;
+                if on {
+                    self.playing = false;
+                }
+                PaneEffect::None
+            }
+        }
+    }
+
+    fn clear_config_error(&mut self) {
+        if self.error.as_deref().is_some_and(is_config_error) {
+            self.error = None;
+        }
+    }
+
+    fn analyze(&mut self, source: String) -> PaneEffect {
+        self.run_id += 1;
+        self.playing = false;
+        self.cancelled = false;
+        match Run::start(&source, self.spec.clone()) {
+            Ok(run) => {
+                self.run = Some(run);
+                self.run_source = source;
+                self.error = None;
+                self.computing = true;
+                PaneEffect::Compute
+            }
+            Err(e) => {
+                self.run = None;
+                self.error = Some(e);
+                self.computing = false;
+                PaneEffect::StopComputing
+            }
+        }
+    }
+
+    fn control(&mut self, ctl: Ctl) -> PaneEffect {
+        if ctl != Ctl::TogglePlay {
+            // Any manual move pauses.
+            self.playing = false;
+        }
+        let predicting = self.predicting;
+        let Some(run) = self.run.as_mut() else { return PaneEffect::None };
+        let pos = run.cursor.position();
+        // In predict mode nothing but the prediction reveals what comes next.
+        if predicting && ctl.forward(pos) {
+            return PaneEffect::None;
+        }
+        match ctl {
+            Ctl::Step => run.cursor.seek(pos + 1),
+            Ctl::Back => run.cursor.seek(pos.saturating_sub(1)),
+            Ctl::End => {
+                let n = run.cursor.len();
+                run.cursor.seek(n)
+            }
+            Ctl::Start => run.cursor.seek(0),
+            Ctl::Seek(k) | Ctl::Reveal(k) => run.cursor.seek(k),
+            Ctl::Break(bp) => {
+                let to = next_break(&run.cursor, bp).unwrap_or(run.cursor.len());
+                run.cursor.seek(to)
+            }
+            Ctl::TogglePlay => {
+                self.playing = !self.playing;
+                return if self.playing { PaneEffect::Play } else { PaneEffect::None };
+            }
+        };
+        PaneEffect::None
+    }
+
+    /// One event forward while playing; at the end of a finished trace
+    /// play stops (while computing it waits for more events).
+    fn play_tick(&mut self) {
+        if !self.playing {
+            return;
+        }
+        let computing = self.computing;
+        let Some(run) = self.run.as_mut() else { return };
+        let pos = run.cursor.position();
+        if pos < run.cursor.len() {
+            run.cursor.seek(pos + 1);
+        } else if !computing {
+            self.playing = false;
+        }
+    }
+
+    /// The run is computed: a share link's event position is shown now.
+    fn computed(&mut self) {
+        self.computing = false;
+        if let Some(k) = self.pending_seek.take() {
+            if let Some(run) = self.run.as_mut() {
+                run.cursor.seek(k.min(run.cursor.len()));
+            }
+        }
+    }
+}
+
+/// The pane computes its run through the page's one run driver
+/// ([`crate::model::run_driver`]); when the run is over, the pane notes it.
+impl Sliced for AnalysisState {
+    fn work(&mut self) -> Chunk {
+        let Some(run) = self.run.as_mut() else { return Chunk::Done };
+        let chunk = run.work();
+        if chunk == Chunk::Done {
+            self.computed();
+        }
+        chunk
+    }
+
+    fn pending(&self) -> Option<Query> {
+        self.run.as_ref().and_then(|r| r.pending())
+    }
+
+    fn answer(&mut self, solver_output: &str) {
+        if let Some(run) = self.run.as_mut() {
+            run.answer(solver_output);
+        }
     }
 }
 
@@ -718,6 +1069,129 @@ mod tests {
         assert!(Run::start("int main() { return 0 }", RunSpec::default()).is_err());
         for (name, _) in PRESETS {
             assert!(RunSpec { preset: name.to_string(), ..RunSpec::default() }.config().is_ok(), "{name}");
+        }
+    }
+
+    /// The analysis pane's reducer, as the page drives it.
+    mod pane {
+        use super::*;
+        use crate::model::run_driver::{drive_sync, DriverEvent};
+
+        fn analyzed(spec: RunSpec) -> AnalysisState {
+            let mut pane = AnalysisState::new(spec);
+            assert_eq!(pane.reduce(PaneAction::Analyze(EXAMPLE_PROGRAM.into())), PaneEffect::Compute);
+            pane
+        }
+
+        #[test]
+        fn analyze_starts_a_run_that_the_driver_computes_and_cancel_keeps_the_trace() {
+            let mut pane = analyzed(RunSpec { int_model: IntModel::Math, ..RunSpec::default() });
+            assert!(pane.computing && pane.run.is_some() && pane.error.is_none());
+            assert_eq!(pane.run_source, EXAMPLE_PROGRAM);
+            let id = pane.run_id;
+            // Two chunks a slice: the driver yields, then computes to the end.
+            let mut chunks = 0;
+            let events = drive_sync(
+                &mut pane,
+                |_| Err("no solver".into()),
+                || {
+                    chunks += 1;
+                    chunks % 2 == 0
+                },
+            );
+            assert_eq!(events.first(), Some(&DriverEvent::Yielded));
+            assert_eq!(events.last(), Some(&DriverEvent::Done));
+            assert!(!pane.computing && pane.run.as_ref().unwrap().finished());
+            assert_eq!(pane.run_id, id, "the same run");
+            // Cancelled after one chunk: the trace so far stays steppable.
+            let mut cancelled = analyzed(RunSpec { int_model: IntModel::Math, ..RunSpec::default() });
+            assert_eq!(cancelled.work(), Chunk::More);
+            assert_eq!(cancelled.reduce(PaneAction::Cancel), PaneEffect::StopComputing);
+            assert!(!cancelled.computing && cancelled.cancelled);
+            assert_eq!(cancelled.run.as_ref().unwrap().steps(), 8);
+            assert!(!cancelled.run.as_ref().unwrap().finished());
+        }
+
+        #[test]
+        fn a_broken_program_or_configuration_is_an_error_and_a_preset_clears_a_configuration_error() {
+            let mut pane = AnalysisState::default();
+            assert_eq!(pane.reduce(PaneAction::Analyze("int main( {".into())), PaneEffect::StopComputing);
+            assert!(pane.run.is_none() && !pane.computing);
+            assert!(pane.error.as_deref().is_some_and(|e| e.contains("error(s)")));
+            assert_eq!(pane.reduce(PaneAction::Properties(Some("cpa = nonsense".into()))), PaneEffect::SaveSpec);
+            pane.reduce(PaneAction::Analyze(EXAMPLE_PROGRAM.into()));
+            assert!(pane.error.as_deref().is_some_and(is_config_error), "{:?}", pane.error);
+            assert_eq!(pane.reduce(PaneAction::Preset("value".into())), PaneEffect::SaveSpec);
+            assert_eq!(pane.spec.properties, None);
+            assert_eq!(pane.error, None);
+        }
+
+        #[test]
+        fn stepping_seeks_the_cursor_and_predict_mode_blocks_moving_forward() {
+            let mut pane = analyzed(RunSpec { int_model: IntModel::Math, ..RunSpec::default() });
+            drive_sync(&mut pane, |_| Err("no solver".into()), || false);
+            let len = pane.run.as_ref().unwrap().cursor.len();
+            let pos = |p: &AnalysisState| p.run.as_ref().unwrap().cursor.position();
+            pane.reduce(PaneAction::Control(Ctl::Step));
+            pane.reduce(PaneAction::Control(Ctl::Step));
+            assert_eq!(pos(&pane), 2);
+            pane.reduce(PaneAction::Control(Ctl::Back));
+            assert_eq!(pos(&pane), 1);
+            pane.reduce(PaneAction::Control(Ctl::End));
+            assert_eq!(pos(&pane), len);
+            pane.reduce(PaneAction::Control(Ctl::Start));
+            pane.reduce(PaneAction::Control(Ctl::Break(Breakpoint::Widening)));
+            let at = pos(&pane);
+            assert!(at > 0 && at < len && Breakpoint::Widening.matches(&pane.run.as_ref().unwrap().cursor.events()[at - 1]));
+            // Predict mode: forward is refused, back and reveal work.
+            pane.reduce(PaneAction::Predicting(true));
+            pane.reduce(PaneAction::Control(Ctl::Step));
+            pane.reduce(PaneAction::Control(Ctl::Seek(at + 5)));
+            assert_eq!(pane.reduce(PaneAction::Control(Ctl::TogglePlay)), PaneEffect::None);
+            assert_eq!(pos(&pane), at);
+            assert!(!pane.playing);
+            pane.reduce(PaneAction::Control(Ctl::Reveal(at + 1)));
+            assert_eq!(pos(&pane), at + 1);
+            pane.reduce(PaneAction::Control(Ctl::Seek(0)));
+            assert_eq!(pos(&pane), 0);
+        }
+
+        #[test]
+        fn play_moves_one_event_per_tick_and_stops_at_the_end_of_a_finished_run() {
+            let mut pane = analyzed(RunSpec { int_model: IntModel::Math, ..RunSpec::default() });
+            drive_sync(&mut pane, |_| Err("no solver".into()), || false);
+            let len = pane.run.as_ref().unwrap().cursor.len();
+            assert_eq!(pane.reduce(PaneAction::Control(Ctl::TogglePlay)), PaneEffect::Play);
+            pane.reduce(PaneAction::PlayTick);
+            assert_eq!(pane.run.as_ref().unwrap().cursor.position(), 1);
+            // A manual move pauses.
+            pane.reduce(PaneAction::Control(Ctl::Back));
+            assert!(!pane.playing);
+            pane.reduce(PaneAction::PlayTick);
+            assert_eq!(pane.run.as_ref().unwrap().cursor.position(), 0);
+            pane.reduce(PaneAction::Control(Ctl::Seek(len - 1)));
+            pane.reduce(PaneAction::Control(Ctl::TogglePlay));
+            pane.reduce(PaneAction::PlayTick);
+            assert!(pane.playing);
+            pane.reduce(PaneAction::PlayTick);
+            assert!(!pane.playing, "the end of a finished run stops play");
+            assert_eq!(pane.run.as_ref().unwrap().cursor.position(), len);
+        }
+
+        #[test]
+        fn a_share_link_restores_the_configuration_and_its_position_once_computed() {
+            let spec = RunSpec { preset: "value".into(), int_model: IntModel::Math, max_steps: 500, properties: None };
+            let mut chooser_only = AnalysisState::default();
+            let restore = |position| PaneAction::Restore { source: EXAMPLE_PROGRAM.into(), spec: spec.clone(), position };
+            assert_eq!(chooser_only.reduce(restore(None)), PaneEffect::None);
+            assert_eq!(chooser_only.spec, spec);
+            assert!(chooser_only.run.is_none());
+            let mut pane = AnalysisState::default();
+            assert_eq!(pane.reduce(restore(Some(7))), PaneEffect::Compute);
+            assert_eq!(pane.shared(), (spec.clone(), Some(0)));
+            drive_sync(&mut pane, |_| Err("no solver".into()), || false);
+            assert_eq!(pane.shared(), (spec, Some(7)));
+            assert_eq!(pane.pending_seek, None);
         }
     }
 }

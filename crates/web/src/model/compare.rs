@@ -15,6 +15,10 @@
 //!   fixed-size SVG coordinate box; [`SummaryRow`] is a row of the summary
 //!   table (in the spirit of the octagon thesis's Table 3.1); [`heat`]
 //!   gives per-location reached-state counts for the heat map.
+//! * [`CompareView`] is the view's state (choices, runs, shared step); it
+//!   changes only through [`CompareView::reduce`] with a [`CompareAction`],
+//!   and its runs are computed together as one
+//!   [`crate::model::run_driver::Sliced`] computation.
 //!
 //! Plain Rust, tested natively.
 
@@ -22,6 +26,10 @@ use std::collections::BTreeMap;
 
 use engine::trace::{Event, Verdict};
 use engine::view::{Cursor, Statistics};
+use minic::IntModel;
+
+use crate::model::analysis::{Run, RunSpec};
+use crate::model::run_driver::{Chunk, Query, Sliced};
 
 /// The default compare set (the three merge operators on octagons).
 pub const DEFAULT_SET: [&str; 3] = ["octagon-sep", "octagon-join", "octagon-widening"];
@@ -286,6 +294,269 @@ pub fn shade(count: usize, max: usize) -> f64 {
     }
 }
 
+/// The default step limit of compared runs (merge^sep may not terminate).
+pub const DEFAULT_LIMIT: u64 = 3000;
+
+/// The compare view's state: the configurations chosen, their runs and
+/// the shared position (an algorithm step). It changes only through
+/// [`CompareView::reduce`]; its runs are computed together through the
+/// page's run driver ([`crate::model::run_driver`]).
+pub struct CompareView {
+    /// The view is open (over the page).
+    pub open: bool,
+    /// Chosen configurations; an empty string leaves the third pane out.
+    pub choice: [String; 3],
+    /// The step limit of every compared run.
+    pub max_steps: u64,
+    /// The integer model of every compared run: the analysis pane's (or
+    /// the opened link's) when the runs start.
+    pub int_model: IntModel,
+    /// The runs, one per chosen configuration.
+    pub runs: Vec<Run>,
+    /// Why the runs could not start.
+    pub error: Option<String>,
+    /// The runs are being computed.
+    pub computing: bool,
+    /// The shared position: an algorithm step number.
+    pub step: usize,
+    /// A share link's step, applied once the runs are computed.
+    pub pending_step: Option<usize>,
+    /// The run whose solver query is asked (the first to park in this
+    /// slice; the others wait or go on meanwhile).
+    parked: Option<usize>,
+}
+
+impl Default for CompareView {
+    fn default() -> Self {
+        CompareView {
+            open: false,
+            choice: DEFAULT_SET.map(String::from),
+            max_steps: DEFAULT_LIMIT,
+            int_model: IntModel::C,
+            runs: Vec::new(),
+            error: None,
+            computing: false,
+            step: 0,
+            pending_step: None,
+            parked: None,
+        }
+    }
+}
+
+/// A move of the compare view's shared position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StepMove {
+    /// To step 0 (◀◀).
+    Start,
+    /// One step back (◀ Step back).
+    Back,
+    /// One step forward (Step ▶).
+    Forward,
+    /// To the last step of the longest run (▶▶).
+    End,
+    /// The → key: one step forward.
+    KeyForward,
+    /// The ← key: one step back (from the last step at most).
+    KeyBack,
+    /// To step k (the slider, "Go to it" at the divergence).
+    To(usize),
+}
+
+/// What the compare view is told: the user's input and its task's end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompareAction {
+    /// The "Compare" button: open the view; the first time, run the chosen
+    /// set on `source` with the analysis pane's integer model.
+    Open {
+        /// The editor's program.
+        source: String,
+        /// The analysis pane's integer model.
+        int_model: IntModel,
+    },
+    /// Close the view (the runs are kept).
+    Close,
+    /// Configuration `i` is chosen (empty: none).
+    Choice(usize, String),
+    /// The step limit is set.
+    Limit(u64),
+    /// "Run on this program": run the chosen set on `source`.
+    Run {
+        /// The editor's program.
+        source: String,
+        /// The analysis pane's integer model.
+        int_model: IntModel,
+    },
+    /// A share link's compare set: open the view and run it, then show
+    /// `step`.
+    Restore {
+        /// The editor's program.
+        source: String,
+        /// The link's configurations.
+        presets: Vec<String>,
+        /// The link's step.
+        step: Option<usize>,
+        /// The link's integer model.
+        int_model: IntModel,
+    },
+    /// Move the shared position.
+    Move(StepMove),
+}
+
+/// What the page does after a compare action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CompareEffect {
+    /// Nothing.
+    None,
+    /// Stop computing the old runs (they were replaced).
+    StopComputing,
+    /// Stop computing the old runs and compute the new ones.
+    Compute,
+}
+
+impl CompareView {
+    /// The last step of the longest run.
+    pub fn max_step(&self) -> usize {
+        self.runs.iter().map(|r| r.steps() as usize).max().unwrap_or(0)
+    }
+
+    /// What a share link carries: the configurations shown and the shared
+    /// step (nothing while the view is closed).
+    pub fn shared(&self) -> (Vec<String>, Option<usize>) {
+        let shown = if self.open { self.runs.iter().map(|r| r.spec.preset.clone()).collect() } else { Vec::new() };
+        (shown, self.open.then_some(self.step))
+    }
+
+    /// Applies `action`; returns what the page must do besides rendering.
+    pub fn reduce(&mut self, action: CompareAction) -> CompareEffect {
+        match action {
+            CompareAction::Open { source, int_model } => {
+                self.open = true;
+                if self.runs.is_empty() {
+                    self.int_model = int_model;
+                    return self.start(&source);
+                }
+                CompareEffect::None
+            }
+            CompareAction::Close => {
+                self.open = false;
+                CompareEffect::None
+            }
+            CompareAction::Choice(i, preset) => {
+                if let Some(slot) = self.choice.get_mut(i) {
+                    *slot = preset;
+                }
+                CompareEffect::None
+            }
+            CompareAction::Limit(n) => {
+                self.max_steps = n.min(crate::model::share::MAX_STEP_LIMIT);
+                CompareEffect::None
+            }
+            CompareAction::Run { source, int_model } => {
+                self.int_model = int_model;
+                self.start(&source)
+            }
+            CompareAction::Restore { source, presets, step, int_model } => {
+                self.open = true;
+                self.int_model = int_model;
+                for (i, slot) in self.choice.iter_mut().enumerate() {
+                    *slot = presets.get(i).cloned().unwrap_or_default();
+                }
+                self.pending_step = step;
+                self.start(&source)
+            }
+            CompareAction::Move(m) => {
+                let max = self.max_step();
+                self.step = match m {
+                    StepMove::Start => 0,
+                    StepMove::Back => self.step.saturating_sub(1).min(max),
+                    StepMove::Forward => (self.step + 1).min(max),
+                    StepMove::End => max,
+                    StepMove::KeyForward => (self.step + 1).min(max),
+                    StepMove::KeyBack => self.step.min(max).saturating_sub(1),
+                    StepMove::To(k) => k,
+                };
+                CompareEffect::None
+            }
+        }
+    }
+
+    /// Starts a run of every chosen configuration on `source` (none when
+    /// one of them cannot start: its error is shown).
+    fn start(&mut self, source: &str) -> CompareEffect {
+        self.step = 0;
+        self.runs.clear();
+        self.error = None;
+        self.parked = None;
+        let presets: Vec<String> = self.choice.iter().filter(|p| !p.is_empty()).cloned().collect();
+        for preset in presets {
+            let spec = RunSpec { preset, max_steps: self.max_steps, int_model: self.int_model, properties: None };
+            match Run::start(source, spec) {
+                Ok(run) => self.runs.push(run),
+                Err(e) => {
+                    self.error = Some(e);
+                    self.runs.clear();
+                    break;
+                }
+            }
+        }
+        self.computing = !self.runs.is_empty();
+        if self.computing {
+            CompareEffect::Compute
+        } else {
+            CompareEffect::StopComputing
+        }
+    }
+
+    /// The runs are computed: a share link's step is shown now.
+    fn computed(&mut self) {
+        self.computing = false;
+        if let Some(k) = self.pending_step.take() {
+            self.step = k;
+        }
+    }
+}
+
+/// The compared runs advance together, eight waitlist pops each per
+/// chunk; a run parked on a solver query waits while the others go on,
+/// and the slice parks when only parked runs are left (their queries are
+/// asked one at a time, the first to park first).
+impl Sliced for CompareView {
+    fn work(&mut self) -> Chunk {
+        let mut all_done = true;
+        for (i, run) in self.runs.iter_mut().enumerate().filter(|(_, r)| !r.finished()) {
+            if run.pending_query().is_none() {
+                all_done &= run.advance(8);
+            } else {
+                all_done = false;
+            }
+            if self.parked.is_none() && run.pending_query().is_some() {
+                self.parked = Some(i);
+            }
+        }
+        if all_done {
+            self.computed();
+            return Chunk::Done;
+        }
+        let all_parked = self.runs.iter().all(|r| r.finished() || r.pending_query().is_some());
+        if all_parked && self.parked.is_some() {
+            Chunk::Blocked
+        } else {
+            Chunk::More
+        }
+    }
+
+    fn pending(&self) -> Option<Query> {
+        let run = self.runs.get(self.parked?)?;
+        run.pending_query().map(|(qid, script)| Query { origin: format!("compare ({}): query {qid}", run.spec.preset), script })
+    }
+
+    fn answer(&mut self, solver_output: &str) {
+        if let Some(run) = self.parked.take().and_then(|i| self.runs.get_mut(i)) {
+            run.answer_query(solver_output);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,6 +677,62 @@ mod tests {
             let mut c = Cursor::new(self.events().to_vec());
             c.seek(c.len());
             c.snapshot().reached.values().filter(|v| !v.is_empty()).count()
+        }
+    }
+
+    /// The compare view's reducer.
+    mod view {
+        use super::*;
+        use crate::model::run_driver::drive_sync;
+
+        const LOOP: &str = "int main() { int i = 0; while (i < 10) { i = i + 1; } return 0; }";
+
+        #[test]
+        fn open_runs_the_chosen_set_once_and_the_keys_and_buttons_move_within_the_runs() {
+            let mut view = CompareView::default();
+            view.reduce(CompareAction::Choice(2, String::new()));
+            assert_eq!(view.reduce(CompareAction::Limit(u64::MAX)), CompareEffect::None);
+            assert_eq!(view.max_steps, crate::model::share::MAX_STEP_LIMIT);
+            let open = CompareAction::Open { source: LOOP.into(), int_model: IntModel::Math };
+            assert_eq!(view.reduce(open.clone()), CompareEffect::Compute);
+            assert_eq!(view.runs.len(), 2);
+            assert!(view.runs.iter().all(|r| r.spec.int_model == IntModel::Math));
+            drive_sync(&mut view, |_| Err("no solver".into()), || false);
+            assert!(!view.computing);
+            // Opened again: the runs are kept.
+            view.reduce(CompareAction::Close);
+            assert_eq!(view.shared(), (Vec::new(), None));
+            assert_eq!(view.reduce(open), CompareEffect::None);
+            assert_eq!(view.shared().0, vec!["octagon-sep".to_string(), "octagon-join".into()]);
+            let max = view.max_step();
+            assert!(max > 2);
+            view.reduce(CompareAction::Move(StepMove::Back));
+            assert_eq!(view.step, 0);
+            view.reduce(CompareAction::Move(StepMove::Forward));
+            view.reduce(CompareAction::Move(StepMove::KeyForward));
+            assert_eq!(view.step, 2);
+            view.reduce(CompareAction::Move(StepMove::KeyBack));
+            assert_eq!(view.step, 1);
+            view.reduce(CompareAction::Move(StepMove::End));
+            assert_eq!(view.step, max);
+            view.reduce(CompareAction::Move(StepMove::Forward));
+            assert_eq!(view.step, max);
+            // The slider may ask for more; the keys come back from the end.
+            view.reduce(CompareAction::Move(StepMove::To(max + 5)));
+            assert_eq!(view.step, max + 5);
+            view.reduce(CompareAction::Move(StepMove::KeyBack));
+            assert_eq!(view.step, max - 1);
+            view.reduce(CompareAction::Move(StepMove::Start));
+            assert_eq!(view.shared().1, Some(0));
+        }
+
+        #[test]
+        fn a_set_that_cannot_start_shows_why_and_stops_the_old_runs() {
+            let mut view = CompareView::default();
+            let effect = view.reduce(CompareAction::Run { source: "int main( {".into(), int_model: IntModel::C });
+            assert_eq!(effect, CompareEffect::StopComputing);
+            assert!(view.runs.is_empty() && !view.computing);
+            assert!(view.error.is_some());
         }
     }
 }

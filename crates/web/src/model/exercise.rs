@@ -1,9 +1,11 @@
-//! Exercises in the page, as plain Rust (the Yew view is `exercise_app`):
+//! Exercises in the page, as plain Rust (the Yew view is `crate::ui::exercise`):
 //! which set and exercise the address names ([`Route`]), the set's files
 //! fetched in rounds ([`FetchedFiles`]), the student's draft answer per
 //! question kind ([`Draft`]), grading by running the real analysis in
-//! slices ([`Grader`]), and the progress kept in local storage and exported
-//! as an answers file ([`Progress`]).
+//! slices ([`Grader`], driven as a [`Grading`] by the page's run driver),
+//! and the progress kept in local storage and exported as an answers file
+//! ([`Progress`]); the exercise view's state is [`SetState`], changed only
+//! through [`SetState::reduce`].
 //!
 //! Grading is `exercises::plan` → the runs and SMT scripts it needs →
 //! `Plan::grade`, the same code `cpaplay grade` runs natively; the page only
@@ -26,6 +28,7 @@ use minic::IntModel;
 use serde::{Deserialize, Serialize};
 
 use crate::model::analysis::RunSpec;
+use crate::model::run_driver::{Chunk, Query, Sliced};
 
 /// Where the page finds the exercise sets (relative to the page, so only
 /// same-origin files are ever read).
@@ -453,6 +456,238 @@ impl Grader {
     }
 }
 
+/// An answer being graded in the page: the [`Grader`] with the runs made
+/// by earlier checks (a corrected answer is graded at once), driven by the
+/// page's run driver ([`crate::model::run_driver`]). It says what it is
+/// doing ([`Grading::status`]) and, once done, the feedback.
+pub struct Grading {
+    grader: Grader,
+    /// The pane's cache of runs and solver answers, lent for the check
+    /// (a cache, never shown: shared with the pane, not rendered).
+    cache: Rc<RefCell<RunCache>>,
+    /// The run in progress and its events so far.
+    working: Option<(String, usize)>,
+    /// The query the grader waits for.
+    query: Option<Query>,
+    /// The feedback, once graded.
+    feedback: Option<Feedback>,
+}
+
+impl Grading {
+    /// Grades with `grader`, using and filling `cache`.
+    pub fn new(grader: Grader, cache: Rc<RefCell<RunCache>>) -> Grading {
+        Grading { grader, cache, working: None, query: None, feedback: None }
+    }
+
+    /// What the check is doing, for the status line
+    /// (`Running octagon-join: 120 events so far…`).
+    pub fn status(&self) -> Option<String> {
+        self.working.as_ref().map(|(label, events)| format!("Running {label}: {events} events so far…"))
+    }
+
+    /// The feedback, once the grading is done.
+    pub fn feedback(&self) -> Option<&Feedback> {
+        self.feedback.as_ref()
+    }
+}
+
+/// A chunk of grading is at most 400 events of the current run.
+impl Sliced for Grading {
+    fn work(&mut self) -> Chunk {
+        if self.feedback.is_some() {
+            return Chunk::Done;
+        }
+        match self.grader.advance(400, &mut self.cache.borrow_mut()) {
+            GraderStep::Working { label, events } => {
+                self.working = Some((label, events));
+                Chunk::More
+            }
+            GraderStep::Solver { origin, script } => {
+                self.query = Some(Query { origin, script });
+                Chunk::Blocked
+            }
+            GraderStep::Done(f) => {
+                self.feedback = Some(f);
+                Chunk::Done
+            }
+        }
+    }
+
+    fn pending(&self) -> Option<Query> {
+        self.query.clone()
+    }
+
+    fn answer(&mut self, solver_output: &str) {
+        self.query = None;
+        self.grader.answer(solver_output, &mut self.cache.borrow_mut());
+    }
+}
+
+/// The exercise view's state: the set and the exercise shown, the
+/// student's progress in the set, the answer widgets' draft, and what the
+/// view shows around them. It changes only through [`SetState::reduce`]; the
+/// page keeps the progress in local storage whenever it changed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetState {
+    /// The set opened.
+    pub set: Rc<ExerciseSet>,
+    /// The index of the exercise shown.
+    pub current: usize,
+    /// The student's progress in the set (local storage).
+    pub progress: Progress,
+    /// What the answer widgets hold.
+    pub draft: Draft,
+    /// How many hints are shown.
+    pub hints: usize,
+    /// What a check or an import in progress is doing (Check and Import
+    /// are disabled meanwhile).
+    pub status: Option<String>,
+    /// Why the draft is not an answer yet.
+    pub message: Option<String>,
+    /// What the last import of an answers file did (`true`) or why it was
+    /// refused (`false`).
+    pub import_note: Option<(bool, String)>,
+    /// The exercise is hidden (only the set's head shows).
+    pub collapsed: bool,
+}
+
+/// What an import of an answers file did, for its note.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportReport {
+    /// Answers re-checked.
+    pub total: usize,
+    /// The file's student.
+    pub student: String,
+    /// The file's name.
+    pub file: String,
+    /// Exercise ids of the file that the set does not have.
+    pub skipped: Vec<String>,
+}
+
+/// What the exercise view is told: the student's input and the checks'
+/// progress.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SetAction {
+    /// The student's name is typed.
+    Student(String),
+    /// The answer widgets changed.
+    Edit(Draft),
+    /// Show one more hint.
+    Hint,
+    /// Hide or show the exercise.
+    ToggleCollapsed,
+    /// Check was pressed but the draft is not an answer: why.
+    Refused(String),
+    /// Check was pressed with an answer: the last refusal goes.
+    Answered,
+    /// What the check or import in progress is doing now.
+    Status(String),
+    /// A checked answer and its feedback (the check is over).
+    Recorded {
+        /// The answer checked.
+        answer: Answer,
+        /// Its feedback.
+        feedback: Feedback,
+    },
+    /// An import of an answers file takes the file's student name.
+    ImportStudent(String),
+    /// An imported answer of exercise `exercise` was re-checked.
+    ImportRecorded {
+        /// The exercise's id.
+        exercise: String,
+        /// The imported answer.
+        answer: Answer,
+        /// Its feedback here.
+        feedback: Feedback,
+    },
+    /// The import is over (or was refused: why).
+    ImportDone(Result<ImportReport, String>),
+}
+
+impl SetState {
+    /// The view of exercise `current` of `set` with the stored `progress`;
+    /// the widgets hold its draft (kept in the progress at once).
+    pub fn new(set: Rc<ExerciseSet>, current: usize, progress: Progress) -> SetState {
+        let mut view = SetState {
+            set,
+            current,
+            progress,
+            draft: Draft::default(),
+            hints: 0,
+            status: None,
+            message: None,
+            import_note: None,
+            collapsed: false,
+        };
+        view.set_draft(view.progress.draft(view.exercise()));
+        view
+    }
+
+    /// The exercise shown.
+    pub fn exercise(&self) -> &Exercise {
+        &self.set.exercises[self.current]
+    }
+
+    /// The view after `action`.
+    pub fn reduce(&self, action: SetAction) -> SetState {
+        let mut next = self.clone();
+        match action {
+            SetAction::Student(name) => next.progress.student = name.trim().to_string(),
+            SetAction::Edit(d) => next.set_draft(d),
+            SetAction::Hint => next.hints = (next.hints + 1).min(self.exercise().hints.len()),
+            SetAction::ToggleCollapsed => next.collapsed = !next.collapsed,
+            SetAction::Refused(m) => next.message = Some(m),
+            SetAction::Answered => next.message = None,
+            SetAction::Status(s) => next.status = Some(s),
+            SetAction::Recorded { answer, feedback } => {
+                next.progress.record(answer, &feedback);
+                next.status = None;
+            }
+            SetAction::ImportStudent(name) => next.progress.student = name,
+            SetAction::ImportRecorded { exercise, answer, feedback } => {
+                next.progress.record(answer, &feedback);
+                next.progress.drafts.remove(&exercise);
+            }
+            SetAction::ImportDone(result) => {
+                next.import_note = Some(match result {
+                    Ok(r) => {
+                        let skipped = if r.skipped.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" Skipped (not in this set): {}.", r.skipped.join(", "))
+                        };
+                        let summary = next.progress.summary(&next.set);
+                        (
+                            true,
+                            format!(
+                                "Imported and re-checked {} answer(s) of “{}” from {}: {summary}.{skipped}",
+                                r.total, r.student, r.file
+                            ),
+                        )
+                    }
+                    Err(e) => (false, e),
+                });
+                // The shown exercise's widgets show its imported answer.
+                let d = next.progress.draft(next.exercise());
+                next.set_draft(d);
+                next.status = None;
+            }
+        }
+        next
+    }
+
+    /// The widgets hold `d`, and the progress keeps it as the exercise's
+    /// draft (moving to another exercise reloads the page; half-written
+    /// answers survive that).
+    fn set_draft(&mut self, d: Draft) {
+        let id = self.exercise().id.clone();
+        if self.progress.drafts.get(&id) != Some(&d) {
+            self.progress.drafts.insert(id, d.clone());
+        }
+        self.draft = d;
+    }
+}
+
 /// The result of an answer as the page keeps it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -851,5 +1086,102 @@ mod tests {
         let plain = ConfigSpec { preset: "value".into(), set: BTreeMap::new(), locked: false };
         assert_eq!(run_spec(&plain).properties, None);
         assert_eq!(config_spec(&run_spec(&plain)).set, BTreeMap::new());
+    }
+
+    /// The exercise view's reducer, on the shipped set (read from disk:
+    /// native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    mod set_view {
+        use super::*;
+
+        fn shipped_set() -> Rc<ExerciseSet> {
+            let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../static/exercises/cpa-basics");
+            Rc::new(exercises::load_set(&exercises::load::DirFiles(dir)).set.expect("the set loads"))
+        }
+
+        fn verdict_exercise(set: &ExerciseSet) -> usize {
+            set.exercises.iter().position(|e| e.question == Question::Verdict && !e.hints.is_empty()).expect("a verdict exercise")
+        }
+
+        fn feedback(ex: &Exercise, answer: &Answer) -> Feedback {
+            exercises::check_sync(ex, answer)
+        }
+
+        #[test]
+        fn the_draft_is_kept_in_the_progress_and_hints_stop_at_the_last() {
+            let set = shipped_set();
+            let i = verdict_exercise(&set);
+            let view = SetState::new(set.clone(), i, Progress::default());
+            let id = set.exercises[i].id.clone();
+            assert_eq!(view.progress.drafts.get(&id), Some(&view.draft), "kept at once");
+            let d = Draft { verdict: "true".into(), ..view.draft.clone() };
+            let view = view.reduce(SetAction::Edit(d.clone()));
+            assert_eq!(view.draft, d);
+            assert_eq!(view.progress.drafts[&id], d);
+            let mut v = view.clone();
+            for _ in 0..set.exercises[i].hints.len() + 2 {
+                v = v.reduce(SetAction::Hint);
+            }
+            assert_eq!(v.hints, set.exercises[i].hints.len());
+            let v = v.reduce(SetAction::ToggleCollapsed).reduce(SetAction::Student("  Ada  ".into()));
+            assert!(v.collapsed);
+            assert_eq!(v.progress.student, "Ada");
+            // The reducer is pure: the old state is unchanged.
+            assert_eq!(view.hints, 0);
+        }
+
+        #[test]
+        fn a_check_shows_its_status_then_records_the_feedback() {
+            let set = shipped_set();
+            let i = verdict_exercise(&set);
+            let ex = set.exercises[i].clone();
+            let view = SetState::new(set, i, Progress::default()).reduce(SetAction::Refused("Choose a verdict.".into()));
+            assert_eq!(view.message.as_deref(), Some("Choose a verdict."));
+            let view = view.reduce(SetAction::Answered).reduce(SetAction::Status("Checking…".into()));
+            assert_eq!(view.message, None);
+            assert_eq!(view.status.as_deref(), Some("Checking…"));
+            let answer = Answer::Verdict { verdict: "unknown".into() };
+            let f = feedback(&ex, &answer);
+            let view = view.reduce(SetAction::Recorded { answer: answer.clone(), feedback: f.clone() });
+            assert_eq!(view.status, None);
+            assert_eq!(view.progress.answers[&ex.id], answer);
+            assert_eq!(view.progress.results[&ex.id], Outcome::from(&f));
+        }
+
+        #[test]
+        fn an_import_replaces_answers_drops_their_drafts_and_notes_what_it_did() {
+            let set = shipped_set();
+            let i = verdict_exercise(&set);
+            let ex = set.exercises[i].clone();
+            let view = SetState::new(set.clone(), i, Progress::default())
+                .reduce(SetAction::Edit(Draft { verdict: "false".into(), ..Draft::default() }));
+            let answer = Answer::Verdict { verdict: "true".into() };
+            let f = feedback(&ex, &answer);
+            let view = view
+                .reduce(SetAction::ImportStudent("Bob".into()))
+                .reduce(SetAction::Status(format!("Re-checking 1 of 1: {}…", ex.title)))
+                .reduce(SetAction::ImportRecorded { exercise: ex.id.clone(), answer: answer.clone(), feedback: f })
+                .reduce(SetAction::ImportDone(Ok(ImportReport {
+                    total: 1,
+                    student: "Bob".into(),
+                    file: "answers-bob.json".into(),
+                    skipped: vec!["gone".into()],
+                })));
+            assert_eq!(view.progress.student, "Bob");
+            assert_eq!(view.status, None);
+            let (ok, note) = view.import_note.clone().unwrap();
+            assert!(ok);
+            assert_eq!(
+                note,
+                format!(
+                    "Imported and re-checked 1 answer(s) of “Bob” from answers-bob.json: {}. Skipped (not in this set): gone.",
+                    view.progress.summary(&set)
+                )
+            );
+            // The widgets show the imported answer, not the old draft.
+            assert_eq!(view.draft, Draft::new(&ex, Some(&answer)));
+            let refused = view.reduce(SetAction::ImportDone(Err("Import cancelled.".into())));
+            assert_eq!(refused.import_note, Some((false, "Import cancelled.".to_string())));
+        }
     }
 }

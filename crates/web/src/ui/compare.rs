@@ -8,152 +8,83 @@
 //! a heat map shows each configuration's reached states per CFA location;
 //! two SVG plots show reached-set size and states created over the steps;
 //! a summary table ends it. Everything shown is computed in
-//! [`crate::model::compare`]; the runs advance in slices of at most
-//! [`crate::model::analysis::SLICE_MS`] so the page never freezes.
+//! [`crate::model::compare`], and the view's state changes only through
+//! [`CompareView::reduce`]; the runs advance together through the page's
+//! run driver ([`crate::ui::run::drive`]) so the page never freezes.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo_events::{EventListener, EventListenerOptions, EventListenerPhase};
-use gloo_timers::future::TimeoutFuture;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-use crate::model::analysis::SLICE_MS;
-use crate::model::analysis::{Panels, Run, RunSpec, PRESETS};
+use crate::model::analysis::{Panels, PRESETS};
 use crate::model::compare::{
-    divergence, heat, plot, series, shade, signatures, step_position, step_starts, Divergence, Plot, SummaryRow, DEFAULT_SET,
-    PLOT_H, PLOT_PAD, PLOT_PAD_L, PLOT_W,
+    divergence, heat, plot, series, shade, signatures, step_position, step_starts, CompareAction, CompareEffect, CompareView,
+    Divergence, Plot, StepMove, SummaryRow, PLOT_H, PLOT_PAD, PLOT_PAD_L, PLOT_W,
 };
 use crate::model::graphs::cfa::CfaGraph;
 use crate::model::graphs::layout::Shape;
-use crate::platform::clock::now_ms;
+use crate::ui::run::{drive, CancelFlag};
 
 /// Line colours of the configurations, by pane.
 const COLORS: [&str; 3] = ["#c2410c", "#2958c7", "#1f7a44"];
 
-/// The default step limit of compared runs (merge^sep may not terminate).
-const DEFAULT_LIMIT: u64 = 3000;
-
-struct CompareState {
-    open: bool,
-    /// Chosen configurations; an empty string leaves the third pane out.
-    choice: [String; 3],
-    max_steps: u64,
-    /// The integer model of every compared run: the analysis pane's (or
-    /// the opened link's) when the runs start.
-    int_model: minic::IntModel,
-    runs: Vec<Run>,
-    error: Option<String>,
-    computing: bool,
-    gen: u64,
-    /// The shared position: an algorithm step number.
-    step: usize,
-    /// A share link's step, applied once the runs are computed.
-    pending_step: Option<usize>,
+/// The view's state and its computing task, as the callbacks hold them.
+#[derive(Clone)]
+struct View {
+    /// The view's state, changed only by [`View::dispatch`]. A shared cell
+    /// rather than `use_reducer`: the runs' verifiers cannot be cloned, and
+    /// the computing task advances them in place between slices.
+    state: Rc<RefCell<CompareView>>,
+    redraw: UseForceUpdateHandle,
+    /// The computing task's cancel flag (a task handle, not rendered).
+    computing: Rc<RefCell<CancelFlag>>,
 }
 
-impl Default for CompareState {
-    fn default() -> Self {
-        CompareState {
-            open: false,
-            choice: DEFAULT_SET.map(String::from),
-            max_steps: DEFAULT_LIMIT,
-            int_model: minic::IntModel::C,
-            runs: Vec::new(),
-            error: None,
-            computing: false,
-            gen: 0,
-            step: 0,
-            pending_step: None,
+impl View {
+    /// Reduces `action` and does what it asks of the page; `redraw`: and
+    /// renders the view again (not for a chooser's change, as before a
+    /// run nothing shown depends on it).
+    fn apply(&self, action: CompareAction, redraw: bool) {
+        let effect = self.state.borrow_mut().reduce(action);
+        match effect {
+            CompareEffect::None => {}
+            CompareEffect::StopComputing => self.computing.borrow().cancel(),
+            CompareEffect::Compute => {
+                let cancel = CancelFlag::new();
+                self.computing.replace(cancel.clone()).cancel();
+                let (state, redraw) = (self.state.clone(), self.redraw.clone());
+                wasm_bindgen_futures::spawn_local(async move {
+                    drive(state, cancel, move |_| redraw.force_update()).await;
+                });
+            }
+        }
+        if redraw {
+            self.redraw.force_update();
         }
     }
-}
 
-type State = Rc<RefCell<CompareState>>;
-
-fn start(state: &State, redraw: &UseForceUpdateHandle, source: &str) {
-    let mut st = state.borrow_mut();
-    st.gen += 1;
-    st.step = 0;
-    st.runs.clear();
-    st.error = None;
-    let presets: Vec<String> = st.choice.iter().filter(|p| !p.is_empty()).cloned().collect();
-    for p in presets {
-        match Run::start(source, RunSpec { preset: p, max_steps: st.max_steps, int_model: st.int_model, properties: None }) {
-            Ok(run) => st.runs.push(run),
-            Err(e) => {
-                st.error = Some(e);
-                st.runs.clear();
-                break;
-            }
-        }
+    /// Reduces `action` and redraws.
+    fn dispatch(&self, action: CompareAction) {
+        self.apply(action, true);
     }
-    st.computing = !st.runs.is_empty();
-    let gen = st.gen;
-    drop(st);
-    if state.borrow().computing {
-        let (state, redraw) = (state.clone(), redraw.clone());
-        wasm_bindgen_futures::spawn_local(async move { compute(state, redraw, gen).await });
-    }
-    redraw.force_update();
-}
 
-async fn compute(state: State, redraw: UseForceUpdateHandle, gen: u64) {
-    loop {
-        // One slice; the borrow ends with the block, before any await.
-        let (all_done, parked) = {
-            let mut st = state.borrow_mut();
-            if st.gen != gen {
-                return;
+    /// A callback that dispatches what `f` makes of the event (if anything).
+    fn on<E: 'static>(&self, redraw: bool, f: impl Fn(E) -> Option<CompareAction> + 'static) -> Callback<E> {
+        let view = self.clone();
+        Callback::from(move |e: E| {
+            if let Some(action) = f(e) {
+                view.apply(action, redraw);
             }
-            let t0 = now_ms();
-            let mut all_done;
-            let mut parked = None;
-            loop {
-                all_done = true;
-                for (i, run) in st.runs.iter_mut().enumerate().filter(|(_, r)| !r.finished()) {
-                    if run.pending_query().is_none() {
-                        all_done &= run.advance(8);
-                    } else {
-                        all_done = false;
-                    }
-                    if parked.is_none() {
-                        parked = run.pending_query().map(|q| (i, q, run.spec.preset.clone()));
-                    }
-                }
-                // Only runs waiting for Z3 are left, or the slice is over.
-                let all_parked = st.runs.iter().all(|r| r.finished() || r.pending_query().is_some());
-                if all_done || now_ms() - t0 > SLICE_MS || (all_parked && parked.is_some()) {
-                    break;
-                }
-            }
-            if all_done {
-                st.computing = false;
-                if let Some(k) = st.pending_step.take() {
-                    st.step = k;
-                }
-            }
-            (all_done, parked)
-        };
-        redraw.force_update();
-        if all_done {
-            return;
-        }
-        // A symbolic run waits for Z3; the others continue after its answer.
-        if let Some((i, (qid, script), preset)) = parked {
-            let out = crate::platform::z3::check_logged(&format!("compare ({preset}): query {qid}"), &script, None).await;
-            let mut st = state.borrow_mut();
-            if st.gen != gen {
-                return;
-            }
-            if let Some(run) = st.runs.get_mut(i) {
-                run.answer_query(&out.unwrap_or_else(|_| "unknown".into()));
-            }
-            continue;
-        }
-        TimeoutFuture::new(0).await;
+        })
+    }
+
+    /// A button that moves the shared position.
+    fn mover(&self, m: StepMove) -> Callback<MouseEvent> {
+        self.on(true, move |_: MouseEvent| Some(CompareAction::Move(m)))
     }
 }
 
@@ -167,24 +98,15 @@ pub struct CompareProps {
 /// The top bar's "Compare" button and the compare view it opens.
 #[function_component(CompareButton)]
 pub fn compare_button(props: &CompareProps) -> Html {
-    let state: State = use_mut_ref(CompareState::default);
-    let redraw = use_force_update();
+    let view =
+        View { state: use_mut_ref(CompareView::default), redraw: use_force_update(), computing: use_mut_ref(CancelFlag::new) };
 
     // Opened with a share link that carries a compare set: open and run it.
     {
-        let (state, redraw, source) = (state.clone(), redraw.clone(), props.source.clone());
+        let (view, source) = (view.clone(), props.source.clone());
         use_effect_with((), move |_| {
-            if let Some((presets, step, model)) = crate::ui::share::take_compare_restore() {
-                {
-                    let mut st = state.borrow_mut();
-                    st.open = true;
-                    st.int_model = model;
-                    for (i, slot) in st.choice.iter_mut().enumerate() {
-                        *slot = presets.get(i).cloned().unwrap_or_default();
-                    }
-                    st.pending_step = step;
-                }
-                start(&state, &redraw, &source);
+            if let Some((presets, step, int_model)) = crate::ui::share::take_compare_restore() {
+                view.dispatch(CompareAction::Restore { source, presets, step, int_model });
             }
         });
     }
@@ -192,182 +114,152 @@ pub fn compare_button(props: &CompareProps) -> Html {
     // While the view is open, ← and → step it (not the analysis pane below):
     // a capturing listener on the window sees the keys first.
     {
-        let (state, redraw) = (state.clone(), redraw.clone());
+        let view = view.clone();
         use_effect_with((), move |_| {
-            let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
-            let listener = web_sys::window().map(|w| {
-                EventListener::new_with_options(&w, "keydown", options, move |e| {
-                    let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
-                    let in_field = e
-                        .target()
-                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                        .is_some_and(|el| matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"));
-                    let mut st = state.borrow_mut();
-                    if !st.open || in_field || e.ctrl_key() || e.alt_key() || e.meta_key() {
-                        return;
-                    }
-                    let max = st.runs.iter().map(|r| r.steps() as usize).max().unwrap_or(0);
-                    match e.key().as_str() {
-                        "ArrowRight" => st.step = (st.step + 1).min(max),
-                        "ArrowLeft" => st.step = st.step.min(max).saturating_sub(1),
-                        _ => return,
-                    }
-                    e.prevent_default();
-                    e.stop_immediate_propagation();
-                    drop(st);
-                    redraw.force_update();
-                })
-            });
+            let listener = step_keys(view);
             move || drop(listener)
         });
     }
 
     let on_open = {
-        let (state, redraw, source) = (state.clone(), redraw.clone(), props.source.clone());
-        Callback::from(move |_: MouseEvent| {
-            let first = {
-                let mut st = state.borrow_mut();
-                st.open = true;
-                if st.runs.is_empty() {
-                    st.int_model = crate::ui::share::analysis_now().0.int_model;
-                }
-                st.runs.is_empty()
-            };
-            if first {
-                start(&state, &redraw, &source);
-            } else {
-                redraw.force_update();
-            }
+        let source = props.source.clone();
+        view.on(true, move |_: MouseEvent| {
+            Some(CompareAction::Open { source: source.clone(), int_model: crate::ui::share::analysis_now().0.int_model })
         })
     };
 
-    let st = state.borrow();
+    let st = view.state.borrow();
     // What a share link made now carries.
-    let shown: Vec<String> = if st.open { st.runs.iter().map(|r| r.spec.preset.clone()).collect() } else { Vec::new() };
-    crate::ui::share::note_compare(&shown, st.open.then_some(st.step));
+    let (shown, position) = st.shared();
+    crate::ui::share::note_compare(&shown, position);
 
     html! {
         <>
             <button class="compare-open" data-testid="compare-open" onclick={on_open}
                 title="Run two or three configurations on this program side by side">{ "Compare" }</button>
             if st.open {
-                { view(&state, &st, &redraw, &props.source) }
+                { render(&view, &st, &props.source) }
             }
         </>
     }
 }
 
-fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source: &str) -> Html {
-    let set_step = |f: Rc<dyn Fn(usize, usize) -> usize>| {
-        let (state, redraw) = (state.clone(), redraw.clone());
-        Callback::from(move |_: MouseEvent| {
-            let mut s = state.borrow_mut();
-            let max = s.runs.iter().map(|r| r.steps() as usize).max().unwrap_or(0);
-            s.step = f(s.step, max).min(max);
-            drop(s);
-            redraw.force_update();
-        })
-    };
-    let on_close = {
-        let (state, redraw) = (state.clone(), redraw.clone());
-        Callback::from(move |_: MouseEvent| {
-            state.borrow_mut().open = false;
-            redraw.force_update();
-        })
-    };
-    let on_choice = |i: usize| {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let sel: HtmlSelectElement = e.target_unchecked_into();
-            state.borrow_mut().choice[i] = sel.value();
-        })
-    };
-    let on_limit = {
-        let state = state.clone();
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(n) = input.value().trim().parse::<u64>() {
-                state.borrow_mut().max_steps = n.min(crate::model::share::MAX_STEP_LIMIT);
-            }
-        })
-    };
-    let on_run = {
-        let (state, redraw, source) = (state.clone(), redraw.clone(), source.to_string());
-        Callback::from(move |_: MouseEvent| {
-            state.borrow_mut().int_model = crate::ui::share::analysis_now().0.int_model;
-            start(&state, &redraw, &source)
-        })
-    };
-    let on_slider = {
-        let (state, redraw) = (state.clone(), redraw.clone());
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(k) = input.value().parse::<usize>() {
-                state.borrow_mut().step = k;
-                redraw.force_update();
-            }
-        })
-    };
+/// The window's capturing key listener: ← and → move the shared step
+/// while the view is open (outside form fields).
+fn step_keys(view: View) -> Option<EventListener> {
+    let options = EventListenerOptions { phase: EventListenerPhase::Capture, passive: false };
+    let window = web_sys::window()?;
+    Some(EventListener::new_with_options(&window, "keydown", options, move |e| {
+        let Some(e) = e.dyn_ref::<web_sys::KeyboardEvent>() else { return };
+        let in_field = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT"));
+        if !view.state.borrow().open || in_field || e.ctrl_key() || e.alt_key() || e.meta_key() {
+            return;
+        }
+        let m = match e.key().as_str() {
+            "ArrowRight" => StepMove::KeyForward,
+            "ArrowLeft" => StepMove::KeyBack,
+            _ => return,
+        };
+        e.prevent_default();
+        e.stop_immediate_propagation();
+        view.dispatch(CompareAction::Move(m));
+    }))
+}
 
-    let max_step = st.runs.iter().map(|r| r.steps() as usize).max().unwrap_or(0);
-    let step = st.step.min(max_step);
-    let sigs: Vec<_> = st.runs.iter().map(|r| signatures(r.cursor.events())).collect();
-    let finished: Vec<bool> = st.runs.iter().map(|r| r.finished()).collect();
-    let div: Option<Divergence> = divergence(&sigs.iter().map(|s| s.as_slice()).collect::<Vec<_>>(), &finished);
-    let on_jump = {
-        let (state, redraw, to) = (state.clone(), redraw.clone(), div.as_ref().map(|d| d.step));
-        Callback::from(move |_: MouseEvent| {
-            if let Some(k) = to {
-                state.borrow_mut().step = k;
-                redraw.force_update();
-            }
-        })
-    };
+/// Everything the view shows at the shared step, computed from the runs.
+struct Shown {
+    max_step: usize,
+    step: usize,
+    div: Option<Divergence>,
+    /// Each pane at the shared step: its configuration, panels, and whether
+    /// it diverges here.
+    panes: Vec<(String, Panels, bool)>,
+    /// Each run's reached states per CFA location at the shared step.
+    heats: Vec<std::collections::BTreeMap<u32, usize>>,
+    heat_max: usize,
+    /// The program's CFA drawn once (the same program in every pane).
+    graph: Option<CfaGraph>,
+    nodes: Vec<u32>,
+    reached_plot: Plot,
+    created_plot: Plot,
+    rows: Vec<SummaryRow>,
+}
 
-    // Each pane at the shared step (a copy of its cursor, seeked).
-    let panes: Vec<(String, Panels, bool)> = st
-        .runs
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let starts = step_starts(r.cursor.events());
-            let pos = step_position(&starts, r.cursor.len(), step);
-            let mut c = r.cursor.clone();
-            c.seek(pos);
-            let marked = div.as_ref().is_some_and(|d| d.step == step && d.differs.get(i).copied().unwrap_or(false));
-            (r.spec.preset.clone(), Panels::of(&r.program, &c), marked)
-        })
-        .collect();
-    let heats: Vec<_> = st
-        .runs
-        .iter()
-        .map(|r| {
-            let starts = step_starts(r.cursor.events());
-            let mut c = r.cursor.clone();
-            c.seek(step_position(&starts, r.cursor.len(), step));
-            heat(&c)
-        })
-        .collect();
-    let heat_max = heats.iter().flat_map(|h| h.values().copied()).max().unwrap_or(0);
-    // Every pane's CFA drawn with its counts (the same program, one layout).
-    let graph = st.runs.first().map(|r| CfaGraph::build(&r.program, CfaGraph::fold_by_default(&r.program)));
-    let nodes: Vec<u32> = st.runs.first().map(|r| r.program.nodes.iter().map(|n| n.id.0).collect()).unwrap_or_default();
-    let all_series: Vec<_> = st.runs.iter().map(|r| series(r.cursor.events())).collect();
-    let markers: Vec<usize> = div.iter().map(|d| d.step).chain(std::iter::once(step)).collect();
-    let reached_plot = plot(
-        &st.runs.iter().zip(&all_series).map(|(r, s)| (r.spec.preset.clone(), s.reached.clone())).collect::<Vec<_>>(),
-        &markers,
-        300,
-    );
-    let created_plot = plot(
-        &st.runs.iter().zip(&all_series).map(|(r, s)| (r.spec.preset.clone(), s.created.clone())).collect::<Vec<_>>(),
-        &markers,
-        300,
-    );
-    let rows: Vec<SummaryRow> = st.runs.iter().map(|r| SummaryRow::of(&r.spec.preset, r.cursor.events())).collect();
-    let min_created = rows.iter().filter(|r| r.finished).map(|r| r.created).min();
+impl Shown {
+    fn of(st: &CompareView) -> Shown {
+        let max_step = st.max_step();
+        let step = st.step.min(max_step);
+        let sigs: Vec<_> = st.runs.iter().map(|r| signatures(r.cursor.events())).collect();
+        let finished: Vec<bool> = st.runs.iter().map(|r| r.finished()).collect();
+        let div = divergence(&sigs.iter().map(|s| s.as_slice()).collect::<Vec<_>>(), &finished);
+        // Each pane at the shared step (a copy of its cursor, seeked).
+        let panes = st
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let starts = step_starts(r.cursor.events());
+                let pos = step_position(&starts, r.cursor.len(), step);
+                let mut c = r.cursor.clone();
+                c.seek(pos);
+                let marked = div.as_ref().is_some_and(|d| d.step == step && d.differs.get(i).copied().unwrap_or(false));
+                (r.spec.preset.clone(), Panels::of(&r.program, &c), marked)
+            })
+            .collect();
+        let heats: Vec<_> = st
+            .runs
+            .iter()
+            .map(|r| {
+                let starts = step_starts(r.cursor.events());
+                let mut c = r.cursor.clone();
+                c.seek(step_position(&starts, r.cursor.len(), step));
+                heat(&c)
+            })
+            .collect();
+        let heat_max = heats.iter().flat_map(|h| h.values().copied()).max().unwrap_or(0);
+        // Every pane's CFA drawn with its counts (the same program, one layout).
+        let graph = st.runs.first().map(|r| CfaGraph::build(&r.program, CfaGraph::fold_by_default(&r.program)));
+        let nodes = st.runs.first().map(|r| r.program.nodes.iter().map(|n| n.id.0).collect()).unwrap_or_default();
+        let all_series: Vec<_> = st.runs.iter().map(|r| series(r.cursor.events())).collect();
+        let markers: Vec<usize> = div.iter().map(|d| d.step).chain(std::iter::once(step)).collect();
+        let reached_plot = plot(
+            &st.runs.iter().zip(&all_series).map(|(r, s)| (r.spec.preset.clone(), s.reached.clone())).collect::<Vec<_>>(),
+            &markers,
+            300,
+        );
+        let created_plot = plot(
+            &st.runs.iter().zip(&all_series).map(|(r, s)| (r.spec.preset.clone(), s.created.clone())).collect::<Vec<_>>(),
+            &markers,
+            300,
+        );
+        let rows = st.runs.iter().map(|r| SummaryRow::of(&r.spec.preset, r.cursor.events())).collect();
+        Shown { max_step, step, div, panes, heats, heat_max, graph, nodes, reached_plot, created_plot, rows }
+    }
+}
 
-    let status = if st.computing {
+/// The open view: its head (choices, Run, status), the stepping controls,
+/// the divergence banner, the panes, the heat map and plots, the summary.
+fn render(view: &View, st: &CompareView, source: &str) -> Html {
+    let shown = Shown::of(st);
+    html! {
+        <div class="compare-overlay" data-testid="compare-view" role="dialog" aria-label="Compare configurations">
+            { head(view, st, source) }
+            { controls(view, &shown) }
+            { divergence_banner(view, st, &shown) }
+            { panes(&shown) }
+            { heat_and_plots(st, &shown) }
+            { summary(&shown) }
+        </div>
+    }
+}
+
+/// The view's status line: the runs' progress, why they could not start,
+/// or what was compared.
+fn status(st: &CompareView) -> String {
+    if st.computing {
         format!(
             "computing… {}",
             st.runs.iter().map(|r| format!("{} {} steps", r.spec.preset, r.steps())).collect::<Vec<_>>().join(", ")
@@ -376,8 +268,81 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
         e.clone()
     } else {
         format!("{} configurations, {} integers, {} steps at most", st.runs.len(), st.int_model.name(), st.max_steps)
+    }
+}
+
+/// The head: the configuration choices, the step limit, Run, the status
+/// and Close.
+fn head(view: &View, st: &CompareView, source: &str) -> Html {
+    let on_close = view.on(true, |_: MouseEvent| Some(CompareAction::Close));
+    let on_choice = |i: usize| {
+        view.on(false, move |e: Event| Some(CompareAction::Choice(i, e.target_unchecked_into::<HtmlSelectElement>().value())))
     };
-    let div_text = match (&div, st.computing) {
+    let on_limit = view.on(false, |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        input.value().trim().parse::<u64>().ok().map(CompareAction::Limit)
+    });
+    let on_run = {
+        let source = source.to_string();
+        view.on(true, move |_: MouseEvent| {
+            Some(CompareAction::Run { source: source.clone(), int_model: crate::ui::share::analysis_now().0.int_model })
+        })
+    };
+    html! {
+        <div class="compare-head">
+            <h2>{ "Compare configurations" }</h2>
+            { for (0..3).map(|i| html! {
+                <select data-testid={format!("compare-preset-{i}")} onchange={on_choice(i)}>
+                    if i == 2 { <option value="" selected={st.choice[2].is_empty()}>{ "(none)" }</option> }
+                    { for PRESETS.iter().map(|(name, what)| html! {
+                        <option value={*name} selected={st.choice[i] == *name} title={*what}>{ *name }</option>
+                    }) }
+                </select>
+            }) }
+            <label title="limits.steps of each run">{ "Step limit " }
+                <input data-testid="compare-limit" type="number" min="0" step="100" value={st.max_steps.to_string()} onchange={on_limit} />
+            </label>
+            <button class="primary" data-testid="compare-run" onclick={on_run} disabled={st.computing}>{ "Run on this program" }</button>
+            <span class="compare-status" data-testid="compare-status">{ status(st) }</span>
+            <button class="compare-close" data-testid="compare-close" onclick={on_close} aria-label="Close the compare view">{ "× Close" }</button>
+        </div>
+    }
+}
+
+/// The stepping buttons, the shared slider (with the divergence's tick)
+/// and the position.
+fn controls(view: &View, shown: &Shown) -> Html {
+    let on_slider = view.on(true, |e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        input.value().parse::<usize>().ok().map(|k| CompareAction::Move(StepMove::To(k)))
+    });
+    let (step, max_step) = (shown.step, shown.max_step);
+    html! {
+        <div class="compare-controls">
+            <button data-testid="compare-start" onclick={view.mover(StepMove::Start)}>{ "◀◀" }</button>
+            <button data-testid="compare-back" onclick={view.mover(StepMove::Back)}>{ "◀ Step back" }</button>
+            <button data-testid="compare-step-fwd" onclick={view.mover(StepMove::Forward)}>{ "Step ▶" }</button>
+            <button data-testid="compare-end" onclick={view.mover(StepMove::End)}>{ "▶▶" }</button>
+            <div class="compare-slider">
+                <input data-testid="compare-step" type="range" min="0" max={max_step.to_string()} value={step.to_string()} oninput={on_slider} />
+                if let (Some(d), true) = (&shown.div, max_step > 0) {
+                    <span class="divergence-tick" title={format!("first divergence: step {}", d.step)}
+                        style={format!("left: {:.2}%", 100.0 * d.step as f64 / max_step as f64)}></span>
+                }
+            </div>
+            <span class="position" data-testid="compare-position">{ format!("step {step} of {max_step}") }</span>
+        </div>
+    }
+}
+
+/// The first divergence in words, with "Go to it".
+fn divergence_banner(view: &View, st: &CompareView, shown: &Shown) -> Html {
+    let div = &shown.div;
+    let on_jump = {
+        let to = div.as_ref().map(|d| d.step);
+        view.on(true, move |_: MouseEvent| to.map(|k| CompareAction::Move(StepMove::To(k))))
+    };
+    let div_text = match (div, st.computing) {
         (Some(d), _) => {
             let who: Vec<&str> =
                 st.runs.iter().zip(&d.differs).filter(|(_, x)| **x).map(|(r, _)| r.spec.preset.as_str()).collect();
@@ -392,111 +357,101 @@ fn view(state: &State, st: &CompareState, redraw: &UseForceUpdateHandle, source:
         (None, true) => "Looking for the first step where they differ…".to_string(),
         (None, false) => "They behave the same at every step.".to_string(),
     };
-
     html! {
-        <div class="compare-overlay" data-testid="compare-view" role="dialog" aria-label="Compare configurations">
-            <div class="compare-head">
-                <h2>{ "Compare configurations" }</h2>
-                { for (0..3).map(|i| html! {
-                    <select data-testid={format!("compare-preset-{i}")} onchange={on_choice(i)}>
-                        if i == 2 { <option value="" selected={st.choice[2].is_empty()}>{ "(none)" }</option> }
-                        { for PRESETS.iter().map(|(name, what)| html! {
-                            <option value={*name} selected={st.choice[i] == *name} title={*what}>{ *name }</option>
-                        }) }
-                    </select>
-                }) }
-                <label title="limits.steps of each run">{ "Step limit " }
-                    <input data-testid="compare-limit" type="number" min="0" step="100" value={st.max_steps.to_string()} onchange={on_limit} />
-                </label>
-                <button class="primary" data-testid="compare-run" onclick={on_run} disabled={st.computing}>{ "Run on this program" }</button>
-                <span class="compare-status" data-testid="compare-status">{ status }</span>
-                <button class="compare-close" data-testid="compare-close" onclick={on_close} aria-label="Close the compare view">{ "× Close" }</button>
-            </div>
-            <div class="compare-controls">
-                <button data-testid="compare-start" onclick={set_step(Rc::new(|_, _| 0))}>{ "◀◀" }</button>
-                <button data-testid="compare-back" onclick={set_step(Rc::new(|k, _| k.saturating_sub(1)))}>{ "◀ Step back" }</button>
-                <button data-testid="compare-step-fwd" onclick={set_step(Rc::new(|k, _| k + 1))}>{ "Step ▶" }</button>
-                <button data-testid="compare-end" onclick={set_step(Rc::new(|_, m| m))}>{ "▶▶" }</button>
-                <div class="compare-slider">
-                    <input data-testid="compare-step" type="range" min="0" max={max_step.to_string()} value={step.to_string()} oninput={on_slider} />
-                    if let (Some(d), true) = (&div, max_step > 0) {
-                        <span class="divergence-tick" title={format!("first divergence: step {}", d.step)}
-                            style={format!("left: {:.2}%", 100.0 * d.step as f64 / max_step as f64)}></span>
+        <p class={classes!("compare-divergence", div.as_ref().map(|d| if d.step == shown.step { "here" } else { "elsewhere" }))} data-testid="compare-divergence">
+            <span>{ div_text }</span>
+            if div.is_some() {
+                <button data-testid="compare-jump-divergence" onclick={on_jump}>{ "Go to it" }</button>
+            }
+        </p>
+    }
+}
+
+/// One pane per configuration at the shared step: its step in words,
+/// statistics, heat-shaded CFA and verdict.
+fn panes(shown: &Shown) -> Html {
+    html! {
+        <div class="compare-panes" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", shown.panes.len().max(1))}>
+            { for shown.panes.iter().enumerate().map(|(i, (preset, p, marked))| html! {
+                <section class={classes!("compare-pane", marked.then_some("diverges"))} data-testid="compare-pane" data-preset={preset.clone()}
+                    style={format!("--pane-color: {}", COLORS[i % 3])}>
+                    <h3><span class="swatch"></span>{ preset.clone() }</h3>
+                    if *marked { <p class="diverges-here">{ "diverges here" }</p> }
+                    <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
+                    <p class="stats">{ p.stats.clone() }</p>
+                    if let Some(g) = &shown.graph {
+                        { heat_cfa(g, &shown.heats[i], shown.heat_max) }
                     }
-                </div>
-                <span class="position" data-testid="compare-position">{ format!("step {step} of {max_step}") }</span>
-            </div>
-            <p class={classes!("compare-divergence", div.as_ref().map(|d| if d.step == step { "here" } else { "elsewhere" }))} data-testid="compare-divergence">
-                <span>{ div_text }</span>
-                if div.is_some() {
-                    <button data-testid="compare-jump-divergence" onclick={on_jump}>{ "Go to it" }</button>
-                }
-            </p>
-            <div class="compare-panes" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", panes.len().max(1))}>
-                { for panes.iter().enumerate().map(|(i, (preset, p, marked))| html! {
-                    <section class={classes!("compare-pane", marked.then_some("diverges"))} data-testid="compare-pane" data-preset={preset.clone()}
-                        style={format!("--pane-color: {}", COLORS[i % 3])}>
-                        <h3><span class="swatch"></span>{ preset.clone() }</h3>
-                        if *marked { <p class="diverges-here">{ "diverges here" }</p> }
-                        <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
-                        <p class="stats">{ p.stats.clone() }</p>
-                        if let Some(g) = &graph {
-                            { heat_cfa(g, &heats[i], heat_max) }
-                        }
-                        if let Some(v) = &p.verdict {
-                            <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))}>{ v.clone() }</p>
-                        }
-                    </section>
-                }) }
-            </div>
-            <div class="compare-lower">
-                <section class="compare-heat" data-testid="compare-heat">
-                    <h3>{ "Reached states per location (heat map)" }</h3>
-                    <table>
-                        <thead><tr><th></th>{ for nodes.iter().map(|n| html! { <th>{ format!("N{n}") }</th> }) }</tr></thead>
-                        <tbody>
-                            { for heats.iter().zip(&st.runs).map(|(h, r)| html! {
-                                <tr data-preset={r.spec.preset.clone()}>
-                                    <th>{ r.spec.preset.clone() }</th>
-                                    { for nodes.iter().map(|n| {
-                                        let c = h.get(n).copied().unwrap_or(0);
-                                        let a = shade(c, heat_max);
-                                        let style = format!("background: rgba(194, 65, 12, {:.3}); color: {}", a * 0.85, if a > 0.55 { "#fff" } else { "inherit" });
-                                        html! { <td style={style} title={format!("N{n}: {c} reached state(s)")}>{ if c == 0 { String::new() } else { c.to_string() } }</td> }
-                                    }) }
-                                </tr>
-                            }) }
-                        </tbody>
-                    </table>
+                    if let Some(v) = &p.verdict {
+                        <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))}>{ v.clone() }</p>
+                    }
                 </section>
-                <section class="compare-plots">
-                    { svg_plot("Reached-set size over the steps", "compare-plot-reached", &reached_plot) }
-                    { svg_plot("States created over the steps", "compare-plot-created", &created_plot) }
-                </section>
-            </div>
-            <section class="compare-summary">
-                <h3>{ "Summary" }</h3>
-                <table data-testid="compare-summary">
-                    <thead><tr>
-                        <th>{ "configuration" }</th><th>{ "terminates?" }</th><th>{ "verdict" }</th>
-                        <th>{ "reached" }</th><th>{ "created" }</th><th>{ "steps" }</th><th>{ "refinements" }</th>
-                    </tr></thead>
+            }) }
+        </div>
+    }
+}
+
+/// The heat map table (reached states per location and configuration) and
+/// the two plots over the steps.
+fn heat_and_plots(st: &CompareView, shown: &Shown) -> Html {
+    let (nodes, heat_max) = (&shown.nodes, shown.heat_max);
+    html! {
+        <div class="compare-lower">
+            <section class="compare-heat" data-testid="compare-heat">
+                <h3>{ "Reached states per location (heat map)" }</h3>
+                <table>
+                    <thead><tr><th></th>{ for nodes.iter().map(|n| html! { <th>{ format!("N{n}") }</th> }) }</tr></thead>
                     <tbody>
-                        { for rows.iter().enumerate().map(|(i, r)| html! {
-                            <tr data-preset={r.preset.clone()}>
-                                <td><span class="swatch" style={format!("background: {}", COLORS[i % 3])}></span>{ r.preset.clone() }</td>
-                                <td>{ if !r.finished { "…" } else if r.terminates { "yes" } else { "no (limit)" } }</td>
-                                <td class={format!("verdict-{}", r.verdict.to_lowercase())}>{ r.verdict.clone() }</td>
-                                <td>{ r.reached }</td>
-                                <td class={classes!((Some(r.created) == min_created && r.finished).then_some("best"))}>{ r.created }</td>
-                                <td>{ r.steps }</td>
-                                <td>{ r.refinements }</td>
+                        { for shown.heats.iter().zip(&st.runs).map(|(h, r)| html! {
+                            <tr data-preset={r.spec.preset.clone()}>
+                                <th>{ r.spec.preset.clone() }</th>
+                                { for nodes.iter().map(|n| {
+                                    let c = h.get(n).copied().unwrap_or(0);
+                                    let a = shade(c, heat_max);
+                                    let style = format!("background: rgba(194, 65, 12, {:.3}); color: {}", a * 0.85, if a > 0.55 { "#fff" } else { "inherit" });
+                                    html! { <td style={style} title={format!("N{n}: {c} reached state(s)")}>{ if c == 0 { String::new() } else { c.to_string() } }</td> }
+                                }) }
                             </tr>
                         }) }
                     </tbody>
                 </table>
             </section>
+            <section class="compare-plots">
+                { svg_plot("Reached-set size over the steps", "compare-plot-reached", &shown.reached_plot) }
+                { svg_plot("States created over the steps", "compare-plot-created", &shown.created_plot) }
+            </section>
         </div>
+    }
+}
+
+/// The summary table: per configuration whether it terminates, its
+/// verdict, reached and created states, steps and refinements.
+fn summary(shown: &Shown) -> Html {
+    let rows = &shown.rows;
+    let min_created = rows.iter().filter(|r| r.finished).map(|r| r.created).min();
+    html! {
+        <section class="compare-summary">
+            <h3>{ "Summary" }</h3>
+            <table data-testid="compare-summary">
+                <thead><tr>
+                    <th>{ "configuration" }</th><th>{ "terminates?" }</th><th>{ "verdict" }</th>
+                    <th>{ "reached" }</th><th>{ "created" }</th><th>{ "steps" }</th><th>{ "refinements" }</th>
+                </tr></thead>
+                <tbody>
+                    { for rows.iter().enumerate().map(|(i, r)| html! {
+                        <tr data-preset={r.preset.clone()}>
+                            <td><span class="swatch" style={format!("background: {}", COLORS[i % 3])}></span>{ r.preset.clone() }</td>
+                            <td>{ if !r.finished { "…" } else if r.terminates { "yes" } else { "no (limit)" } }</td>
+                            <td class={format!("verdict-{}", r.verdict.to_lowercase())}>{ r.verdict.clone() }</td>
+                            <td>{ r.reached }</td>
+                            <td class={classes!((Some(r.created) == min_created && r.finished).then_some("best"))}>{ r.created }</td>
+                            <td>{ r.steps }</td>
+                            <td>{ r.refinements }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </section>
     }
 }
 

@@ -2,7 +2,10 @@
 //! [`ExercisePane`] above the playground (prompt, answer widget per
 //! question kind, check, feedback, hints, progress, export), and the
 //! instructor's [`MakeExerciseButton`] ("make an exercise from what I
-//! see"). What is shown and graded is decided in [`crate::model::exercise`].
+//! see"). What is shown and graded is decided in [`crate::model::exercise`]:
+//! the set view's state changes only through its reducer
+//! ([`SetState::reduce`]), and answers are graded through the page's run
+//! driver ([`crate::ui::run::drive`]).
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,7 +14,6 @@ use exercises::model::{Question, StepQuestion};
 use exercises::predict::{MergeOutcome, StopOutcome};
 use exercises::run::RunCache;
 use exercises::{Answer, Exercise, ExerciseSet, Feedback};
-use gloo_timers::future::TimeoutFuture;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -19,68 +21,56 @@ use yew::prelude::*;
 
 use crate::model::exercise::Session;
 use crate::model::exercise::{
-    points_text, skeleton_question, Draft, Grader, GraderStep, Progress, Route, Status, SKELETON_KINDS,
+    points_text, skeleton_question, Draft, Grader, Grading, ImportReport, Progress, Route, SetAction, SetState, Status,
+    SKELETON_KINDS,
 };
+use crate::model::run_driver::SliceEnd;
 use crate::platform::files::download;
 use crate::platform::storage::{forget_progress, load_progress, save_progress};
+use crate::ui::run::{drive, CancelFlag};
 
-thread_local! {
-    /// Runs already made by checks (a corrected answer is graded at once).
-    static RUNS: RefCell<RunCache> = RefCell::new(RunCache::new());
-}
-
-/// Grades with the page's Z3 and slices of at most 12 ms, telling
-/// `on_status` what it is doing.
-async fn grade(mut grader: Grader, on_status: Callback<String>) -> Feedback {
-    loop {
-        let step = RUNS.with(|c| {
-            let mut cache = c.borrow_mut();
-            let t0 = crate::platform::clock::now_ms();
-            loop {
-                match grader.advance(400, &mut cache) {
-                    GraderStep::Working { .. } if crate::platform::clock::now_ms() - t0 < crate::model::analysis::SLICE_MS => {
-                        continue
-                    }
-                    other => break other,
-                }
+/// Grades `grader` through the page's run driver (slices of at most
+/// [`crate::model::analysis::SLICE_MS`], queries to the page's Z3), with the
+/// runs of earlier checks in `runs`, telling `on_status` what it is doing.
+async fn grade(grader: Grader, runs: Rc<RefCell<RunCache>>, on_status: Callback<String>) -> Feedback {
+    let task = Rc::new(RefCell::new(Grading::new(grader, runs)));
+    let probe = task.clone();
+    drive(task.clone(), CancelFlag::new(), move |end| match end {
+        SliceEnd::Yield => {
+            if let Some(s) = probe.borrow().status() {
+                on_status.emit(s);
             }
-        });
-        match step {
-            GraderStep::Working { label, events } => {
-                on_status.emit(format!("Running {label}: {events} events so far…"));
-                TimeoutFuture::new(0).await;
-            }
-            GraderStep::Solver { origin, script } => {
-                if !crate::platform::z3::status().ready() {
-                    on_status.emit("Asking Z3 (it loads on first use)…".into());
-                }
-                let out = crate::platform::z3::check_logged(&origin, &script, None).await.unwrap_or_else(|_| "unknown".into());
-                RUNS.with(|c| grader.answer(&out, &mut c.borrow_mut()));
-            }
-            GraderStep::Done(f) => return f,
         }
-    }
+        SliceEnd::Parked(_) if !crate::platform::z3::status().ready() => {
+            on_status.emit("Asking Z3 (it loads on first use)…".into());
+        }
+        _ => {}
+    })
+    .await;
+    let feedback = task.borrow().feedback().cloned();
+    feedback.expect("the driver ends when the grade is known")
 }
 
 /// Reads an answers file for `set` and re-checks every answer in it, one
 /// after the other (the file's own results are ignored, as `cpaplay grade`
 /// ignores them); the answers and results replace the progress's for those
-/// exercises, and the file's student name becomes the progress's. Returns
-/// what was done, or why the file was refused.
+/// exercises, and the file's student name becomes the progress's (each told
+/// to the view through `dispatch`). Returns what was done, or why the file
+/// was refused.
 async fn import_answers(
     set: &ExerciseSet,
     name: &str,
     text: &str,
-    progress: &Rc<RefCell<Progress>>,
-    status: &UseStateHandle<Option<String>>,
-) -> Result<String, String> {
+    runs: &Rc<RefCell<RunCache>>,
+    dispatch: &UseReducerDispatcher<SetState>,
+) -> Result<ImportReport, String> {
     let file =
         exercises::answers::AnswersFile::parse(name, text).map_err(|e| format!("This answers file cannot be read: {e}"))?;
     if file.set != set.id {
         return Err(format!("{name} answers the set `{}`, not `{}`.", file.set, set.id));
     }
     let known: Vec<(&Exercise, &Answer)> = set.exercises.iter().filter_map(|e| file.answers.get(&e.id).map(|a| (e, a))).collect();
-    let unknown: Vec<&String> = file.answers.keys().filter(|id| set.exercise(id).is_none()).collect();
+    let unknown: Vec<String> = file.answers.keys().filter(|id| set.exercise(id).is_none()).cloned().collect();
     let sure = crate::platform::location::confirm(&format!(
         "Replace the answers to {} exercise(s) with those of {name} (student “{}”)? Each is checked again here.",
         known.len(),
@@ -89,35 +79,23 @@ async fn import_answers(
     if !sure {
         return Err("Import cancelled.".into());
     }
-    progress.borrow_mut().student = file.student.clone();
+    dispatch.dispatch(SetAction::ImportStudent(file.student.clone()));
     let total = known.len();
     for (k, (ex, answer)) in known.into_iter().enumerate() {
-        status.set(Some(format!("Re-checking {} of {total}: {}…", k + 1, ex.title)));
+        dispatch.dispatch(SetAction::Status(format!("Re-checking {} of {total}: {}…", k + 1, ex.title)));
         let feedback = match Grader::new(ex, answer) {
             Err(f) => f,
             Ok(g) => {
-                let on_status = {
-                    let (status, title) = (status.clone(), ex.title.clone());
-                    Callback::from(move |s: String| status.set(Some(format!("Re-checking {} of {total}: {title} — {s}", k + 1))))
-                };
-                grade(g, on_status).await
+                let title = ex.title.clone();
+                let on_status = dispatch
+                    .to_callback()
+                    .reform(move |s: String| SetAction::Status(format!("Re-checking {} of {total}: {title} — {s}", k + 1)));
+                grade(g, runs.clone(), on_status).await
             }
         };
-        let mut p = progress.borrow_mut();
-        p.record(answer.clone(), &feedback);
-        p.drafts.remove(&ex.id);
-        save_progress(&set.id, &p);
+        dispatch.dispatch(SetAction::ImportRecorded { exercise: ex.id.clone(), answer: answer.clone(), feedback });
     }
-    let skipped = if unknown.is_empty() {
-        String::new()
-    } else {
-        format!(" Skipped (not in this set): {}.", unknown.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
-    };
-    Ok(format!(
-        "Imported and re-checked {total} answer(s) of “{}” from {name}: {}.{skipped}",
-        file.student,
-        progress.borrow().summary(set)
-    ))
+    Ok(ImportReport { total, student: file.student, file: name.to_string(), skipped: unknown })
 }
 
 /// Properties of [`ExercisePane`].
@@ -162,42 +140,62 @@ pub fn exercise_pane(props: &ExercisePaneProps) -> Html {
     }
 }
 
+/// Properties of [`SetView`].
 #[derive(Properties, PartialEq)]
 struct SetViewProps {
+    /// The set opened.
     set: Rc<ExerciseSet>,
+    /// The index of the exercise shown.
     current: usize,
+    /// What could not be loaded (shown above the exercise).
     problems: Vec<String>,
+    /// The editor's program.
     source: String,
 }
 
+impl Reducible for SetState {
+    type Action = SetAction;
+
+    fn reduce(self: Rc<Self>, action: SetAction) -> Rc<Self> {
+        Rc::new(SetState::reduce(&self, action))
+    }
+}
+
+/// What the set view's parts share: its state (through its reducer) and
+/// the runs of earlier checks.
+#[derive(Clone)]
+struct SetHandles {
+    state: UseReducerHandle<SetState>,
+    /// The runs and solver answers of earlier checks, so a corrected answer
+    /// is graded at once (a cache, never shown: a shared cell).
+    runs: Rc<RefCell<RunCache>>,
+}
+
+/// One exercise of a set: the head (progress, name, import, export), the
+/// list of the set's exercises and the exercise with its answer widget.
 #[function_component(SetView)]
 fn set_view(props: &SetViewProps) -> Html {
-    let set = props.set.clone();
-    let ex = Rc::new(set.exercises[props.current].clone());
-    let progress = use_mut_ref(|| load_progress(&set.id));
-    let redraw = use_force_update();
-    let draft = {
-        let (ex, progress) = (ex.clone(), progress.clone());
-        use_state(move || progress.borrow().draft(&ex))
+    let state = {
+        let set = props.set.clone();
+        let current = props.current;
+        use_reducer(move || {
+            let progress = load_progress(&set.id);
+            SetState::new(set, current, progress)
+        })
     };
-    // The draft is kept as it changes: moving to another exercise reloads
-    // the page, and half-written answers must survive that.
+    // The progress is kept in local storage whenever it changed (the
+    // last saved copy is a handle of that, never shown).
+    let saved = use_mut_ref(|| load_progress(&props.set.id));
     {
-        let (progress, set, id) = (progress.clone(), set.clone(), ex.id.clone());
-        use_effect_with((*draft).clone(), move |d| {
-            let mut p = progress.borrow_mut();
-            if p.drafts.get(&id) != Some(d) {
-                p.drafts.insert(id, d.clone());
-                save_progress(&set.id, &p);
+        let set = props.set.id.clone();
+        use_effect_with(state.progress.clone(), move |p| {
+            if *saved.borrow() != *p {
+                save_progress(&set, p);
+                *saved.borrow_mut() = p.clone();
             }
         });
     }
-    let hints = use_state(|| 0usize);
-    let status = use_state(|| None::<String>);
-    let message = use_state(|| None::<String>);
-    // What the last import of an answers file did (or why it was refused).
-    let import_note = use_state(|| None::<(bool, String)>);
-    let collapsed = use_state(|| false);
+    let h = SetHandles { state, runs: use_mut_ref(RunCache::new) };
     // The list shows the current exercise (it may be far down a long set).
     use_effect_with((), |_| {
         let current = web_sys::window()
@@ -211,88 +209,46 @@ fn set_view(props: &SetViewProps) -> Html {
         }
     });
 
-    let on_name = {
-        let (progress, set) = (progress.clone(), set.clone());
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            progress.borrow_mut().student = input.value().trim().to_string();
-            save_progress(&set.id, &progress.borrow());
-        })
-    };
-    let on_import = {
-        let (set, progress, status, import_note, redraw) =
-            (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
-        let (draft, ex) = (draft.clone(), ex.clone());
-        Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
-            input.set_value("");
-            let (set, progress, status, import_note, redraw) =
-                (set.clone(), progress.clone(), status.clone(), import_note.clone(), redraw.clone());
-            let (draft, ex) = (draft.clone(), ex.clone());
-            wasm_bindgen_futures::spawn_local(async move {
-                let name = file.name();
-                let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default();
-                match import_answers(&set, &name, &text, &progress, &status).await {
-                    Ok(note) => import_note.set(Some((true, note))),
-                    Err(e) => import_note.set(Some((false, e))),
-                }
-                // The shown exercise's widgets show its imported answer.
-                draft.set(progress.borrow().draft(&ex));
-                status.set(None);
-                redraw.force_update();
-            });
-        })
-    };
+    let st = &*h.state;
+    html! {
+        <section class={classes!("exercise-pane", st.collapsed.then_some("collapsed"))} data-testid="exercise-pane">
+            { set_head(&h) }
+            { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
+            if let Some((ok, note)) = &st.import_note {
+                <p class={classes!("status", if *ok { "status-ok" } else { "status-error" })} data-testid="import-note" role="status">{ note.clone() }</p>
+            }
+            if !st.collapsed {
+                <div class="exercise-body">
+                    { exercise_list(&st.set, props.current, &st.progress) }
+                    { exercise_article(&h, props) }
+                </div>
+            }
+        </section>
+    }
+}
+
+/// The link to exercise `id` of `set`.
+fn exercise_route(set: &ExerciseSet, id: &str) -> String {
+    Route::Set { set: set.id.clone(), exercise: Some(id.to_string()) }.fragment()
+}
+
+/// The set's head: title, progress, the student's name, import, export,
+/// forget, and hide/show.
+fn set_head(h: &SetHandles) -> Html {
+    let st = &*h.state;
+    let on_name = h.state.dispatcher().to_callback().reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        SetAction::Student(input.value())
+    });
     let on_export = {
-        let (progress, set) = (progress.clone(), set.clone());
+        let state = h.state.clone();
         Callback::from(move |_: MouseEvent| {
-            let p = progress.borrow();
-            download(&p.export_name(&set.id), &p.answers_file(&set), "application/json");
-        })
-    };
-    let on_check = {
-        let (ex, set, draft, progress, status, message, redraw) =
-            (ex.clone(), set.clone(), draft.clone(), progress.clone(), status.clone(), message.clone(), redraw.clone());
-        Callback::from(move |_: MouseEvent| {
-            if status.is_some() {
-                return;
-            }
-            let answer = match draft.answer(&ex.question) {
-                Ok(a) => a,
-                Err(m) => {
-                    message.set(Some(m));
-                    return;
-                }
-            };
-            message.set(None);
-            let record = {
-                let (progress, set, redraw, status) = (progress.clone(), set.clone(), redraw.clone(), status.clone());
-                move |answer: Answer, f: Feedback| {
-                    progress.borrow_mut().record(answer, &f);
-                    save_progress(&set.id, &progress.borrow());
-                    status.set(None);
-                    redraw.force_update();
-                }
-            };
-            match Grader::new(&ex, &answer) {
-                Err(f) => record(answer, f),
-                Ok(grader) => {
-                    status.set(Some("Checking…".into()));
-                    let on_status = {
-                        let status = status.clone();
-                        Callback::from(move |s: String| status.set(Some(s)))
-                    };
-                    wasm_bindgen_futures::spawn_local(async move {
-                        let f = grade(grader, on_status).await;
-                        record(answer, f);
-                    });
-                }
-            }
+            let p = &state.progress;
+            download(&p.export_name(&state.set.id), &p.answers_file(&state.set), "application/json");
         })
     };
     let on_forget = {
-        let set = set.clone();
+        let set = st.set.clone();
         Callback::from(move |_: MouseEvent| {
             let sure = crate::platform::location::confirm(&format!(
                 "Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.",
@@ -304,121 +260,196 @@ fn set_view(props: &SetViewProps) -> Html {
             }
         })
     };
-    let on_hint = {
-        let (hints, n) = (hints.clone(), ex.hints.len());
-        Callback::from(move |_: MouseEvent| hints.set((*hints + 1).min(n)))
-    };
-    let on_collapse = {
-        let collapsed = collapsed.clone();
-        Callback::from(move |_: MouseEvent| collapsed.set(!*collapsed))
-    };
-
-    let p = progress.borrow();
-    let route = |id: &str| Route::Set { set: set.id.clone(), exercise: Some(id.to_string()) }.fragment();
-    let prev = props.current.checked_sub(1).map(|i| route(&set.exercises[i].id));
-    let next = set.exercises.get(props.current + 1).map(|e| route(&e.id));
-    let result = p.results.get(&ex.id).cloned();
-    let locked = crate::model::exercise::locks_playground(&ex);
+    let on_collapse = h.state.dispatcher().to_callback().reform(|_: MouseEvent| SetAction::ToggleCollapsed);
+    let (set, p, collapsed) = (&st.set, &st.progress, st.collapsed);
     html! {
-        <section class={classes!("exercise-pane", collapsed.then_some("collapsed"))} data-testid="exercise-pane">
-            <div class="exercise-head">
-                <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
-                <span class="exercise-progress" data-testid="exercise-progress">{ p.summary(&set) }</span>
-                <label class="exercise-student">{ "Your name " }
-                    <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} oninput={on_name} />
-                </label>
-                <label class="import-answers" title="Load an answers file (yours from another browser, or a student's) and re-check every answer here">
-                    { "Import answers…" }
-                    <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import} disabled={status.is_some()} />
-                </label>
-                <button data-testid="export-answers" onclick={on_export}
-                    title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
-                <button data-testid="forget-progress" onclick={on_forget} title="Start the set afresh in this browser">{ "Forget progress" }</button>
-                <a class="exercise-all" href="#exercises">{ "All sets" }</a>
-                <button class="exercise-collapse" onclick={on_collapse} aria-expanded={(!*collapsed).to_string()}>
-                    { if *collapsed { "Show exercise" } else { "Hide exercise" } }
-                </button>
+        <div class="exercise-head">
+            <h2 class="exercise-set-title" title={set.description.clone()}>{ set.title.clone() }</h2>
+            <span class="exercise-progress" data-testid="exercise-progress">{ p.summary(set) }</span>
+            <label class="exercise-student">{ "Your name " }
+                <input data-testid="student-name" type="text" maxlength="80" placeholder="for the export" value={p.student.clone()} oninput={on_name} />
+            </label>
+            <label class="import-answers" title="Load an answers file (yours from another browser, or a student's) and re-check every answer here">
+                { "Import answers…" }
+                <input type="file" accept=".json,application/json" data-testid="import-answers" onchange={on_import(h)} disabled={st.status.is_some()} />
+            </label>
+            <button data-testid="export-answers" onclick={on_export}
+                title="Download your checked answers and results as a file for your instructor (cpaplay grade re-checks it)">{ "Export answers" }</button>
+            <button data-testid="forget-progress" onclick={on_forget} title="Start the set afresh in this browser">{ "Forget progress" }</button>
+            <a class="exercise-all" href="#exercises">{ "All sets" }</a>
+            <button class="exercise-collapse" onclick={on_collapse} aria-expanded={(!collapsed).to_string()}>
+                { if collapsed { "Show exercise" } else { "Hide exercise" } }
+            </button>
+        </div>
+    }
+}
+
+/// "Import answers…": reads the chosen file and re-checks its answers.
+fn on_import(h: &SetHandles) -> Callback<Event> {
+    let (set, runs, dispatch) = (h.state.set.clone(), h.runs.clone(), h.state.dispatcher());
+    Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let Some(file) = input.files().and_then(|f| f.get(0)) else { return };
+        input.set_value("");
+        let (set, runs, dispatch) = (set.clone(), runs.clone(), dispatch.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let name = file.name();
+            let text = JsFuture::from(file.text()).await.ok().and_then(|t| t.as_string()).unwrap_or_default();
+            let result = import_answers(&set, &name, &text, &runs, &dispatch).await;
+            dispatch.dispatch(SetAction::ImportDone(result));
+        });
+    })
+}
+
+/// "Check": grades the draft's answer and records the result.
+fn on_check(h: &SetHandles) -> Callback<MouseEvent> {
+    let (state, runs) = (h.state.clone(), h.runs.clone());
+    Callback::from(move |_: MouseEvent| {
+        if state.status.is_some() {
+            return;
+        }
+        let dispatch = state.dispatcher();
+        let ex = state.exercise();
+        let answer = match state.draft.answer(&ex.question) {
+            Ok(a) => a,
+            Err(m) => {
+                dispatch.dispatch(SetAction::Refused(m));
+                return;
+            }
+        };
+        dispatch.dispatch(SetAction::Answered);
+        match Grader::new(ex, &answer) {
+            Err(feedback) => dispatch.dispatch(SetAction::Recorded { answer, feedback }),
+            Ok(grader) => {
+                dispatch.dispatch(SetAction::Status("Checking…".into()));
+                let on_status = dispatch.to_callback().reform(SetAction::Status);
+                let runs = runs.clone();
+                wasm_bindgen_futures::spawn_local(async move {
+                    let feedback = grade(grader, runs, on_status).await;
+                    dispatch.dispatch(SetAction::Recorded { answer, feedback });
+                });
+            }
+        }
+    })
+}
+
+/// The set's exercises with their marks (right, partly, wrong).
+fn exercise_list(set: &ExerciseSet, current: usize, p: &Progress) -> Html {
+    html! {
+        <nav class="exercise-list" data-testid="exercise-list" aria-label="Exercises of the set">
+            <ol>
+                { for set.exercises.iter().enumerate().map(|(i, e)| {
+                    let st = p.status(&e.id);
+                    let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "\u{a0}" };
+                    html! {
+                        <li class={classes!((i == current).then_some("current"))}>
+                            <a data-exercise={e.id.clone()} class={st.class()} href={exercise_route(set, &e.id)}
+                                aria-current={(i == current).then_some("page")} title={e.question.kind()}>
+                                <span class="exercise-mark" aria-hidden="true">{ mark }</span><span>{ e.title.clone() }</span>
+                            </a>
+                        </li>
+                    }
+                }) }
+            </ol>
+        </nav>
+    }
+}
+
+/// The exercise: prompt, configuration, answer widget, actions, status,
+/// feedback and hints.
+fn exercise_article(h: &SetHandles, props: &SetViewProps) -> Html {
+    let st = &*h.state;
+    let (set, ex) = (&st.set, st.exercise());
+    let on_hint = h.state.dispatcher().to_callback().reform(|_: MouseEvent| SetAction::Hint);
+    let prev = props.current.checked_sub(1).map(|i| exercise_route(set, &set.exercises[i].id));
+    let next = set.exercises.get(props.current + 1).map(|e| exercise_route(set, &e.id));
+    let result = st.progress.results.get(&ex.id).cloned();
+    let locked = crate::model::exercise::locks_playground(ex);
+    let hints = st.hints;
+    html! {
+        <article class="exercise" data-testid="exercise" data-exercise-id={ex.id.clone()} data-kind={ex.question.kind()}>
+            <h3>
+                <span class="exercise-number">{ format!("{}.", props.current + 1) }</span>
+                { ex.title.clone() }
+                <span class="chip">{ ex.question.kind() }</span>
+                <span class="chip">{ format!("{} point{}", ex.points, if ex.points == 1 { "" } else { "s" }) }</span>
+            </h3>
+            <div class="exercise-prompt">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&ex.prompt)) }</div>
+            <p class="exercise-config" data-testid="exercise-config">
+                { "Configuration: " }<code>{ ex.config.describe() }</code>
+                { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
+            </p>
+            <div class="answer" data-testid="answer">
+                { answer_widget(ex, &Drafts(h.state.clone()), &props.source) }
             </div>
-            { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
-            if let Some((ok, note)) = &*import_note {
-                <p class={classes!("status", if *ok { "status-ok" } else { "status-error" })} data-testid="import-note" role="status">{ note.clone() }</p>
+            <div class="exercise-actions">
+                <button class="primary" data-testid="check-answer" disabled={st.status.is_some()} onclick={on_check(h)}>{ "Check" }</button>
+                if !ex.hints.is_empty() {
+                    <button data-testid="hint-button" disabled={hints >= ex.hints.len()} onclick={on_hint}>
+                        { format!("Hint ({} of {})", hints.min(ex.hints.len()), ex.hints.len()) }
+                    </button>
+                }
+                if let Some(href) = prev { <a class="exercise-nav" href={href}>{ "← Previous" }</a> }
+                if let Some(href) = next { <a class="exercise-nav" href={href}>{ "Next →" }</a> }
+            </div>
+            if let Some(s) = &st.status {
+                <p class="status exercise-checking" data-testid="check-status" role="status">{ s.clone() }</p>
             }
-            if !*collapsed {
-                <div class="exercise-body">
-                    <nav class="exercise-list" data-testid="exercise-list" aria-label="Exercises of the set">
-                        <ol>
-                            { for set.exercises.iter().enumerate().map(|(i, e)| {
-                                let st = p.status(&e.id);
-                                let mark = match st { Status::Right => "✓", Status::Partial => "½", Status::Wrong => "✗", Status::Unanswered => "\u{a0}" };
-                                html! {
-                                    <li class={classes!((i == props.current).then_some("current"))}>
-                                        <a data-exercise={e.id.clone()} class={st.class()} href={route(&e.id)}
-                                            aria-current={(i == props.current).then_some("page")} title={e.question.kind()}>
-                                            <span class="exercise-mark" aria-hidden="true">{ mark }</span><span>{ e.title.clone() }</span>
-                                        </a>
-                                    </li>
-                                }
-                            }) }
-                        </ol>
-                    </nav>
-                    <article class="exercise" data-testid="exercise" data-exercise-id={ex.id.clone()} data-kind={ex.question.kind()}>
-                        <h3>
-                            <span class="exercise-number">{ format!("{}.", props.current + 1) }</span>
-                            { ex.title.clone() }
-                            <span class="chip">{ ex.question.kind() }</span>
-                            <span class="chip">{ format!("{} point{}", ex.points, if ex.points == 1 { "" } else { "s" }) }</span>
-                        </h3>
-                        <div class="exercise-prompt">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&ex.prompt)) }</div>
-                        <p class="exercise-config" data-testid="exercise-config">
-                            { "Configuration: " }<code>{ ex.config.describe() }</code>
-                            { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
-                        </p>
-                        <div class="answer" data-testid="answer">
-                            { answer_widget(&ex, &draft, &props.source) }
-                        </div>
-                        <div class="exercise-actions">
-                            <button class="primary" data-testid="check-answer" disabled={status.is_some()} onclick={on_check}>{ "Check" }</button>
-                            if !ex.hints.is_empty() {
-                                <button data-testid="hint-button" disabled={*hints >= ex.hints.len()} onclick={on_hint}>
-                                    { format!("Hint ({} of {})", (*hints).min(ex.hints.len()), ex.hints.len()) }
-                                </button>
-                            }
-                            if let Some(href) = prev { <a class="exercise-nav" href={href}>{ "← Previous" }</a> }
-                            if let Some(href) = next { <a class="exercise-nav" href={href}>{ "Next →" }</a> }
-                        </div>
-                        if let Some(s) = &*status {
-                            <p class="status exercise-checking" data-testid="check-status" role="status">{ s.clone() }</p>
-                        }
-                        if let Some(m) = &*message {
-                            <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
-                        }
-                        if let Some(o) = result {
-                            <div class={classes!("feedback", if o.correct { "right" } else if o.points > 0.0 { "partial" } else { "wrong" })}
-                                data-testid="feedback" data-correct={o.correct.to_string()} data-points={points_text(o.points)}>
-                                <p class="feedback-head">
-                                    <strong>{ if o.correct { "Right" } else if o.points > 0.0 { "Partly right" } else { "Not right" } }</strong>
-                                    { format!(" — {} of {} point{} for the answer checked last", points_text(o.points), o.max_points, if o.max_points == 1 { "" } else { "s" }) }
-                                </p>
-                                <div class="feedback-explanation">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&o.explanation)) }</div>
-                                if !o.details.is_empty() {
-                                    <ul class="feedback-details">{ for o.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
-                                }
-                            </div>
-                        }
-                        if *hints > 0 {
-                            <ol class="hints">{ for ex.hints.iter().take(*hints).map(|h| html! {
-                                <li data-testid="hint">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(h)) }</li>
-                            }) }</ol>
-                        }
-                    </article>
-                </div>
+            if let Some(m) = &st.message {
+                <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
             }
-        </section>
+            if let Some(o) = result {
+                { feedback(&o) }
+            }
+            if hints > 0 {
+                <ol class="hints">{ for ex.hints.iter().take(hints).map(|h| html! {
+                    <li data-testid="hint">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(h)) }</li>
+                }) }</ol>
+            }
+        </article>
+    }
+}
+
+/// The result of the answer checked last: right, partly or not, points,
+/// explanation and details.
+fn feedback(o: &crate::model::exercise::Outcome) -> Html {
+    html! {
+        <div class={classes!("feedback", if o.correct { "right" } else if o.points > 0.0 { "partial" } else { "wrong" })}
+            data-testid="feedback" data-correct={o.correct.to_string()} data-points={points_text(o.points)}>
+            <p class="feedback-head">
+                <strong>{ if o.correct { "Right" } else if o.points > 0.0 { "Partly right" } else { "Not right" } }</strong>
+                { format!(" — {} of {} point{} for the answer checked last", points_text(o.points), o.max_points, if o.max_points == 1 { "" } else { "s" }) }
+            </p>
+            <div class="feedback-explanation">{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&o.explanation)) }</div>
+            if !o.details.is_empty() {
+                <ul class="feedback-details">{ for o.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
+            }
+        </div>
+    }
+}
+
+/// The answer widgets' draft: read from the view's state, set through its
+/// reducer.
+#[derive(Clone)]
+struct Drafts(UseReducerHandle<SetState>);
+
+impl std::ops::Deref for Drafts {
+    type Target = Draft;
+
+    fn deref(&self) -> &Draft {
+        &self.0.draft
+    }
+}
+
+impl Drafts {
+    /// The widgets now hold `d`.
+    fn set(&self, d: Draft) {
+        self.0.dispatch(SetAction::Edit(d));
     }
 }
 
 /// Sets one field of the draft.
-fn edit(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> impl Fn(String) {
+fn edit(draft: &Drafts, f: impl Fn(&mut Draft, String) + 'static) -> impl Fn(String) {
     let draft = draft.clone();
     move |v: String| {
         let mut d = (*draft).clone();
@@ -427,7 +458,7 @@ fn edit(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static)
     }
 }
 
-fn on_text_input(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<InputEvent> {
+fn on_text_input(draft: &Drafts, f: impl Fn(&mut Draft, String) + 'static) -> Callback<InputEvent> {
     let set = edit(draft, f);
     Callback::from(move |e: InputEvent| {
         let t = e.target_unchecked_into::<web_sys::HtmlElement>();
@@ -439,7 +470,7 @@ fn on_text_input(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) +
     })
 }
 
-fn on_select(draft: &UseStateHandle<Draft>, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Event> {
+fn on_select(draft: &Drafts, f: impl Fn(&mut Draft, String) + 'static) -> Callback<Event> {
     let set = edit(draft, f);
     Callback::from(move |e: Event| set(e.target_unchecked_into::<HtmlSelectElement>().value()))
 }
@@ -464,7 +495,7 @@ fn choice(
 }
 
 /// The answer widget of the exercise's question kind.
-fn answer_widget(ex: &Exercise, draft: &UseStateHandle<Draft>, editor_source: &str) -> Html {
+fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str) -> Html {
     let d = (**draft).clone();
     match &ex.question {
         Question::Verdict => html! {

@@ -13,6 +13,7 @@ pub mod inspector;
 pub mod page;
 pub mod predict;
 pub mod root;
+pub mod run;
 pub mod selection;
 pub mod share;
 pub mod solver;

@@ -21,13 +21,28 @@ use crate::model::share::{decode, encode, ShareError, ShareState};
 /// Reports the analysis pane's configuration and shown event position.
 pub type AnalysisProbe = Box<dyn Fn() -> (RunSpec, Option<usize>)>;
 
+/// What the panes show now, as far as a share link carries it.
 #[derive(Default)]
 struct Current {
+    /// Reads the analysis pane's state (its reducer's
+    /// [`crate::model::analysis::AnalysisPane::shared`]).
     analysis: Option<AnalysisProbe>,
+    /// The compare view's configurations (empty while it is closed).
     compare: Vec<String>,
+    /// The compare view's shared step.
     compare_position: Option<usize>,
 }
 
+// These statics stay, each for a reason:
+// - CURRENT: the Share button, the analysis pane and the compare view are
+//   siblings in the top-level `ui::page::App`, which owns no state of
+//   theirs; the panes report here what they show (read only when a link is
+//   made, never rendered), instead of the page lifting both panes' state.
+// - OPENED: the link the page was opened with (or an exercise's program and
+//   configuration), decoded once; it never changes while the page is open
+//   (another link reloads the page).
+// - RESTORE_ANALYSIS / RESTORE_COMPARE: a link's run and compare set are
+//   restored once per page load, even if a pane were mounted again.
 thread_local! {
     static CURRENT: RefCell<Current> = RefCell::new(Current::default());
     static OPENED: RefCell<Option<Result<Option<ShareState>, ShareError>>> = const { RefCell::new(None) };
