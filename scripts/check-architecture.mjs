@@ -174,8 +174,9 @@ const repoFiles = allFiles(root).map((f) => relative(root, f));
 const exists = (p) => statSync(join(root, p), { throwIfNoEntry: false }) !== undefined;
 // A name `IDENT` is defined in a crate's source: an item, a variant or a field.
 const defined = (src, ident) => new RegExp(`(fn|struct|enum|trait|type|const|static|mod|macro_rules!)\\s+${ident}\\b|\\b${ident}\\s*[({,:]|pub use [^;]*\\b${ident}\\b`).test(src);
-// Generated or installed files the docs may name (not in the repository).
-const GENERATED = new Set(['z3-built.js', 'z3-built.wasm', 'z3-glue.js', 'editor.js']);
+// Files the docs may name that are not in the repository: generated or
+// installed ones, and the benchmark folder's manifest.
+const GENERATED = new Set(['z3-built.js', 'z3-built.wasm', 'z3-glue.js', 'editor.js', 'MANIFEST.tsv']);
 function rustPathIn(dir, segs) {
   let mod = join(dir, 'src');
   while (segs.length && /^[a-z_0-9]+$/.test(segs[0])) {

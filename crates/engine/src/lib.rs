@@ -33,16 +33,21 @@
 //!   the pivot;
 //! * [`int_caveat`]: what a TRUE under mathematical integers may miss in C;
 //! * [`trace`]: the event trace every run produces;
+//! * [`state_view`]: what the trace shows of an abstract state (each
+//!   component's part, display-ready);
 //! * [`view`]: the fold from an event prefix to what the UI shows, the
 //!   seekable cursor, and statistics counted from events;
 //! * [`config`]: CPAchecker-style properties, the option table, the presets,
-//!   and building an analysis from a configuration;
+//!   and a restart stage's configuration;
+//! * [`build`]: building the analysis a configuration names (the registry
+//!   from CPA names to constructors, the composite, the algorithm);
 //! * [`validate`]: which configurations the engine can run soundly, checked
 //!   before a run (alone, and for a given program);
 //! * [`testkit`]: small CFAs built by hand, for tests and examples.
 //!
 //! Architecture invariant: nothing here knows about the web page; the UI is
-//! a function of the trace.
+//! a function of the trace. Modules import each other without cycles
+//! (checked by `scripts/check-architecture.mjs`).
 
 #![warn(missing_docs)]
 
