@@ -596,71 +596,6 @@ fn clip(center: Point, spec: NodeSpec, toward: Point) -> Point {
     Point { x: center.x + dx * t, y: center.y + dy * t }
 }
 
-/// A pan/zoom transform of a drawing in a viewport: screen = drawing × `k`
-/// + (`x`, `y`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ViewTransform {
-    /// Horizontal shift in screen pixels.
-    pub x: f64,
-    /// Vertical shift in screen pixels.
-    pub y: f64,
-    /// Scale.
-    pub k: f64,
-}
-
-impl Default for ViewTransform {
-    fn default() -> Self {
-        ViewTransform { x: 0.0, y: 0.0, k: 1.0 }
-    }
-}
-
-impl ViewTransform {
-    /// The transform that shows a `w`×`h` drawing in a `vw`×`vh` viewport:
-    /// whole and centered when that keeps it at least 75% of its size
-    /// (never magnified); otherwise as wide as the viewport (at most 1:1),
-    /// from its top — a tall graph is then read by dragging.
-    pub fn fit(w: f64, h: f64, vw: f64, vh: f64) -> ViewTransform {
-        if !(w > 0.0 && h > 0.0 && vw > 0.0 && vh > 0.0) {
-            return ViewTransform::default();
-        }
-        let whole = (vw / w).min(vh / h).clamp(0.02, 1.0);
-        if whole >= 0.75 {
-            return ViewTransform { x: (vw - w * whole) / 2.0, y: ((vh - h * whole) / 2.0).clamp(0.0, 8.0), k: whole };
-        }
-        let k = (vw / w).min(1.0).max(whole);
-        ViewTransform { x: ((vw - w * k) / 2.0).max(0.0), y: 4.0, k }
-    }
-
-    /// Zooms by `factor` (the scale kept within 0.02–6) around the screen
-    /// point (`mx`, `my`), which stays where it is.
-    pub fn zoom_at(self, factor: f64, mx: f64, my: f64) -> ViewTransform {
-        let k = (self.k * factor).clamp(0.02, 6.0);
-        let r = k / self.k;
-        ViewTransform { x: mx - (mx - self.x) * r, y: my - (my - self.y) * r, k }
-    }
-
-    /// The transform that brings drawing point `p` into a `vw`×`vh`
-    /// viewport — centered along each axis on which it was outside — or
-    /// `None` when it is already well inside.
-    pub fn keep_in_view(self, p: Point, vw: f64, vh: f64) -> Option<ViewTransform> {
-        if !(vw > 0.0 && vh > 0.0) {
-            return None;
-        }
-        let (sx, sy) = (p.x * self.k + self.x, p.y * self.k + self.y);
-        let margin = 60.0_f64.min(vw / 4.0).min(vh / 4.0);
-        let out_x = sx < margin || sx > vw - margin;
-        let out_y = sy < margin || sy > vh - margin;
-        if !out_x && !out_y {
-            return None;
-        }
-        Some(ViewTransform {
-            x: if out_x { vw / 2.0 - p.x * self.k } else { self.x },
-            y: if out_y { vh / 2.0 - p.y * self.k } else { self.y },
-            k: self.k,
-        })
-    }
-}
-
 /// Checks the layout's invariants (used by the tests): every node and edge
 /// present, no two nodes of a layer overlap, labels do not overlap nodes,
 /// forward edges point down. Returns the first violation found.
@@ -796,29 +731,6 @@ mod tests {
         let x = place_row(&[(0.0, 1.0), (100.0, 1.0)], &[10.0]);
         assert_eq!(x, [0.0, 100.0]);
         assert_eq!(inversions(&mut [3, 1, 2]), 2);
-    }
-
-    #[test]
-    fn fitting_zooming_and_keeping_a_point_in_view() {
-        // Small drawings are centered, never magnified.
-        assert_eq!(ViewTransform::fit(100.0, 50.0, 400.0, 300.0), ViewTransform { x: 150.0, y: 8.0, k: 1.0 });
-        // A drawing that fits at ≥ 75% is shown whole.
-        let v = ViewTransform::fit(500.0, 300.0, 400.0, 300.0);
-        assert_eq!(v.k, 0.8);
-        // A tall one fits the width, from the top.
-        let v = ViewTransform::fit(300.0, 3000.0, 400.0, 300.0);
-        assert_eq!((v.k, v.y), (1.0, 4.0));
-        assert_eq!(ViewTransform::fit(0.0, 10.0, 400.0, 300.0), ViewTransform::default());
-        // Zooming keeps the point under the pointer.
-        let z = ViewTransform::default().zoom_at(2.0, 100.0, 50.0);
-        assert_eq!((z.x, z.y, z.k), (-100.0, -50.0, 2.0));
-        // A point outside is centered; one inside stays.
-        let t = ViewTransform::default();
-        assert_eq!(t.keep_in_view(Point { x: 200.0, y: 150.0 }, 400.0, 300.0), None);
-        let moved = t.keep_in_view(Point { x: 120.0, y: 900.0 }, 400.0, 300.0).unwrap();
-        assert_eq!((moved.x, moved.y), (0.0, -750.0), "only the axis it was out on moves");
-        let moved = t.keep_in_view(Point { x: 900.0, y: 900.0 }, 400.0, 300.0).unwrap();
-        assert_eq!((moved.x, moved.y), (-700.0, -750.0));
     }
 
     #[test]
