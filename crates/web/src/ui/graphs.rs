@@ -6,7 +6,8 @@
 //! [`crate::model::graphs::cfa`] (graph + [`CfaGraph::overlay`]), [`crate::model::graphs::arg`]
 //! and [`crate::model::graphs::layout`]; the run's position arrives as a [`RunFrame`]
 //! from the analysis pane; the selection is the page's
-//! [`crate::ui::selection::SelectionContext`]. A CEGAR run's latest interpolants
+//! [`crate::ui::selection::SelectionContext`]; pan and zoom are
+//! [`crate::model::graphs::viewport`]'s state and reducer. A CEGAR run's latest interpolants
 //! come with the frame's fold and are drawn beside their nodes
 //! ([`CfaGraph::interpolant_labels`]). Labels are SVG text nodes, never
 //! markup.
@@ -21,13 +22,13 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::model::graphs::arg::{window_start, ArgGraph};
-use crate::model::graphs::cfa::{CfaGraph, EdgePlace, CHAR_W, LINE_H};
+use crate::model::graphs::cfa::{CfaGraph, EdgePlace, GraphEdge, GraphNode, InterpolantLabel, Overlay, CHAR_W, LINE_H};
 use crate::model::graphs::frame::FrameSlot;
 use crate::model::graphs::layout::Point;
 use crate::model::graphs::viewport::{Action, PanZoom, ViewTransform};
 use crate::model::page::Marker;
 use crate::model::selection::{Highlight, Selection};
-use crate::ui::selection::use_selection;
+use crate::ui::selection::{use_selection, SelectionContext};
 
 /// The frame type lives in the model; the analysis pane names it here.
 pub use crate::model::graphs::frame::RunFrame;
@@ -430,6 +431,7 @@ pub struct CfaGraphViewProps {
     pub highlight: Rc<Highlight>,
 }
 
+/// The CSS class of a node marker in the CFA graph.
 fn marker_class(m: Marker) -> &'static str {
     match m {
         Marker::Entry => "entry",
@@ -462,99 +464,9 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         Some(f) if !f.snapshot.interpolants.is_empty() => graph.interpolant_labels(&props.program, &f.snapshot.interpolants),
         _ => Vec::new(),
     };
-    let click = |sel: Selection| {
-        let linked = linked.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            linked.click(sel);
-        })
-    };
-    let edges = graph.edges.iter().enumerate().map(|(i, e)| {
-        let current = overlay.current_edge == Some(EdgePlace::Edge(i));
-        let selected = overlay.selected_edges.contains(&i);
-        let class = classes!("cfa-edge", format!("kind-{}", e.kind), e.back.then_some("back"), current.then_some("current"), selected.then_some("selected"));
-        let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
-        let key = Selection::Edge(e.edge).to_string();
-        html! {
-            <g class={class} data-edge={key} tabindex="0" onclick={click(Selection::Edge(e.edge))} onkeydown={on_enter(&linked, Selection::Edge(e.edge))}>
-                <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
-                <path class="hit" d={e.path.clone()} />
-                <path class="line" d={e.path.clone()} marker-end={marker} />
-                if let Some(p) = e.label_at {
-                    <rect class="label-bg" x={fmt(p.x - 2.0)} y={fmt(p.y)} width={fmt(e.label.chars().count() as f64 * CHAR_W + 4.0)} height={fmt(LINE_H)} rx="2" />
-                    <text class="edge-label" x={fmt(p.x)} y={fmt(p.y + 11.0)}>{ e.label.clone() }</text>
-                }
-            </g>
-        }
-    });
-    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| {
-        let count = overlay.counts.get(&i).copied().unwrap_or(0);
-        let current = overlay.current_node == Some(i);
-        let selected = overlay.selected_nodes.contains(&i);
-        let mut class = classes!("cfa-node", n.is_folded().then_some("folded"), current.then_some("current"), selected.then_some("selected"), (count > 0).then_some("has-states"));
-        for m in &n.markers {
-            class.push(marker_class(*m));
-        }
-        let (cx, cy) = (n.center.x, n.center.y);
-        let key = n.key();
-        let node_sel = n.cfa_nodes.first().map(|&id| Selection::Node(id)).unwrap_or_default();
-        let shape = if n.is_folded() {
-            let (x0, y0) = (cx - n.width / 2.0, cy - n.height / 2.0);
-            html! {
-                <>
-                    <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="5" />
-                    <text class="fold-title" x={fmt(x0 + 7.0)} y={fmt(y0 + 5.0 + 11.0)}>{ n.title.clone() }</text>
-                    { for n.ops.iter().enumerate().map(|(k, op)| {
-                        let cur = overlay.current_edge == Some(EdgePlace::Inner { node: i, op: k });
-                        let sel = overlay.selected_ops.contains(&(i, k));
-                        let y = y0 + 5.0 + (k + 1) as f64 * LINE_H;
-                        html! {
-                            <g class={classes!("fold-op", cur.then_some("current"), sel.then_some("selected"))}
-                                data-edge={Selection::Edge(op.edge).to_string()} onclick={click(Selection::Edge(op.edge))}>
-                                <title>{ op.full.clone() }</title>
-                                <rect class="op-bg" x={fmt(x0 + 2.0)} y={fmt(y + 1.0)} width={fmt(n.width - 4.0)} height={fmt(LINE_H)} />
-                                <text x={fmt(x0 + 7.0)} y={fmt(y + 11.0)}>{ op.text.clone() }</text>
-                            </g>
-                        }
-                    }) }
-                </>
-            }
-        } else {
-            let r = n.width / 2.0;
-            html! {
-                <>
-                    <circle class="shape" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r)} />
-                    if n.markers.contains(&Marker::LoopHead) {
-                        <circle class="inner-ring" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r - 4.0)} />
-                    }
-                    <text class="node-label" x={fmt(cx)} y={fmt(cy + 4.0)}>{ n.title.clone() }</text>
-                </>
-            }
-        };
-        let badge_at = if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
-        html! {
-            <g class={class} data-node={key} data-count={count.to_string()} tabindex="0" onclick={click(node_sel)} onkeydown={on_enter(&linked, node_sel)}>
-                <title>{ n.tooltip() }</title>
-                { shape }
-                if count > 0 {
-                    <g class="count-badge">
-                        <rect x={fmt(badge_at.0 - 4.0)} y={fmt(badge_at.1 - 8.0)} width={fmt(count.to_string().len() as f64 * 6.6 + 8.0)} height="15" rx="7" />
-                        <text x={fmt(badge_at.0)} y={fmt(badge_at.1 + 3.5)}>{ count.to_string() }</text>
-                    </g>
-                }
-            </g>
-        }
-    });
-    let interpolant_views = interpolants.iter().map(|l| {
-        let sel = Selection::Node(l.node);
-        html! {
-            <g class="cfa-interpolant" data-node={l.node.to_string()} onclick={click(sel)}>
-                <title>{ l.full.clone() }</title>
-                <rect x={fmt(l.at.x)} y={fmt(l.at.y)} width={fmt(l.width)} height={fmt(l.height)} rx="3" />
-                <text x={fmt(l.at.x + 4.0)} y={fmt(l.at.y + 11.0)}>{ l.text.clone() }</text>
-            </g>
-        }
-    });
+    let edges = graph.edges.iter().enumerate().map(|(i, e)| cfa_edge(&graph, &overlay, i, e, &linked));
+    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| cfa_node(&overlay, i, n, &linked));
+    let interpolant_views = interpolants.iter().map(|l| interpolant_view(l, &linked));
     // Labels may reach past the laid-out drawing: Fit shows them too.
     let (draw_w, draw_h) = interpolants
         .iter()
@@ -570,16 +482,139 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
                 { for nodes }
                 { for interpolant_views }
             </Viewport>
-            <p class="graph-legend" data-testid="cfa-graph-status">
-                { format!("{} nodes drawn", graph.nodes.len()) }
-                if graph.folded && graph.foldable > 0 { { format!(" ({} CFA nodes folded into chains)", graph.foldable) } }
-                { " · " }<span class="lg lg-loop">{ "◎ loop head" }</span>
-                { " · " }<span class="lg lg-error">{ "● error" }</span>
-                { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
-                { " · badge: reached states · click a node to filter the reached set" }
-                if !interpolants.is_empty() { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
-            </p>
+            { cfa_legend(&graph, !interpolants.is_empty()) }
         </>
+    }
+}
+
+/// One CFA edge (edge `i` of the graph): its path, arrow and label, marked
+/// when it is the edge being processed or selected.
+fn cfa_edge(graph: &CfaGraph, overlay: &Overlay, i: usize, e: &GraphEdge, linked: &SelectionContext) -> Html {
+    let current = overlay.current_edge == Some(EdgePlace::Edge(i));
+    let selected = overlay.selected_edges.contains(&i);
+    let class = classes!(
+        "cfa-edge",
+        format!("kind-{}", e.kind),
+        e.back.then_some("back"),
+        current.then_some("current"),
+        selected.then_some("selected")
+    );
+    let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
+    let key = Selection::Edge(e.edge).to_string();
+    html! {
+        <g class={class} data-edge={key} tabindex="0" onclick={select_on_click(linked, Selection::Edge(e.edge))} onkeydown={on_enter(linked, Selection::Edge(e.edge))}>
+            <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
+            <path class="hit" d={e.path.clone()} />
+            <path class="line" d={e.path.clone()} marker-end={marker} />
+            if let Some(p) = e.label_at {
+                <rect class="label-bg" x={fmt(p.x - 2.0)} y={fmt(p.y)} width={fmt(e.label.chars().count() as f64 * CHAR_W + 4.0)} height={fmt(LINE_H)} rx="2" />
+                <text class="edge-label" x={fmt(p.x)} y={fmt(p.y + 11.0)}>{ e.label.clone() }</text>
+            }
+        </g>
+    }
+}
+
+/// One CFA node (node `i` of the graph): a circle, or a box listing the
+/// operations of a folded chain; its markers and its count of reached
+/// states as a badge.
+fn cfa_node(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext) -> Html {
+    let count = overlay.counts.get(&i).copied().unwrap_or(0);
+    let current = overlay.current_node == Some(i);
+    let selected = overlay.selected_nodes.contains(&i);
+    let mut class = classes!(
+        "cfa-node",
+        n.is_folded().then_some("folded"),
+        current.then_some("current"),
+        selected.then_some("selected"),
+        (count > 0).then_some("has-states")
+    );
+    for m in &n.markers {
+        class.push(marker_class(*m));
+    }
+    let (cx, cy) = (n.center.x, n.center.y);
+    let node_sel = n.cfa_nodes.first().map(|&id| Selection::Node(id)).unwrap_or_default();
+    let shape = if n.is_folded() { folded_chain(overlay, i, n, linked) } else { node_circle(n) };
+    let badge_at =
+        if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
+    html! {
+        <g class={class} data-node={n.key()} data-count={count.to_string()} tabindex="0" onclick={select_on_click(linked, node_sel)} onkeydown={on_enter(linked, node_sel)}>
+            <title>{ n.tooltip() }</title>
+            { shape }
+            if count > 0 {
+                <g class="count-badge">
+                    <rect x={fmt(badge_at.0 - 4.0)} y={fmt(badge_at.1 - 8.0)} width={fmt(count.to_string().len() as f64 * 6.6 + 8.0)} height="15" rx="7" />
+                    <text x={fmt(badge_at.0)} y={fmt(badge_at.1 + 3.5)}>{ count.to_string() }</text>
+                </g>
+            }
+        </g>
+    }
+}
+
+/// A folded chain (graph node `i`): a box with its title and one line per
+/// operation, each selectable as its CFA edge.
+fn folded_chain(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext) -> Html {
+    let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
+    html! {
+        <>
+            <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="5" />
+            <text class="fold-title" x={fmt(x0 + 7.0)} y={fmt(y0 + 5.0 + 11.0)}>{ n.title.clone() }</text>
+            { for n.ops.iter().enumerate().map(|(k, op)| {
+                let cur = overlay.current_edge == Some(EdgePlace::Inner { node: i, op: k });
+                let sel = overlay.selected_ops.contains(&(i, k));
+                let y = y0 + 5.0 + (k + 1) as f64 * LINE_H;
+                html! {
+                    <g class={classes!("fold-op", cur.then_some("current"), sel.then_some("selected"))}
+                        data-edge={Selection::Edge(op.edge).to_string()} onclick={select_on_click(linked, Selection::Edge(op.edge))}>
+                        <title>{ op.full.clone() }</title>
+                        <rect class="op-bg" x={fmt(x0 + 2.0)} y={fmt(y + 1.0)} width={fmt(n.width - 4.0)} height={fmt(LINE_H)} />
+                        <text x={fmt(x0 + 7.0)} y={fmt(y + 11.0)}>{ op.text.clone() }</text>
+                    </g>
+                }
+            }) }
+        </>
+    }
+}
+
+/// A single CFA node: a circle (a ring inside for a loop head) with its
+/// title.
+fn node_circle(n: &GraphNode) -> Html {
+    let (cx, cy, r) = (n.center.x, n.center.y, n.width / 2.0);
+    html! {
+        <>
+            <circle class="shape" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r)} />
+            if n.markers.contains(&Marker::LoopHead) {
+                <circle class="inner-ring" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r - 4.0)} />
+            }
+            <text class="node-label" x={fmt(cx)} y={fmt(cy + 4.0)}>{ n.title.clone() }</text>
+        </>
+    }
+}
+
+/// A CEGAR interpolant beside its CFA node (clicking it selects the node).
+fn interpolant_view(l: &InterpolantLabel, linked: &SelectionContext) -> Html {
+    let sel = Selection::Node(l.node);
+    html! {
+        <g class="cfa-interpolant" data-node={l.node.to_string()} onclick={select_on_click(linked, sel)}>
+            <title>{ l.full.clone() }</title>
+            <rect x={fmt(l.at.x)} y={fmt(l.at.y)} width={fmt(l.width)} height={fmt(l.height)} rx="3" />
+            <text x={fmt(l.at.x + 4.0)} y={fmt(l.at.y + 11.0)}>{ l.text.clone() }</text>
+        </g>
+    }
+}
+
+/// The line under the CFA graph: how many nodes are drawn (and folded),
+/// and what the marks mean.
+fn cfa_legend(graph: &CfaGraph, has_interpolants: bool) -> Html {
+    html! {
+        <p class="graph-legend" data-testid="cfa-graph-status">
+            { format!("{} nodes drawn", graph.nodes.len()) }
+            if graph.folded && graph.foldable > 0 { { format!(" ({} CFA nodes folded into chains)", graph.foldable) } }
+            { " · " }<span class="lg lg-loop">{ "◎ loop head" }</span>
+            { " · " }<span class="lg lg-error">{ "● error" }</span>
+            { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
+            { " · badge: reached states · click a node to filter the reached set" }
+            if has_interpolants { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
+        </p>
     }
 }
 
@@ -667,20 +702,14 @@ pub struct ArgNodeViewProps {
     /// What the state is at the shown position.
     pub marks: crate::model::graphs::arg::ArgMarks,
     /// The page's selection.
-    pub linked: crate::ui::selection::SelectionContext,
+    pub linked: SelectionContext,
 }
 
 /// One state of the ARG.
 #[function_component(ArgNodeView)]
 pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
     let sel = Selection::State(props.state);
-    let onclick = {
-        let linked = props.linked.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            linked.click(sel);
-        })
-    };
+    let onclick = select_on_click(&props.linked, sel);
     let (x0, y0) = (props.x - props.width / 2.0, props.y - props.height / 2.0);
     let m = props.marks;
     html! {
@@ -693,9 +722,20 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
     }
 }
 
+/// A click on a graph item selects it in every panel (or clears the
+/// selection when it is selected already); the viewport's background does
+/// not see the click.
+fn select_on_click(linked: &SelectionContext, sel: Selection) -> Callback<MouseEvent> {
+    let linked = linked.clone();
+    Callback::from(move |e: MouseEvent| {
+        e.stop_propagation();
+        linked.click(sel);
+    })
+}
+
 /// Enter on a focused graph item selects it, as a click does (items are
 /// focusable with Tab).
-fn on_enter(linked: &crate::ui::selection::SelectionContext, sel: Selection) -> Callback<KeyboardEvent> {
+fn on_enter(linked: &SelectionContext, sel: Selection) -> Callback<KeyboardEvent> {
     let linked = linked.clone();
     Callback::from(move |e: KeyboardEvent| {
         if e.key() == "Enter" {
@@ -705,6 +745,7 @@ fn on_enter(linked: &crate::ui::selection::SelectionContext, sel: Selection) -> 
     })
 }
 
+/// A coordinate as the SVG attributes take it (one decimal).
 fn fmt(v: f64) -> String {
     format!("{v:.1}")
 }

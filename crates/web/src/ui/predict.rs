@@ -2,7 +2,8 @@
 //! questions about the next step before it is shown — which state is
 //! popped, what merge does, whether stop covers — then "Show the step"
 //! grades the answers ([`crate::model::predict::grade`]) and moves the view to the
-//! end of that step.
+//! end of that step. The panel's state is [`PredictMode`], changed only
+//! by its pure reducer ([`crate::model::predict::PredictAction`]).
 
 use std::rc::Rc;
 
