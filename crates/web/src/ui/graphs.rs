@@ -25,7 +25,7 @@ use crate::model::graphs::arg::{window_start, ArgGraph};
 use crate::model::graphs::cfa::{CfaGraph, EdgePlace, GraphEdge, GraphNode, InterpolantLabel, Overlay, CHAR_W, LINE_H};
 use crate::model::graphs::frame::FrameSlot;
 use crate::model::graphs::layout::Point;
-use crate::model::graphs::viewport::{Action, PanZoom, ViewTransform};
+use crate::model::graphs::viewport::{wheel_factor, Action, PanZoom, ViewTransform};
 use crate::model::page::Marker;
 use crate::model::selection::{Highlight, Selection};
 use crate::ui::selection::{use_selection, SelectionContext};
@@ -173,7 +173,7 @@ fn use_wheel_zoom(pan: &Pan) {
                     Some(t) if t == target => (e.offset_x() as f64, e.offset_y() as f64),
                     _ => (target.client_width() as f64 / 2.0, target.client_height() as f64 / 2.0),
                 };
-                pan.dispatch(Action::Wheel { delta_y: e.delta_y(), at });
+                pan.dispatch(Action::ZoomAt { factor: wheel_factor(e.delta_y()), at });
             })
         });
         move || drop(listener)

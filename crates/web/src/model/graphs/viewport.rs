@@ -121,18 +121,12 @@ pub enum Action {
         /// The viewport's width and height.
         viewport: (f64, f64),
     },
-    /// Zoom by `factor` around a screen point (the + and − buttons zoom
-    /// around the viewport's center).
+    /// Zoom by `factor` around a screen point: the + and − buttons zoom
+    /// around the viewport's center, a wheel turn by [`wheel_factor`]
+    /// around the pointer.
     ZoomAt {
         /// Scale factor (> 1 zooms in).
         factor: f64,
-        /// The screen point that stays put.
-        at: (f64, f64),
-    },
-    /// A wheel turn of `delta_y` over a screen point: zooms around it.
-    Wheel {
-        /// The wheel's vertical delta (negative: zoom in).
-        delta_y: f64,
         /// The screen point that stays put.
         at: (f64, f64),
     },
@@ -172,7 +166,6 @@ impl PanZoom {
                 }
             }
             Action::ZoomAt { factor, at: (x, y) } => next.view = self.view.zoom_at(factor, x, y),
-            Action::Wheel { delta_y, at: (x, y) } => next.view = self.view.zoom_at(wheel_factor(delta_y), x, y),
             Action::Press { pointer, at } => {
                 next.drag = Some(Drag { pointer, start: at, from: self.view, moved: false });
                 next.swallow_click = false;
@@ -288,7 +281,7 @@ mod tests {
         // The wheel: down zooms out, up zooms in, at most ×2 / ÷2 per event.
         assert!(wheel_factor(100.0) < 1.0 && wheel_factor(-100.0) > 1.0);
         assert_eq!((wheel_factor(10_000.0), wheel_factor(-10_000.0)), (0.5, 2.0));
-        let w = s.reduce(Action::Wheel { delta_y: -10_000.0, at: (100.0, 50.0) });
+        let w = s.reduce(Action::ZoomAt { factor: wheel_factor(-10_000.0), at: (100.0, 50.0) });
         assert_eq!(w.view, z.view);
         // The scale stays within 0.02–6 however far one zooms.
         let mut far = s;
@@ -297,7 +290,7 @@ mod tests {
         }
         assert_eq!(far.view.k, 6.0);
         for _ in 0..40 {
-            far = far.reduce(Action::Wheel { delta_y: 10_000.0, at: (0.0, 0.0) });
+            far = far.reduce(Action::ZoomAt { factor: wheel_factor(10_000.0), at: (0.0, 0.0) });
         }
         assert_eq!(far.view.k, 0.02);
     }
