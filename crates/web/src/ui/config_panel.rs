@@ -61,6 +61,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
             }
         })
     };
+    // How each control's new value is read from its change event.
     fn select_value(e: &Event) -> String {
         e.target_unchecked_into::<HtmlSelectElement>().value()
     }

@@ -41,6 +41,7 @@ pub use crate::model::graphs::frame::RunFrame;
 #[derive(Clone, Default)]
 pub struct FrameStore(Rc<RefCell<FrameSlot<Callback<()>>>>);
 
+/// Two stores are equal when they are the same store (Yew compares props).
 impl PartialEq for FrameStore {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
@@ -206,6 +207,7 @@ struct PointerHandlers {
     up: Callback<PointerEvent>,
 }
 
+/// The svg's pointer handlers, each dispatching to the pan/zoom reducer.
 fn pointer_handlers(pan: &Pan) -> PointerHandlers {
     let client = |e: &PointerEvent| (e.client_x() as f64, e.client_y() as f64);
     let down = {

@@ -15,6 +15,7 @@ use crate::model::predict::{MergeOutcome, PredictAction, PredictMode, StepOutcom
 /// The choices offered for the popped state (computed in [`crate::model::predict`]).
 pub use crate::model::predict::waitlist_choices;
 
+/// The panel's state is a Yew reducer over the pure [`PredictMode::reduce`].
 impl Reducible for PredictMode {
     type Action = PredictAction;
 

@@ -235,6 +235,7 @@ struct LayeredGraph {
 }
 
 impl LayeredGraph {
+    /// The layered graph of the input, given the back edges and layers.
     fn new(nodes: &[NodeSpec], edges: &[EdgeSpec], back: &[bool], layer: &[usize]) -> LayeredGraph {
         let n = nodes.len();
         let mut lnodes: Vec<LNode> = nodes
