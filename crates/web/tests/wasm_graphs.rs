@@ -11,8 +11,9 @@ use std::time::Duration;
 
 use wasm_bindgen_test::*;
 use web::model::analysis::{Run, RunSpec};
+use web::model::graphs::frame::RunFrame;
 use web::model::page::EXAMPLE_PROGRAM;
-use web::ui::graphs::{FrameStore, RunFrame};
+use web::ui::graphs::FrameStore;
 
 wasm_bindgen_test_configure!(run_in_browser);
 

@@ -114,6 +114,18 @@ impl Example {
     pub fn expected(&self, config: &str) -> Option<&str> {
         self.expect.iter().find(|(c, _)| c == config).map(|(_, v)| v.as_str())
     }
+
+    /// The card's configuration chips: each preset with the verdict it is
+    /// expected to give (`octagon-sep → TRUE`), in order.
+    pub fn config_chips(&self) -> Vec<String> {
+        self.configs
+            .iter()
+            .map(|c| match self.expected(c) {
+                Some(v) => format!("{c} → {}", v.to_uppercase()),
+                None => c.clone(),
+            })
+            .collect()
+    }
 }
 
 /// A block of the explanation (a safe subset of Markdown).
@@ -530,6 +542,21 @@ mod tests {
             assert_eq!(e.expect.len(), e.configs.len(), "{}: every configuration needs an expected verdict", e.id);
             assert!(cfa::from_source(e.program).is_ok(), "{}: the program does not parse", e.id);
         }
+    }
+
+    #[test]
+    fn a_card_shows_each_configuration_with_its_expected_verdict() {
+        for e in examples().0 {
+            let chips = e.config_chips();
+            assert_eq!(chips.len(), e.configs.len(), "{}", e.id);
+            for (chip, c) in chips.iter().zip(&e.configs) {
+                let verdict = e.expected(c).expect("every configuration has a verdict").to_uppercase();
+                assert_eq!(*chip, format!("{c} → {verdict}"), "{}", e.id);
+            }
+        }
+        let mut e = examples().0.remove(0);
+        e.expect.clear();
+        assert_eq!(e.config_chips(), e.configs, "without a stated verdict, just the preset");
     }
 
     #[test]

@@ -200,6 +200,28 @@ impl CfaView {
         }
     }
 
+    /// The status line above the view: how many errors to fix, or how big
+    /// the CFA is (`1 function, 13 nodes, 14 edges`).
+    pub fn status(&self) -> String {
+        match self {
+            CfaView::Errors(rows) => {
+                let errors = rows.iter().filter(|r| r.is_error).count();
+                format!("{errors} error{} — fix {} to see the CFA", plural(errors), if errors == 1 { "it" } else { "them" })
+            }
+            CfaView::Cfa { functions, .. } => {
+                let nodes: usize = functions.iter().map(|f| f.nodes.len()).sum();
+                let edges: usize = functions.iter().flat_map(|f| &f.nodes).map(|n| n.edges.len()).sum();
+                format!(
+                    "{} function{}, {nodes} node{}, {edges} edge{}",
+                    functions.len(),
+                    plural(functions.len()),
+                    plural(nodes),
+                    plural(edges)
+                )
+            }
+        }
+    }
+
     /// The whole view as plain text: what a screen reader or a snapshot
     /// test reads.
     pub fn text(&self) -> String {
@@ -217,6 +239,22 @@ impl CfaView {
                 out
             }
         }
+    }
+}
+
+/// The plural ending of a count's noun: `s` unless it is one.
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+impl NodeRow {
+    /// The CFA node of this row (its id without the `N`), to select it.
+    pub fn node(&self) -> Option<cfa::NodeId> {
+        self.id.strip_prefix('N').and_then(|k| k.parse().ok()).map(cfa::NodeId)
     }
 }
 
@@ -425,6 +463,11 @@ function main (entry N0, exit N1)
         assert!(text.contains("function main"), "{text}");
         assert!(text.contains("[loop head]"), "{text}");
         assert!(text.contains("ERROR"), "{text}");
+        assert_eq!(model.view.status(), "1 function, 13 nodes, 14 edges");
+        let CfaView::Cfa { functions, .. } = &model.view else { unreachable!() };
+        let rows = &functions[0].nodes;
+        assert_eq!(rows.iter().map(|r| r.node()).collect::<Vec<_>>(), (0..13).map(|k| Some(cfa::NodeId(k))).collect::<Vec<_>>());
+        assert_eq!(NodeRow { id: "x".into(), line: 1, markers: Vec::new(), edges: Vec::new() }.node(), None);
     }
 
     #[test]
@@ -436,6 +479,13 @@ function main (entry N0, exit N1)
         };
         let line = EXAMPLE_PROGRAM.lines().position(|l| l.contains("int ticks")).unwrap() as u32 + 1;
         assert!(rows.iter().any(|r| r.is_error && (r.line == line || r.line == line + 1)), "{rows:?}");
+        let errors = rows.iter().filter(|r| r.is_error).count();
+        let expected = if errors == 1 {
+            "1 error — fix it to see the CFA".to_string()
+        } else {
+            format!("{errors} errors — fix them to see the CFA")
+        };
+        assert_eq!(broken.view.status(), expected);
         let fixed = broken.reduce(Action::ResetExample);
         assert_eq!(fixed, model);
     }

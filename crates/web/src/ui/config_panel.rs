@@ -61,6 +61,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
             }
         })
     };
+    // How each control's new value is read from its change event.
     fn select_value(e: &Event) -> String {
         e.target_unchecked_into::<HtmlSelectElement>().value()
     }
@@ -116,30 +117,21 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                             }) }
                         </select>
                     </label>
-                    <label title="cpa.octagon.mergeop.onlyMergeAtLoopHeads">
-                        <input type="checkbox" data-testid="config-loop-heads" checked={v.only_loop_heads} onchange={on_loop_heads} disabled={!octagon} />
-                        { " only at loop heads" }
-                    </label>
+                    { checkbox("cpa.octagon.mergeop.onlyMergeAtLoopHeads", "config-loop-heads", v.only_loop_heads, !octagon, on_loop_heads, " only at loop heads") }
                     <span class="config-fixed" title="the engine's stop operator in every configuration">{ "stop: sep" }</span>
                     <label>{ "waitlist " }
                         <select data-testid="config-order" onchange={on_order}>
                             { for ["DFS", "BFS"].iter().map(|o| html! { <option value={*o} selected={v.order == *o}>{ *o }</option> }) }
                         </select>
                     </label>
-                    <label title="analysis.traversal.useReversePostorder">
-                        <input type="checkbox" data-testid="config-rpo" checked={v.reverse_postorder} onchange={on_rpo} />
-                        { " reverse postorder first" }
-                    </label>
+                    { checkbox("analysis.traversal.useReversePostorder", "config-rpo", v.reverse_postorder, false, on_rpo, " reverse postorder first") }
                     <label title="FULL: track everything (static); EMPTY: track nothing until CEGAR refines it">{ "precision " }
                         <select data-testid="config-precision" onchange={on_precision} disabled={v.domain == Domain::Symbolic || v.domain == Domain::Other}>
                             <option value="FULL" selected={v.precision == "FULL"}>{ "static (full)" }</option>
                             <option value="EMPTY" selected={v.precision == "EMPTY"}>{ "refinable (empty)" }</option>
                         </select>
                     </label>
-                    <label title="analysis.algorithm.CEGAR">
-                        <input type="checkbox" data-testid="config-cegar" checked={v.cegar} onchange={on_cegar} />
-                        { " CEGAR" }
-                    </label>
+                    { checkbox("analysis.algorithm.CEGAR", "config-cegar", v.cegar, false, on_cegar, " CEGAR") }
                     <label title="limits.states: UNKNOWN after this many reached states (0: none)">{ "state limit " }
                         <input type="number" min="0" step="100" data-testid="config-states" value={v.max_states.to_string()} onchange={on_states} />
                     </label>
@@ -167,5 +159,23 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                 <button data-testid="config-reset" onclick={on_reset}>{ format!("Back to the {} preset", props.preset) }</button>
             }
         </details>
+    }
+}
+
+/// One of the form's on/off options: a checkbox (`disabled` when the
+/// chosen CPAs ignore it) with its words, titled with the property it sets.
+fn checkbox(
+    property: &'static str,
+    testid: &'static str,
+    checked: bool,
+    disabled: bool,
+    onchange: Callback<Event>,
+    words: &'static str,
+) -> Html {
+    html! {
+        <label title={property}>
+            <input type="checkbox" data-testid={testid} {checked} {onchange} {disabled} />
+            { words }
+        </label>
     }
 }

@@ -30,7 +30,10 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     // Without the editor script (a build without the bundle), a plain
     // textarea keeps the page usable.
     let fallback = use_state(|| false);
-    // The latest callback, read by the change listener created once.
+    // The latest callback, read by the change listener created once. A
+    // non-rendering handle (kept with `use_mut_ref`, not in state): the
+    // editor's JavaScript listener outlives renders and must call the
+    // current callback, and replacing it must not re-render the editor.
     let on_edit = use_mut_ref(|| props.on_edit.clone());
     *on_edit.borrow_mut() = props.on_edit.clone();
 

@@ -80,18 +80,13 @@ pub fn gallery(props: &GalleryProps) -> Html {
     }
 }
 
+/// One example's card: title, source, configurations with their expected
+/// verdicts, integer model, explanation and the Open button.
 fn card(example: Example, on_open: &Callback<Example>) -> Html {
     let id = example.id;
     let title = example.title.clone();
     let source = example.source.clone();
-    let configs = example
-        .configs
-        .iter()
-        .map(|c| match example.expected(c) {
-            Some(v) => format!("{c} → {}", v.to_uppercase()),
-            None => c.clone(),
-        })
-        .collect::<Vec<_>>();
+    let configs = example.config_chips();
     let model = example.int_model.clone();
     let body = example.body.clone();
     let open = {
@@ -119,6 +114,7 @@ pub fn blocks(blocks: &[Block]) -> Html {
     html! { <>{ for blocks.iter().map(block) }</> }
 }
 
+/// One explanation block as elements.
 fn block(b: &Block) -> Html {
     match b {
         Block::Paragraph(v) => html! { <p>{ inlines(v) }</p> },
@@ -144,10 +140,12 @@ fn block(b: &Block) -> Html {
     }
 }
 
+/// A run of inline text as elements.
 fn inlines(v: &[Inline]) -> Html {
     html! { <>{ for v.iter().map(inline) }</> }
 }
 
+/// One piece of inline text (links open in a new tab, without the opener).
 fn inline(i: &Inline) -> Html {
     match i {
         Inline::Text(t) => html! { { t.clone() } },

@@ -6,7 +6,8 @@
 //! [`crate::model::graphs::cfa`] (graph + [`CfaGraph::overlay`]), [`crate::model::graphs::arg`]
 //! and [`crate::model::graphs::layout`]; the run's position arrives as a [`RunFrame`]
 //! from the analysis pane; the selection is the page's
-//! [`crate::ui::selection::SelectionContext`]. A CEGAR run's latest interpolants
+//! [`crate::ui::selection::SelectionContext`]; pan and zoom are
+//! [`crate::model::graphs::viewport`]'s state and reducer. A CEGAR run's latest interpolants
 //! come with the frame's fold and are drawn beside their nodes
 //! ([`CfaGraph::interpolant_labels`]). Labels are SVG text nodes, never
 //! markup.
@@ -16,80 +17,31 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use cfa::Program;
-use engine::view::Snapshot;
 use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::model::graphs::arg::{window_start, ArgGraph, ArgState};
-use crate::model::graphs::cfa::{CfaGraph, EdgePlace, CHAR_W, LINE_H};
-use crate::model::graphs::layout::{Point, ViewTransform};
+use crate::model::graphs::arg::{window_start, ArgGraph};
+use crate::model::graphs::cfa::{CfaGraph, EdgePlace, GraphEdge, GraphNode, InterpolantLabel, Overlay, CHAR_W, LINE_H};
+use crate::model::graphs::frame::FrameSlot;
+use crate::model::graphs::layout::Point;
+use crate::model::graphs::viewport::{wheel_factor, Action, PanZoom, ViewTransform};
 use crate::model::page::Marker;
 use crate::model::selection::{Highlight, Selection};
-use crate::ui::selection::use_selection;
+use crate::ui::selection::{use_selection, SelectionContext};
 
-/// What the graphs need of the analysis at the shown position.
-#[derive(Clone, Debug)]
-pub struct RunFrame {
-    /// Changes with every new run.
-    pub run_id: u64,
-    /// The analysed program.
-    pub program: Arc<Program>,
-    /// The fold of the trace at the shown position.
-    pub snapshot: Rc<Snapshot>,
-    /// Whether the editor still holds the analysed program.
-    pub fresh: bool,
-    /// Every state of the trace computed so far (the ARG is laid out from
-    /// them, so its picture stays put while stepping).
-    pub arg_states: Rc<Vec<ArgState>>,
-    /// Events in the trace when `arg_states` was collected.
-    pub events_len: usize,
-}
-
-impl RunFrame {
-    /// The frame of a run at its cursor's position; the states of the
-    /// trace are collected again only when the trace grew (else taken from
-    /// `previous`).
-    pub fn new(run_id: u64, run: &crate::model::analysis::Run, fresh: bool, previous: Option<&RunFrame>) -> RunFrame {
-        let events = run.cursor.events();
-        let arg_states = match previous {
-            Some(p) if p.run_id == run_id && p.events_len == events.len() => p.arg_states.clone(),
-            _ => Rc::new(ArgState::of_events(events)),
-        };
-        RunFrame {
-            run_id,
-            program: run.program.clone(),
-            snapshot: Rc::new(run.cursor.snapshot().clone()),
-            fresh,
-            arg_states,
-            events_len: events.len(),
-        }
-    }
-}
-
-impl PartialEq for RunFrame {
-    fn eq(&self, other: &Self) -> bool {
-        self.run_id == other.run_id
-            && self.fresh == other.fresh
-            && self.snapshot.position == other.snapshot.position
-            && self.snapshot.states.len() == other.snapshot.states.len()
-            && self.events_len == other.events_len
-    }
-}
+/// The frame type lives in the model; the analysis pane names it here.
+pub use crate::model::graphs::frame::RunFrame;
 
 /// The latest [`RunFrame`], shared between the analysis pane (which sets
 /// it) and the graph views (which subscribe and redraw), without
-/// re-rendering the rest of the page.
+/// re-rendering the rest of the page: a Yew reducer would re-render the
+/// page that owns it on every step, so this is a shared handle to a
+/// [`FrameSlot`] (whose logic is tested natively).
 #[derive(Clone, Default)]
-pub struct FrameStore(Rc<RefCell<StoreInner>>);
+pub struct FrameStore(Rc<RefCell<FrameSlot<Callback<()>>>>);
 
-#[derive(Default)]
-struct StoreInner {
-    frame: Option<Rc<RunFrame>>,
-    next_id: u64,
-    listeners: Vec<(u64, Callback<()>)>,
-}
-
+/// Two stores are equal when they are the same store (Yew compares props).
 impl PartialEq for FrameStore {
     fn eq(&self, other: &Self) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
@@ -99,14 +51,8 @@ impl PartialEq for FrameStore {
 impl FrameStore {
     /// Replaces the frame and tells the subscribers (when it changed).
     pub fn set(&self, frame: Option<Rc<RunFrame>>) {
-        let listeners: Vec<Callback<()>> = {
-            let mut s = self.0.borrow_mut();
-            if s.frame == frame {
-                return;
-            }
-            s.frame = frame;
-            s.listeners.iter().map(|(_, l)| l.clone()).collect()
-        };
+        // The borrow ends before the listeners run (they read the frame).
+        let listeners = self.0.borrow_mut().set(frame);
         for l in listeners {
             l.emit(());
         }
@@ -114,61 +60,213 @@ impl FrameStore {
 
     /// The current frame.
     pub fn get(&self) -> Option<Rc<RunFrame>> {
-        self.0.borrow().frame.clone()
+        self.0.borrow().frame()
     }
 
     /// Calls `listener` after every change; returns the id to unsubscribe with.
     pub fn subscribe(&self, listener: Callback<()>) -> u64 {
-        let mut s = self.0.borrow_mut();
-        s.next_id += 1;
-        let id = s.next_id;
-        s.listeners.push((id, listener));
-        id
+        self.0.borrow_mut().subscribe(listener)
     }
 
     /// Stops calling the listener `id`.
     pub fn unsubscribe(&self, id: u64) {
-        self.0.borrow_mut().listeners.retain(|(i, _)| *i != id);
+        self.0.borrow_mut().unsubscribe(id);
     }
 }
 
-/// Pan and zoom of one SVG view: `translate(x y) scale(k)` (the math is
-/// [`ViewTransform`], tested natively).
-type View = ViewTransform;
-
-fn transform_attr(v: &View) -> String {
+/// The SVG `transform` attribute of a pan/zoom: `translate(x y) scale(k)`.
+fn transform_attr(v: &ViewTransform) -> String {
     format!("translate({:.1} {:.1}) scale({:.4})", v.x, v.y, v.k)
 }
 
-/// A drag in progress.
-#[derive(Clone, Copy, Debug)]
-struct Drag {
-    pointer: i32,
-    start: (f64, f64),
-    from: View,
-    moved: bool,
+/// One viewport's pan/zoom state and the DOM it acts on. The state changes
+/// only through [`PanZoom::reduce`] (in [`Pan::dispatch`]); it is kept out
+/// of Yew's state on purpose: a drag or a wheel turn writes the transform
+/// straight to the SVG group instead of re-rendering the whole graph, and
+/// the DOM listeners (wheel, capturing click) read it when their events
+/// arrive, which a render-time snapshot could not give them.
+#[derive(Clone)]
+struct Pan {
+    state: Rc<RefCell<PanZoom>>,
+    /// The `<svg>` (its client size is the viewport's size).
+    svg: NodeRef,
+    /// The `<g>` the transform is set on.
+    g: NodeRef,
 }
 
-/// Pan/zoom state shared by the event handlers (kept outside Yew's state so
-/// a drag does not re-render the graph: the transform is set on the DOM).
-#[derive(Default)]
-struct PanZoom {
-    view: View,
-    drag: Option<Drag>,
-    /// A drag just ended: the click that follows is not a selection.
-    swallow_click: bool,
-}
+impl Pan {
+    /// Applies `action`; writes the transform to the SVG when the view
+    /// changed, and captures the pointer when a drag starts moving. Returns
+    /// the state before the action.
+    fn dispatch(&self, action: Action) -> PanZoom {
+        let before = *self.state.borrow();
+        let after = before.reduce(action);
+        *self.state.borrow_mut() = after;
+        if let Some(pointer) = before.drag_started(&after) {
+            if let Some(el) = self.svg.cast::<web_sys::Element>() {
+                let _ = el.set_pointer_capture(pointer);
+            }
+        }
+        if after.view != before.view {
+            if let Some(el) = self.g.cast::<web_sys::Element>() {
+                let _ = el.set_attribute("transform", &transform_attr(&after.view));
+            }
+        }
+        before
+    }
 
-type PanZoomRef = Rc<RefCell<PanZoom>>;
+    /// The viewport's size in screen pixels (0×0 before it is in the DOM).
+    fn viewport_size(&self) -> (f64, f64) {
+        self.svg.cast::<web_sys::Element>().map(|e| (e.client_width() as f64, e.client_height() as f64)).unwrap_or((0.0, 0.0))
+    }
 
-fn set_transform(g: &NodeRef, view: View) {
-    if let Some(el) = g.cast::<web_sys::Element>() {
-        let _ = el.set_attribute("transform", &transform_attr(&view));
+    /// Fits the drawing (`w`×`h`) into the viewport.
+    fn fit(&self, w: f64, h: f64) {
+        self.dispatch(Action::Fit { drawing: (w, h), viewport: self.viewport_size() });
     }
 }
 
-fn viewport_size(svg: &NodeRef) -> (f64, f64) {
-    svg.cast::<web_sys::Element>().map(|e| (e.client_width() as f64, e.client_height() as f64)).unwrap_or((0.0, 0.0))
+/// The viewport's pan/zoom handle, made once per viewport.
+#[hook]
+fn use_pan() -> Pan {
+    // A non-rendering handle (see [`Pan`]): `use_mut_ref` keeps the same
+    // cell across renders without re-rendering when it changes.
+    let state = use_mut_ref(PanZoom::default);
+    let (svg, g) = (use_node_ref(), use_node_ref());
+    Pan { state, svg, g }
+}
+
+/// Fits the drawing whenever `fit_key` changes (a new graph), once it is in
+/// the DOM.
+#[hook]
+fn use_fit_on_new_graph(pan: &Pan, fit_key: String, w: f64, h: f64) {
+    let pan = pan.clone();
+    use_effect_with(fit_key, move |_| pan.fit(w, h));
+}
+
+/// Pans to `point` (a point of the drawing) whenever it changes and lies
+/// outside the view.
+#[hook]
+fn use_keep_in_view(pan: &Pan, point: Option<(i32, i32)>) {
+    let pan = pan.clone();
+    use_effect_with(point, move |point| {
+        if let Some((x, y)) = *point {
+            let point = Point { x: x as f64, y: y as f64 };
+            pan.dispatch(Action::KeepInView { point, viewport: pan.viewport_size() });
+        }
+    });
+}
+
+/// Wheel zoom around the pointer. It needs a non-passive listener (to keep
+/// the page from scrolling), which Yew's `onwheel` is not.
+#[hook]
+fn use_wheel_zoom(pan: &Pan) {
+    let pan = pan.clone();
+    use_effect_with((), move |_| {
+        let listener = pan.svg.cast::<web_sys::Element>().map(|el| {
+            let target = el.clone();
+            EventListener::new_with_options(&el, "wheel", EventListenerOptions::enable_prevent_default(), move |e| {
+                let Some(e) = e.dyn_ref::<WheelEvent>() else { return };
+                e.prevent_default();
+                // offset_* are relative to the event target; use the svg's own
+                // coordinates when the target is inside it.
+                let at = match e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
+                    Some(t) if t == target => (e.offset_x() as f64, e.offset_y() as f64),
+                    _ => (target.client_width() as f64 / 2.0, target.client_height() as f64 / 2.0),
+                };
+                pan.dispatch(Action::ZoomAt { factor: wheel_factor(e.delta_y()), at });
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// A click that ends a drag does not select anything: a capturing listener,
+/// so it runs before the nodes' own handlers.
+#[hook]
+fn use_swallow_click_after_drag(pan: &Pan) {
+    let pan = pan.clone();
+    use_effect_with((), move |_| {
+        let listener = pan.svg.cast::<web_sys::Element>().map(|el| {
+            let options = EventListenerOptions { phase: gloo_events::EventListenerPhase::Capture, passive: false };
+            EventListener::new_with_options(&el, "click", options, move |e| {
+                if pan.dispatch(Action::Click).swallow_click {
+                    e.stop_propagation();
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// The pointer handlers of the svg: press (primary button), move, release
+/// (also on cancel) — dragging the background pans.
+struct PointerHandlers {
+    down: Callback<PointerEvent>,
+    moved: Callback<PointerEvent>,
+    up: Callback<PointerEvent>,
+}
+
+/// The svg's pointer handlers, each dispatching to the pan/zoom reducer.
+fn pointer_handlers(pan: &Pan) -> PointerHandlers {
+    let client = |e: &PointerEvent| (e.client_x() as f64, e.client_y() as f64);
+    let down = {
+        let pan = pan.clone();
+        Callback::from(move |e: PointerEvent| {
+            if e.button() == 0 {
+                pan.dispatch(Action::Press { pointer: e.pointer_id(), at: client(&e) });
+            }
+        })
+    };
+    let moved = {
+        let pan = pan.clone();
+        Callback::from(move |e: PointerEvent| {
+            pan.dispatch(Action::Move { at: client(&e) });
+        })
+    };
+    let up = {
+        let pan = pan.clone();
+        Callback::from(move |_: PointerEvent| {
+            pan.dispatch(Action::Release);
+        })
+    };
+    PointerHandlers { down, moved, up }
+}
+
+/// The zoom buttons: in, out (around the viewport's center), and Fit.
+fn zoom_buttons(pan: &Pan, w: f64, h: f64) -> Html {
+    let zoom = |factor: f64| {
+        let pan = pan.clone();
+        Callback::from(move |_: MouseEvent| {
+            let (vw, vh) = pan.viewport_size();
+            pan.dispatch(Action::ZoomAt { factor, at: (vw / 2.0, vh / 2.0) });
+        })
+    };
+    let on_fit = {
+        let pan = pan.clone();
+        Callback::from(move |_: MouseEvent| pan.fit(w, h))
+    };
+    html! {
+        <div class="graph-zoom">
+            <button title="Zoom in" onclick={zoom(1.25)}>{ "+" }</button>
+            <button title="Zoom out" onclick={zoom(0.8)}>{ "−" }</button>
+            <button data-testid="graph-fit" title="Fit the graph into the view" onclick={on_fit}>{ "Fit" }</button>
+        </div>
+    }
+}
+
+/// The arrow heads the edges end in: plain, and "hot" (current or selected).
+fn arrow_markers() -> Html {
+    html! {
+        <defs>
+            <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
+                <path d="M0 0 L10 5 L0 10 z" class="arrow-head" />
+            </marker>
+            <marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
+                <path d="M0 0 L10 5 L0 10 z" class="arrow-head hot" />
+            </marker>
+        </defs>
+    }
 }
 
 /// Properties of [`Viewport`].
@@ -193,172 +291,26 @@ pub struct ViewportProps {
     pub children: Html,
 }
 
-/// An SVG viewport with pan (drag the background), zoom (wheel, around the
-/// pointer) and a Fit button.
+/// An SVG viewport of a graph (CFA or ARG) with pan (drag the background),
+/// zoom (wheel, around the pointer; + and − buttons) and a Fit button.
 #[function_component(Viewport)]
 pub fn viewport(props: &ViewportProps) -> Html {
-    let pz: PanZoomRef = use_mut_ref(PanZoom::default);
-    let svg = use_node_ref();
-    let g = use_node_ref();
-
-    // Fit when a new graph arrives (after it is in the DOM).
-    {
-        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
-        let (w, h) = (props.width, props.height);
-        use_effect_with(props.fit_key.clone(), move |_| {
-            let (vw, vh) = viewport_size(&svg);
-            let v = View::fit(w, h, vw, vh);
-            pz.borrow_mut().view = v;
-            set_transform(&g, v);
-        });
-    }
+    let pan = use_pan();
+    use_fit_on_new_graph(&pan, props.fit_key.clone(), props.width, props.height);
     // Keep the current and the selected item in view.
-    let keep_in_view = |point: Option<(i32, i32)>| {
-        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
-        move |_: &Option<(i32, i32)>| {
-            if let Some((x, y)) = point {
-                let (vw, vh) = viewport_size(&svg);
-                let mut s = pz.borrow_mut();
-                if let Some(v) = s.view.keep_in_view(Point { x: x as f64, y: y as f64 }, vw, vh) {
-                    s.view = v;
-                    set_transform(&g, v);
-                }
-            }
-        }
-    };
-    use_effect_with(props.follow, keep_in_view(props.follow));
-    use_effect_with(props.reveal, keep_in_view(props.reveal));
-    // Wheel zoom needs a non-passive listener (to keep the page from scrolling).
-    {
-        let (pz, svg, g) = (pz.clone(), svg.clone(), g.clone());
-        use_effect_with((), move |_| {
-            let listener = svg.cast::<web_sys::Element>().map(|el| {
-                let target = el.clone();
-                EventListener::new_with_options(&el, "wheel", EventListenerOptions::enable_prevent_default(), move |e| {
-                    let Some(e) = e.dyn_ref::<WheelEvent>() else { return };
-                    e.prevent_default();
-                    let rect_x = e.offset_x() as f64;
-                    let rect_y = e.offset_y() as f64;
-                    // offset_* are relative to the event target; use the svg's own
-                    // coordinates when the target is inside it.
-                    let (mx, my) = match e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) {
-                        Some(t) if t == target => (rect_x, rect_y),
-                        _ => {
-                            let (vw, vh) = (target.client_width() as f64, target.client_height() as f64);
-                            (vw / 2.0, vh / 2.0)
-                        }
-                    };
-                    let mut s = pz.borrow_mut();
-                    let factor = (-e.delta_y() * 0.0015).exp().clamp(0.5, 2.0);
-                    s.view = s.view.zoom_at(factor, mx, my);
-                    set_transform(&g, s.view);
-                })
-            });
-            move || drop(listener)
-        });
-    }
-    let onpointerdown = {
-        let pz = pz.clone();
-        Callback::from(move |e: PointerEvent| {
-            if e.button() != 0 {
-                return;
-            }
-            let mut s = pz.borrow_mut();
-            s.drag = Some(Drag {
-                pointer: e.pointer_id(),
-                start: (e.client_x() as f64, e.client_y() as f64),
-                from: s.view,
-                moved: false,
-            });
-            s.swallow_click = false;
-        })
-    };
-    let onpointermove = {
-        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
-        Callback::from(move |e: PointerEvent| {
-            let mut s = pz.borrow_mut();
-            let Some(mut d) = s.drag else { return };
-            let (dx, dy) = (e.client_x() as f64 - d.start.0, e.client_y() as f64 - d.start.1);
-            if !d.moved && dx * dx + dy * dy < 16.0 {
-                return;
-            }
-            if !d.moved {
-                // Capture only once it is a drag, so plain clicks reach the nodes.
-                if let Some(el) = svg.cast::<web_sys::Element>() {
-                    let _ = el.set_pointer_capture(d.pointer);
-                }
-                d.moved = true;
-            }
-            s.view = View { x: d.from.x + dx, y: d.from.y + dy, k: d.from.k };
-            s.drag = Some(d);
-            set_transform(&g, s.view);
-        })
-    };
-    let onpointerup = {
-        let pz = pz.clone();
-        Callback::from(move |_: PointerEvent| {
-            let mut s = pz.borrow_mut();
-            if let Some(d) = s.drag.take() {
-                s.swallow_click = d.moved;
-            }
-        })
-    };
-    // A click that ends a drag does not select anything (a capturing
-    // listener, so it runs before the nodes' own handlers).
-    {
-        let (pz, svg) = (pz.clone(), svg.clone());
-        use_effect_with((), move |_| {
-            let listener = svg.cast::<web_sys::Element>().map(|el| {
-                let options = EventListenerOptions { phase: gloo_events::EventListenerPhase::Capture, passive: false };
-                EventListener::new_with_options(&el, "click", options, move |e| {
-                    let mut s = pz.borrow_mut();
-                    if s.swallow_click {
-                        s.swallow_click = false;
-                        e.stop_propagation();
-                    }
-                })
-            });
-            move || drop(listener)
-        });
-    }
-    let zoom = |factor: f64| {
-        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
-        Callback::from(move |_: MouseEvent| {
-            let (vw, vh) = viewport_size(&svg);
-            let mut s = pz.borrow_mut();
-            s.view = s.view.zoom_at(factor, vw / 2.0, vh / 2.0);
-            set_transform(&g, s.view);
-        })
-    };
-    let on_fit = {
-        let (pz, g, svg) = (pz.clone(), g.clone(), svg.clone());
-        let (w, h) = (props.width, props.height);
-        Callback::from(move |_: MouseEvent| {
-            let (vw, vh) = viewport_size(&svg);
-            let v = View::fit(w, h, vw, vh);
-            pz.borrow_mut().view = v;
-            set_transform(&g, v);
-        })
-    };
-    let transform = transform_attr(&pz.borrow().view);
+    use_keep_in_view(&pan, props.follow);
+    use_keep_in_view(&pan, props.reveal);
+    use_wheel_zoom(&pan);
+    use_swallow_click_after_drag(&pan);
+    let pointer = pointer_handlers(&pan);
+    let transform = transform_attr(&pan.state.borrow().view);
     html! {
         <div class="graph-viewport">
-            <div class="graph-zoom">
-                <button title="Zoom in" onclick={zoom(1.25)}>{ "+" }</button>
-                <button title="Zoom out" onclick={zoom(0.8)}>{ "−" }</button>
-                <button data-testid="graph-fit" title="Fit the graph into the view" onclick={on_fit}>{ "Fit" }</button>
-            </div>
-            <svg class="graph-svg" ref={svg} data-testid={props.testid.clone()}
-                {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()} onpointercancel={onpointerup}>
-                <defs>
-                    <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
-                        <path d="M0 0 L10 5 L0 10 z" class="arrow-head" />
-                    </marker>
-                    <marker id="arrow-hot" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="9" markerHeight="9" orient="auto-start-reverse">
-                        <path d="M0 0 L10 5 L0 10 z" class="arrow-head hot" />
-                    </marker>
-                </defs>
-                <g ref={g} transform={transform}>
+            { zoom_buttons(&pan, props.width, props.height) }
+            <svg class="graph-svg" ref={pan.svg.clone()} data-testid={props.testid.clone()}
+                onpointerdown={pointer.down} onpointermove={pointer.moved} onpointerup={pointer.up.clone()} onpointercancel={pointer.up}>
+                { arrow_markers() }
+                <g ref={pan.g.clone()} transform={transform}>
                     { props.children.clone() }
                 </g>
             </svg>
@@ -481,6 +433,7 @@ pub struct CfaGraphViewProps {
     pub highlight: Rc<Highlight>,
 }
 
+/// The CSS class of a node marker in the CFA graph.
 fn marker_class(m: Marker) -> &'static str {
     match m {
         Marker::Entry => "entry",
@@ -513,99 +466,9 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         Some(f) if !f.snapshot.interpolants.is_empty() => graph.interpolant_labels(&props.program, &f.snapshot.interpolants),
         _ => Vec::new(),
     };
-    let click = |sel: Selection| {
-        let linked = linked.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            linked.click(sel);
-        })
-    };
-    let edges = graph.edges.iter().enumerate().map(|(i, e)| {
-        let current = overlay.current_edge == Some(EdgePlace::Edge(i));
-        let selected = overlay.selected_edges.contains(&i);
-        let class = classes!("cfa-edge", format!("kind-{}", e.kind), e.back.then_some("back"), current.then_some("current"), selected.then_some("selected"));
-        let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
-        let key = Selection::Edge(e.edge).to_string();
-        html! {
-            <g class={class} data-edge={key} tabindex="0" onclick={click(Selection::Edge(e.edge))} onkeydown={on_enter(&linked, Selection::Edge(e.edge))}>
-                <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
-                <path class="hit" d={e.path.clone()} />
-                <path class="line" d={e.path.clone()} marker-end={marker} />
-                if let Some(p) = e.label_at {
-                    <rect class="label-bg" x={fmt(p.x - 2.0)} y={fmt(p.y)} width={fmt(e.label.chars().count() as f64 * CHAR_W + 4.0)} height={fmt(LINE_H)} rx="2" />
-                    <text class="edge-label" x={fmt(p.x)} y={fmt(p.y + 11.0)}>{ e.label.clone() }</text>
-                }
-            </g>
-        }
-    });
-    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| {
-        let count = overlay.counts.get(&i).copied().unwrap_or(0);
-        let current = overlay.current_node == Some(i);
-        let selected = overlay.selected_nodes.contains(&i);
-        let mut class = classes!("cfa-node", n.is_folded().then_some("folded"), current.then_some("current"), selected.then_some("selected"), (count > 0).then_some("has-states"));
-        for m in &n.markers {
-            class.push(marker_class(*m));
-        }
-        let (cx, cy) = (n.center.x, n.center.y);
-        let key = n.key();
-        let node_sel = n.cfa_nodes.first().map(|&id| Selection::Node(id)).unwrap_or_default();
-        let shape = if n.is_folded() {
-            let (x0, y0) = (cx - n.width / 2.0, cy - n.height / 2.0);
-            html! {
-                <>
-                    <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="5" />
-                    <text class="fold-title" x={fmt(x0 + 7.0)} y={fmt(y0 + 5.0 + 11.0)}>{ n.title.clone() }</text>
-                    { for n.ops.iter().enumerate().map(|(k, op)| {
-                        let cur = overlay.current_edge == Some(EdgePlace::Inner { node: i, op: k });
-                        let sel = overlay.selected_ops.contains(&(i, k));
-                        let y = y0 + 5.0 + (k + 1) as f64 * LINE_H;
-                        html! {
-                            <g class={classes!("fold-op", cur.then_some("current"), sel.then_some("selected"))}
-                                data-edge={Selection::Edge(op.edge).to_string()} onclick={click(Selection::Edge(op.edge))}>
-                                <title>{ op.full.clone() }</title>
-                                <rect class="op-bg" x={fmt(x0 + 2.0)} y={fmt(y + 1.0)} width={fmt(n.width - 4.0)} height={fmt(LINE_H)} />
-                                <text x={fmt(x0 + 7.0)} y={fmt(y + 11.0)}>{ op.text.clone() }</text>
-                            </g>
-                        }
-                    }) }
-                </>
-            }
-        } else {
-            let r = n.width / 2.0;
-            html! {
-                <>
-                    <circle class="shape" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r)} />
-                    if n.markers.contains(&Marker::LoopHead) {
-                        <circle class="inner-ring" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r - 4.0)} />
-                    }
-                    <text class="node-label" x={fmt(cx)} y={fmt(cy + 4.0)}>{ n.title.clone() }</text>
-                </>
-            }
-        };
-        let badge_at = if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
-        html! {
-            <g class={class} data-node={key} data-count={count.to_string()} tabindex="0" onclick={click(node_sel)} onkeydown={on_enter(&linked, node_sel)}>
-                <title>{ n.tooltip() }</title>
-                { shape }
-                if count > 0 {
-                    <g class="count-badge">
-                        <rect x={fmt(badge_at.0 - 4.0)} y={fmt(badge_at.1 - 8.0)} width={fmt(count.to_string().len() as f64 * 6.6 + 8.0)} height="15" rx="7" />
-                        <text x={fmt(badge_at.0)} y={fmt(badge_at.1 + 3.5)}>{ count.to_string() }</text>
-                    </g>
-                }
-            </g>
-        }
-    });
-    let interpolant_views = interpolants.iter().map(|l| {
-        let sel = Selection::Node(l.node);
-        html! {
-            <g class="cfa-interpolant" data-node={l.node.to_string()} onclick={click(sel)}>
-                <title>{ l.full.clone() }</title>
-                <rect x={fmt(l.at.x)} y={fmt(l.at.y)} width={fmt(l.width)} height={fmt(l.height)} rx="3" />
-                <text x={fmt(l.at.x + 4.0)} y={fmt(l.at.y + 11.0)}>{ l.text.clone() }</text>
-            </g>
-        }
-    });
+    let edges = graph.edges.iter().enumerate().map(|(i, e)| cfa_edge(&graph, &overlay, i, e, &linked));
+    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| cfa_node(&overlay, i, n, &linked));
+    let interpolant_views = interpolants.iter().map(|l| interpolant_view(l, &linked));
     // Labels may reach past the laid-out drawing: Fit shows them too.
     let (draw_w, draw_h) = interpolants
         .iter()
@@ -621,16 +484,139 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
                 { for nodes }
                 { for interpolant_views }
             </Viewport>
-            <p class="graph-legend" data-testid="cfa-graph-status">
-                { format!("{} nodes drawn", graph.nodes.len()) }
-                if graph.folded && graph.foldable > 0 { { format!(" ({} CFA nodes folded into chains)", graph.foldable) } }
-                { " · " }<span class="lg lg-loop">{ "◎ loop head" }</span>
-                { " · " }<span class="lg lg-error">{ "● error" }</span>
-                { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
-                { " · badge: reached states · click a node to filter the reached set" }
-                if !interpolants.is_empty() { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
-            </p>
+            { cfa_legend(&graph, !interpolants.is_empty()) }
         </>
+    }
+}
+
+/// One CFA edge (edge `i` of the graph): its path, arrow and label, marked
+/// when it is the edge being processed or selected.
+fn cfa_edge(graph: &CfaGraph, overlay: &Overlay, i: usize, e: &GraphEdge, linked: &SelectionContext) -> Html {
+    let current = overlay.current_edge == Some(EdgePlace::Edge(i));
+    let selected = overlay.selected_edges.contains(&i);
+    let class = classes!(
+        "cfa-edge",
+        format!("kind-{}", e.kind),
+        e.back.then_some("back"),
+        current.then_some("current"),
+        selected.then_some("selected")
+    );
+    let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
+    let key = Selection::Edge(e.edge).to_string();
+    html! {
+        <g class={class} data-edge={key} tabindex="0" onclick={select_on_click(linked, Selection::Edge(e.edge))} onkeydown={on_enter(linked, Selection::Edge(e.edge))}>
+            <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
+            <path class="hit" d={e.path.clone()} />
+            <path class="line" d={e.path.clone()} marker-end={marker} />
+            if let Some(p) = e.label_at {
+                <rect class="label-bg" x={fmt(p.x - 2.0)} y={fmt(p.y)} width={fmt(e.label.chars().count() as f64 * CHAR_W + 4.0)} height={fmt(LINE_H)} rx="2" />
+                <text class="edge-label" x={fmt(p.x)} y={fmt(p.y + 11.0)}>{ e.label.clone() }</text>
+            }
+        </g>
+    }
+}
+
+/// One CFA node (node `i` of the graph): a circle, or a box listing the
+/// operations of a folded chain; its markers and its count of reached
+/// states as a badge.
+fn cfa_node(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext) -> Html {
+    let count = overlay.counts.get(&i).copied().unwrap_or(0);
+    let current = overlay.current_node == Some(i);
+    let selected = overlay.selected_nodes.contains(&i);
+    let mut class = classes!(
+        "cfa-node",
+        n.is_folded().then_some("folded"),
+        current.then_some("current"),
+        selected.then_some("selected"),
+        (count > 0).then_some("has-states")
+    );
+    for m in &n.markers {
+        class.push(marker_class(*m));
+    }
+    let (cx, cy) = (n.center.x, n.center.y);
+    let node_sel = n.cfa_nodes.first().map(|&id| Selection::Node(id)).unwrap_or_default();
+    let shape = if n.is_folded() { folded_chain(overlay, i, n, linked) } else { node_circle(n) };
+    let badge_at =
+        if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
+    html! {
+        <g class={class} data-node={n.key()} data-count={count.to_string()} tabindex="0" onclick={select_on_click(linked, node_sel)} onkeydown={on_enter(linked, node_sel)}>
+            <title>{ n.tooltip() }</title>
+            { shape }
+            if count > 0 {
+                <g class="count-badge">
+                    <rect x={fmt(badge_at.0 - 4.0)} y={fmt(badge_at.1 - 8.0)} width={fmt(count.to_string().len() as f64 * 6.6 + 8.0)} height="15" rx="7" />
+                    <text x={fmt(badge_at.0)} y={fmt(badge_at.1 + 3.5)}>{ count.to_string() }</text>
+                </g>
+            }
+        </g>
+    }
+}
+
+/// A folded chain (graph node `i`): a box with its title and one line per
+/// operation, each selectable as its CFA edge.
+fn folded_chain(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext) -> Html {
+    let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
+    html! {
+        <>
+            <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(n.width)} height={fmt(n.height)} rx="5" />
+            <text class="fold-title" x={fmt(x0 + 7.0)} y={fmt(y0 + 5.0 + 11.0)}>{ n.title.clone() }</text>
+            { for n.ops.iter().enumerate().map(|(k, op)| {
+                let cur = overlay.current_edge == Some(EdgePlace::Inner { node: i, op: k });
+                let sel = overlay.selected_ops.contains(&(i, k));
+                let y = y0 + 5.0 + (k + 1) as f64 * LINE_H;
+                html! {
+                    <g class={classes!("fold-op", cur.then_some("current"), sel.then_some("selected"))}
+                        data-edge={Selection::Edge(op.edge).to_string()} onclick={select_on_click(linked, Selection::Edge(op.edge))}>
+                        <title>{ op.full.clone() }</title>
+                        <rect class="op-bg" x={fmt(x0 + 2.0)} y={fmt(y + 1.0)} width={fmt(n.width - 4.0)} height={fmt(LINE_H)} />
+                        <text x={fmt(x0 + 7.0)} y={fmt(y + 11.0)}>{ op.text.clone() }</text>
+                    </g>
+                }
+            }) }
+        </>
+    }
+}
+
+/// A single CFA node: a circle (a ring inside for a loop head) with its
+/// title.
+fn node_circle(n: &GraphNode) -> Html {
+    let (cx, cy, r) = (n.center.x, n.center.y, n.width / 2.0);
+    html! {
+        <>
+            <circle class="shape" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r)} />
+            if n.markers.contains(&Marker::LoopHead) {
+                <circle class="inner-ring" cx={fmt(cx)} cy={fmt(cy)} r={fmt(r - 4.0)} />
+            }
+            <text class="node-label" x={fmt(cx)} y={fmt(cy + 4.0)}>{ n.title.clone() }</text>
+        </>
+    }
+}
+
+/// A CEGAR interpolant beside its CFA node (clicking it selects the node).
+fn interpolant_view(l: &InterpolantLabel, linked: &SelectionContext) -> Html {
+    let sel = Selection::Node(l.node);
+    html! {
+        <g class="cfa-interpolant" data-node={l.node.to_string()} onclick={select_on_click(linked, sel)}>
+            <title>{ l.full.clone() }</title>
+            <rect x={fmt(l.at.x)} y={fmt(l.at.y)} width={fmt(l.width)} height={fmt(l.height)} rx="3" />
+            <text x={fmt(l.at.x + 4.0)} y={fmt(l.at.y + 11.0)}>{ l.text.clone() }</text>
+        </g>
+    }
+}
+
+/// The line under the CFA graph: how many nodes are drawn (and folded),
+/// and what the marks mean.
+fn cfa_legend(graph: &CfaGraph, has_interpolants: bool) -> Html {
+    html! {
+        <p class="graph-legend" data-testid="cfa-graph-status">
+            { format!("{} nodes drawn", graph.nodes.len()) }
+            if graph.folded && graph.foldable > 0 { { format!(" ({} CFA nodes folded into chains)", graph.foldable) } }
+            { " · " }<span class="lg lg-loop">{ "◎ loop head" }</span>
+            { " · " }<span class="lg lg-error">{ "● error" }</span>
+            { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
+            { " · badge: reached states · click a node to filter the reached set" }
+            if has_interpolants { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
+        </p>
     }
 }
 
@@ -718,20 +704,14 @@ pub struct ArgNodeViewProps {
     /// What the state is at the shown position.
     pub marks: crate::model::graphs::arg::ArgMarks,
     /// The page's selection.
-    pub linked: crate::ui::selection::SelectionContext,
+    pub linked: SelectionContext,
 }
 
 /// One state of the ARG.
 #[function_component(ArgNodeView)]
 pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
     let sel = Selection::State(props.state);
-    let onclick = {
-        let linked = props.linked.clone();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            linked.click(sel);
-        })
-    };
+    let onclick = select_on_click(&props.linked, sel);
     let (x0, y0) = (props.x - props.width / 2.0, props.y - props.height / 2.0);
     let m = props.marks;
     html! {
@@ -744,9 +724,20 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
     }
 }
 
+/// A click on a graph item selects it in every panel (or clears the
+/// selection when it is selected already); the viewport's background does
+/// not see the click.
+fn select_on_click(linked: &SelectionContext, sel: Selection) -> Callback<MouseEvent> {
+    let linked = linked.clone();
+    Callback::from(move |e: MouseEvent| {
+        e.stop_propagation();
+        linked.click(sel);
+    })
+}
+
 /// Enter on a focused graph item selects it, as a click does (items are
 /// focusable with Tab).
-fn on_enter(linked: &crate::ui::selection::SelectionContext, sel: Selection) -> Callback<KeyboardEvent> {
+fn on_enter(linked: &SelectionContext, sel: Selection) -> Callback<KeyboardEvent> {
     let linked = linked.clone();
     Callback::from(move |e: KeyboardEvent| {
         if e.key() == "Enter" {
@@ -756,6 +747,7 @@ fn on_enter(linked: &crate::ui::selection::SelectionContext, sel: Selection) -> 
     })
 }
 
+/// A coordinate as the SVG attributes take it (one decimal).
 fn fmt(v: f64) -> String {
     format!("{v:.1}")
 }

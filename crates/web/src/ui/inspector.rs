@@ -103,6 +103,8 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
     }
 }
 
+/// One part of the state (values, symbolic memory, constraints, a CPA's
+/// text, or an octagon with its plot and DBM).
 fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
     match p {
         Part::Values(values) if values.is_empty() => html! { <p class="insp-values">{ "values: ⊤ (nothing known)" }</p> },
@@ -152,16 +154,8 @@ fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
                 };
                 html! {
                     <div class="insp-axes">
-                        <label>{ "x: " }
-                            <select data-testid="plot-x" onchange={pick(true)}>
-                                { for vars.iter().map(|v| html! { <option value={v.clone()} selected={*v == x}>{ v.clone() }</option> }) }
-                            </select>
-                        </label>
-                        <label>{ "y: " }
-                            <select data-testid="plot-y" onchange={pick(false)}>
-                                { for vars.iter().map(|v| html! { <option value={v.clone()} selected={*v == y}>{ v.clone() }</option> }) }
-                            </select>
-                        </label>
+                        { axis_select("x: ", "plot-x", vars, &x, pick(true)) }
+                        { axis_select("y: ", "plot-y", vars, &y, pick(false)) }
                     </div>
                 }
             });
@@ -190,6 +184,20 @@ fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
     }
 }
 
+/// The chooser of one axis of the octagon's plot: one option per
+/// constrained variable, `chosen` selected.
+fn axis_select(words: &'static str, testid: &'static str, vars: &[String], chosen: &str, onchange: Callback<Event>) -> Html {
+    html! {
+        <label>{ words }
+            <select data-testid={testid} {onchange}>
+                { for vars.iter().map(|v| html! { <option value={v.clone()} selected={v == chosen}>{ v.clone() }</option> }) }
+            </select>
+        </label>
+    }
+}
+
+/// The octagon's closed difference-bound matrix as a table (∞ cells and
+/// the diagonal marked).
 fn dbm_table(dbm: &DbmTable) -> Html {
     if dbm.labels.is_empty() {
         return html! { <p class="hint">{ "No variable is constrained." }</p> };
@@ -217,6 +225,8 @@ fn dbm_table(dbm: &DbmTable) -> Html {
     }
 }
 
+/// The octagon projected on two variables, as an SVG figure: the area,
+/// ticks, the interval box, the polygon and its open sides.
 fn plot_svg(p: &Plot) -> Html {
     let [w, h] = p.size;
     let [left, top, right, bottom] = p.area;

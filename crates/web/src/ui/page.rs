@@ -9,6 +9,8 @@ use crate::model::page::{Action, CfaView, DiagnosticRow, FunctionListing, Model,
 use crate::ui::analysis::AnalysisPane;
 use crate::ui::editor::CodeEditor;
 
+/// The editor's model is a Yew reducer: actions go through the pure
+/// [`Model::reduce`].
 impl Reducible for Model {
     type Action = Action;
 
@@ -17,10 +19,13 @@ impl Reducible for Model {
     }
 }
 
+/// The program the page opens with: the one saved in this browser, else
+/// the built-in example.
 fn load_program() -> String {
     crate::platform::storage::load_program().unwrap_or_else(|| EXAMPLE_PROGRAM.to_string())
 }
 
+/// Keeps the student's program in this browser's storage.
 fn save_program(text: &str) {
     crate::platform::storage::save_program(text)
 }
@@ -155,28 +160,16 @@ pub fn cfa_pane(props: &CfaPaneProps) -> Html {
     // A node row of the listing selects its location in every panel.
     let selection = crate::ui::selection::use_selection();
     match &props.view {
-        CfaView::Errors(rows) => {
-            let errors = rows.iter().filter(|r| r.is_error).count();
-            html! {
-                <div class="diagnostics" data-testid="diagnostics">
-                    <p class="status status-error" data-testid="status">
-                        { format!("{errors} error{} — fix {} to see the CFA", plural(errors), if errors == 1 { "it" } else { "them" }) }
-                    </p>
-                    <ul class="diag-list">{ for rows.iter().map(|r| diagnostic(r, &props.on_jump)) }</ul>
-                </div>
-            }
-        }
+        CfaView::Errors(rows) => html! {
+            <div class="diagnostics" data-testid="diagnostics">
+                <p class="status status-error" data-testid="status">{ props.view.status() }</p>
+                <ul class="diag-list">{ for rows.iter().map(|r| diagnostic(r, &props.on_jump)) }</ul>
+            </div>
+        },
         CfaView::Cfa { functions, warnings, json } => {
-            let nodes: usize = functions.iter().map(|f| f.nodes.len()).sum();
-            let edges: usize = functions.iter().flat_map(|f| &f.nodes).map(|n| n.edges.len()).sum();
             html! {
                 <div class="cfa" data-testid="cfa">
-                    <p class="status status-ok" data-testid="status">
-                        { format!(
-                            "{} function{}, {nodes} node{}, {edges} edge{}",
-                            functions.len(), plural(functions.len()), plural(nodes), plural(edges)
-                        ) }
-                    </p>
+                    <p class="status status-ok" data-testid="status">{ props.view.status() }</p>
                     if !warnings.is_empty() {
                         <ul class="diag-list">{ for warnings.iter().map(|r| diagnostic(r, &props.on_jump)) }</ul>
                     }
@@ -193,14 +186,7 @@ pub fn cfa_pane(props: &CfaPaneProps) -> Html {
     }
 }
 
-fn plural(n: usize) -> &'static str {
-    if n == 1 {
-        ""
-    } else {
-        "s"
-    }
-}
-
+/// One diagnostic of the front end: a button that puts the caret at it.
 fn diagnostic(row: &DiagnosticRow, on_jump: &Callback<(u32, u32)>) -> Html {
     let (class, kind) = if row.is_error { ("diag diag-error", "error") } else { ("diag diag-warning", "warning") };
     let onclick = {
@@ -218,6 +204,9 @@ fn diagnostic(row: &DiagnosticRow, on_jump: &Callback<(u32, u32)>) -> Html {
     }
 }
 
+/// One function's CFA as a table: a row group per node (its line and
+/// markers, then one row per leaving edge); a node's id selects it in every
+/// panel.
 fn function_listing(f: &FunctionListing, selection: &crate::ui::selection::SelectionContext) -> Html {
     html! {
         <section class="function">
@@ -230,7 +219,7 @@ fn function_listing(f: &FunctionListing, selection: &crate::ui::selection::Selec
                     <tr><th>{ "node" }</th><th>{ "line" }</th><th>{ "edge" }</th><th>{ "operation" }</th></tr>
                 </thead>
                 { for f.nodes.iter().map(|n| {
-                    let node = n.id.strip_prefix('N').and_then(|k| k.parse().ok()).map(cfa::NodeId);
+                    let node = n.node();
                     let selected = node.is_some_and(|k| selection.selection == crate::model::selection::Selection::Node(k));
                     let node_class = if n.markers.is_empty() { "node".to_string() }
                         else { format!("node {}", n.markers.iter().map(|m| format!("row-{}", m.css_class())).collect::<Vec<_>>().join(" ")) };

@@ -2,12 +2,27 @@
 //! questions about the next step before it is shown — which state is
 //! popped, what merge does, whether stop covers — then "Show the step"
 //! grades the answers ([`crate::model::predict::grade`]) and moves the view to the
-//! end of that step.
+//! end of that step. The panel's state is [`PredictMode`], changed only
+//! by its pure reducer ([`crate::model::predict::PredictAction`]).
+
+use std::rc::Rc;
 
 use engine::trace::StateId;
 use yew::prelude::*;
 
-use crate::model::predict::{grade, Grading, MergeOutcome, Prediction, StepOutcome, StopOutcome};
+use crate::model::predict::{MergeOutcome, PredictAction, PredictMode, StepOutcome, StopOutcome};
+
+/// The choices offered for the popped state (computed in [`crate::model::predict`]).
+pub use crate::model::predict::waitlist_choices;
+
+/// The panel's state is a Yew reducer over the pure [`PredictMode::reduce`].
+impl Reducible for PredictMode {
+    type Action = PredictAction;
+
+    fn reduce(self: Rc<Self>, action: PredictAction) -> Rc<Self> {
+        Rc::new(PredictMode::reduce(&self, action))
+    }
+}
 
 /// Properties of [`PredictPanel`].
 #[derive(Properties, PartialEq)]
@@ -32,54 +47,26 @@ pub struct PredictPanelProps {
 /// The predict-mode panel: a toggle, the questions, and the last grading.
 #[function_component(PredictPanel)]
 pub fn predict_panel(props: &PredictPanelProps) -> Html {
-    let on = use_state(|| false);
-    let prediction = use_state(Prediction::default);
-    let last = use_state(|| None::<Grading>);
-    // Right answers and questions asked since predict mode was turned on.
-    let tally = use_state(|| (0usize, 0usize));
+    let mode = use_reducer(PredictMode::default);
 
     let toggle = {
-        let (on, last, tally, on_mode) = (on.clone(), last.clone(), tally.clone(), props.on_mode.clone());
+        let (mode, on_mode) = (mode.clone(), props.on_mode.clone());
         Callback::from(move |_: Event| {
-            // Read once: after `set` the handle may already show the new value.
-            let now = !*on;
-            on.set(now);
+            let now = !mode.on;
+            mode.dispatch(PredictAction::Toggle);
             on_mode.emit(now);
-            last.set(None);
-            tally.set((0, 0));
         })
     };
     let header = html! {
         <label class="predict-toggle">
-            <input type="checkbox" data-testid="predict-toggle" checked={*on} onchange={toggle} />
+            <input type="checkbox" data-testid="predict-toggle" checked={mode.on} onchange={toggle} />
             { " Predict mode: guess each step before it is shown" }
         </label>
     };
-    if !*on {
+    if !mode.on {
         return html! { <div class="predict" data-testid="predict">{ header }</div> };
     }
-
-    let graded = (*last).as_ref().map(|g| {
-        let (right, asked) = g.score();
-        html! {
-            <div class={classes!("predict-result", g.all_right().then_some("all-right"))} data-testid="predict-result">
-                <div class="predict-score">
-                    { format!("Step {}: {right} of {asked} right", g.step) }
-                    <span class="predict-tally" data-testid="predict-tally">{ format!(" — {} of {} so far", tally.0, tally.1) }</span>
-                </div>
-                <ul>
-                    { for g.answers.iter().map(|a| html! {
-                        <li class={if a.right { "right" } else { "wrong" }} data-question={a.question}>
-                            <span class="mark">{ if a.right { "✔ right" } else { "✘ wrong" } }</span>
-                            { format!(" {}: you said {}", a.question, a.predicted) }
-                            if !a.right { { format!("; it was {}", a.actual) } }
-                        </li>
-                    }) }
-                </ul>
-            </div>
-        }
-    });
-
+    let graded = mode.last.as_ref().map(|g| grading(g, mode.tally));
     let questions = match &props.next {
         None if props.computing => html! { <p class="hint">{ "The next step is still being computed…" }</p> },
         None => html! { <p class="hint">{ "No step follows: the analysis is over." }</p> },
@@ -94,73 +81,7 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
                 </p>
             }
         }
-        Some(next) => {
-            let pick_pop = {
-                let prediction = prediction.clone();
-                Callback::from(move |e: Event| {
-                    let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-                    let popped = sel.value().strip_prefix('s').and_then(|n| n.parse().ok()).map(StateId);
-                    prediction.set(Prediction { popped, ..(*prediction).clone() });
-                })
-            };
-            let pick_merge = {
-                let prediction = prediction.clone();
-                Callback::from(move |e: Event| {
-                    let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-                    prediction.set(Prediction { merge: MergeOutcome::from_key(&sel.value()), ..(*prediction).clone() });
-                })
-            };
-            let pick_stop = {
-                let prediction = prediction.clone();
-                Callback::from(move |e: Event| {
-                    let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
-                    prediction.set(Prediction { stop: StopOutcome::from_key(&sel.value()), ..(*prediction).clone() });
-                })
-            };
-            let check = {
-                let (prediction, last, next, on_seek) = (prediction.clone(), last.clone(), next.clone(), props.on_seek.clone());
-                let tally = tally.clone();
-                Callback::from(move |_: MouseEvent| {
-                    let g = grade(&prediction, &next);
-                    let (right, asked) = g.score();
-                    tally.set((tally.0 + right, tally.1 + asked));
-                    last.set(Some(g));
-                    prediction.set(Prediction::default());
-                    on_seek.emit(next.end);
-                })
-            };
-            let p = &*prediction;
-            html! {
-                <div class="predict-questions">
-                    <div class="predict-q">{ format!("Step {}: ", next.step) }</div>
-                    <label>{ "1. popped: " }
-                        <select data-testid="predict-pop" onchange={pick_pop}>
-                            <option value="" selected={p.popped.is_none()}>{ "—" }</option>
-                            { for props.waitlist.iter().map(|(id, label)| html! {
-                                <option value={id.to_string()} selected={p.popped == Some(*id)}>{ label.clone() }</option>
-                            }) }
-                        </select>
-                    </label>
-                    <label>{ "2. merge: " }
-                        <select data-testid="predict-merge" onchange={pick_merge}>
-                            <option value="" selected={p.merge.is_none()}>{ "—" }</option>
-                            { for MergeOutcome::ALL.iter().map(|m| html! {
-                                <option value={m.key()} selected={p.merge == Some(*m)}>{ m.words() }</option>
-                            }) }
-                        </select>
-                    </label>
-                    <label>{ "3. stop: " }
-                        <select data-testid="predict-stop" onchange={pick_stop}>
-                            <option value="" selected={p.stop.is_none()}>{ "—" }</option>
-                            { for StopOutcome::ALL.iter().map(|s| html! {
-                                <option value={s.key()} selected={p.stop == Some(*s)}>{ s.words() }</option>
-                            }) }
-                        </select>
-                    </label>
-                    <button class="primary" data-testid="predict-check" onclick={check}>{ "Show the step and grade" }</button>
-                </div>
-            }
-        }
+        Some(next) => questions(&mode, next, &props.waitlist, &props.on_seek),
     };
 
     html! {
@@ -173,15 +94,85 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
     }
 }
 
-/// The waitlist at the shown position as predict mode offers it:
-/// `(id, "s12 @N5")`, in waitlist order.
-pub fn waitlist_choices(snapshot: &engine::view::Snapshot) -> Vec<(StateId, String)> {
-    snapshot
-        .waitlist
-        .iter()
-        .map(|&id| {
-            let loc = snapshot.state(id).and_then(|s| s.location).map(|l| format!(" @{l}")).unwrap_or_default();
-            (id, format!("{id}{loc}"))
+/// The grading of the step just shown, with the tally so far.
+fn grading(g: &crate::model::predict::Grading, tally: (usize, usize)) -> Html {
+    let (right, asked) = g.score();
+    html! {
+        <div class={classes!("predict-result", g.all_right().then_some("all-right"))} data-testid="predict-result">
+            <div class="predict-score">
+                { format!("Step {}: {right} of {asked} right", g.step) }
+                <span class="predict-tally" data-testid="predict-tally">{ format!(" — {} of {} so far", tally.0, tally.1) }</span>
+            </div>
+            <ul>
+                { for g.answers.iter().map(|a| html! {
+                    <li class={if a.right { "right" } else { "wrong" }} data-question={a.question}>
+                        <span class="mark">{ if a.right { "✔ right" } else { "✘ wrong" } }</span>
+                        { format!(" {}: you said {}", a.question, a.predicted) }
+                        if !a.right { { format!("; it was {}", a.actual) } }
+                    </li>
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+/// The three questions about the step `next`, and the button that grades
+/// them and shows the step.
+fn questions(
+    mode: &UseReducerHandle<PredictMode>,
+    next: &StepOutcome,
+    waitlist: &[(StateId, String)],
+    on_seek: &Callback<usize>,
+) -> Html {
+    // Each answer is the chosen option's value, read back into the model.
+    let pick = |answer: fn(&str) -> PredictAction| {
+        let mode = mode.clone();
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            mode.dispatch(answer(&sel.value()));
         })
-        .collect()
+    };
+    let pick_pop = pick(|v| PredictAction::Popped(v.strip_prefix('s').and_then(|n| n.parse().ok()).map(StateId)));
+    let pick_merge = pick(|v| PredictAction::Merge(MergeOutcome::from_key(v)));
+    let pick_stop = pick(|v| PredictAction::Stop(StopOutcome::from_key(v)));
+    let check = {
+        let (mode, next, on_seek) = (mode.clone(), next.clone(), on_seek.clone());
+        Callback::from(move |_: MouseEvent| {
+            let end = next.end;
+            mode.dispatch(PredictAction::Check(next.clone()));
+            on_seek.emit(end);
+        })
+    };
+    let p = &mode.prediction;
+    let pops = waitlist.iter().map(|(id, label)| (id.to_string(), label.clone(), p.popped == Some(*id)));
+    let merges = MergeOutcome::ALL.iter().map(|m| (m.key().to_string(), m.words().to_string(), p.merge == Some(*m)));
+    let stops = StopOutcome::ALL.iter().map(|s| (s.key().to_string(), s.words().to_string(), p.stop == Some(*s)));
+    html! {
+        <div class="predict-questions">
+            <div class="predict-q">{ format!("Step {}: ", next.step) }</div>
+            { question("1. popped: ", "predict-pop", pick_pop, p.popped.is_none(), pops) }
+            { question("2. merge: ", "predict-merge", pick_merge, p.merge.is_none(), merges) }
+            { question("3. stop: ", "predict-stop", pick_stop, p.stop.is_none(), stops) }
+            <button class="primary" data-testid="predict-check" onclick={check}>{ "Show the step and grade" }</button>
+        </div>
+    }
+}
+
+/// One question: a select whose first option "—" means unanswered, then
+/// the `(value, words, selected)` answers.
+fn question(
+    words: &'static str,
+    testid: &'static str,
+    onchange: Callback<Event>,
+    unanswered: bool,
+    answers: impl Iterator<Item = (String, String, bool)>,
+) -> Html {
+    html! {
+        <label>{ words }
+            <select data-testid={testid} {onchange}>
+                <option value="" selected={unanswered}>{ "—" }</option>
+                { for answers.map(|(value, words, selected)| html! { <option {value} {selected}>{ words }</option> }) }
+            </select>
+        </label>
+    }
 }

@@ -102,6 +102,8 @@ pub fn solver_panel() -> Html {
     }
 }
 
+/// One query of the log: its number, origin, answer, time, a Copy button
+/// and the SMT-LIB2 script.
 fn entry(e: &LogEntry) -> Html {
     let answer_class = classes!(
         "solver-answer",

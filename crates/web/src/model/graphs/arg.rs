@@ -164,51 +164,31 @@ pub struct ArgMarks {
 }
 
 impl ArgMarks {
+    /// Each mark: whether it is set, its CSS class, and its words for the
+    /// tooltip (`None`: not told, the selection shows itself).
+    fn table(&self) -> [(bool, &'static str, Option<&'static str>); 8] {
+        [
+            (self.reached, "reached", Some("in the reached set")),
+            (self.waiting, "waiting", Some("in the waitlist")),
+            (self.replaced, "replaced", Some("replaced by a merge result")),
+            (self.merged, "merged", Some("merge result")),
+            (self.covered, "covered", Some("covered (stop)")),
+            (self.target, "target", Some("target")),
+            (self.current, "current", Some("being processed")),
+            (self.selected, "selected", None),
+        ]
+    }
+
     /// The CSS classes of a state node with these marks.
     pub fn classes(&self) -> Vec<&'static str> {
-        let mut c = vec!["arg-node"];
-        for (on, name) in [
-            (self.reached, "reached"),
-            (self.waiting, "waiting"),
-            (self.replaced, "replaced"),
-            (self.merged, "merged"),
-            (self.covered, "covered"),
-            (self.target, "target"),
-            (self.current, "current"),
-            (self.selected, "selected"),
-        ] {
-            if on {
-                c.push(name);
-            }
-        }
-        c
+        let set = self.table().into_iter().filter(|m| m.0).map(|m| m.1);
+        std::iter::once("arg-node").chain(set).collect()
     }
 
     /// The marks in words, for the tooltip.
     pub fn words(&self) -> String {
-        let mut w = Vec::new();
-        if self.reached {
-            w.push("in the reached set");
-        }
-        if self.waiting {
-            w.push("in the waitlist");
-        }
-        if self.replaced {
-            w.push("replaced by a merge result");
-        }
-        if self.merged {
-            w.push("merge result");
-        }
-        if self.covered {
-            w.push("covered (stop)");
-        }
-        if self.target {
-            w.push("target");
-        }
-        if self.current {
-            w.push("being processed");
-        }
-        w.join(", ")
+        let set: Vec<&str> = self.table().into_iter().filter(|m| m.0).filter_map(|m| m.2).collect();
+        set.join(", ")
     }
 }
 
@@ -388,6 +368,23 @@ mod tests {
         let marks = g.marks(&snap, &Highlight { states: [StateId(2)].into(), ..Highlight::default() });
         assert!(marks[2].current && marks[2].selected, "{:?}", marks[2]);
         assert_eq!(marks[2].classes(), ["arg-node", "reached", "current", "selected"]);
+        assert_eq!(marks[2].words(), "in the reached set, being processed", "the selection is not told");
+        let all_marks = ArgMarks {
+            reached: true,
+            waiting: true,
+            replaced: true,
+            merged: true,
+            covered: true,
+            target: true,
+            current: true,
+            selected: true,
+        };
+        assert_eq!(all_marks.classes().len(), 9);
+        assert_eq!(
+            all_marks.words(),
+            "in the reached set, in the waitlist, replaced by a merge result, merge result, covered (stop), target, being processed"
+        );
+        assert_eq!(ArgMarks::default().words(), "");
         assert_eq!(g, ArgGraph::build(&ArgState::of_snapshot(&snap), snap.states.len()), "deterministic");
     }
 

@@ -134,193 +134,266 @@ struct LNode {
 /// Lays out the graph. Edge ends out of range are ignored (such an edge is
 /// routed as a single point at the origin); this never panics.
 pub fn layout(nodes: &[NodeSpec], edges: &[EdgeSpec], spacing: Spacing) -> Layout {
-    let n = nodes.len();
-    let valid = |e: &EdgeSpec| e.from < n && e.to < n;
-
     // 1. Cycle removal.
-    let back = back_edges(n, edges);
+    let back = back_edges(nodes.len(), edges);
+    // 2. Layering.
+    let layer = longest_path_layers(nodes.len(), edges, &back);
+    // 3. Dummy nodes.
+    let g = LayeredGraph::new(nodes, edges, &back, &layer);
+    // 4. Crossing reduction.
+    let order = reduce_crossings(&g, initial_order(&g));
+    // 5. Coordinates.
+    let (x, width) = horizontal_positions(&g, &order, spacing);
+    let (layer_y, height) = layer_heights(&g, &order, spacing);
+    let y: Vec<f64> = g.lnodes.iter().map(|v| layer_y[v.layer]).collect();
+    // 6. Routing.
+    let centers: Vec<Point> = (0..nodes.len()).map(|v| Point { x: x[v], y: y[v] }).collect();
+    let edges = route_edges(nodes, edges, &g, &back, &centers, |v| Point { x: x[v], y: y[v] });
+    Layout { nodes: centers, edges, layers: layer, width: width.max(2.0 * spacing.margin), height }
+}
 
-    // 2. Layering: longest path over the acyclic orientation. Self-loops
-    // do not constrain layers.
+/// Whether both ends of the edge are nodes of the graph.
+fn is_valid(e: &EdgeSpec, n: usize) -> bool {
+    e.from < n && e.to < n
+}
+
+/// An edge's ends in the acyclic orientation: back edges reversed.
+fn oriented(e: &EdgeSpec, back: bool) -> (usize, usize) {
+    if back {
+        (e.to, e.from)
+    } else {
+        (e.from, e.to)
+    }
+}
+
+/// Step 2, layering: each node's layer is the longest path to it from the
+/// sources over the acyclic orientation (a labelled edge spans two layers,
+/// self-loops do not constrain layers); then a source with successors is
+/// pulled down next to its first successor (e.g. a function's lone
+/// declaration edge), keeping it above them.
+fn longest_path_layers(n: usize, edges: &[EdgeSpec], back: &[bool]) -> Vec<usize> {
     let mut layer = vec![0usize; n];
-    {
-        let mut indeg = vec![0usize; n];
-        let mut out: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
-        for (i, e) in edges.iter().enumerate() {
-            if !valid(e) || e.from == e.to {
-                continue;
-            }
-            let (a, b) = if back[i] { (e.to, e.from) } else { (e.from, e.to) };
-            let span = if e.label.is_some() { 2 } else { 1 };
-            out[a].push((b, span));
-            indeg[b] += 1;
-        }
-        let mut queue: VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
-        while let Some(v) = queue.pop_front() {
-            for &(w, span) in &out[v] {
-                layer[w] = layer[w].max(layer[v] + span);
-                indeg[w] -= 1;
-                if indeg[w] == 0 {
-                    queue.push_back(w);
-                }
-            }
-        }
-        // Pull a source with successors down next to its first successor
-        // (e.g. a function's lone declaration edge), keeping it above them.
-        let mut has_in = vec![false; n];
-        for (v, succ) in out.iter().enumerate() {
-            for &(w, _) in succ {
-                if w != v {
-                    has_in[w] = true;
-                }
-            }
-        }
-        for v in 0..n {
-            if has_in[v] || out[v].is_empty() {
-                continue;
-            }
-            let lowest = out[v].iter().map(|&(w, span)| layer[w].saturating_sub(span)).min().unwrap_or(0);
-            layer[v] = layer[v].max(lowest);
-        }
-    }
-
-    // 3. The layered graph: real nodes, then dummies; every edge becomes a
-    // chain of segments between adjacent layers.
-    let mut lnodes: Vec<LNode> = nodes
-        .iter()
-        .zip(&layer)
-        .map(|(s, &l)| LNode { left: s.width / 2.0, right: s.width / 2.0, height: s.height, layer: l, weight: 1.0 })
-        .collect();
-    // Self-loops widen their node on the right (loop + label).
-    let mut self_loops: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut indeg = vec![0usize; n];
+    let mut out: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
     for (i, e) in edges.iter().enumerate() {
-        if valid(e) && e.from == e.to {
-            self_loops[e.from].push(i);
-        }
-    }
-    for (v, loops) in self_loops.iter().enumerate() {
-        let extra: f64 = loops.iter().map(|&i| 16.0 + edges[i].label.map_or(0.0, |(w, _)| w + 4.0)).fold(0.0, f64::max);
-        lnodes[v].right += extra;
-    }
-    // chains[i]: the layered nodes of edge i from its top end to its bottom
-    // end; label_node[i]: the dummy holding its label.
-    let mut chains: Vec<Vec<usize>> = vec![Vec::new(); edges.len()];
-    let mut label_node: Vec<Option<usize>> = vec![None; edges.len()];
-    for (i, e) in edges.iter().enumerate() {
-        if !valid(e) || e.from == e.to {
+        if !is_valid(e, n) || e.from == e.to {
             continue;
         }
-        let (a, b) = if back[i] { (e.to, e.from) } else { (e.from, e.to) };
-        let (la, lb) = (layer[a], layer[b]);
-        let mut chain = vec![a];
-        let mid = if e.label.is_some() { Some(la + 1) } else { None };
-        for l in la + 1..lb {
-            let d = lnodes.len();
-            match (mid, e.label) {
-                (Some(m), Some((w, h))) if m == l => {
-                    lnodes.push(LNode { left: 2.0, right: w + 6.0, height: h, layer: l, weight: 2.0 });
-                    label_node[i] = Some(d);
-                }
-                _ => lnodes.push(LNode { left: 1.0, right: 1.0, height: 0.0, layer: l, weight: 4.0 }),
+        let (a, b) = oriented(e, back[i]);
+        let span = if e.label.is_some() { 2 } else { 1 };
+        out[a].push((b, span));
+        indeg[b] += 1;
+    }
+    let mut queue: VecDeque<usize> = (0..n).filter(|&v| indeg[v] == 0).collect();
+    while let Some(v) = queue.pop_front() {
+        for &(w, span) in &out[v] {
+            layer[w] = layer[w].max(layer[v] + span);
+            indeg[w] -= 1;
+            if indeg[w] == 0 {
+                queue.push_back(w);
             }
-            chain.push(d);
-        }
-        chain.push(b);
-        chains[i] = chain;
-    }
-    let layer_count = lnodes.iter().map(|v| v.layer + 1).max().unwrap_or(0);
-    let total = lnodes.len();
-    let mut up: Vec<Vec<usize>> = vec![Vec::new(); total];
-    let mut down: Vec<Vec<usize>> = vec![Vec::new(); total];
-    for chain in &chains {
-        for w in chain.windows(2) {
-            down[w[0]].push(w[1]);
-            up[w[1]].push(w[0]);
         }
     }
+    let mut has_in = vec![false; n];
+    for (v, succ) in out.iter().enumerate() {
+        for &(w, _) in succ {
+            if w != v {
+                has_in[w] = true;
+            }
+        }
+    }
+    for v in 0..n {
+        if has_in[v] || out[v].is_empty() {
+            continue;
+        }
+        let lowest = out[v].iter().map(|&(w, span)| layer[w].saturating_sub(span)).min().unwrap_or(0);
+        layer[v] = layer[v].max(lowest);
+    }
+    layer
+}
 
-    // 4. Crossing reduction. Initial order: breadth-first from the sources
-    // in input order, so the picture follows the program's order.
-    let mut order: Vec<Vec<usize>> = vec![Vec::new(); layer_count];
-    {
-        let mut seen = vec![false; total];
-        let mut queue: VecDeque<usize> = VecDeque::new();
-        for v in 0..total {
-            if up[v].is_empty() && !seen[v] {
-                seen[v] = true;
-                queue.push_back(v);
+/// Step 3, the layered graph: the real nodes (first, in input order), then
+/// a dummy node per layer a long edge crosses (one of them holds the edge's
+/// label), so that every edge is a chain of segments between adjacent
+/// layers.
+struct LayeredGraph {
+    /// Real nodes, then dummies.
+    lnodes: Vec<LNode>,
+    /// `self_loops[v]`: the self-loops of node `v`, as edge indices.
+    self_loops: Vec<Vec<usize>>,
+    /// `chains[i]`: the layered nodes of edge `i` from its top end to its
+    /// bottom end (empty for self-loops and invalid edges).
+    chains: Vec<Vec<usize>>,
+    /// `label_node[i]`: the dummy holding edge `i`'s label.
+    label_node: Vec<Option<usize>>,
+    /// Neighbours in the layer above, per layered node.
+    up: Vec<Vec<usize>>,
+    /// Neighbours in the layer below, per layered node.
+    down: Vec<Vec<usize>>,
+    /// The number of layers.
+    layer_count: usize,
+}
+
+impl LayeredGraph {
+    /// The layered graph of the input, given the back edges and layers.
+    fn new(nodes: &[NodeSpec], edges: &[EdgeSpec], back: &[bool], layer: &[usize]) -> LayeredGraph {
+        let n = nodes.len();
+        let mut lnodes: Vec<LNode> = nodes
+            .iter()
+            .zip(layer)
+            .map(|(s, &l)| LNode { left: s.width / 2.0, right: s.width / 2.0, height: s.height, layer: l, weight: 1.0 })
+            .collect();
+        // Self-loops widen their node on the right (loop + label).
+        let mut self_loops: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (i, e) in edges.iter().enumerate() {
+            if is_valid(e, n) && e.from == e.to {
+                self_loops[e.from].push(i);
             }
-            while let Some(x) = queue.pop_front() {
-                order[lnodes[x].layer].push(x);
-                for &y in &down[x] {
-                    if !seen[y] {
-                        seen[y] = true;
-                        queue.push_back(y);
+        }
+        for (v, loops) in self_loops.iter().enumerate() {
+            let extra: f64 = loops.iter().map(|&i| 16.0 + edges[i].label.map_or(0.0, |(w, _)| w + 4.0)).fold(0.0, f64::max);
+            lnodes[v].right += extra;
+        }
+        let mut chains: Vec<Vec<usize>> = vec![Vec::new(); edges.len()];
+        let mut label_node: Vec<Option<usize>> = vec![None; edges.len()];
+        for (i, e) in edges.iter().enumerate() {
+            if !is_valid(e, n) || e.from == e.to {
+                continue;
+            }
+            let (a, b) = oriented(e, back[i]);
+            let (la, lb) = (layer[a], layer[b]);
+            let mut chain = vec![a];
+            let mid = if e.label.is_some() { Some(la + 1) } else { None };
+            for l in la + 1..lb {
+                let d = lnodes.len();
+                match (mid, e.label) {
+                    (Some(m), Some((w, h))) if m == l => {
+                        lnodes.push(LNode { left: 2.0, right: w + 6.0, height: h, layer: l, weight: 2.0 });
+                        label_node[i] = Some(d);
                     }
+                    _ => lnodes.push(LNode { left: 1.0, right: 1.0, height: 0.0, layer: l, weight: 4.0 }),
+                }
+                chain.push(d);
+            }
+            chain.push(b);
+            chains[i] = chain;
+        }
+        let layer_count = lnodes.iter().map(|v| v.layer + 1).max().unwrap_or(0);
+        let total = lnodes.len();
+        let mut up: Vec<Vec<usize>> = vec![Vec::new(); total];
+        let mut down: Vec<Vec<usize>> = vec![Vec::new(); total];
+        for chain in &chains {
+            for w in chain.windows(2) {
+                down[w[0]].push(w[1]);
+                up[w[1]].push(w[0]);
+            }
+        }
+        LayeredGraph { lnodes, self_loops, chains, label_node, up, down, layer_count }
+    }
+}
+
+/// The order within each layer before crossing reduction: breadth-first
+/// from the sources in input order, so the picture follows the program's
+/// order; nodes not reached that way go last.
+fn initial_order(g: &LayeredGraph) -> Vec<Vec<usize>> {
+    let total = g.lnodes.len();
+    let mut order: Vec<Vec<usize>> = vec![Vec::new(); g.layer_count];
+    let mut seen = vec![false; total];
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    for v in 0..total {
+        if g.up[v].is_empty() && !seen[v] {
+            seen[v] = true;
+            queue.push_back(v);
+        }
+        while let Some(x) = queue.pop_front() {
+            order[g.lnodes[x].layer].push(x);
+            for &y in &g.down[x] {
+                if !seen[y] {
+                    seen[y] = true;
+                    queue.push_back(y);
                 }
             }
         }
-        for v in 0..total {
-            if !seen[v] {
-                order[lnodes[v].layer].push(v);
-            }
+    }
+    for v in 0..total {
+        if !seen[v] {
+            order[g.lnodes[v].layer].push(v);
         }
     }
+    order
+}
+
+/// Each layered node's position in its layer.
+fn positions(order: &[Vec<usize>], total: usize) -> Vec<usize> {
     let mut pos = vec![0usize; total];
-    let set_pos = |order: &Vec<Vec<usize>>, pos: &mut Vec<usize>| {
-        for row in order {
-            for (i, &v) in row.iter().enumerate() {
-                pos[v] = i;
-            }
+    for row in order {
+        for (i, &v) in row.iter().enumerate() {
+            pos[v] = i;
         }
-    };
-    set_pos(&order, &mut pos);
+    }
+    pos
+}
+
+/// Step 4, crossing reduction: up to 12 barycenter sweeps, alternately
+/// down and up; returns the order with the fewest crossings seen.
+fn reduce_crossings(g: &LayeredGraph, mut order: Vec<Vec<usize>>) -> Vec<Vec<usize>> {
+    let mut pos = positions(&order, g.lnodes.len());
     let mut best = order.clone();
-    let mut best_crossings = crossings(&order, &down, &pos);
+    let mut best_crossings = crossings(&order, &g.down, &pos);
     for iter in 0..12 {
         if best_crossings == 0 {
             break;
         }
         let downward = iter % 2 == 0;
         let layers: Vec<usize> =
-            if downward { (1..layer_count).collect() } else { (0..layer_count.saturating_sub(1)).rev().collect() };
+            if downward { (1..g.layer_count).collect() } else { (0..g.layer_count.saturating_sub(1)).rev().collect() };
+        let neighbours = if downward { &g.up } else { &g.down };
         for l in layers {
-            let neighbours = if downward { &up } else { &down };
-            let mut keyed: Vec<(f64, usize, usize)> = order[l]
-                .iter()
-                .enumerate()
-                .map(|(i, &v)| {
-                    let ns = &neighbours[v];
-                    let key =
-                        if ns.is_empty() { i as f64 } else { ns.iter().map(|&w| pos[w] as f64).sum::<f64>() / ns.len() as f64 };
-                    (key, i, v)
-                })
-                .collect();
-            keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-            order[l] = keyed.into_iter().map(|(_, _, v)| v).collect();
+            order[l] = barycenter_order(&order[l], neighbours, &pos);
             for (i, &v) in order[l].iter().enumerate() {
                 pos[v] = i;
             }
         }
-        let c = crossings(&order, &down, &pos);
+        let c = crossings(&order, &g.down, &pos);
         if c < best_crossings {
             best_crossings = c;
             best = order.clone();
         }
     }
-    let order = best;
-    set_pos(&order, &mut pos);
+    best
+}
 
-    // 5. Coordinates. x is each node's port; start packed to the left.
+/// A layer sorted by the mean position of each node's neighbours in the
+/// layer swept from (a node without such neighbours keeps its place; ties
+/// keep the current order).
+fn barycenter_order(row: &[usize], neighbours: &[Vec<usize>], pos: &[usize]) -> Vec<usize> {
+    let mut keyed: Vec<(f64, usize, usize)> = row
+        .iter()
+        .enumerate()
+        .map(|(i, &v)| {
+            let ns = &neighbours[v];
+            let key = if ns.is_empty() { i as f64 } else { ns.iter().map(|&w| pos[w] as f64).sum::<f64>() / ns.len() as f64 };
+            (key, i, v)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    keyed.into_iter().map(|(_, _, v)| v).collect()
+}
+
+/// Step 5, horizontal coordinates: every layered node's port x (packed to
+/// the left at first, then placed by averaging sweeps), shifted so the
+/// leftmost extent is at the margin; and the drawing's width.
+fn horizontal_positions(g: &LayeredGraph, order: &[Vec<usize>], spacing: Spacing) -> (Vec<f64>, f64) {
+    let total = g.lnodes.len();
     let mut x = vec![0.0f64; total];
-    for row in &order {
+    for row in order {
         let mut at = 0.0;
         for (i, &v) in row.iter().enumerate() {
             if i > 0 {
-                at += lnodes[v].left;
+                at += g.lnodes[v].left;
             }
             x[v] = at;
-            at += lnodes[v].right + spacing.node_gap;
+            at += g.lnodes[v].right + spacing.node_gap;
         }
     }
     // Averaging sweeps, then two downward sweeps in which a one-to-one
@@ -329,86 +402,91 @@ pub fn layout(nodes: &[NodeSpec], edges: &[EdgeSpec], spacing: Spacing) -> Layou
     for iter in 0..10 {
         let straighten = iter >= 8;
         let downward = straighten || iter % 2 == 0;
-        let layers: Vec<usize> = if downward { (0..layer_count).collect() } else { (0..layer_count).rev().collect() };
+        let layers: Vec<usize> = if downward { (0..g.layer_count).collect() } else { (0..g.layer_count).rev().collect() };
         for l in layers {
             let row = &order[l];
-            let desired: Vec<(f64, f64)> = row
-                .iter()
-                .map(|&v| {
-                    // Both sides count; the sweep's side counts double.
-                    if straighten && up[v].len() == 1 && down[up[v][0]].len() == 1 {
-                        return (x[up[v][0]], 1000.0);
-                    }
-                    let (primary, secondary) = if downward { (&up[v], &down[v]) } else { (&down[v], &up[v]) };
-                    let mut sum = 0.0;
-                    let mut w = 0.0;
-                    for &u in primary {
-                        sum += 2.0 * x[u];
-                        w += 2.0;
-                    }
-                    for &u in secondary {
-                        sum += x[u];
-                        w += 1.0;
-                    }
-                    if w == 0.0 {
-                        (x[v], 0.05)
-                    } else {
-                        (sum / w, lnodes[v].weight * w)
-                    }
-                })
-                .collect();
-            let gaps: Vec<f64> = row.windows(2).map(|p| lnodes[p[0]].right + spacing.node_gap + lnodes[p[1]].left).collect();
+            let desired: Vec<(f64, f64)> = row.iter().map(|&v| desired_x(g, &x, v, downward, straighten)).collect();
+            let gaps: Vec<f64> = row.windows(2).map(|p| g.lnodes[p[0]].right + spacing.node_gap + g.lnodes[p[1]].left).collect();
             let placed = place_row(&desired, &gaps);
             for (i, &v) in row.iter().enumerate() {
                 x[v] = placed[i];
             }
         }
     }
-    // Shift so the leftmost extent is at the margin.
-    let min_left = (0..total).map(|v| x[v] - lnodes[v].left).fold(f64::INFINITY, f64::min);
+    let min_left = (0..total).map(|v| x[v] - g.lnodes[v].left).fold(f64::INFINITY, f64::min);
     let shift = if min_left.is_finite() { spacing.margin - min_left } else { spacing.margin };
     for xv in x.iter_mut() {
         *xv += shift;
     }
-    let width = (0..total).map(|v| x[v] + lnodes[v].right).fold(0.0, f64::max) + spacing.margin;
-    // y: each layer as tall as its tallest member.
-    let mut layer_y = vec![0.0f64; layer_count];
+    let width = (0..total).map(|v| x[v] + g.lnodes[v].right).fold(0.0, f64::max) + spacing.margin;
+    (x, width)
+}
+
+/// Where node `v` would like to be in a sweep, and how hard it pulls: the
+/// weighted mean of its neighbours' x (both sides count; the sweep's side
+/// counts double), or, when straightening, exactly under its one-to-one
+/// upper neighbour.
+fn desired_x(g: &LayeredGraph, x: &[f64], v: usize, downward: bool, straighten: bool) -> (f64, f64) {
+    let (up, down) = (&g.up, &g.down);
+    if straighten && up[v].len() == 1 && down[up[v][0]].len() == 1 {
+        return (x[up[v][0]], 1000.0);
+    }
+    let (primary, secondary) = if downward { (&up[v], &down[v]) } else { (&down[v], &up[v]) };
+    let mut sum = 0.0;
+    let mut w = 0.0;
+    for &u in primary {
+        sum += 2.0 * x[u];
+        w += 2.0;
+    }
+    for &u in secondary {
+        sum += x[u];
+        w += 1.0;
+    }
+    if w == 0.0 {
+        (x[v], 0.05)
+    } else {
+        (sum / w, g.lnodes[v].weight * w)
+    }
+}
+
+/// Step 5, vertical coordinates: the y of each layer's middle (each layer
+/// as tall as its tallest member), and the drawing's height.
+fn layer_heights(g: &LayeredGraph, order: &[Vec<usize>], spacing: Spacing) -> (Vec<f64>, f64) {
+    let mut layer_y = vec![0.0f64; g.layer_count];
     let mut at = spacing.margin;
     for (l, row) in order.iter().enumerate() {
-        let h = row.iter().map(|&v| lnodes[v].height).fold(0.0, f64::max);
+        let h = row.iter().map(|&v| g.lnodes[v].height).fold(0.0, f64::max);
         layer_y[l] = at + h / 2.0;
         at += h + spacing.layer_gap;
     }
-    let height = if layer_count == 0 { 2.0 * spacing.margin } else { at - spacing.layer_gap + spacing.margin };
-    let y = |v: usize| layer_y[lnodes[v].layer];
+    let height = if g.layer_count == 0 { 2.0 * spacing.margin } else { at - spacing.layer_gap + spacing.margin };
+    (layer_y, height)
+}
 
-    // 6. Routing.
-    let centers: Vec<Point> = (0..n).map(|v| Point { x: x[v], y: y(v) }).collect();
+/// Step 6, routing: every edge as the polyline through its dummies (`at`
+/// places a layered node), clipped at the border of its end nodes, in
+/// the edge's own direction; self-loops beside their node; invalid edges
+/// as a point at the origin.
+fn route_edges(
+    nodes: &[NodeSpec],
+    edges: &[EdgeSpec],
+    g: &LayeredGraph,
+    back: &[bool],
+    centers: &[Point],
+    at: impl Fn(usize) -> Point,
+) -> Vec<EdgeRoute> {
     let mut routes = Vec::with_capacity(edges.len());
     for (i, e) in edges.iter().enumerate() {
-        if !valid(e) {
+        if !is_valid(e, nodes.len()) {
             routes.push(EdgeRoute { points: vec![Point { x: 0.0, y: 0.0 }; 2], label_at: None, back: false });
             continue;
         }
         if e.from == e.to {
-            let c = centers[e.from];
-            let s = nodes[e.from];
-            let r = s.width / 2.0;
-            let k = self_loops[e.from].iter().position(|&j| j == i).unwrap_or(0) as f64;
-            let reach = r + 14.0 + 6.0 * k;
-            let dy = (s.height / 2.0 - 3.0).max(3.0);
-            let points = vec![
-                Point { x: c.x + r * 0.8, y: c.y - dy * 0.6 },
-                Point { x: c.x + reach, y: c.y - dy },
-                Point { x: c.x + reach, y: c.y + dy },
-                Point { x: c.x + r * 0.8, y: c.y + dy * 0.6 },
-            ];
-            let label_at = e.label.map(|(_, h)| Point { x: c.x + reach + 4.0, y: c.y - h / 2.0 });
-            routes.push(EdgeRoute { points, label_at, back: true });
+            let k = g.self_loops[e.from].iter().position(|&j| j == i).unwrap_or(0) as f64;
+            routes.push(self_loop_route(centers[e.from], nodes[e.from], e.label, k));
             continue;
         }
-        let chain = &chains[i];
-        let mut points: Vec<Point> = chain.iter().map(|&v| Point { x: x[v], y: y(v) }).collect();
+        let mut points: Vec<Point> = g.chains[i].iter().map(|&v| at(v)).collect();
         if back[i] {
             points.reverse();
         }
@@ -420,13 +498,32 @@ pub fn layout(nodes: &[NodeSpec], edges: &[EdgeSpec], spacing: Spacing) -> Layou
             let q = points[m - 2];
             points[m - 1] = clip(centers[t], nodes[t], q);
         }
-        let label_at = match (label_node[i], e.label) {
-            (Some(d), Some((_, h))) => Some(Point { x: x[d] + 6.0, y: y(d) - h / 2.0 }),
+        let label_at = match (g.label_node[i], e.label) {
+            (Some(d), Some((_, h))) => {
+                let p = at(d);
+                Some(Point { x: p.x + 6.0, y: p.y - h / 2.0 })
+            }
             _ => None,
         };
         routes.push(EdgeRoute { points, label_at, back: back[i] });
     }
-    Layout { nodes: centers, edges: routes, layers: layer, width: width.max(2.0 * spacing.margin), height }
+    routes
+}
+
+/// The `k`-th self-loop of a node centered at `c`: a loop out of its right
+/// side (each further one reaching 6 px farther), its label to the right.
+fn self_loop_route(c: Point, s: NodeSpec, label: Option<(f64, f64)>, k: f64) -> EdgeRoute {
+    let r = s.width / 2.0;
+    let reach = r + 14.0 + 6.0 * k;
+    let dy = (s.height / 2.0 - 3.0).max(3.0);
+    let points = vec![
+        Point { x: c.x + r * 0.8, y: c.y - dy * 0.6 },
+        Point { x: c.x + reach, y: c.y - dy },
+        Point { x: c.x + reach, y: c.y + dy },
+        Point { x: c.x + r * 0.8, y: c.y + dy * 0.6 },
+    ];
+    let label_at = label.map(|(_, h)| Point { x: c.x + reach + 4.0, y: c.y - h / 2.0 });
+    EdgeRoute { points, label_at, back: true }
 }
 
 /// Marks the edges that close a cycle in a depth-first search started at
@@ -596,71 +693,6 @@ fn clip(center: Point, spec: NodeSpec, toward: Point) -> Point {
     Point { x: center.x + dx * t, y: center.y + dy * t }
 }
 
-/// A pan/zoom transform of a drawing in a viewport: screen = drawing × `k`
-/// + (`x`, `y`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ViewTransform {
-    /// Horizontal shift in screen pixels.
-    pub x: f64,
-    /// Vertical shift in screen pixels.
-    pub y: f64,
-    /// Scale.
-    pub k: f64,
-}
-
-impl Default for ViewTransform {
-    fn default() -> Self {
-        ViewTransform { x: 0.0, y: 0.0, k: 1.0 }
-    }
-}
-
-impl ViewTransform {
-    /// The transform that shows a `w`×`h` drawing in a `vw`×`vh` viewport:
-    /// whole and centered when that keeps it at least 75% of its size
-    /// (never magnified); otherwise as wide as the viewport (at most 1:1),
-    /// from its top — a tall graph is then read by dragging.
-    pub fn fit(w: f64, h: f64, vw: f64, vh: f64) -> ViewTransform {
-        if !(w > 0.0 && h > 0.0 && vw > 0.0 && vh > 0.0) {
-            return ViewTransform::default();
-        }
-        let whole = (vw / w).min(vh / h).clamp(0.02, 1.0);
-        if whole >= 0.75 {
-            return ViewTransform { x: (vw - w * whole) / 2.0, y: ((vh - h * whole) / 2.0).clamp(0.0, 8.0), k: whole };
-        }
-        let k = (vw / w).min(1.0).max(whole);
-        ViewTransform { x: ((vw - w * k) / 2.0).max(0.0), y: 4.0, k }
-    }
-
-    /// Zooms by `factor` (the scale kept within 0.02–6) around the screen
-    /// point (`mx`, `my`), which stays where it is.
-    pub fn zoom_at(self, factor: f64, mx: f64, my: f64) -> ViewTransform {
-        let k = (self.k * factor).clamp(0.02, 6.0);
-        let r = k / self.k;
-        ViewTransform { x: mx - (mx - self.x) * r, y: my - (my - self.y) * r, k }
-    }
-
-    /// The transform that brings drawing point `p` into a `vw`×`vh`
-    /// viewport — centered along each axis on which it was outside — or
-    /// `None` when it is already well inside.
-    pub fn keep_in_view(self, p: Point, vw: f64, vh: f64) -> Option<ViewTransform> {
-        if !(vw > 0.0 && vh > 0.0) {
-            return None;
-        }
-        let (sx, sy) = (p.x * self.k + self.x, p.y * self.k + self.y);
-        let margin = 60.0_f64.min(vw / 4.0).min(vh / 4.0);
-        let out_x = sx < margin || sx > vw - margin;
-        let out_y = sy < margin || sy > vh - margin;
-        if !out_x && !out_y {
-            return None;
-        }
-        Some(ViewTransform {
-            x: if out_x { vw / 2.0 - p.x * self.k } else { self.x },
-            y: if out_y { vh / 2.0 - p.y * self.k } else { self.y },
-            k: self.k,
-        })
-    }
-}
-
 /// Checks the layout's invariants (used by the tests): every node and edge
 /// present, no two nodes of a layer overlap, labels do not overlap nodes,
 /// forward edges point down. Returns the first violation found.
@@ -796,29 +828,6 @@ mod tests {
         let x = place_row(&[(0.0, 1.0), (100.0, 1.0)], &[10.0]);
         assert_eq!(x, [0.0, 100.0]);
         assert_eq!(inversions(&mut [3, 1, 2]), 2);
-    }
-
-    #[test]
-    fn fitting_zooming_and_keeping_a_point_in_view() {
-        // Small drawings are centered, never magnified.
-        assert_eq!(ViewTransform::fit(100.0, 50.0, 400.0, 300.0), ViewTransform { x: 150.0, y: 8.0, k: 1.0 });
-        // A drawing that fits at ≥ 75% is shown whole.
-        let v = ViewTransform::fit(500.0, 300.0, 400.0, 300.0);
-        assert_eq!(v.k, 0.8);
-        // A tall one fits the width, from the top.
-        let v = ViewTransform::fit(300.0, 3000.0, 400.0, 300.0);
-        assert_eq!((v.k, v.y), (1.0, 4.0));
-        assert_eq!(ViewTransform::fit(0.0, 10.0, 400.0, 300.0), ViewTransform::default());
-        // Zooming keeps the point under the pointer.
-        let z = ViewTransform::default().zoom_at(2.0, 100.0, 50.0);
-        assert_eq!((z.x, z.y, z.k), (-100.0, -50.0, 2.0));
-        // A point outside is centered; one inside stays.
-        let t = ViewTransform::default();
-        assert_eq!(t.keep_in_view(Point { x: 200.0, y: 150.0 }, 400.0, 300.0), None);
-        let moved = t.keep_in_view(Point { x: 120.0, y: 900.0 }, 400.0, 300.0).unwrap();
-        assert_eq!((moved.x, moved.y), (0.0, -750.0), "only the axis it was out on moves");
-        let moved = t.keep_in_view(Point { x: 900.0, y: 900.0 }, 400.0, 300.0).unwrap();
-        assert_eq!((moved.x, moved.y), (-700.0, -750.0));
     }
 
     #[test]
