@@ -202,10 +202,12 @@ function pathOk(token, sectionDir) {
   if (GENERATED.has(p)) return true;
   const bases = ['', 'crates', ...(sectionDir ? [relative(root, sectionDir), join(relative(root, sectionDir), 'src')] : [])];
   if (bases.some((b) => exists(join(b, p)))) return true;
-  // A bare file name: under the section's crate, or outside the crates.
+  // A bare file name: in a crate's section, under that crate or outside
+  // the crates; elsewhere, anywhere.
   if (!p.includes('/')) {
     const under = sectionDir ? relative(root, sectionDir) + sep : null;
-    return repoFiles.some((f) => (f.endsWith(sep + p) || f === p) && ((under && f.startsWith(under)) || !f.startsWith('crates' + sep)));
+    const named = repoFiles.filter((f) => f.endsWith(sep + p) || f === p);
+    return named.some((f) => !under || f.startsWith(under) || !f.startsWith('crates' + sep));
   }
   return false;
 }
