@@ -10,7 +10,9 @@
 //   3. the web crate's layers import only downwards: `model` never names
 //      `crate::ui` or `crate::platform`, `platform` never names `crate::ui`;
 //   4. no function in the web crate is longer than 150 lines;
-//   5. what ARCHITECTURE.md and README.md name in backquotes exists: a file
+//   5. each concept of the CPA framework has a home named after it (the
+//      list below), so a newcomer finds it by file name;
+//   6. what ARCHITECTURE.md and README.md name in backquotes exists: a file
 //      path (from the repository root, or from the crate whose section it is
 //      in; a bare file name anywhere under that crate) and a Rust path
 //      (`engine::cegar::Verifier`, `model::page::Model`: its modules as files,
@@ -154,7 +156,38 @@ console.log('web: checked that model/ is plain Rust and the layers import downwa
 for (const f of rustFiles(web)) problems.push(...longFunctions(f));
 console.log(`web: checked function lengths (at most ${MAX_FN_LINES} lines)`);
 
-// 5. Names in the docs.
+// 5. Every CPA concept in a file or folder named after it.
+const CONCEPTS = [
+  ['CPA interface', 'crates/engine/src/cpa/mod.rs'],
+  ['abstract domain', 'crates/engine/src/cpa/domain.rs'],
+  ['transfer relation', 'crates/engine/src/cpa/transfer.rs'],
+  ['merge operator', 'crates/engine/src/cpa/merge.rs'],
+  ['stop operator', 'crates/engine/src/cpa/stop.rs'],
+  ['precision adjustment', 'crates/engine/src/cpa/precision_adjustment.rs'],
+  ['precision', 'crates/engine/src/precision.rs'],
+  ['reachability algorithm', 'crates/engine/src/algorithm.rs'],
+  ['waitlist', 'crates/engine/src/waitlist.rs'],
+  ['reached set', 'crates/engine/src/reached.rs'],
+  ['stepping a run', 'crates/engine/src/stepper.rs'],
+  ['DBM', 'crates/domains/src/octagon/dbm.rs'],
+  ['closure', 'crates/domains/src/octagon/closure.rs'],
+  ['widening', 'crates/domains/src/octagon/widening.rs'],
+  ['CEGAR', 'crates/engine/src/cegar.rs'],
+  ['interpolation', 'crates/engine/src/interpolation.rs'],
+  ['refinement', 'crates/engine/src/refinement.rs'],
+  ['counterexample check', 'crates/engine/src/counterexample.rs'],
+  ['restart', 'crates/engine/src/restart.rs'],
+  ['symbolic values', 'crates/engine/src/cpas/symbolic.rs'],
+  ['constraints', 'crates/engine/src/cpas/constraints.rs'],
+  ['event trace', 'crates/engine/src/trace.rs'],
+  ['the page\'s run driver', 'crates/web/src/model/run_driver.rs'],
+];
+for (const [concept, file] of CONCEPTS) {
+  if (!statSync(join(root, file), { throwIfNoEntry: false })) problems.push(`${concept}: no ${file}`);
+}
+console.log(`concepts: checked that ${CONCEPTS.length} CPA concepts have a file named after them`);
+
+// 6. Names in the docs.
 const crateDirs = new Map(crates.map((c) => [c === 'cli' ? 'cpaplay' : c.replace(/-/g, '_'), join(root, 'crates', c)]));
 const sourceCache = new Map();
 function crateSource(dir) {

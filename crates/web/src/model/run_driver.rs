@@ -5,7 +5,7 @@
 //! Each of them is a [`Sliced`] computation: it does a small chunk of work
 //! at a time (a few waitlist pops), and it may *park* on one SMT-LIB2 query
 //! (a symbolic analysis' path condition, a CEGAR refinement, an exercise's
-//! check) that the page's Z3 answers asynchronously. [`slice`] is the pure
+//! check) that the page's Z3 answers asynchronously. [`slice()`] is the pure
 //! part of the loop: advance until the computation is done, parks, or the
 //! budget of the slice says stop. The browser glue (a timer between slices,
 //! the clock as the budget, the Z3 call, cancelling) is written once, in
@@ -265,24 +265,12 @@ mod tests {
         use super::super::*;
         use crate::model::analysis::{Run, RunSpec};
         use crate::model::compare::{CompareAction, CompareEffect, CompareView};
+        use crate::model::solver::native_z3;
 
         /// Correlated branches: only a solver sees that the error is
         /// unreachable (`x > 5 && x < 3`).
         const CORRELATED: &str = "extern int __VERIFIER_nondet_int(void);\n\
              int main() { int x = __VERIFIER_nondet_int(); if (x > 5) { if (x < 3) { ERROR: return 1; } } return 0; }";
-
-        /// Debian's z3 standing in for the page's.
-        fn native_z3(script: &str) -> String {
-            use std::io::Write;
-            let mut child = std::process::Command::new("z3")
-                .args(["-in", "-smt2"])
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .spawn()
-                .expect("z3 is installed (scripts/setup.sh)");
-            child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-            String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
-        }
 
         fn symbolic_run() -> Run {
             let mut run = Run::start(CORRELATED, RunSpec { preset: "symbolic".into(), ..RunSpec::default() }).unwrap();

@@ -273,6 +273,21 @@ impl LoadStatus {
     }
 }
 
+/// Runs `script` through Debian's `z3` (as the page runs it through
+/// z3-solver): the solver the model's native tests stand in for the page's.
+#[cfg(test)]
+pub(crate) fn native_z3(script: &str) -> String {
+    use std::io::Write;
+    let mut child = std::process::Command::new("z3")
+        .args(["-in", "-smt2"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("z3 is installed (scripts/setup.sh)");
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,19 +339,6 @@ mod tests {
             assert_eq!(q.script.matches('(').count(), q.script.matches(')').count(), "{}", q.label);
         }
         assert_eq!(ROUND_TRIP.map(|q| q.expected), [Answer::Sat, Answer::Unsat]);
-    }
-
-    /// Runs `script` through Debian's `z3` (as the page runs it through z3-solver).
-    fn native_z3(script: &str) -> String {
-        use std::io::Write;
-        let mut child = std::process::Command::new("z3")
-            .args(["-in", "-smt2"])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("z3 is installed (scripts/setup.sh)");
-        child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-        String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
     }
 
     #[test]

@@ -769,7 +769,7 @@ pub(crate) mod tests {
     /// unfolded, without panic and with the layout's invariants.
     #[test]
     fn every_svcomp_task_lays_out() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp");
+        let root = svcomp_tasks::folder();
         let mut files = Vec::new();
         let mut dirs = vec![root.clone()];
         while let Some(d) = dirs.pop() {
