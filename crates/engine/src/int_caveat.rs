@@ -258,14 +258,7 @@ fn c_text(program: &Program, e: &Expr) -> String {
         Expr::Const { value, .. } => value.to_string(),
         Expr::Var { var, .. } => program.variables.get(var.0 as usize).map_or_else(|| format!("v{}", var.0), |v| v.name.clone()),
         Expr::Cast { ty, arg } => format!("({}) {}", ty.c_name(), operand(program, arg)),
-        Expr::Unary { op, arg, .. } => {
-            let sym = match op {
-                UnOp::Neg => "-",
-                UnOp::BitNot => "~",
-                UnOp::LogNot => "!",
-            };
-            format!("{sym}{}", operand(program, arg))
-        }
+        Expr::Unary { op, arg, .. } => format!("{}{}", op.symbol(), operand(program, arg)),
         Expr::Binary { op, lhs, rhs, .. } => {
             format!("{} {} {}", operand(program, lhs), op.symbol(), operand(program, rhs))
         }
