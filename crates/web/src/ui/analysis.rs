@@ -143,6 +143,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         computing: use_mut_ref(CancelFlag::new),
         playing: use_mut_ref(CancelFlag::new),
     };
+    let links = crate::ui::share::use_share_links();
 
     // Opened with a share link: its configuration, and its step once computed.
     {
@@ -150,7 +151,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         use_effect_with((), move |_| {
             // What a share link carries: the run shown, else the chooser.
             let probe = pane.state.clone();
-            crate::ui::share::register_analysis(Box::new(move || probe.borrow().shared()));
+            links.register_analysis(Box::new(move || probe.borrow().shared()));
             if let Some((spec, position)) = crate::ui::share::take_restore() {
                 pane.dispatch(PaneAction::Restore { source, spec, position });
             }

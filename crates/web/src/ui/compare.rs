@@ -42,6 +42,9 @@ struct View {
     redraw: UseForceUpdateHandle,
     /// The computing task's cancel flag (a task handle, not rendered).
     computing: Rc<RefCell<CancelFlag>>,
+    /// The playground's share-link handle: the view reports its set there
+    /// and reads the analysis pane's integer model from it.
+    links: crate::ui::share::ShareLinks,
 }
 
 impl View {
@@ -98,8 +101,12 @@ pub struct CompareProps {
 /// The top bar's "Compare" button and the compare view it opens.
 #[function_component(CompareButton)]
 pub fn compare_button(props: &CompareProps) -> Html {
-    let view =
-        View { state: use_mut_ref(CompareView::default), redraw: use_force_update(), computing: use_mut_ref(CancelFlag::new) };
+    let view = View {
+        state: use_mut_ref(CompareView::default),
+        redraw: use_force_update(),
+        computing: use_mut_ref(CancelFlag::new),
+        links: crate::ui::share::use_share_links(),
+    };
 
     // Opened with a share link that carries a compare set: open and run it.
     {
@@ -122,16 +129,16 @@ pub fn compare_button(props: &CompareProps) -> Html {
     }
 
     let on_open = {
-        let source = props.source.clone();
+        let (source, links) = (props.source.clone(), view.links.clone());
         view.on(true, move |_: MouseEvent| {
-            Some(CompareAction::Open { source: source.clone(), int_model: crate::ui::share::analysis_now().0.int_model })
+            Some(CompareAction::Open { source: source.clone(), int_model: links.analysis_now().0.int_model })
         })
     };
 
     let st = view.state.borrow();
     // What a share link made now carries.
     let (shown, position) = st.shared();
-    crate::ui::share::note_compare(&shown, position);
+    view.links.note_compare(&shown, position);
 
     html! {
         <>
@@ -283,9 +290,9 @@ fn head(view: &View, st: &CompareView, source: &str) -> Html {
         input.value().trim().parse::<u64>().ok().map(CompareAction::Limit)
     });
     let on_run = {
-        let source = source.to_string();
+        let (source, links) = (source.to_string(), view.links.clone());
         view.on(true, move |_: MouseEvent| {
-            Some(CompareAction::Run { source: source.clone(), int_model: crate::ui::share::analysis_now().0.int_model })
+            Some(CompareAction::Run { source: source.clone(), int_model: links.analysis_now().0.int_model })
         })
     };
     html! {

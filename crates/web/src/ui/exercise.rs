@@ -169,6 +169,9 @@ struct SetHandles {
     /// The runs and solver answers of earlier checks, so a corrected answer
     /// is graded at once (a cache, never shown: a shared cell).
     runs: Rc<RefCell<RunCache>>,
+    /// The playground's share-link handle (a `choose-configuration` answer
+    /// can be taken from the analysis pane's configuration).
+    links: crate::ui::share::ShareLinks,
 }
 
 /// One exercise of a set: the head (progress, name, import, export), the
@@ -195,7 +198,7 @@ fn set_view(props: &SetViewProps) -> Html {
             }
         });
     }
-    let h = SetHandles { state, runs: use_mut_ref(RunCache::new) };
+    let h = SetHandles { state, runs: use_mut_ref(RunCache::new), links: crate::ui::share::use_share_links() };
     // The list shows the current exercise (it may be far down a long set).
     use_effect_with((), |_| {
         let current = web_sys::window()
@@ -380,7 +383,7 @@ fn exercise_article(h: &SetHandles, props: &SetViewProps) -> Html {
                 { if locked { " (locked: the playground below runs it)" } else { " (open: change it in the playground below)" } }
             </p>
             <div class="answer" data-testid="answer">
-                { answer_widget(ex, &Drafts(h.state.clone()), &props.source) }
+                { answer_widget(ex, &Drafts(h.state.clone()), &props.source, &h.links) }
             </div>
             <div class="exercise-actions">
                 <button class="primary" data-testid="check-answer" disabled={st.status.is_some()} onclick={on_check(h)}>{ "Check" }</button>
@@ -495,7 +498,7 @@ fn choice(
 }
 
 /// The answer widget of the exercise's question kind.
-fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str) -> Html {
+fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str, links: &crate::ui::share::ShareLinks) -> Html {
     let d = (**draft).clone();
     match &ex.question {
         Question::Verdict => html! {
@@ -526,9 +529,9 @@ fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str) -> Html {
             // What the student tried in the playground becomes the answer
             // (as far as the question allows it).
             let from_playground = {
-                let (draft, allowed, open) = (draft.clone(), allowed.clone(), open.clone());
+                let (draft, allowed, open, links) = (draft.clone(), allowed.clone(), open.clone(), links.clone());
                 Callback::from(move |_: MouseEvent| {
-                    let spec = crate::ui::share::analysis_now().0;
+                    let spec = links.analysis_now().0;
                     let mut d = (*draft).clone();
                     if allowed.contains(&spec.preset) {
                         d.preset = spec.preset.clone();
@@ -651,6 +654,7 @@ pub fn make_exercise_button(props: &MakeExerciseProps) -> Html {
     let id = use_state(|| "my-exercise".to_string());
     let title = use_state(|| "My exercise".to_string());
     let selection = use_context::<crate::ui::selection::SelectionContext>();
+    let links = crate::ui::share::use_share_links();
     let show = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
@@ -661,7 +665,7 @@ pub fn make_exercise_button(props: &MakeExerciseProps) -> Html {
                 title="Turn the program, the configuration and the shown step into an exercise file">{ "Make exercise" }</button>
         };
     }
-    let (spec, _) = crate::ui::share::analysis_now();
+    let (spec, _) = links.analysis_now();
     let frame = props.frames.get();
     let next_step = frame.as_ref().map_or(1, |f| f.snapshot.stats.steps + 1);
     let node = match selection.map(|s| s.selection) {

@@ -93,6 +93,9 @@ pub fn app(props: &AppProps) -> Html {
         use_effect_with(model.source.clone(), move |_| on_select.emit(crate::model::selection::Selection::None));
     }
     let selection_ctx = crate::ui::selection::SelectionContext { selection: *selection, on_change: on_select };
+    // What a share link made now carries (crate::ui::share::ShareLinks):
+    // one handle for this playground's panes.
+    let links = use_memo((), |_| crate::ui::share::ShareLinks::default());
     // The analysis at the shown position, for the graph views (graphs_app):
     // kept in a store the graphs subscribe to, so a step does not re-render
     // the whole page.
@@ -104,6 +107,7 @@ pub fn app(props: &AppProps) -> Html {
 
     html! {
         <ContextProvider<crate::ui::selection::SelectionContext> context={selection_ctx}>
+        <ContextProvider<crate::ui::share::ShareLinks> context={(*links).clone()}>
         <div class={classes!("app", exercise_mode.then_some("exercise-mode"))}>
             <header class="topbar">
                 <h1>{ "CPA Playground" }</h1>
@@ -141,6 +145,7 @@ pub fn app(props: &AppProps) -> Html {
                 </section>
             </main>
         </div>
+        </ContextProvider<crate::ui::share::ShareLinks>>
         </ContextProvider<crate::ui::selection::SelectionContext>>
     }
 }

@@ -1,8 +1,9 @@
 //! Share links in the page (Yew): the "Share link" button in the top bar,
 //! the link shown for copying, and opening a link on load.
 //!
-//! The panes report what they show ([`register_analysis`], [`note_compare`]);
-//! the button encodes that with the program ([`crate::model::share::encode`]) and
+//! The panes report what they show to the page's [`ShareLinks`]
+//! ([`ShareLinks::register_analysis`], [`ShareLinks::note_compare`]); the
+//! button encodes that with the program ([`crate::model::share::encode`]) and
 //! puts the link in the address bar (without reloading). On load, a
 //! fragment `#share=1.…` is decoded once ([`opened`]); the app takes the
 //! program from it ([`initial_program`]), the analysis pane its
@@ -12,6 +13,7 @@
 //! the page is open (a changed fragment) reloads the page.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use yew::prelude::*;
 
@@ -33,18 +35,70 @@ struct Current {
     compare_position: Option<usize>,
 }
 
-// These statics stay, each for a reason:
-// - CURRENT: the Share button, the analysis pane and the compare view are
-//   siblings in the top-level `ui::page::App`, which owns no state of
-//   theirs; the panes report here what they show (read only when a link is
-//   made, never rendered), instead of the page lifting both panes' state.
+/// What the panes show now, as far as a share link carries it: one per
+/// playground, created by `ui::page::App` and provided to the panes as a
+/// Yew context ([`use_share_links`]). The analysis pane registers how to
+/// read its configuration and position, the compare view reports its set;
+/// the Share button, the compare view and the exercise pane read it when a
+/// user acts (Make exercise when its dialog is drawn), so it is a handle
+/// nothing re-renders on, and the context value never changes.
+#[derive(Clone, Default)]
+pub struct ShareLinks(Rc<RefCell<Current>>);
+
+impl PartialEq for ShareLinks {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl ShareLinks {
+    /// The analysis pane registers how to read its configuration and, when a
+    /// run is shown, its event position.
+    pub fn register_analysis(&self, probe: AnalysisProbe) {
+        self.0.borrow_mut().analysis = Some(probe);
+    }
+
+    /// The compare view reports its configurations and position (an empty
+    /// set when it is closed).
+    pub fn note_compare(&self, presets: &[String], position: Option<usize>) {
+        let mut c = self.0.borrow_mut();
+        c.compare = presets.to_vec();
+        c.compare_position = position;
+    }
+
+    /// The analysis pane's configuration and shown event position now.
+    pub fn analysis_now(&self) -> (RunSpec, Option<usize>) {
+        self.0.borrow().analysis.as_ref().map(|probe| probe()).unwrap_or_default()
+    }
+
+    /// The fragment for the page as it is now, with `program`.
+    pub fn fragment(&self, program: &str) -> String {
+        let (spec, position) = self.analysis_now();
+        let c = self.0.borrow();
+        let mut s = ShareState::new(program, &spec);
+        s.position = position;
+        s.compare = c.compare.clone();
+        s.compare_position = c.compare_position;
+        encode(&s)
+    }
+}
+
+/// The playground's [`ShareLinks`]; a detached one where there is no
+/// playground around the component (a component mounted alone in a test).
+#[hook]
+pub fn use_share_links() -> ShareLinks {
+    let detached = use_memo((), |_| ShareLinks::default());
+    use_context::<ShareLinks>().unwrap_or_else(|| (*detached).clone())
+}
+
+// These statics stay, each for a reason: they are facts of the page load,
+// not state shared between panes.
 // - OPENED: the link the page was opened with (or an exercise's program and
 //   configuration), decoded once; it never changes while the page is open
 //   (another link reloads the page).
 // - RESTORE_ANALYSIS / RESTORE_COMPARE: a link's run and compare set are
 //   restored once per page load, even if a pane were mounted again.
 thread_local! {
-    static CURRENT: RefCell<Current> = RefCell::new(Current::default());
     static OPENED: RefCell<Option<Result<Option<ShareState>, ShareError>>> = const { RefCell::new(None) };
     static RESTORE_ANALYSIS: RefCell<bool> = const { RefCell::new(true) };
     static RESTORE_COMPARE: RefCell<bool> = const { RefCell::new(true) };
@@ -60,11 +114,6 @@ pub fn opened() -> Result<Option<ShareState>, ShareError> {
 /// and configuration), before the playground mounts.
 pub fn open_with(state: ShareState) {
     OPENED.with(|o| *o.borrow_mut() = Some(Ok(Some(state))));
-}
-
-/// The analysis pane's configuration and shown event position now.
-pub fn analysis_now() -> (RunSpec, Option<usize>) {
-    CURRENT.with(|c| c.borrow().analysis.as_ref().map(|probe| probe()).unwrap_or_default())
 }
 
 /// The program of the link the page was opened with, if any.
@@ -91,35 +140,6 @@ pub fn take_compare_restore() -> Option<(Vec<String>, Option<usize>, minic::IntM
     Some((s.compare, s.compare_position, model))
 }
 
-/// The analysis pane registers how to read its configuration and, when a
-/// run is shown, its event position (asked when a link is made).
-pub fn register_analysis(probe: AnalysisProbe) {
-    CURRENT.with(|c| c.borrow_mut().analysis = Some(probe));
-}
-
-/// The compare view reports its configurations and position (an empty set
-/// when it is closed).
-pub fn note_compare(presets: &[String], position: Option<usize>) {
-    CURRENT.with(|c| {
-        let mut c = c.borrow_mut();
-        c.compare = presets.to_vec();
-        c.compare_position = position;
-    });
-}
-
-/// The fragment for the current page with `program`.
-pub fn current_fragment(program: &str) -> String {
-    let (spec, position) = analysis_now();
-    CURRENT.with(|c| {
-        let c = c.borrow();
-        let mut s = ShareState::new(program, &spec);
-        s.position = position;
-        s.compare = c.compare.clone();
-        s.compare_position = c.compare_position;
-        encode(&s)
-    })
-}
-
 /// Properties of [`ShareBar`].
 #[derive(Properties, PartialEq)]
 pub struct ShareBarProps {
@@ -133,15 +153,16 @@ pub struct ShareBarProps {
 pub fn share_bar(props: &ShareBarProps) -> Html {
     let link = use_state(|| None::<String>);
     let dismissed = use_state(|| false);
+    let links = use_share_links();
     // A different link pasted into the address bar: open it (reload).
     use_effect_with((), |_| {
         let listener = crate::platform::location::on_hash_change(|_| crate::platform::location::reload());
         move || drop(listener)
     });
     let on_share = {
-        let (link, source) = (link.clone(), props.source.clone());
+        let (link, source, links) = (link.clone(), props.source.clone(), links.clone());
         Callback::from(move |_: MouseEvent| {
-            let fragment = current_fragment(&source);
+            let fragment = links.fragment(&source);
             let url = format!("{}#{fragment}", crate::platform::location::base());
             // The address bar shows the link, without a reload.
             crate::platform::location::show(&url);
