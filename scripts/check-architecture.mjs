@@ -24,6 +24,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const MAX_FN_LINES = 150;
@@ -203,8 +204,22 @@ function allFiles(dir, out = []) {
   }
   return out;
 }
-const repoFiles = allFiles(root).map((f) => relative(root, f));
-const exists = (p) => statSync(join(root, p), { throwIfNoEntry: false }) !== undefined;
+// The repository's files: what git tracks (so a build's outputs do not
+// count), else everything below the root.
+function trackedFiles() {
+  try {
+    return execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 26 })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.split('/').join(sep));
+  } catch {
+    return allFiles(root).map((f) => relative(root, f));
+  }
+}
+const repoFiles = trackedFiles();
+const repoSet = new Set(repoFiles);
+const repoDirs = new Set(repoFiles.flatMap((f) => f.split(sep).slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join(sep))));
+const exists = (p) => repoSet.has(join(p)) || repoDirs.has(join(p));
 // A name `IDENT` is defined in a crate's source: an item, a variant or a field.
 const defined = (src, ident) => new RegExp(`(fn|struct|enum|trait|type|const|static|mod|macro_rules!)\\s+${ident}\\b|\\b${ident}\\s*[({,:]|pub use [^;]*\\b${ident}\\b`).test(src);
 // Files the docs may name that are not in the repository: generated or
@@ -232,7 +247,8 @@ function rustPathOk(token, sectionCrate) {
 }
 function pathOk(token, sectionDir) {
   const p = token.replace(/\/$/, '');
-  if (GENERATED.has(p)) return true;
+  // Build outputs and installed packages exist only after a build.
+  if (GENERATED.has(p) || /^(dist|target|node_modules|www\/gen)(\/|$)/.test(p)) return true;
   const bases = ['', 'crates', ...(sectionDir ? [relative(root, sectionDir), join(relative(root, sectionDir), 'src')] : [])];
   if (bases.some((b) => exists(join(b, p)))) return true;
   // A bare file name: in a crate's section, under that crate or outside
