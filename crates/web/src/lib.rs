@@ -10,7 +10,8 @@
 //!   share links, the gallery, exercises, the solver log. Compiled and tested
 //!   natively by `cargo test --workspace`.
 //! - `platform` (browser only): the browser's services, each behind a few
-//!   plain functions: the clock, the clipboard, local storage, Z3 (the
+//!   plain functions: the clock, the clipboard, local storage, the address
+//!   (fragment, reload), dialogs, files (fetch, download), Z3 (the
 //!   `z3-solver` glue) and the CodeMirror editor.
 //! - `ui` (browser only): the Yew components. Each `ui::X` renders
 //!   `model::X` and turns user input into calls on it; `ui::page` is the

@@ -37,10 +37,6 @@ use minic::IntModel;
 
 use crate::model::run_driver::{Chunk, Query, Sliced};
 
-/// The longest a computing slice of a run may keep the browser busy
-/// (milliseconds); the page yields between slices so it never freezes.
-pub const SLICE_MS: f64 = 12.0;
-
 /// The presets the chooser offers, in the order shown, with a short
 /// explanation of each (CPA, merge and stop operators).
 pub const PRESETS: &[(&str, &str)] = &[

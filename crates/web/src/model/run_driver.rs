@@ -17,6 +17,10 @@
 /// may be feasible is kept).
 pub const NO_ANSWER: &str = "unknown";
 
+/// The longest a slice may keep the browser busy (milliseconds); the page
+/// yields between slices so it never freezes.
+pub const SLICE_MS: f64 = 12.0;
+
 /// The SMT-LIB2 query a computation is parked on, as the solver log
 /// records it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,13 +1,18 @@
-//! What the page keeps in the browser's local storage besides the program
-//! text (which `ui::page` stores), as text: reading and writing the storage
-//! itself is `crate::platform::storage`: the analysis configuration chosen in the
-//! analysis pane, so it survives a reload, and each exercise set's progress
-//! ([`crate::model::exercise::Progress`]). The configuration is stored in the
-//! share-link format ([`crate::model::share`], with an empty program), so it is
-//! validated the same way when read back; anything unreadable is ignored.
+//! What the page keeps in the browser's local storage, as text: the
+//! editor's program ([`PROGRAM_KEY`], stored as it is), the analysis
+//! configuration chosen in the analysis pane ([`CONFIG_KEY`]), so it
+//! survives a reload, and each exercise set's progress
+//! ([`crate::model::exercise::Progress`]). The configuration is stored in
+//! the share-link format ([`crate::model::share`], with an empty program),
+//! so it is validated the same way when read back; anything unreadable is
+//! ignored. Reading and writing the storage itself is
+//! `crate::platform::storage`.
 
 use crate::model::analysis::RunSpec;
 use crate::model::share::{decode, encode, ShareState};
+
+/// The local-storage key of the editor's program text.
+pub const PROGRAM_KEY: &str = "cpa-playground.program";
 
 /// The local-storage key of the configuration.
 pub const CONFIG_KEY: &str = "cpa-playground.config";

@@ -46,17 +46,3 @@ pub fn show(url: &str) {
 pub fn on_hash_change(f: impl FnMut(&web_sys::Event) + 'static) -> Option<EventListener> {
     web_sys::window().map(|w| EventListener::new(&w, "hashchange", f))
 }
-
-/// Asks the user `question` with the browser's confirmation dialog; `false`
-/// when there is no window or the dialog is refused.
-pub fn confirm(question: &str) -> bool {
-    web_sys::window().and_then(|w| w.confirm_with_message(question).ok()).unwrap_or(false)
-}
-
-/// Marks a point on the page's performance timeline (`performance.mark`),
-/// read by the browser tests' measurements.
-pub fn performance_mark(name: &str) {
-    if let Some(perf) = web_sys::window().and_then(|w| w.performance()) {
-        let _ = perf.mark(name);
-    }
-}

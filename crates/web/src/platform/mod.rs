@@ -5,6 +5,7 @@
 pub mod clipboard;
 pub mod clock;
 pub mod codemirror;
+pub mod dialog;
 pub mod files;
 pub mod location;
 pub mod storage;

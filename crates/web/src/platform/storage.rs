@@ -5,7 +5,7 @@
 
 use crate::model::analysis::RunSpec;
 use crate::model::exercise;
-use crate::model::storage::{spec_from_text, spec_to_text, CONFIG_KEY};
+use crate::model::storage::{spec_from_text, spec_to_text, CONFIG_KEY, PROGRAM_KEY};
 
 /// The browser's local storage, if the page may use it.
 pub fn local_storage() -> Option<web_sys::Storage> {
@@ -48,9 +48,6 @@ pub fn forget_progress(set: &str) {
         let _ = s.remove_item(&exercise::storage_key(set));
     }
 }
-
-/// The local-storage key of the editor's program text.
-const PROGRAM_KEY: &str = "cpa-playground.program";
 
 /// The program text kept by the last visit, if any.
 pub fn load_program() -> Option<String> {

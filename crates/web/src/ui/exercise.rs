@@ -30,7 +30,7 @@ use crate::platform::storage::{forget_progress, load_progress, save_progress};
 use crate::ui::run::{drive, CancelFlag};
 
 /// Grades `grader` through the page's run driver (slices of at most
-/// [`crate::model::analysis::SLICE_MS`], queries to the page's Z3), with the
+/// [`crate::model::run_driver::SLICE_MS`], queries to the page's Z3), with the
 /// runs of earlier checks in `runs`, telling `on_status` what it is doing.
 async fn grade(grader: Grader, runs: Rc<RefCell<RunCache>>, on_status: Callback<String>) -> Feedback {
     let task = Rc::new(RefCell::new(Grading::new(grader, runs)));
@@ -71,7 +71,7 @@ async fn import_answers(
     }
     let known: Vec<(&Exercise, &Answer)> = set.exercises.iter().filter_map(|e| file.answers.get(&e.id).map(|a| (e, a))).collect();
     let unknown: Vec<String> = file.answers.keys().filter(|id| set.exercise(id).is_none()).cloned().collect();
-    let sure = crate::platform::location::confirm(&format!(
+    let sure = crate::platform::dialog::confirm(&format!(
         "Replace the answers to {} exercise(s) with those of {name} (student “{}”)? Each is checked again here.",
         known.len(),
         file.student
@@ -253,7 +253,7 @@ fn set_head(h: &SetHandles) -> Html {
     let on_forget = {
         let set = st.set.clone();
         Callback::from(move |_: MouseEvent| {
-            let sure = crate::platform::location::confirm(&format!(
+            let sure = crate::platform::dialog::confirm(&format!(
                 "Forget every answer, result and draft of “{}” in this browser? Export them first if you need them.",
                 set.title
             ));

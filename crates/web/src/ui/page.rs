@@ -25,11 +25,6 @@ fn load_program() -> String {
     crate::platform::storage::load_program().unwrap_or_else(|| EXAMPLE_PROGRAM.to_string())
 }
 
-/// Keeps the student's program in this browser's storage.
-fn save_program(text: &str) {
-    crate::platform::storage::save_program(text)
-}
-
 /// The `performance.mark` set once the page has first rendered.
 pub const FIRST_RENDER_MARK: &str = "cpa-playground:first-render";
 
@@ -53,7 +48,7 @@ pub fn app(props: &AppProps) -> Html {
         let source = model.source.clone();
         use_effect_with(source, move |source| {
             if !exercise_mode {
-                save_program(source)
+                crate::platform::storage::save_program(source)
             }
         });
     }
@@ -64,7 +59,7 @@ pub fn app(props: &AppProps) -> Html {
     // Effects run after rendering: this marks the first complete render, so
     // the browser tests can report time to first render.
     use_effect_with((), |_| {
-        crate::platform::location::performance_mark(FIRST_RENDER_MARK);
+        crate::platform::clock::performance_mark(FIRST_RENDER_MARK);
     });
 
     let on_edit = {

@@ -13,8 +13,7 @@ use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
 
-use crate::model::analysis::SLICE_MS;
-use crate::model::run_driver::{slice, SliceEnd, Sliced, NO_ANSWER};
+use crate::model::run_driver::{slice, SliceEnd, Sliced, NO_ANSWER, SLICE_MS};
 use crate::platform::clock::now_ms;
 
 /// Stops a running task: set by the pane that started it (Cancel, a new
