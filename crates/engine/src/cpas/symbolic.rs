@@ -1,8 +1,12 @@
 //! The SymbolicValue CPA (CPAchecker's value analysis with symbolic values,
 //! as in *Symbolic Execution with CEGAR* / the CPA-based symbolic
 //! execution paper): each state maps program variables to integer
-//! constants or to **symbolic expressions** over *symbolic identifiers*
-//! (`α1`, `α2`, …; in SMT-LIB `a!1`, `a!2`).
+//! constants or to **symbolic expressions** over *symbolic identifiers*,
+//! each named after where its value came from: `n₁` is the value
+//! `__VERIFIER_nondet_int()` gave `n`, `x₂` the value an uninitialized `x`
+//! held when first read, `f_result₃` an unknown return value of `f`; the
+//! subscript is the identifier's number along the path (in SMT-LIB the
+//! names are `n!1`, `x!2`, `f_result!3`; see [`identifier_name`]).
 //!
 //! * A fresh identifier stands for every nondeterministic value
 //!   (`__VERIFIER_nondet_int()`, a call to an undefined function) and for
@@ -45,22 +49,62 @@ pub struct SymState {
     /// For each active call, the callee's variables as they were in the
     /// caller's context (restored on return).
     pub frames: Vec<SymBindings>,
-    /// The number of the next fresh identifier (`a!{next_id}`). Not part
-    /// of ⊑ (identifiers are compared up to renaming).
+    /// The number of the last fresh identifier (the next is named
+    /// `{origin}!{next_id + 1}`). Not part of ⊑ (identifiers are compared
+    /// up to renaming).
     pub next_id: u32,
 }
 
-/// The SMT-LIB name prefix of symbolic identifiers (`a!1`); shown as `α1`.
-pub const IDENT_PREFIX: &str = "a!";
-
-/// Whether a variable name is a symbolic identifier.
-pub fn is_identifier(name: &str) -> bool {
-    name.starts_with(IDENT_PREFIX)
+/// The SMT-LIB name of the `k`-th symbolic identifier of a path, whose
+/// value came from `origin` (a program variable's name, or `f_result` for
+/// an unknown return value of `f`): `{origin}!{k}`, e.g. `n!1`. Only
+/// ASCII letters, digits and `_` of the origin are kept, so the name is a
+/// simple SMT-LIB symbol; the `!` keeps it apart from the encoder's
+/// program variables (`v3`, `v3@2`), which never contain one.
+pub fn identifier_name(origin: &str, k: u32) -> String {
+    // The front end's temporaries (`__tmp0`, `__retval`) lose their
+    // leading underscores.
+    let mut base: String = origin.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+    base = base.trim_start_matches('_').to_string();
+    if base.is_empty() || base.starts_with(|c: char| c.is_ascii_digit()) {
+        base.insert_str(0, "val");
+    }
+    format!("{base}!{k}")
 }
 
-/// A term for people: identifiers `a!k` written `αk`.
+/// Whether a variable name is a symbolic identifier (`{origin}!{k}`).
+pub fn is_identifier(name: &str) -> bool {
+    name.rsplit_once('!').is_some_and(|(base, k)| !base.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// A term for people: identifiers `n!1` written `n₁`.
 pub fn show_term(t: &Term) -> String {
-    t.pretty().replace(IDENT_PREFIX, "α")
+    subscript_identifiers(&t.pretty())
+}
+
+/// Rewrites every `{name}!{digits}` (an identifier: the `!` directly after
+/// a name character) to `{name}` followed by the digits as subscripts;
+/// `!=` and a negation `!x` are left alone.
+fn subscript_identifiers(text: &str) -> String {
+    const SUB: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let after_name = i > 0 && (chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '_');
+        if c == '!' && after_name && chars.get(i + 1).is_some_and(|d| d.is_ascii_digit()) {
+            i += 1;
+            while let Some(d) = chars.get(i).and_then(|d| d.to_digit(10)) {
+                out.push(SUB[d as usize]);
+                i += 1;
+            }
+            continue;
+        }
+        out.push(c);
+        i += 1;
+    }
+    out
 }
 
 impl SymState {
@@ -110,9 +154,11 @@ struct Env<'a> {
 }
 
 impl Env<'_> {
-    fn new_identifier(&mut self, ty: IntType) -> Term {
+    /// A fresh identifier for a value that came from `origin` (see
+    /// [`identifier_name`]), with its type's range constraint.
+    fn new_identifier(&mut self, origin: &str, ty: IntType) -> Term {
         self.state.next_id += 1;
-        let t = Term::var(&format!("{IDENT_PREFIX}{}", self.state.next_id), self.enc.sort(ty));
+        let t = Term::var(&identifier_name(origin, self.state.next_id), self.enc.sort(ty));
         let range = self.enc.range_constraint(&t, ty);
         if range.as_value() != Some(Value::Bool(true)) {
             self.added.push(range);
@@ -128,7 +174,8 @@ impl EncodeEnv for Env<'_> {
         }
         // First read of an unknown variable: a fresh identifier, bound.
         let vty = self.program.variables.get(var.0 as usize).map(|v| v.ty).unwrap_or(ty);
-        let t = self.new_identifier(vty);
+        let name = self.program.variables.get(var.0 as usize).map(|v| v.name.clone()).unwrap_or_default();
+        let t = self.new_identifier(&name, vty);
         self.state.values.insert(var, t.clone());
         if vty != ty {
             return encode_cast(t, vty, ty, self.enc);
@@ -136,7 +183,9 @@ impl EncodeEnv for Env<'_> {
         t
     }
     fn fresh(&mut self, ty: IntType, _why: &str) -> Term {
-        self.new_identifier(ty)
+        // A value C leaves undefined (division by zero, an out-of-range
+        // shift) or the theory cannot express.
+        self.new_identifier("undef", ty)
     }
 }
 
@@ -180,20 +229,27 @@ impl SymbolicSemantics {
         vars
     }
 
-    fn value(&self, env: &mut Env<'_>, e: &Expr, target: IntType) -> Term {
+    fn var_name(&self, var: VarId) -> String {
+        self.program.variables.get(var.0 as usize).map(|v| v.name.clone()).unwrap_or_default()
+    }
+
+    /// The value of `e` as a term of type `target`; a term too large is
+    /// forgotten (a fresh identifier named after `origin`, the variable it
+    /// is stored in).
+    fn value(&self, env: &mut Env<'_>, e: &Expr, target: IntType, origin: &str) -> Term {
         let t = encode_expr(e, self.encoding, env);
         let t = if e.ty() != target { encode_cast(t, e.ty(), target, self.encoding) } else { t };
         if t.size() > MAX_TERM_SIZE {
-            return env.new_identifier(target);
+            return env.new_identifier(origin, target);
         }
         t
     }
 
-    fn rhs(&self, env: &mut Env<'_>, rhs: &Rhs, target: IntType) -> Term {
+    fn rhs(&self, env: &mut Env<'_>, rhs: &Rhs, target: IntType, origin: &str) -> Term {
         match rhs {
-            Rhs::Expr(e) => self.value(env, e, target),
+            Rhs::Expr(e) => self.value(env, e, target, origin),
             Rhs::Nondet(ty) => {
-                let t = env.new_identifier(*ty);
+                let t = env.new_identifier(origin, *ty);
                 if *ty != target {
                     encode_cast(t, *ty, target, self.encoding)
                 } else {
@@ -218,7 +274,7 @@ impl SymbolicSemantics {
                     env.state.values.remove(var);
                 }
                 EdgeKind::Declare { var, init: Some(rhs) } | EdgeKind::Assign { var, rhs } => {
-                    let t = self.rhs(&mut env, rhs, self.var_type(*var));
+                    let t = self.rhs(&mut env, rhs, self.var_type(*var), &self.var_name(*var));
                     env.state.values.insert(*var, t);
                 }
                 EdgeKind::Assume { cond, positive } => {
@@ -237,8 +293,11 @@ impl SymbolicSemantics {
                 }
                 EdgeKind::Call { callee, args, .. } => {
                     let params = self.program.functions.get(callee.0 as usize).map(|f| f.params.clone()).unwrap_or_default();
-                    let arg_values: Vec<Term> =
-                        params.iter().zip(args).map(|(p, a)| self.value(&mut env, a, self.var_type(*p))).collect();
+                    let arg_values: Vec<Term> = params
+                        .iter()
+                        .zip(args)
+                        .map(|(p, a)| self.value(&mut env, a, self.var_type(*p), &self.var_name(*p)))
+                        .collect();
                     let vars = self.frame_vars(*callee);
                     let saved: SymBindings =
                         vars.iter().filter_map(|v| env.state.values.get(v).map(|t| (*v, t.clone()))).collect();
@@ -257,7 +316,11 @@ impl SymbolicSemantics {
                             let ty = self.var_type(r);
                             Some(match env.state.values.get(&r) {
                                 Some(t) => t.clone(),
-                                None => env.new_identifier(ty),
+                                None => {
+                                    let callee_name =
+                                        self.program.functions.get(callee.0 as usize).map(|f| f.name.as_str()).unwrap_or("call");
+                                    env.new_identifier(&format!("{callee_name}_result"), ty)
+                                }
                             })
                         }
                         _ => None,
@@ -280,7 +343,7 @@ impl SymbolicSemantics {
                     if let Some(slot) = slot {
                         match value {
                             Some(e) => {
-                                let t = self.value(&mut env, e, self.var_type(slot));
+                                let t = self.value(&mut env, e, self.var_type(slot), &self.var_name(slot));
                                 env.state.values.insert(slot, t);
                             }
                             None => {
@@ -539,5 +602,30 @@ impl Cpa for SymbolicValueCpa {
             }
         }
         h.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_named_after_their_origin_and_shown_with_subscripts() {
+        assert_eq!(identifier_name("n", 1), "n!1");
+        assert_eq!(identifier_name("__tmp0", 12), "tmp0!12");
+        assert_eq!(identifier_name("main::x", 3), "mainx!3");
+        assert_eq!(identifier_name("", 2), "val!2");
+        assert_eq!(identifier_name("9lives", 2), "val9lives!2");
+        for name in ["n!1", "tmp0!12", "f_result!3", "a!7"] {
+            assert!(is_identifier(name), "{name}");
+        }
+        // The encoder's program variables, SSA names and inputs are not identifiers.
+        for name in ["v3", "v3@2", "approx_1", "in_0", "fresh1", "n!", "!3", "n!1x"] {
+            assert!(!is_identifier(name), "{name}");
+        }
+        assert_eq!(subscript_identifiers("n!1 + x!23 != 3"), "n₁ + x₂₃ != 3");
+        assert_eq!(subscript_identifiers("!(n!1 == 0) && !b"), "!(n₁ == 0) && !b");
+        let t = Term::add(Term::var("n!1", smt::Sort::Int), Term::int(2));
+        assert!(show_term(&t).contains("n₁"), "{}", show_term(&t));
     }
 }
