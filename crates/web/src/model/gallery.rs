@@ -215,6 +215,30 @@ pub fn example(id: &str) -> Option<Example> {
     examples().0.into_iter().find(|e| e.id == id)
 }
 
+/// The shipped example whose program is exactly `program` — the page was
+/// opened from the gallery or with a link to an example's program — so its
+/// guidance can stay next to the editor.
+pub fn example_with_program(program: &str) -> Option<Example> {
+    examples().0.into_iter().find(|e| e.program == program)
+}
+
+impl Example {
+    /// The part of the explanation that tells the student what to do and
+    /// see: from the block that starts "What to look at" to the end, or the
+    /// whole explanation when it has no such block.
+    pub fn guidance(&self) -> &[Block] {
+        let start = self
+            .body
+            .iter()
+            .position(|b| match b {
+                Block::Paragraph(v) | Block::Heading(_, v) => plain_text(v).trim_start().starts_with("What to look at"),
+                _ => false,
+            })
+            .unwrap_or(0);
+        &self.body[start..]
+    }
+}
+
 /// Parses one example's Markdown (front matter + body) for `program`.
 pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) -> Result<Example, GalleryError> {
     let err = |line: usize, message: String| GalleryError { id: id.to_string(), line, message };
@@ -651,5 +675,25 @@ mod tests {
             assert_eq!(blocks.is_empty(), md.is_empty(), "{md:?}: {blocks:?}");
         }
         assert_eq!(plain_text(&[Inline::Emph(vec![Inline::Text("a".into())]), Inline::Code("b".into())]), "ab");
+    }
+
+    #[test]
+    fn an_examples_program_finds_its_guidance_from_what_to_look_at_on() {
+        let (all, _) = examples();
+        for e in &all {
+            let found = example_with_program(e.program).expect("every example is found by its program");
+            assert_eq!(found.program, e.program);
+            let g = e.guidance();
+            assert!(!g.is_empty(), "{}", e.id);
+            assert!(g.len() <= e.body.len());
+        }
+        let footnote = example("cegar-footnote").unwrap();
+        let first = match &footnote.guidance()[0] {
+            Block::Paragraph(v) => plain_text(v),
+            other => panic!("{other:?}"),
+        };
+        assert!(first.starts_with("What to look at"), "{first}");
+        assert!(footnote.guidance().len() < footnote.body.len(), "the introduction is left out");
+        assert!(example_with_program("int main(void) { return 0; }").is_none());
     }
 }

@@ -12,6 +12,7 @@ pub mod graphs;
 pub mod octagon_plot;
 pub mod page;
 pub mod predict;
+pub mod program_history;
 pub mod run_driver;
 pub mod selection;
 pub mod share;

@@ -1,4 +1,5 @@
-//! The browser's local storage: the configuration and each exercise set's
+//! The browser's local storage: the program, the previous programs, the
+//! configuration and each exercise set's
 //! progress, in the text formats of [`crate::model::storage`] and
 //! [`crate::model::exercise::Progress`]. A full or disabled storage is
 //! ignored: the page works without it.
@@ -58,5 +59,21 @@ pub fn load_program() -> Option<String> {
 pub fn save_program(text: &str) {
     if let Some(storage) = local_storage() {
         let _ = storage.set_item(PROGRAM_KEY, text);
+    }
+}
+
+/// The student's kept previous programs
+/// ([`crate::model::program_history`]); empty when there are none.
+pub fn load_history() -> crate::model::program_history::ProgramHistory {
+    local_storage()
+        .and_then(|s| s.get_item(crate::model::program_history::HISTORY_KEY).ok().flatten())
+        .map(|t| crate::model::program_history::ProgramHistory::from_text(&t))
+        .unwrap_or_default()
+}
+
+/// Keeps the previous programs for the next visit.
+pub fn save_history(history: &crate::model::program_history::ProgramHistory) {
+    if let Some(storage) = local_storage() {
+        let _ = storage.set_item(crate::model::program_history::HISTORY_KEY, &history.to_text());
     }
 }

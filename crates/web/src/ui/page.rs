@@ -68,13 +68,28 @@ pub fn app(props: &AppProps) -> Html {
     };
     // Clicking a diagnostic puts the caret at its line and column.
     let on_jump = Callback::from(|(line, col): (u32, u32)| crate::platform::codemirror::set_caret(line, col));
+    // A replaced program is kept and can be restored
+    // (crate::ui::program_history).
+    let history = crate::ui::program_history::use_replacements(&model, exercise_mode);
+    // An example opened from the gallery (or a link to its program) keeps
+    // its guidance next to the editor until dismissed.
+    let guide = use_state(|| {
+        (!exercise_mode)
+            .then(crate::ui::share::initial_program)
+            .flatten()
+            .and_then(|p| crate::model::gallery::example_with_program(&p))
+    });
     let exercise_program = exercise.map(|e| e.program.clone());
     let on_reset = {
-        let (model, program) = (model.clone(), exercise_program.clone());
+        let (model, program, reset_example) = (model.clone(), exercise_program.clone(), history.reset_example.clone());
         Callback::from(move |_: MouseEvent| match &program {
             Some(p) => model.dispatch(Action::Edit(p.clone())),
-            None => model.dispatch(Action::ResetExample),
+            None => reset_example.emit(()),
         })
+    };
+    let on_dismiss_guide = {
+        let guide = guide.clone();
+        Callback::from(move |_: ()| guide.set(None))
     };
     // Linked selection (crate::ui::selection): one selected node, edge or state
     // for every panel; an edit of the program clears it.
@@ -123,7 +138,18 @@ pub fn app(props: &AppProps) -> Html {
             }
             <main class="panes">
                 <section class="pane editor-pane" aria-label="Program">
-                    <h2>{ "Program" }</h2>
+                    <div class="pane-head">
+                        <h2>{ "Program" }</h2>
+                        if !exercise_mode {
+                            <crate::ui::program_history::PreviousPrograms on_pick={history.pick.clone()} revision={history.revision} />
+                        }
+                    </div>
+                    if let Some(notice) = history.notice.clone() {
+                        <crate::ui::program_history::ReplacedNotice {notice} on_restore={history.restore.clone()} on_dismiss={history.dismiss.clone()} />
+                    }
+                    if let Some(example) = (*guide).clone() {
+                        <crate::ui::example_guide::ExampleGuide {example} on_dismiss={on_dismiss_guide} />
+                    }
                     <CodeEditor source={model.source.clone()} diagnostics={crate::model::editor::diagnostics_of(&model.view)} on_edit={on_edit} />
                 </section>
                 <section class="pane cfa-pane" aria-label="Control-flow automaton">
