@@ -209,10 +209,20 @@ fn ticks(v0: f64, v1: f64, map: impl Fn(f64) -> f64) -> Vec<Tick> {
     let mut t = (v0 / step).ceil() * step;
     let mut out = Vec::new();
     while t <= v1 + 1e-9 && out.len() < 20 {
-        out.push(Tick { at: map(t), label: format!("{}", t.round() as i64) });
+        out.push(Tick { at: map(t), label: tick_label(t.round()) });
         t += step;
     }
     out
+}
+
+/// A tick's value as text: digits, or `2e9` from 100000 on (the ticks of
+/// a variable bounded only by its C type would not fit beside the axis).
+fn tick_label(v: f64) -> String {
+    if v.abs() >= 1e5 {
+        format!("{v:e}")
+    } else {
+        format!("{}", v as i64)
+    }
 }
 
 fn bound_text(lo: Option<f64>, hi: Option<f64>) -> String {
@@ -554,6 +564,7 @@ mod tests {
         let p = plot(&view(&["x", "y"], &[(1, "x", 0, "", 10), (-1, "x", 0, "", 0)]), "x", "y").unwrap();
         let labels: Vec<&str> = p.x_ticks.iter().map(|t| t.label.as_str()).collect();
         assert_eq!(labels, ["0", "5", "10"]);
+        assert_eq!([tick_label(-2e9), tick_label(1.5e9), tick_label(99_999.0)], ["-2e9", "1.5e9", "99999"]);
         assert!(p.x_ticks.windows(2).all(|w| w[0].at < w[1].at));
         assert!(p.y_ticks.windows(2).all(|w| w[0].at > w[1].at), "y grows upward");
     }

@@ -271,7 +271,12 @@ fn overlay_svg(o: &Overlay) -> Html {
                 }) }
                 { for o.layers.iter().zip(roles).filter(|(l, _)| !l.points.is_empty()).map(|(l, role)| html! {
                     <g class={classes!("merge-shape", role)} data-testid="merge-shape" data-role={role}>
-                        <polygon points={points_attr(&l.points)}><title>{ l.name.clone() }</title></polygon>
+                        if let [p] = l.points[..] {
+                            // A single point (every variable exact): a dot.
+                            <circle class="point" cx={f(p[0])} cy={f(p[1])} r="4"><title>{ l.name.clone() }</title></circle>
+                        } else {
+                            <polygon points={points_attr(&l.points)}><title>{ l.name.clone() }</title></polygon>
+                        }
                         { for l.sides.iter().map(|s| html! {
                             <line class={if s.open { "side open" } else { "side" }}
                                   x1={f(s.from[0])} y1={f(s.from[1])} x2={f(s.to[0])} y2={f(s.to[1])} />
