@@ -142,6 +142,68 @@ test('Listing 2.1 bounded at 100: octagon-sep, -join and -widening side by side'
   console.log(`first divergence: step ${d}: ${join.step}`);
 });
 
+/** Pairs of boxes among `boxes` ([left, top, right, bottom]) that intersect. */
+function intersecting(boxes) {
+  const out = [];
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      if (a.box[0] < b.box[2] && b.box[0] < a.box[2] && a.box[1] < b.box[3] && b.box[1] < a.box[3]) out.push(`"${a.text}" / "${b.text}"`);
+    }
+  }
+  return out;
+}
+
+test('a compare pane inspects a clicked state; the heat map names nodes by id and marks the error node; chart labels do not overlap', async () => {
+  // At the divergence: octagon-join has just joined at the loop head.
+  const join = page.locator('[data-testid=compare-pane][data-preset=octagon-join]');
+  const chip = join.locator('[data-testid=compare-state]').last();
+  const id = await chip.getAttribute('data-state');
+  await chip.click();
+  const card = join.locator('[data-testid=compare-inspect] [data-testid=state-card]');
+  await untilOk(page, () => card.locator('.insp-head .sid').innerText(), (t) => assert.equal(t, id, 'the clicked state is inspected'));
+  assert.match(await card.locator('.insp-head').innerText(), new RegExp(`^${id} @N\\d+ — `));
+  assert.ok((await card.locator('[data-testid=inspect-constraints] li').count()) >= 1, 'its octagon constraints are shown');
+  assert.equal(await chip.evaluate((e) => e.classList.contains('inspected')), true);
+  // Only that pane inspects it.
+  assert.equal(await page.locator('[data-testid=compare-inspect]').count(), 1);
+
+  // Heat map: every node is labelled by its id; the error location is marked.
+  for (const cfa of await byId('compare-heat-cfa').all()) {
+    const labels = await cfa.locator('.heat-label').allTextContents();
+    assert.ok(labels.length > 5 && labels.every((l) => /^N\d+(–N\d+)?$/.test(l)), `labels are ids: ${labels}`);
+    const errors = await cfa.locator('.heat-g.error').evaluateAll((els) => els.map((e) => e.querySelector('.heat-label').textContent));
+    assert.equal(errors.length, 1, 'one error node');
+    assert.match(errors[0], /^N\d+$/);
+  }
+  const errorColumns = await page.locator('[data-testid=compare-heat] thead th.error').allTextContents();
+  assert.equal(errorColumns.length, 1, `the heat table marks the error location's column: ${errorColumns}`);
+
+  // Chart labels (ticks and line ends) do not overlap, at the divergence and at the end.
+  const labelBoxes = (testid) =>
+    page.locator(`[data-testid=${testid}] svg text`).evaluateAll((els) =>
+      els.map((e) => {
+        const r = e.getBoundingClientRect();
+        return { text: e.textContent, box: [r.left, r.top, r.right, r.bottom] };
+      }),
+    );
+  for (const testid of ['compare-plot-reached', 'compare-plot-created']) {
+    assert.deepEqual(intersecting(await labelBoxes(testid)), [], `${testid}: labels overlap`);
+  }
+  await join.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'compare-3-inspect.png') });
+  // Clicked again: no longer inspected.
+  await chip.click();
+  await expectCount(page.locator('[data-testid=compare-inspect]'), 0);
+  await byId('compare-end').click();
+  await untilOk(page, () => byId('compare-position').innerText(), (t) => assert.match(t, /^step (\d+) of \1$/));
+  for (const testid of ['compare-plot-reached', 'compare-plot-created']) {
+    await untilOk(page, () => labelBoxes(testid), (b) => assert.deepEqual(intersecting(b), [], `${testid} at the end: labels overlap`));
+  }
+  await byId('compare-plot-reached').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'compare-4-plots.png') });
+});
+
 test('a share link carries the compare set and its step', async () => {
   await byId('compare-step').fill('7');
   await atStep(7);

@@ -38,13 +38,6 @@ const attrs = (locator, name) => locator.evaluateAll((els, name) => els.map((e) 
 /** Polls `read()` until it deep-equals `expected` (the page renders asynchronously), then asserts. */
 const until = (read, expected, message) => untilIn(page, read, expected, message);
 
-/** Clicks Step and waits until the panels show the next event. */
-async function step() {
-  const k = Number((await byId('position').innerText()).match(/^event (\d+) /)[1]);
-  await byId('step').click();
-  await atEvent(page, k + 1);
-}
-
 /** The line numbers the editor's gutter marks with `cls`. */
 const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers .cm-gutterElement.${cls}`).allInnerTexts();
 
@@ -76,6 +69,40 @@ test("Listing 2.1's CFA is a graph: 13 numbered nodes, 14 labelled edges, the lo
     }
   }
   await shot('graphs-1-cfa.png');
+});
+
+/** The screen boxes of the elements `locator` matches: [left, top, right, bottom] each. */
+const boxes = (locator) => locator.evaluateAll((els) => els.map((e) => {
+  const r = e.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom];
+}));
+
+/** The scale of a graph's pan/zoom transform. */
+const scale = async (graph) => Number((await graph.locator('> g').getAttribute('transform')).match(/scale\(([\d.]+)\)/)[1]);
+
+/** The boxes of `nodes` that are not inside the graph's viewport (in both dimensions), in words. */
+async function outside(graph, nodes) {
+  const [view] = await boxes(graph);
+  const all = await boxes(nodes);
+  if (all.length === 0) return ['no nodes drawn'];
+  return all
+    .map((b, i) => [b, i])
+    .filter(([b]) => !(b[0] >= view[0] - 0.5 && b[1] >= view[1] - 0.5 && b[2] <= view[2] + 0.5 && b[3] <= view[3] + 0.5))
+    .map(([b, i]) => `node ${i} at ${b.map(Math.round)} is outside the viewport ${view.map(Math.round)}`);
+}
+
+/** Waits until every node of `nodes` lies inside the graph's viewport. */
+const allInside = (graph, nodes, what) => untilOk(page, () => outside(graph, nodes), (o) => assert.deepEqual(o, [], what));
+
+test('Fit shows the whole CFA, the error node included, in both dimensions', async () => {
+  const fit = page.locator('[data-testid=graphs] [data-testid=graph-fit]');
+  // Zoomed in and panned away first: Fit brings all of it back.
+  await page.locator('[data-testid=graphs] button[title="Zoom in"]').click();
+  await page.locator('[data-testid=graphs] button[title="Zoom in"]').click();
+  await fit.click();
+  await allInside(cfa(), cfa('.cfa-node .shape'), 'the CFA after Fit');
+  await allInside(cfa(), cfa('.cfa-node.error .shape'), 'the error node N11 after Fit');
+  await shot('graphs-0-cfa-fit.png');
 });
 
 test('while stepping, nodes show their reached-state counts and the current node and edge are highlighted', async () => {
@@ -138,16 +165,51 @@ test('the ARG grows with the run and marks merged, replaced and covered states',
 
   // The first merge that changed a state: widening at the loop head.
   await byId('bp-merge').click();
-  const stepText = await expectText(byId('step-text'), /merge (s\d+) with (s\d+): widening → (s\d+) replaces/);
-  const [, , replacedId, resultId] = stepText.match(/merge (s\d+) with (s\d+): widening → (s\d+) replaces/);
+  const stepText = await expectText(byId('step-text'), /merge (s\d+) with (s\d+): widening → (s\d+) replaces (s\d+)/);
+  const [, newId, replacedId, resultId, saysReplaced] = stepText.match(/merge (s\d+) with (s\d+): widening → (s\d+) replaces (s\d+)/);
+  assert.equal(saysReplaced, replacedId);
   await until(() => attrs(arg('.arg-node.merged'), 'data-state'), [resultId]);
-  // The reached operand leaves the reached set (replaced) a few events
-  // later (and stays so: a step too many, while the ARG still catches up,
-  // changes nothing below).
-  for (let i = 0; i < 4 && (await arg('.arg-node.replaced').count()) === 0; i++) await step();
+  // At the event that says so, the reached operand is replaced: the ARG
+  // marks it and the reached set no longer lists it (not one event later).
+  const position = await byId('position').innerText();
   await until(() => attrs(arg('.arg-node.replaced'), 'data-state'), [replacedId]);
+  await until(() => byId('reached').locator(`li[data-state=${replacedId}]`).count(), 0, `${replacedId} left the reached set`);
+  assert.equal(await byId('position').innerText(), position, 'still at the merge event');
   await until(() => arg('.arg-edge.arg-merge').count(), 2, 'the merge result hangs below both operands');
   await shot('graphs-4-arg-merge.png');
+
+  // The merge card: both inputs and the result, their octagons overlaid.
+  const card = byId('merge-card');
+  await expectText(card.locator('[data-testid=merge-heading]'), new RegExp(`^merge\\^widening\\(${newId}, ${replacedId}\\) = ${resultId}: ${resultId} replaces ${replacedId}`));
+  assert.deepEqual(
+    await card.locator('[data-testid=merge-input]').evaluateAll((els) => els.map((e) => [e.dataset.role, e.dataset.state])),
+    [['new', newId], ['reached', replacedId], ['result', resultId]],
+  );
+  assert.deepEqual(await attrs(card.locator('[data-testid=merge-shape]'), 'data-role'), ['new', 'reached', 'result'], 'three shapes overlaid');
+  // Each is drawn: an area, a segment, or a dot for a single point.
+  const drawn = await card.locator('[data-testid=merge-shape]').evaluateAll((els) =>
+    els.map((g) => {
+      const r = g.getBoundingClientRect();
+      return [g.dataset.role, g.querySelector('circle.point') ? 'point' : g.querySelector('polygon').getAttribute('points').split(' ').length > 1, r.width + r.height > 0];
+    }));
+  for (const [role, shape, visible] of drawn) assert.ok(shape && visible, `${role}: ${shape} ${visible}`);
+  console.log(`merge card shapes: ${JSON.stringify(drawn)}`);
+  await card.scrollIntoViewIfNeeded();
+  await shot('graphs-4b-merge-card.png');
+
+  // Fit at the first merge fits the states drawn so far, at their own
+  // scale, not at the final ARG's.
+  const fit = page.locator('[data-testid=graphs] [data-testid=graph-fit]');
+  await fit.click();
+  await allInside(arg(), arg('.arg-node .shape'), 'the ARG at the first merge after Fit');
+  const atMerge = await scale(arg());
+  await byId('run-end').click();
+  await byId('verdict').waitFor();
+  await fit.click();
+  await allInside(arg(), arg('.arg-node .shape'), 'the whole ARG after Fit');
+  const atEnd = await scale(arg());
+  assert.ok(atMerge > atEnd, `the ARG at the first merge is fitted at ${atMerge}, the final one at ${atEnd}`);
+  await seek(Number(position.match(/^event (\d+) /)[1]));
 
   await byId('bp-covered').click();
   await expectText(byId('step-text'), /covered by/);

@@ -4,7 +4,9 @@
 //!   [`Snapshot::apply`] events in order. It holds the reached set grouped by
 //!   location, the waitlist in order, every state's view and ARG links
 //!   (merged and covered states marked), the current step in words, and the
-//!   [`Statistics`].
+//!   [`Statistics`]. A merge that replaced a reached state takes it out of
+//!   the reached set at the merge event itself, where the step text says
+//!   so (the `ReachedRemove` event after it changes nothing more).
 //! * [`Cursor`] seeks to any position of a trace, forward and backward,
 //!   replaying from checkpoints taken every `interval` events (as rustc's
 //!   dataflow `ResultsCursor` does for basic blocks).
@@ -92,7 +94,11 @@ impl Statistics {
             Event::Merge { replaced, .. } => {
                 self.merges += 1;
                 if *replaced {
+                    // The replaced state leaves the reached set with the
+                    // merge (as the fold shows it); the `ReachedRemove`
+                    // that follows is the same removal, not counted again.
                     self.merges_replaced += 1;
+                    self.reached = self.reached.saturating_sub(1);
                 }
             }
             Event::Stop { covered, .. } => {
@@ -105,7 +111,6 @@ impl Statistics {
                 self.reached += 1;
                 self.max_reached = self.max_reached.max(self.reached);
             }
-            Event::ReachedRemove { .. } => self.reached = self.reached.saturating_sub(1),
             Event::TargetReached { .. } => self.targets += 1,
             Event::SolverQuery { .. } => self.solver_queries += 1,
             Event::Refinement { .. } => self.refinements += 1,
@@ -122,7 +127,7 @@ impl Statistics {
                 self.restarts += 1;
                 self.reached = self.reached.saturating_sub(removed.len() as u64);
             }
-            Event::AnalysisStarted { .. } | Event::AnalysisFinished { .. } => {}
+            Event::ReachedRemove { .. } | Event::AnalysisStarted { .. } | Event::AnalysisFinished { .. } => {}
         }
     }
 
@@ -303,6 +308,15 @@ impl Snapshot {
         }
     }
 
+    /// `id` is replaced by the merge result `by`: it leaves the reached set
+    /// (idempotent: the merge and the `ReachedRemove` after it both say so).
+    fn replace(&mut self, id: StateId, by: StateId) {
+        self.leave_reached(id);
+        if let Some(s) = self.st(id) {
+            s.replaced_by = Some(by);
+        }
+    }
+
     /// The check of an error path: the latest counterexample.
     fn counterexample_checked(&mut self, info: CounterexampleInfo) {
         let f = match info.feasible {
@@ -393,6 +407,9 @@ impl Snapshot {
                 let op = operator.name();
                 if *replaced {
                     self.current_step.push(format!("merge {new} with {reached}: {op} → {result} replaces {reached}"));
+                    // Replaced now, as the text says (not one event later,
+                    // at the `ReachedRemove` that repeats it).
+                    self.replace(*reached, *result);
                 } else {
                     self.current_step.push(format!("merge {new} with {reached}: {op} → {reached} unchanged"));
                 }
@@ -419,12 +436,7 @@ impl Snapshot {
                 }
                 self.current_step.push(format!("add {state}"));
             }
-            Event::ReachedRemove { state, replaced_by } => {
-                self.leave_reached(*state);
-                if let Some(s) = self.st(*state) {
-                    s.replaced_by = Some(*replaced_by);
-                }
-            }
+            Event::ReachedRemove { state, replaced_by } => self.replace(*state, *replaced_by),
             Event::TargetReached { state, location } => {
                 if let Some(s) = self.st(*state) {
                     s.target = true;

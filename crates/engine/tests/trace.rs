@@ -154,3 +154,27 @@ fn listing_1_story_snapshot() {
     story.push(snap.step_text());
     insta::assert_snapshot!(story.join("\n"));
 }
+
+/// At the merge event whose text says "sX replaces sY", the fold no longer
+/// lists sY in the reached set (not one event later, at the
+/// `ReachedRemove` that repeats the removal), and the reached count of the
+/// statistics agrees with the reached set at every event.
+#[test]
+fn a_merge_replaces_the_reached_state_at_its_own_event() {
+    let ev = mock_trace(true);
+    let mut s = Snapshot::default();
+    let mut replacing_merges = 0;
+    for e in &ev {
+        s.apply(e);
+        assert_eq!(s.stats.reached as usize, s.reached_len(), "after event {}: {}", s.position, s.step_text());
+        if let Event::Merge { reached, result, replaced: true, .. } = e {
+            replacing_merges += 1;
+            assert!(s.step_text().ends_with(&format!("→ {result} replaces {reached}")), "{}", s.step_text());
+            let st = s.state(*reached).unwrap();
+            assert!(!st.in_reached && st.replaced_by == Some(*result), "{st:?}");
+            assert!(!s.reached.values().flatten().any(|id| id == reached), "{reached} is still listed at the merge");
+        }
+    }
+    assert!(replacing_merges > 0, "the trace has merges that replaced a state");
+    assert_eq!(Snapshot::of(&ev).stats, Statistics::of(&ev));
+}

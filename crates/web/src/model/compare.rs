@@ -24,7 +24,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::trace::{Event, Verdict};
+use engine::trace::{Event, StateId, Verdict};
 use engine::view::{Cursor, Statistics};
 use minic::IntModel;
 
@@ -183,12 +183,54 @@ pub struct PlotLine {
     pub last: u64,
 }
 
+/// A line's end label (`octagon-join 21`) placed in the plot box: beside
+/// the line's end, moved up or down so that no two labels overlap.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlotLabel {
+    /// The text.
+    pub text: String,
+    /// Where the text is anchored (its baseline).
+    pub at: (f64, f64),
+    /// Anchored at its end (left of the line's end, in the right half of
+    /// the plot) rather than at its start.
+    pub anchor_end: bool,
+}
+
+/// The height a label takes (its font is 9.5 units in the plot box).
+pub const LABEL_H: f64 = 11.0;
+
+/// Baselines for labels that want to sit at `wanted` (in any order): each
+/// as close to its wish as it can be while any two are at least `gap`
+/// apart and all lie within `lo..=hi` (when they fit there at all).
+pub fn spread(wanted: &[f64], gap: f64, lo: f64, hi: f64) -> Vec<f64> {
+    let mut order: Vec<usize> = (0..wanted.len()).collect();
+    order.sort_by(|&a, &b| wanted[a].total_cmp(&wanted[b]).then(a.cmp(&b)));
+    let mut placed: Vec<f64> = order.iter().map(|&i| wanted[i].clamp(lo, hi)).collect();
+    // Downward from the top, then upward from the bottom limit.
+    for k in 1..placed.len() {
+        placed[k] = placed[k].max(placed[k - 1] + gap);
+    }
+    if let Some(last) = placed.last_mut() {
+        *last = last.min(hi.max(lo));
+    }
+    for k in (0..placed.len().saturating_sub(1)).rev() {
+        placed[k] = placed[k].min(placed[k + 1] - gap);
+    }
+    let mut out = vec![0.0; wanted.len()];
+    for (k, &i) in order.iter().enumerate() {
+        out[i] = placed[k];
+    }
+    out
+}
+
 /// A plot of several series over the steps, in a `width`×`height` box with
 /// `pad` pixels around for the axes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Plot {
     /// The lines, in the order given.
     pub lines: Vec<PlotLine>,
+    /// Their end labels, in the same order, not overlapping.
+    pub labels: Vec<PlotLabel>,
     /// The largest step shown (x axis end).
     pub x_max: usize,
     /// The largest value shown (y axis end), at least 1.
@@ -214,7 +256,7 @@ pub fn plot(series: &[(String, Vec<u64>)], markers: &[usize], max_points: usize)
     let (w, h) = (PLOT_W - PLOT_PAD_L - PLOT_PAD, PLOT_H - 2.0 * PLOT_PAD);
     let x = |k: usize| PLOT_PAD_L + w * k as f64 / x_max as f64;
     let y = |v: u64| PLOT_PAD + h - h * v as f64 / y_max as f64;
-    let lines = series
+    let lines: Vec<PlotLine> = series
         .iter()
         .map(|(label, v)| {
             let n = v.len();
@@ -232,7 +274,20 @@ pub fn plot(series: &[(String, Vec<u64>)], markers: &[usize], max_points: usize)
             }
         })
         .collect();
-    Plot { lines, x_max, y_max, markers: markers.iter().map(|&k| x(k.min(x_max))).collect() }
+    // Each label just above its line's end: left of it in the right half,
+    // right of it otherwise; then spread so that none overlaps another.
+    let wanted: Vec<f64> = lines.iter().map(|l| l.end.1 - 4.0).collect();
+    let baselines = spread(&wanted, LABEL_H, PLOT_PAD + LABEL_H - 2.0, PLOT_H - PLOT_PAD - 2.0);
+    let labels = lines
+        .iter()
+        .zip(baselines)
+        .map(|(l, y)| {
+            let anchor_end = l.end.0 > PLOT_PAD_L + w / 2.0;
+            let x = if anchor_end { l.end.0 - 2.0 } else { l.end.0 + 4.0 };
+            PlotLabel { text: format!("{} {}", l.label, l.last), at: (x, y), anchor_end }
+        })
+        .collect();
+    Plot { lines, labels, x_max, y_max, markers: markers.iter().map(|&k| x(k.min(x_max))).collect() }
 }
 
 /// A row of the summary table.
@@ -321,6 +376,9 @@ pub struct CompareView {
     pub step: usize,
     /// A share link's step, applied once the runs are computed.
     pub pending_step: Option<usize>,
+    /// The state inspected in a pane: (pane, state), shown in that pane
+    /// at the shared step.
+    pub inspected: Option<(usize, StateId)>,
     /// The run whose solver query is asked (the first to park in this
     /// slice; the others wait or go on meanwhile).
     parked: Option<usize>,
@@ -338,6 +396,7 @@ impl Default for CompareView {
             computing: false,
             step: 0,
             pending_step: None,
+            inspected: None,
             parked: None,
         }
     }
@@ -400,6 +459,9 @@ pub enum CompareAction {
     },
     /// Move the shared position.
     Move(StepMove),
+    /// A state of pane `.0` was clicked: inspect it there (clicked again:
+    /// stop inspecting it).
+    Inspect(usize, StateId),
 }
 
 /// What the page does after a compare action.
@@ -477,6 +539,11 @@ impl CompareView {
                 };
                 CompareEffect::None
             }
+            CompareAction::Inspect(pane, state) => {
+                let clicked = Some((pane, state)).filter(|&(p, _)| p < self.runs.len());
+                self.inspected = if self.inspected == clicked { None } else { clicked };
+                CompareEffect::None
+            }
         }
     }
 
@@ -485,6 +552,7 @@ impl CompareView {
     fn start(&mut self, source: &str) -> CompareEffect {
         self.step = 0;
         self.runs.clear();
+        self.inspected = None;
         self.error = None;
         self.parked = None;
         let presets: Vec<String> = self.choice.iter().filter(|p| !p.is_empty()).cloned().collect();
@@ -651,8 +719,29 @@ mod tests {
             }
         }
         assert_eq!(p.markers.len(), 1);
+        // The end labels: one per line, in the plot box, none within a
+        // label's height of another (they end close together here).
+        assert_eq!(p.labels.len(), 3);
+        for (i, a) in p.labels.iter().enumerate() {
+            assert!((PLOT_PAD..=PLOT_H - PLOT_PAD).contains(&a.at.1), "{a:?}");
+            for b in &p.labels[i + 1..] {
+                assert!((a.at.1 - b.at.1).abs() >= LABEL_H - 1e-9, "{a:?} overlaps {b:?}");
+            }
+        }
+        assert!(p.labels[0].text.starts_with("octagon-sep "), "{:?}", p.labels[0]);
         let empty = plot(&[], &[], 10);
         assert_eq!((empty.x_max, empty.y_max), (1, 1));
+    }
+
+    #[test]
+    fn labels_spread_apart_within_their_limits() {
+        // Far apart: where they want to be.
+        assert_eq!(spread(&[20.0, 80.0], 11.0, 10.0, 150.0), [20.0, 80.0]);
+        // Three at the same place: stacked downward, in the order given.
+        assert_eq!(spread(&[40.0, 40.0, 40.0], 11.0, 10.0, 150.0), [40.0, 51.0, 62.0]);
+        // At the bottom limit: stacked upward from it.
+        assert_eq!(spread(&[149.0, 200.0, 148.0], 11.0, 10.0, 150.0), [139.0, 150.0, 128.0]);
+        assert!(spread(&[], 11.0, 10.0, 150.0).is_empty());
     }
 
     #[test]
@@ -724,6 +813,18 @@ mod tests {
             assert_eq!(view.step, max - 1);
             view.reduce(CompareAction::Move(StepMove::Start));
             assert_eq!(view.shared().1, Some(0));
+            // A state clicked in a pane is inspected there; clicked again, not.
+            view.reduce(CompareAction::Inspect(1, StateId(2)));
+            assert_eq!(view.inspected, Some((1, StateId(2))));
+            view.reduce(CompareAction::Inspect(0, StateId(2)));
+            assert_eq!(view.inspected, Some((0, StateId(2))), "another pane's state takes over");
+            view.reduce(CompareAction::Inspect(0, StateId(2)));
+            assert_eq!(view.inspected, None);
+            view.reduce(CompareAction::Inspect(7, StateId(0)));
+            assert_eq!(view.inspected, None, "no such pane");
+            view.reduce(CompareAction::Inspect(0, StateId(1)));
+            view.reduce(CompareAction::Run { source: LOOP.into(), int_model: IntModel::Math });
+            assert_eq!(view.inspected, None, "new runs inspect nothing");
         }
 
         #[test]

@@ -9,6 +9,7 @@ pub mod editor;
 pub mod exercise;
 pub mod gallery;
 pub mod graphs;
+pub mod merge_card;
 pub mod octagon_plot;
 pub mod page;
 pub mod predict;

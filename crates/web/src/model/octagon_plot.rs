@@ -209,10 +209,20 @@ fn ticks(v0: f64, v1: f64, map: impl Fn(f64) -> f64) -> Vec<Tick> {
     let mut t = (v0 / step).ceil() * step;
     let mut out = Vec::new();
     while t <= v1 + 1e-9 && out.len() < 20 {
-        out.push(Tick { at: map(t), label: format!("{}", t.round() as i64) });
+        out.push(Tick { at: map(t), label: tick_label(t.round()) });
         t += step;
     }
     out
+}
+
+/// A tick's value as text: digits, or `2e9` from 100000 on (the ticks of
+/// a variable bounded only by its C type would not fit beside the axis).
+fn tick_label(v: f64) -> String {
+    if v.abs() >= 1e5 {
+        format!("{v:e}")
+    } else {
+        format!("{}", v as i64)
+    }
 }
 
 fn bound_text(lo: Option<f64>, hi: Option<f64>) -> String {
@@ -247,23 +257,7 @@ pub fn plot(octagon: &OctagonView, x: &str, y: &str) -> Option<Plot> {
     let sy = |v: f64| bottom - (v - y0) / (y1 - y0) * (bottom - top);
     let vertices = if octagon.bottom { Vec::new() } else { polygon(&planes, [x0, x1, y0, y1]) };
     let points: Vec<[f64; 2]> = vertices.iter().map(|p| [sx(p[0]), sy(p[1])]).collect();
-    let on_border = |p: [f64; 2], q: [f64; 2]| {
-        let eq = |a: f64, b: f64| (a - b).abs() < 1e-9;
-        (eq(p[0], x0) && eq(q[0], x0))
-            || (eq(p[0], x1) && eq(q[0], x1))
-            || (eq(p[1], y0) && eq(q[1], y0))
-            || (eq(p[1], y1) && eq(q[1], y1))
-    };
-    let sides = if vertices.len() < 2 {
-        Vec::new()
-    } else {
-        (0..vertices.len())
-            .map(|k| {
-                let (p, q) = (vertices[k], vertices[(k + 1) % vertices.len()]);
-                Side { from: [sx(p[0]), sy(p[1])], to: [sx(q[0]), sy(q[1])], open: on_border(p, q) }
-            })
-            .collect()
-    };
+    let sides = sides(&vertices, [x0, x1, y0, y1], &sx, &sy);
     let interval_box = (!octagon.bottom).then(|| {
         [xlo.map(sx).unwrap_or(left), yhi.map(sy).unwrap_or(top), xhi.map(sx).unwrap_or(right), ylo.map(sy).unwrap_or(bottom)]
     });
@@ -293,6 +287,143 @@ pub fn plot(octagon: &OctagonView, x: &str, y: &str) -> Option<Plot> {
 /// SVG `points` attribute text of a polygon: `x,y x,y …` with one decimal.
 pub fn points_attr(points: &[[f64; 2]]) -> String {
     points.iter().map(|p| format!("{:.1},{:.1}", p[0], p[1])).collect::<Vec<_>>().join(" ")
+}
+
+/// One octagon of an [`Overlay`]: its polygon in the shared view.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// What it is (`s8 (new)`), for the legend and the tooltip.
+    pub name: String,
+    /// The polygon's vertices in value coordinates.
+    pub vertices: Vec<[f64; 2]>,
+    /// The polygon's vertices, SVG coordinates (empty: nothing to draw).
+    pub points: Vec<[f64; 2]>,
+    /// Its sides, open or bounded.
+    pub sides: Vec<Side>,
+    /// The octagon is ⊥ (nothing to draw).
+    pub bottom: bool,
+}
+
+/// Several octagons projected on the same two variables in one view (the
+/// inputs and the result of a merge): one axis range that holds every
+/// finite bound of every layer, one polygon per layer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Overlay {
+    /// Horizontal variable.
+    pub x: String,
+    /// Vertical variable.
+    pub y: String,
+    /// SVG width and height.
+    pub size: [f64; 2],
+    /// The plotting area `[left, top, right, bottom]`.
+    pub area: [f64; 4],
+    /// The values shown: `[x0, x1, y0, y1]`.
+    pub view: [f64; 4],
+    /// Ticks of the horizontal axis.
+    pub x_ticks: Vec<Tick>,
+    /// Ticks of the vertical axis.
+    pub y_ticks: Vec<Tick>,
+    /// The octagons, in the order given.
+    pub layers: Vec<Layer>,
+}
+
+/// The half-planes of `octagon` on `(x, y)` when only some of the two
+/// variables are constrained in it (a missing one is unbounded); `None`
+/// when neither is.
+fn partial_planes(octagon: &OctagonView, x: &str, y: &str) -> Option<Vec<HalfPlane>> {
+    if octagon.bottom {
+        return Some(Vec::new());
+    }
+    if let Some(p) = half_planes(octagon, x, y) {
+        return Some(p);
+    }
+    let unary = |v: &str, a: f64, b: f64| -> Option<Vec<HalfPlane>> {
+        let find = |label: String| octagon.labels.iter().position(|l| *l == label);
+        let (p, n) = (find(format!("+{v}"))?, find(format!("-{v}"))?);
+        let cell = |i: usize, j: usize| octagon.cells.get(i).and_then(|row| row.get(j)).copied().flatten();
+        // −v − v ≤ c in row +v, column −v: −2v ≤ c; v − (−v) ≤ c: 2v ≤ c.
+        let mut out = Vec::new();
+        out.extend(cell(n, p).map(|c| HalfPlane { a, b, c: c as f64 / 2.0 }));
+        out.extend(cell(p, n).map(|c| HalfPlane { a: -a, b: -b, c: c as f64 / 2.0 }));
+        Some(out)
+    };
+    match (unary(x, 1.0, 0.0), unary(y, 0.0, 1.0)) {
+        (None, None) => None,
+        (a, b) => Some(a.into_iter().chain(b).flatten().collect()),
+    }
+}
+
+/// `octagons` (name, octagon) projected on `x` and `y` in one shared view;
+/// `None` when `x == y` or no octagon constrains either variable.
+pub fn overlay(octagons: &[(String, &OctagonView)], x: &str, y: &str) -> Option<Overlay> {
+    if x == y {
+        return None;
+    }
+    let planes: Vec<Option<Vec<HalfPlane>>> = octagons.iter().map(|(_, o)| partial_planes(o, x, y)).collect();
+    if planes.iter().all(Option::is_none) {
+        return None;
+    }
+    // One range per axis holding every layer's own range (⊥ has none).
+    let mut view = [f64::INFINITY, f64::NEG_INFINITY, f64::INFINITY, f64::NEG_INFINITY];
+    for p in octagons.iter().zip(&planes).filter(|((_, o), _)| !o.bottom).filter_map(|(_, p)| p.as_ref()) {
+        let bound = |a: f64, b: f64| p.iter().find(|h| h.a == a && h.b == b).map(|h| h.c);
+        let hints: Vec<f64> = p.iter().filter(|h| h.a != 0.0 && h.b != 0.0).map(|h| h.c).collect();
+        let hint = (hints.iter().copied().fold(0.0, f64::min), hints.iter().copied().fold(0.0, f64::max));
+        let (x0, x1) = range(bound(-1.0, 0.0).map(|c| -c), bound(1.0, 0.0), hint);
+        let (y0, y1) = range(bound(0.0, -1.0).map(|c| -c), bound(0.0, 1.0), hint);
+        view = [view[0].min(x0), view[1].max(x1), view[2].min(y0), view[3].max(y1)];
+    }
+    if !view.iter().all(|v| v.is_finite()) {
+        view = [-10.0, 10.0, -10.0, 10.0];
+    }
+    let [x0, x1, y0, y1] = view;
+    let [left, top, right, bottom] = AREA;
+    let sx = |v: f64| left + (v - x0) / (x1 - x0) * (right - left);
+    let sy = |v: f64| bottom - (v - y0) / (y1 - y0) * (bottom - top);
+    let layers = octagons
+        .iter()
+        .zip(&planes)
+        .map(|((name, o), p)| {
+            let unconstrained = Vec::new();
+            let p = p.as_ref().unwrap_or(&unconstrained);
+            let vertices = if o.bottom { Vec::new() } else { polygon(p, view) };
+            let points = vertices.iter().map(|v| [sx(v[0]), sy(v[1])]).collect();
+            let sides = sides(&vertices, view, &sx, &sy);
+            Layer { name: name.clone(), vertices, points, sides, bottom: o.bottom }
+        })
+        .collect();
+    Some(Overlay {
+        x: x.to_string(),
+        y: y.to_string(),
+        size: [WIDTH, HEIGHT],
+        area: AREA,
+        view,
+        x_ticks: ticks(x0, x1, sx),
+        y_ticks: ticks(y0, y1, sy),
+        layers,
+    })
+}
+
+/// The sides of a polygon in the view `[x0, x1, y0, y1]`, in SVG
+/// coordinates; those on the view's border are open.
+fn sides(vertices: &[[f64; 2]], view: [f64; 4], sx: &dyn Fn(f64) -> f64, sy: &dyn Fn(f64) -> f64) -> Vec<Side> {
+    let [x0, x1, y0, y1] = view;
+    let eq = |a: f64, b: f64| (a - b).abs() < 1e-9;
+    let on_border = |p: [f64; 2], q: [f64; 2]| {
+        (eq(p[0], x0) && eq(q[0], x0))
+            || (eq(p[0], x1) && eq(q[0], x1))
+            || (eq(p[1], y0) && eq(q[1], y0))
+            || (eq(p[1], y1) && eq(q[1], y1))
+    };
+    if vertices.len() < 2 {
+        return Vec::new();
+    }
+    (0..vertices.len())
+        .map(|k| {
+            let (p, q) = (vertices[k], vertices[(k + 1) % vertices.len()]);
+            Side { from: [sx(p[0]), sy(p[1])], to: [sx(q[0]), sy(q[1])], open: on_border(p, q) }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -433,6 +564,7 @@ mod tests {
         let p = plot(&view(&["x", "y"], &[(1, "x", 0, "", 10), (-1, "x", 0, "", 0)]), "x", "y").unwrap();
         let labels: Vec<&str> = p.x_ticks.iter().map(|t| t.label.as_str()).collect();
         assert_eq!(labels, ["0", "5", "10"]);
+        assert_eq!([tick_label(-2e9), tick_label(1.5e9), tick_label(99_999.0)], ["-2e9", "1.5e9", "99999"]);
         assert!(p.x_ticks.windows(2).all(|w| w[0].at < w[1].at));
         assert!(p.y_ticks.windows(2).all(|w| w[0].at > w[1].at), "y grows upward");
     }
@@ -453,5 +585,46 @@ mod tests {
         );
         let p = plot(&o, "x", "y").unwrap();
         assert_eq!(round(&p.vertices), [(0, 0), (4, 4)]);
+    }
+
+    #[test]
+    fn an_overlay_draws_every_octagon_in_one_view() {
+        // A merge: [0,1]×[0,1] ⊔ [2,3]×[2,3] = the box [0,3]×[0,3] cut by x == y ± 1.
+        let unit = |lo: i64, hi: i64| {
+            view(&["x", "y"], &[(1, "x", 0, "", hi), (-1, "x", 0, "", -lo), (1, "y", 0, "", hi), (-1, "y", 0, "", -lo)])
+        };
+        let (a, b) = (unit(0, 1), unit(2, 3));
+        let joined = view(
+            &["x", "y"],
+            &[
+                (1, "x", 0, "", 3),
+                (-1, "x", 0, "", 0),
+                (1, "y", 0, "", 3),
+                (-1, "y", 0, "", 0),
+                (1, "x", -1, "y", 1),
+                (-1, "x", 1, "y", 1),
+            ],
+        );
+        let layers = [("new".to_string(), &a), ("reached".to_string(), &b), ("result".to_string(), &joined)];
+        let o = overlay(&layers, "x", "y").unwrap();
+        assert_eq!(o.layers.len(), 3);
+        assert_eq!(round(&o.layers[0].vertices), [(0, 0), (1, 0), (1, 1), (0, 1)]);
+        assert_eq!(round(&o.layers[1].vertices), [(2, 2), (3, 2), (3, 3), (2, 3)]);
+        assert_eq!(o.layers[2].vertices.len(), 6, "{:?}", o.layers[2].vertices);
+        // One view holds them all: every vertex inside the plotting area,
+        // and every side a real bound (nothing reaches the view's border).
+        let [l, t, r, b] = o.area;
+        for layer in &o.layers {
+            assert!(layer.points.iter().all(|p| p[0] > l && p[0] < r && p[1] > t && p[1] < b), "{layer:?}");
+            assert!(layer.sides.iter().all(|s| !s.open), "{layer:?}");
+        }
+        // The same vertex maps to the same point in every layer.
+        assert_eq!(o.layers[0].points[0], o.layers[2].points[0]);
+        // An octagon that does not constrain y is unbounded along it.
+        let only_x = view(&["x"], &[(1, "x", 0, "", 5), (-1, "x", 0, "", 0)]);
+        let o = overlay(&[("x only".to_string(), &only_x), ("box".to_string(), &a)], "x", "y").unwrap();
+        assert!(o.layers[0].sides.iter().any(|s| s.open) && o.layers[0].vertices.len() == 4);
+        assert!(overlay(&[("x only".to_string(), &only_x)], "z", "w").is_none());
+        assert!(overlay(&layers, "x", "x").is_none());
     }
 }

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use engine::trace::{Event, OctagonView, StateId, StateView, ViewContent};
+use engine::trace::{Event, OctagonView, Origin, StateId, StateView, ViewContent};
 use engine::view::Snapshot;
 
 /// The DBM as a table of text cells.
@@ -69,6 +69,9 @@ pub struct StateDetail {
     pub status: String,
     /// The components that hold something besides location and call stack.
     pub parts: Vec<Part>,
+    /// For a merge result: the merge's operands, the new state and the
+    /// reached state it replaced (see [`crate::model::merge_card`]).
+    pub merged_from: Option<(StateId, StateId)>,
 }
 
 /// The state `id` of `snapshot`, readable; `None` when it does not exist
@@ -116,6 +119,10 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
         callstack: info.callstack.iter().map(|n| n.to_string()).collect(),
         status: if info.target { format!("{status}; target") } else { status },
         parts,
+        merged_from: match info.origin {
+            Origin::Merge { new, reached } => Some((new, reached)),
+            _ => None,
+        },
     })
 }
 

@@ -492,7 +492,8 @@ fn predict_and_inspect(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Pane
         <>
             <crate::ui::predict::PredictPanel position={panels.position} next={next_step} computing={st.computing}
                 waitlist={crate::ui::predict::waitlist_choices(snap)} on_seek={on_reveal} on_mode={on_predict_mode} />
-            <crate::ui::inspector::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state} />
+            <crate::ui::inspector::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state}
+                shown_merge={crate::model::merge_card::ShownMerge::of(snap.position, run.cursor.events())} />
         </>
     }
 }

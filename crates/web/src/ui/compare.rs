@@ -20,6 +20,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use engine::trace::StateId;
+
 use crate::model::analysis::{Panels, PRESETS};
 use crate::model::compare::{
     divergence, heat, plot, series, shade, signatures, step_position, step_starts, CompareAction, CompareEffect, CompareView,
@@ -27,6 +29,9 @@ use crate::model::compare::{
 };
 use crate::model::graphs::cfa::CfaGraph;
 use crate::model::graphs::layout::Shape;
+use crate::model::page::Marker;
+use crate::model::state_view::{detail, StateDetail};
+use crate::ui::inspector::StateCard;
 use crate::ui::run::{drive, CancelFlag};
 
 /// Line colours of the configurations, by pane.
@@ -176,20 +181,34 @@ fn step_keys(view: View) -> Option<EventListener> {
     }))
 }
 
+/// One pane at the shared step.
+struct PaneShown {
+    /// Its configuration.
+    preset: String,
+    /// Its panels at the step.
+    panels: Panels,
+    /// Whether it diverges here.
+    marked: bool,
+    /// The state inspected in it (clicked), at the step: its id, and what
+    /// it is then (`None`: not created by this step).
+    inspected: Option<(String, Option<StateDetail>)>,
+}
+
 /// Everything the view shows at the shared step, computed from the runs.
 struct Shown {
     max_step: usize,
     step: usize,
     div: Option<Divergence>,
-    /// Each pane at the shared step: its configuration, panels, and whether
-    /// it diverges here.
-    panes: Vec<(String, Panels, bool)>,
+    /// Each pane at the shared step.
+    panes: Vec<PaneShown>,
     /// Each run's reached states per CFA location at the shared step.
     heats: Vec<std::collections::BTreeMap<u32, usize>>,
     heat_max: usize,
     /// The program's CFA drawn once (the same program in every pane).
     graph: Option<CfaGraph>,
     nodes: Vec<u32>,
+    /// The program's error locations (marked in the heat map).
+    error_nodes: Vec<u32>,
     reached_plot: Plot,
     created_plot: Plot,
     rows: Vec<SummaryRow>,
@@ -213,7 +232,9 @@ impl Shown {
                 let mut c = r.cursor.clone();
                 c.seek(pos);
                 let marked = div.as_ref().is_some_and(|d| d.step == step && d.differs.get(i).copied().unwrap_or(false));
-                (r.spec.preset.clone(), Panels::of(&r.program, &c), marked)
+                let inspected =
+                    st.inspected.filter(|&(pane, _)| pane == i).map(|(_, id)| (id.to_string(), detail(c.snapshot(), id)));
+                PaneShown { preset: r.spec.preset.clone(), panels: Panels::of(&r.program, &c), marked, inspected }
             })
             .collect();
         let heats: Vec<_> = st
@@ -230,6 +251,12 @@ impl Shown {
         // Every pane's CFA drawn with its counts (the same program, one layout).
         let graph = st.runs.first().map(|r| CfaGraph::build(&r.program, CfaGraph::fold_by_default(&r.program)));
         let nodes = st.runs.first().map(|r| r.program.nodes.iter().map(|n| n.id.0).collect()).unwrap_or_default();
+        let error_nodes = graph
+            .iter()
+            .flat_map(|g| g.nodes.iter())
+            .filter(|n| n.markers.contains(&Marker::Error))
+            .flat_map(|n| n.cfa_nodes.iter().map(|id| id.0))
+            .collect();
         let all_series: Vec<_> = st.runs.iter().map(|r| series(r.cursor.events())).collect();
         let markers: Vec<usize> = div.iter().map(|d| d.step).chain(std::iter::once(step)).collect();
         let reached_plot = plot(
@@ -243,7 +270,7 @@ impl Shown {
             300,
         );
         let rows = st.runs.iter().map(|r| SummaryRow::of(&r.spec.preset, r.cursor.events())).collect();
-        Shown { max_step, step, div, panes, heats, heat_max, graph, nodes, reached_plot, created_plot, rows }
+        Shown { max_step, step, div, panes, heats, heat_max, graph, nodes, error_nodes, reached_plot, created_plot, rows }
     }
 }
 
@@ -256,7 +283,7 @@ fn render(view: &View, st: &CompareView, source: &str) -> Html {
             { head(view, st, source) }
             { controls(view, &shown) }
             { divergence_banner(view, st, &shown) }
-            { panes(&shown) }
+            { panes(view, &shown) }
             { heat_and_plots(st, &shown) }
             { summary(&shown) }
         </div>
@@ -375,25 +402,65 @@ fn divergence_banner(view: &View, st: &CompareView, shown: &Shown) -> Html {
 }
 
 /// One pane per configuration at the shared step: its step in words,
-/// statistics, heat-shaded CFA and verdict.
-fn panes(shown: &Shown) -> Html {
+/// statistics, heat-shaded CFA, verdict, its reached states (click one to
+/// inspect it) and the inspected state.
+fn panes(view: &View, shown: &Shown) -> Html {
     html! {
         <div class="compare-panes" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", shown.panes.len().max(1))}>
-            { for shown.panes.iter().enumerate().map(|(i, (preset, p, marked))| html! {
-                <section class={classes!("compare-pane", marked.then_some("diverges"))} data-testid="compare-pane" data-preset={preset.clone()}
-                    style={format!("--pane-color: {}", COLORS[i % 3])}>
-                    <h3><span class="swatch"></span>{ preset.clone() }</h3>
-                    if *marked { <p class="diverges-here">{ "diverges here" }</p> }
-                    <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
-                    <p class="stats">{ p.stats.clone() }</p>
-                    if let Some(g) = &shown.graph {
-                        { heat_cfa(g, &shown.heats[i], shown.heat_max) }
-                    }
-                    if let Some(v) = &p.verdict {
-                        <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))}>{ v.clone() }</p>
-                    }
-                </section>
+            { for shown.panes.iter().enumerate().map(|(i, pane)| {
+                let p = &pane.panels;
+                html! {
+                    <section class={classes!("compare-pane", pane.marked.then_some("diverges"))} data-testid="compare-pane" data-preset={pane.preset.clone()}
+                        style={format!("--pane-color: {}", COLORS[i % 3])}>
+                        <h3><span class="swatch"></span>{ pane.preset.clone() }</h3>
+                        if pane.marked { <p class="diverges-here">{ "diverges here" }</p> }
+                        <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
+                        <p class="stats">{ p.stats.clone() }</p>
+                        if let Some(g) = &shown.graph {
+                            { heat_cfa(g, &shown.heats[i], shown.heat_max) }
+                        }
+                        if let Some(v) = &p.verdict {
+                            <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))}>{ v.clone() }</p>
+                        }
+                        { pane_states(view, i, pane) }
+                    </section>
+                }
             }) }
+        </div>
+    }
+}
+
+/// A pane's reached set as clickable state ids, by location, and the state
+/// clicked (inspected) in full.
+fn pane_states(view: &View, pane: usize, shown: &PaneShown) -> Html {
+    let inspected = shown.inspected.as_ref().map(|(id, _)| id.as_str());
+    let chip = |id: &str, current: bool| {
+        let state = id.strip_prefix('s').and_then(|n| n.parse().ok()).map(StateId);
+        let onclick = view.on(true, move |_: MouseEvent| state.map(|s| CompareAction::Inspect(pane, s)));
+        let class = classes!("state-chip", current.then_some("current"), (inspected == Some(id)).then_some("inspected"));
+        html! {
+            <button class={class} data-testid="compare-state" data-state={id.to_string()} title={format!("inspect {id}")} {onclick}>{ id.to_string() }</button>
+        }
+    };
+    html! {
+        <div class="compare-states">
+            <div class="compare-states-head">{ "Reached states — click one to inspect it" }</div>
+            <div class="compare-reached" data-testid="compare-reached">
+                if shown.panels.reached.is_empty() { <span class="hint">{ "(empty)" }</span> }
+                { for shown.panels.reached.iter().map(|g| html! {
+                    <span class="compare-loc"><span class="loc-id">{ g.node.clone() }</span>
+                        { for g.states.iter().map(|s| chip(&s.id, s.current)) }
+                    </span>
+                }) }
+            </div>
+            if let Some((id, d)) = &shown.inspected {
+                <div class="compare-inspect" data-testid="compare-inspect">
+                    { match d {
+                        Some(d) => html! { <StateCard detail={d.clone()} /> },
+                        None => html! { <p class="hint">{ format!("{id} does not exist at this step.") }</p> },
+                    } }
+                </div>
+            }
         </div>
     }
 }
@@ -407,7 +474,13 @@ fn heat_and_plots(st: &CompareView, shown: &Shown) -> Html {
             <section class="compare-heat" data-testid="compare-heat">
                 <h3>{ "Reached states per location (heat map)" }</h3>
                 <table>
-                    <thead><tr><th></th>{ for nodes.iter().map(|n| html! { <th>{ format!("N{n}") }</th> }) }</tr></thead>
+                    <thead><tr><th></th>{ for nodes.iter().map(|n| {
+                        let error = shown.error_nodes.contains(n);
+                        html! {
+                            <th class={classes!(error.then_some("error"))} data-node={format!("N{n}")}
+                                title={if error { format!("N{n}: the error location") } else { format!("N{n}") }}>{ format!("N{n}") }</th>
+                        }
+                    }) }</tr></thead>
                     <tbody>
                         { for shown.heats.iter().zip(&st.runs).map(|(h, r)| html! {
                             <tr data-preset={r.spec.preset.clone()}>
@@ -484,18 +557,31 @@ fn heat_cfa(g: &CfaGraph, counts: &std::collections::BTreeMap<u32, usize>, max: 
                 let fill = if c == 0 { "#ffffff".to_string() } else { format!("rgba(194, 65, 12, {:.3})", 0.15 + 0.8 * a) };
                 let text_fill = if a > 0.5 { "#fff" } else { "#1d2330" };
                 let (x, y) = (n.center.x, n.center.y);
+                let error = n.markers.contains(&Marker::Error);
+                let r = (n.width / 2.0).max(17.0);
+                // The badge: the count, at the node's upper right.
+                let (bx, by) = if n.shape == Shape::Circle { (x + r * 0.7, y - r * 0.7) } else { (x + n.width / 2.0, y - n.height / 2.0) };
                 html! {
-                    <g>
-                        <title>{ format!("{}: {c} reached state(s)", n.title) }</title>
+                    <g class={classes!("heat-g", error.then_some("error"))} data-node={n.key()} data-count={c.to_string()}>
+                        <title>{ format!("{}{}: {c} reached state(s)", n.title, if error { " (error location)" } else { "" }) }</title>
                         if n.shape == Shape::Circle {
-                            <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r={format!("{:.1}", (n.width / 2.0).max(17.0))} fill={fill} class="heat-node" />
+                            <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r={format!("{r:.1}")} fill={fill} class="heat-node" />
                         } else {
                             <rect x={format!("{:.1}", x - n.width / 2.0)} y={format!("{:.1}", y - n.height / 2.0)} width={format!("{:.1}", n.width)}
                                 height={format!("{:.1}", n.height)} rx="4" fill={fill} class="heat-node" />
                         }
-                        <text x={format!("{x:.1}")} y={format!("{:.1}", y + 5.0)} text-anchor="middle" class="heat-count" fill={text_fill}>
-                            { if c == 0 { n.title.clone() } else { c.to_string() } }
+                        if error && n.shape == Shape::Circle {
+                            <circle cx={format!("{x:.1}")} cy={format!("{y:.1}")} r={format!("{:.1}", r + 4.0)} class="heat-error-ring" fill="none" />
+                        }
+                        <text x={format!("{x:.1}")} y={format!("{:.1}", y + 4.0)} text-anchor="middle" class="heat-label" fill={text_fill}>
+                            { n.title.clone() }
                         </text>
+                        if c > 0 {
+                            <g class="heat-badge">
+                                <rect x={format!("{:.1}", bx - 4.0)} y={format!("{:.1}", by - 9.0)} width={format!("{:.1}", c.to_string().len() as f64 * 7.0 + 8.0)} height="16" rx="8" />
+                                <text class="heat-count" x={format!("{bx:.1}")} y={format!("{:.1}", by + 3.5)}>{ c.to_string() }</text>
+                            </g>
+                        }
                     </g>
                 }
             }) }
@@ -520,17 +606,13 @@ fn svg_plot(title: &str, testid: &str, p: &Plot) -> Html {
                     let class = if i + 1 == p.markers.len() { "cursor" } else { "divergence" };
                     html! { <line class={class} x1={format!("{x:.1}")} y1={y0.to_string()} x2={format!("{x:.1}")} y2={y1.to_string()} /> }
                 }) }
-                { for p.lines.iter().enumerate().map(|(i, l)| {
-                    // Label a line at its end: left of it in the right half, right of it otherwise.
-                    let right_half = l.end.0 > (x0 + x1) / 2.0;
-                    let (lx, anchor) = if right_half { (l.end.0 - 2.0, "end") } else { (l.end.0 + 4.0, "start") };
-                    html! {
-                        <g>
-                            <polyline points={l.points.clone()} fill="none" stroke={COLORS[i % 3]} stroke-width="1.8" />
-                            <text class="end-label" x={format!("{lx:.1}")} y={format!("{:.1}", (l.end.1 - 4.0 - 9.0 * i as f64).max(9.0))}
-                                text-anchor={anchor} fill={COLORS[i % 3]}>{ format!("{} {}", l.label, l.last) }</text>
-                        </g>
-                    }
+                { for p.lines.iter().enumerate().map(|(i, l)| html! {
+                    <polyline points={l.points.clone()} fill="none" stroke={COLORS[i % 3]} stroke-width="1.8" />
+                }) }
+                // The end labels, placed apart in the model (they never overlap).
+                { for p.labels.iter().enumerate().map(|(i, l)| html! {
+                    <text class="end-label" x={format!("{:.1}", l.at.0)} y={format!("{:.1}", l.at.1)}
+                        text-anchor={if l.anchor_end { "end" } else { "start" }} fill={COLORS[i % 3]}>{ l.text.clone() }</text>
                 }) }
             </svg>
         </figure>

@@ -25,7 +25,7 @@ use crate::model::graphs::arg::{window_start, ArgGraph};
 use crate::model::graphs::cfa::{CfaGraph, EdgePlace, GraphEdge, GraphNode, InterpolantLabel, Overlay, CHAR_W, LINE_H};
 use crate::model::graphs::frame::FrameSlot;
 use crate::model::graphs::layout::Point;
-use crate::model::graphs::viewport::{wheel_factor, Action, PanZoom, ViewTransform};
+use crate::model::graphs::viewport::{wheel_factor, Action, Bounds, PanZoom, ViewTransform};
 use crate::model::page::Marker;
 use crate::model::selection::{Highlight, Selection};
 use crate::ui::selection::{use_selection, SelectionContext};
@@ -120,9 +120,9 @@ impl Pan {
         self.svg.cast::<web_sys::Element>().map(|e| (e.client_width() as f64, e.client_height() as f64)).unwrap_or((0.0, 0.0))
     }
 
-    /// Fits the drawing (`w`×`h`) into the viewport.
-    fn fit(&self, w: f64, h: f64) {
-        self.dispatch(Action::Fit { drawing: (w, h), viewport: self.viewport_size() });
+    /// Fits what is drawn into the viewport, in both dimensions (Fit).
+    fn fit(&self, drawing: Bounds) {
+        self.dispatch(Action::Fit { drawing, viewport: self.viewport_size() });
     }
 }
 
@@ -136,12 +136,14 @@ fn use_pan() -> Pan {
     Pan { state, svg, g }
 }
 
-/// Fits the drawing whenever `fit_key` changes (a new graph), once it is in
-/// the DOM.
+/// Shows the drawing's first view whenever `fit_key` changes (a new graph),
+/// once it is in the DOM.
 #[hook]
-fn use_fit_on_new_graph(pan: &Pan, fit_key: String, w: f64, h: f64) {
+fn use_fit_on_new_graph(pan: &Pan, fit_key: String, drawing: Bounds) {
     let pan = pan.clone();
-    use_effect_with(fit_key, move |_| pan.fit(w, h));
+    use_effect_with(fit_key, move |_| {
+        pan.dispatch(Action::Show { drawing, viewport: pan.viewport_size() });
+    });
 }
 
 /// Pans to `point` (a point of the drawing) whenever it changes and lies
@@ -234,7 +236,7 @@ fn pointer_handlers(pan: &Pan) -> PointerHandlers {
 }
 
 /// The zoom buttons: in, out (around the viewport's center), and Fit.
-fn zoom_buttons(pan: &Pan, w: f64, h: f64) -> Html {
+fn zoom_buttons(pan: &Pan, drawing: Bounds) -> Html {
     let zoom = |factor: f64| {
         let pan = pan.clone();
         Callback::from(move |_: MouseEvent| {
@@ -244,7 +246,7 @@ fn zoom_buttons(pan: &Pan, w: f64, h: f64) -> Html {
     };
     let on_fit = {
         let pan = pan.clone();
-        Callback::from(move |_: MouseEvent| pan.fit(w, h))
+        Callback::from(move |_: MouseEvent| pan.fit(drawing))
     };
     html! {
         <div class="graph-zoom">
@@ -272,10 +274,8 @@ fn arrow_markers() -> Html {
 /// Properties of [`Viewport`].
 #[derive(Properties, PartialEq)]
 pub struct ViewportProps {
-    /// Size of the drawing.
-    pub width: f64,
-    /// Size of the drawing.
-    pub height: f64,
+    /// What is drawn (what Fit shows), in drawing coordinates.
+    pub drawing: Bounds,
     /// Fit again whenever this changes (a new graph).
     pub fit_key: String,
     /// `data-testid` of the svg.
@@ -296,7 +296,7 @@ pub struct ViewportProps {
 #[function_component(Viewport)]
 pub fn viewport(props: &ViewportProps) -> Html {
     let pan = use_pan();
-    use_fit_on_new_graph(&pan, props.fit_key.clone(), props.width, props.height);
+    use_fit_on_new_graph(&pan, props.fit_key.clone(), props.drawing);
     // Keep the current and the selected item in view.
     use_keep_in_view(&pan, props.follow);
     use_keep_in_view(&pan, props.reveal);
@@ -306,7 +306,7 @@ pub fn viewport(props: &ViewportProps) -> Html {
     let transform = transform_attr(&pan.state.borrow().view);
     html! {
         <div class="graph-viewport">
-            { zoom_buttons(&pan, props.width, props.height) }
+            { zoom_buttons(&pan, props.drawing) }
             <svg class="graph-svg" ref={pan.svg.clone()} data-testid={props.testid.clone()}
                 onpointerdown={pointer.down} onpointermove={pointer.moved} onpointerup={pointer.up.clone()} onpointercancel={pointer.up}>
                 { arrow_markers() }
@@ -479,7 +479,7 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
     let reveal = overlay.selected_nodes.iter().next().copied().and_then(at);
     html! {
         <>
-            <Viewport width={draw_w} height={draw_h} fit_key={fit_key} testid="cfa-graph" {follow} {reveal}>
+            <Viewport drawing={Bounds::of_size(draw_w, draw_h)} fit_key={fit_key} testid="cfa-graph" {follow} {reveal}>
                 { for edges }
                 { for nodes }
                 { for interpolant_views }
@@ -665,7 +665,7 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     let reveal = at(props.highlight.states.iter().next().copied());
     html! {
         <>
-            <Viewport width={graph.width} height={graph.height} fit_key={fit_key} testid="arg-graph" {follow} {reveal}>
+            <Viewport drawing={graph.visible_bounds(shown)} fit_key={fit_key} testid="arg-graph" {follow} {reveal}>
                 { for edges }
                 { for covers }
                 { for nodes }

@@ -5,11 +5,15 @@
 //!
 //! Which state: the one chosen in the inspector's list, else the state
 //! selected in the linked panels, else the state the shown event is about.
+//! A merge result is shown as a merge card first
+//! ([`crate::model::merge_card`]): both inputs and the result, their
+//! octagons overlaid in one plot.
 
 use engine::trace::StateId;
 use yew::prelude::*;
 
-use crate::model::octagon_plot::{plot, points_attr, Plot};
+use crate::model::merge_card::{summary, MergeCard, ShownMerge};
+use crate::model::octagon_plot::{plot, points_attr, Overlay, Plot};
 use crate::model::selection::Selection;
 use crate::model::state_view::{axes, DbmTable, Part, StateDetail};
 use crate::ui::selection::use_selection;
@@ -23,6 +27,10 @@ pub struct StateInspectorProps {
     pub auto: Option<StateId>,
     /// Looks a state up at the shown position.
     pub resolve: Callback<StateId, Option<StateDetail>>,
+    /// The merge the shown event is, if it is one (its result is shown as
+    /// a merge card also when the merge changed nothing).
+    #[prop_or_default]
+    pub shown_merge: Option<ShownMerge>,
 }
 
 /// The inspector panel.
@@ -81,15 +89,11 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
         None => html! { <p class="hint">{ "No state to show at this event." }</p> },
         Some(d) => {
             let axes_choice = axes_choice.clone();
+            let card = MergeCard::of(d, props.shown_merge, |id| props.resolve.emit(id));
             html! {
                 <>
-                    <p class="insp-head">
-                        <span class="sid">{ d.id.clone() }</span>
-                        if !d.location.is_empty() { { " @" }{ d.location.clone() } }
-                        if !d.callstack.is_empty() { <span class="insp-stack">{ format!(" [calls {}]", d.callstack.join(" ")) }</span> }
-                        <span class="insp-status">{ format!(" — {}", d.status) }</span>
-                    </p>
-                    { for d.parts.iter().map(|p| part(p, &axes_choice)) }
+                    if let Some(card) = &card { { merge_card(card, &axes_choice) } }
+                    { detail_body(d, &axes_choice) }
                 </>
             }
         }
@@ -100,6 +104,39 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
             <h3>{ "State" }{ chooser }</h3>
             { body }
         </section>
+    }
+}
+
+/// A state in full: its id, location, call stack and status, then each
+/// component's part.
+fn detail_body(d: &StateDetail, axes_choice: &UseStateHandle<(String, String)>) -> Html {
+    html! {
+        <>
+            <p class="insp-head">
+                <span class="sid">{ d.id.clone() }</span>
+                if !d.location.is_empty() { { " @" }{ d.location.clone() } }
+                if !d.callstack.is_empty() { <span class="insp-stack">{ format!(" [calls {}]", d.callstack.join(" ")) }</span> }
+                <span class="insp-status">{ format!(" — {}", d.status) }</span>
+            </p>
+            { for d.parts.iter().map(|p| part(p, axes_choice)) }
+        </>
+    }
+}
+
+/// Properties of [`StateCard`].
+#[derive(Properties, PartialEq)]
+pub struct StateCardProps {
+    /// The state, readable.
+    pub detail: StateDetail,
+}
+
+/// One state in full outside the state panel (a compare pane's inspected
+/// state), with its own choice of plot axes.
+#[function_component(StateCard)]
+pub fn state_card(props: &StateCardProps) -> Html {
+    let axes_choice = use_state(|| (String::new(), String::new()));
+    html! {
+        <div class="state-card" data-testid="state-card">{ detail_body(&props.detail, &axes_choice) }</div>
     }
 }
 
@@ -181,6 +218,81 @@ fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
                 </div>
             }
         }
+    }
+}
+
+/// A merge as one card: the merge in words, one column per state (new,
+/// reached, result) with what it knows, and their octagons overlaid on the
+/// plot's axes (the ones chosen for the result below).
+fn merge_card(card: &MergeCard, axes_choice: &UseStateHandle<(String, String)>) -> Html {
+    let (ax, ay) = &**axes_choice;
+    let overlay = axes(&card.vars, ax, ay).and_then(|(x, y)| card.plot(&x, &y));
+    html! {
+        <div class={classes!("merge-card", card.changed.then_some("changed"))} data-testid="merge-card">
+            <div class="insp-sub">{ "Merge" }</div>
+            <p class="merge-heading" data-testid="merge-heading">{ card.heading.clone() }</p>
+            <div class="merge-columns">
+                { for card.columns().into_iter().map(|(words, role, d)| html! {
+                    <div class={classes!("merge-col", role)} data-testid="merge-input" data-role={role} data-state={d.id.clone()}>
+                        <div class="merge-role"><span class="swatch"></span>{ words }</div>
+                        <div class="merge-sid">{ d.id.clone() }{ if d.location.is_empty() { String::new() } else { format!(" @{}", d.location) } }</div>
+                        <ul class="merge-lines">{ for summary(d).into_iter().map(|l| html! { <li>{ l }</li> }) }</ul>
+                    </div>
+                }) }
+            </div>
+            if let Some(o) = overlay { { overlay_svg(&o) } }
+        </div>
+    }
+}
+
+/// The merge's octagons in one plot: one polygon per state, in the
+/// columns' colours (new, reached, result).
+fn overlay_svg(o: &Overlay) -> Html {
+    let [w, h] = o.size;
+    let [left, top, right, bottom] = o.area;
+    let f = |v: f64| format!("{v:.1}");
+    let roles = ["new", "reached", "result"];
+    html! {
+        <figure class="octagon-plot merge-plot" data-testid="merge-plot">
+            <svg viewBox={format!("0 0 {w} {h}")} width={f(w)} height={f(h)} role="img"
+                 aria-label={format!("the merge's octagons projected on {} and {}", o.x, o.y)}>
+                <rect class="plot-area" x={f(left)} y={f(top)} width={f(right - left)} height={f(bottom - top)} />
+                { for o.x_ticks.iter().map(|t| html! {
+                    <g class="tick">
+                        <line class="grid" x1={f(t.at)} x2={f(t.at)} y1={f(top)} y2={f(bottom)} />
+                        <text x={f(t.at)} y={f(bottom + 14.0)} text-anchor="middle">{ t.label.clone() }</text>
+                    </g>
+                }) }
+                { for o.y_ticks.iter().map(|t| html! {
+                    <g class="tick">
+                        <line class="grid" x1={f(left)} x2={f(right)} y1={f(t.at)} y2={f(t.at)} />
+                        <text x={f(left - 4.0)} y={f(t.at + 4.0)} text-anchor="end">{ t.label.clone() }</text>
+                    </g>
+                }) }
+                { for o.layers.iter().zip(roles).filter(|(l, _)| !l.points.is_empty()).map(|(l, role)| html! {
+                    <g class={classes!("merge-shape", role)} data-testid="merge-shape" data-role={role}>
+                        if let [p] = l.points[..] {
+                            // A single point (every variable exact): a dot.
+                            <circle class="point" cx={f(p[0])} cy={f(p[1])} r="4"><title>{ l.name.clone() }</title></circle>
+                        } else {
+                            <polygon points={points_attr(&l.points)}><title>{ l.name.clone() }</title></polygon>
+                        }
+                        { for l.sides.iter().map(|s| html! {
+                            <line class={if s.open { "side open" } else { "side" }}
+                                  x1={f(s.from[0])} y1={f(s.from[1])} x2={f(s.to[0])} y2={f(s.to[1])} />
+                        }) }
+                    </g>
+                }) }
+                <text class="axis-label" x={f(right)} y={f(h - 2.0)} text-anchor="end">{ o.x.clone() }</text>
+                <text class="axis-label" x={f(left + 4.0)} y={f(top + 10.0)}>{ o.y.clone() }</text>
+            </svg>
+            <figcaption>
+                { for o.layers.iter().zip(roles).map(|(l, role)| html! {
+                    <span class={classes!("merge-key", role)}><span class="swatch"></span>{ l.name.clone() }</span>
+                }) }
+                { " — dotted: open sides (unbounded)" }
+            </figcaption>
+        </figure>
     }
 }
 

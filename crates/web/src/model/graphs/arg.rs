@@ -29,6 +29,7 @@ use engine::view::Snapshot;
 
 use crate::model::graphs::cfa::{svg_path, CHAR_W, LINE_H};
 use crate::model::graphs::layout::{layout, EdgeSpec, NodeSpec, Point, Shape, Spacing};
+use crate::model::graphs::viewport::Bounds;
 use crate::model::selection::Highlight;
 
 /// At most this many states are drawn (the most recent ones).
@@ -256,6 +257,25 @@ impl ArgGraph {
         self.nodes.get(i).is_some_and(|n| (n.state.0 as usize) < shown)
     }
 
+    /// What is drawn at a position where `shown` states were created: the
+    /// box around those states (with room for their links), in the
+    /// layout's coordinates — the layout has room for every state of the
+    /// run, so fitting the whole drawing would shrink the first states to
+    /// the final ARG's scale. The whole drawing when none is drawn.
+    pub fn visible_bounds(&self, shown: usize) -> Bounds {
+        const PAD: f64 = 12.0;
+        let drawn = self.nodes.iter().enumerate().filter(|(i, _)| self.visible(*i, shown)).map(|(_, n)| n);
+        let b = drawn.fold(None::<Bounds>, |b, n| {
+            let (x0, y0) = (n.center.x - n.width / 2.0 - PAD, n.center.y - n.height / 2.0 - PAD);
+            let (x1, y1) = (n.center.x + n.width / 2.0 + PAD, n.center.y + n.height / 2.0 + PAD);
+            Some(match b {
+                None => Bounds { x0, y0, x1, y1 },
+                Some(b) => Bounds { x0: b.x0.min(x0), y0: b.y0.min(y0), x1: b.x1.max(x1), y1: b.y1.max(y1) },
+            })
+        });
+        b.unwrap_or(Bounds::of_size(self.width, self.height))
+    }
+
     /// The drawn node of state `id`.
     pub fn node_index(&self, id: StateId) -> Option<usize> {
         Some(id.0.checked_sub(self.first)? as usize).filter(|&i| i < self.nodes.len())
@@ -365,6 +385,15 @@ mod tests {
         let all = ArgGraph::build(&ArgState::of_events(r.cursor.events()), snap.states.len());
         assert!(all.nodes.len() > 4);
         assert_eq!((0..all.nodes.len()).filter(|&i| all.visible(i, snap.states.len())).count(), 4);
+        // What is drawn is what Fit shows: the four states, not the room
+        // the layout keeps for the later ones.
+        let (part, whole) = (all.visible_bounds(snap.states.len()), all.visible_bounds(all.nodes.len()));
+        assert!(part.width() < whole.width() || part.height() < whole.height(), "{part:?} within {whole:?}");
+        for n in all.nodes.iter().take(4) {
+            assert!(part.x0 <= n.center.x - n.width / 2.0 && n.center.x + n.width / 2.0 <= part.x1, "{n:?} in {part:?}");
+            assert!(part.y0 <= n.center.y - n.height / 2.0 && n.center.y + n.height / 2.0 <= part.y1, "{n:?} in {part:?}");
+        }
+        assert_eq!(all.visible_bounds(0), Bounds::of_size(all.width, all.height));
         let marks = g.marks(&snap, &Highlight { states: [StateId(2)].into(), ..Highlight::default() });
         assert!(marks[2].current && marks[2].selected, "{:?}", marks[2]);
         assert_eq!(marks[2].classes(), ["arg-node", "reached", "current", "selected"]);

@@ -25,21 +25,67 @@ impl Default for ViewTransform {
     }
 }
 
+/// The part of a drawing to show, in drawing coordinates: the whole
+/// drawing, or only what is drawn of it so far (the ARG's states created by
+/// the shown position, in a layout of the whole run).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// Left.
+    pub x0: f64,
+    /// Top.
+    pub y0: f64,
+    /// Right.
+    pub x1: f64,
+    /// Bottom.
+    pub y1: f64,
+}
+
+impl Bounds {
+    /// A whole `w`×`h` drawing.
+    pub fn of_size(w: f64, h: f64) -> Bounds {
+        Bounds { x0: 0.0, y0: 0.0, x1: w, y1: h }
+    }
+
+    /// Width.
+    pub fn width(&self) -> f64 {
+        self.x1 - self.x0
+    }
+
+    /// Height.
+    pub fn height(&self) -> f64 {
+        self.y1 - self.y0
+    }
+}
+
 impl ViewTransform {
-    /// The transform that shows a `w`×`h` drawing in a `vw`×`vh` viewport:
-    /// whole and centered when that keeps it at least 75% of its size
-    /// (never magnified); otherwise as wide as the viewport (at most 1:1),
-    /// from its top — a tall graph is then read by dragging.
-    pub fn fit(w: f64, h: f64, vw: f64, vh: f64) -> ViewTransform {
+    /// The transform that shows all of `b` in a `vw`×`vh` viewport, in both
+    /// dimensions, centered (never magnified, at least scale 0.02): the Fit
+    /// button.
+    pub fn fit(b: Bounds, vw: f64, vh: f64) -> ViewTransform {
+        let (w, h) = (b.width(), b.height());
+        if !(w > 0.0 && h > 0.0 && vw > 0.0 && vh > 0.0) {
+            return ViewTransform::default();
+        }
+        let k = (vw / w).min(vh / h).clamp(0.02, 1.0);
+        ViewTransform { x: (vw - w * k) / 2.0 - b.x0 * k, y: (vh - h * k) / 2.0 - b.y0 * k, k }
+    }
+
+    /// The first view of a new graph: all of `b` when that keeps it at
+    /// least 75% of its size (never magnified; near the top); otherwise as
+    /// wide as the viewport (at most 1:1), from its top — a tall graph is
+    /// then read by dragging, and Fit shows it whole.
+    pub fn first_view(b: Bounds, vw: f64, vh: f64) -> ViewTransform {
+        let (w, h) = (b.width(), b.height());
         if !(w > 0.0 && h > 0.0 && vw > 0.0 && vh > 0.0) {
             return ViewTransform::default();
         }
         let whole = (vw / w).min(vh / h).clamp(0.02, 1.0);
         if whole >= 0.75 {
-            return ViewTransform { x: (vw - w * whole) / 2.0, y: ((vh - h * whole) / 2.0).clamp(0.0, 8.0), k: whole };
+            let y = ((vh - h * whole) / 2.0).clamp(0.0, 8.0);
+            return ViewTransform { x: (vw - w * whole) / 2.0 - b.x0 * whole, y: y - b.y0 * whole, k: whole };
         }
         let k = (vw / w).min(1.0).max(whole);
-        ViewTransform { x: ((vw - w * k) / 2.0).max(0.0), y: 4.0, k }
+        ViewTransform { x: ((vw - w * k) / 2.0).max(0.0) - b.x0 * k, y: 4.0 - b.y0 * k, k }
     }
 
     /// Zooms by `factor` (the scale kept within 0.02–6) around the screen
@@ -105,11 +151,18 @@ pub struct PanZoom {
 /// pixels: `viewport` is the SVG's client size, `drawing` the graph's.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Action {
-    /// Show the whole drawing ([`ViewTransform::fit`]): a new graph, or
-    /// the Fit button.
+    /// The first view of a new graph ([`ViewTransform::first_view`]).
+    Show {
+        /// What is drawn.
+        drawing: Bounds,
+        /// The viewport's width and height.
+        viewport: (f64, f64),
+    },
+    /// The Fit button: show all that is drawn, in both dimensions
+    /// ([`ViewTransform::fit`]).
     Fit {
-        /// The drawing's width and height.
-        drawing: (f64, f64),
+        /// What is drawn.
+        drawing: Bounds,
         /// The viewport's width and height.
         viewport: (f64, f64),
     },
@@ -159,7 +212,8 @@ impl PanZoom {
     pub fn reduce(&self, action: Action) -> PanZoom {
         let mut next = *self;
         match action {
-            Action::Fit { drawing: (w, h), viewport: (vw, vh) } => next.view = ViewTransform::fit(w, h, vw, vh),
+            Action::Show { drawing, viewport: (vw, vh) } => next.view = ViewTransform::first_view(drawing, vw, vh),
+            Action::Fit { drawing, viewport: (vw, vh) } => next.view = ViewTransform::fit(drawing, vw, vh),
             Action::KeepInView { point, viewport: (vw, vh) } => {
                 if let Some(v) = self.view.keep_in_view(point, vw, vh) {
                     next.view = v;
@@ -214,15 +268,17 @@ mod tests {
 
     #[test]
     fn fitting_zooming_and_keeping_a_point_in_view() {
+        let size = Bounds::of_size;
         // Small drawings are centered, never magnified.
-        assert_eq!(ViewTransform::fit(100.0, 50.0, 400.0, 300.0), ViewTransform { x: 150.0, y: 8.0, k: 1.0 });
+        assert_eq!(ViewTransform::first_view(size(100.0, 50.0), 400.0, 300.0), ViewTransform { x: 150.0, y: 8.0, k: 1.0 });
         // A drawing that fits at ≥ 75% is shown whole.
-        let v = ViewTransform::fit(500.0, 300.0, 400.0, 300.0);
+        let v = ViewTransform::first_view(size(500.0, 300.0), 400.0, 300.0);
         assert_eq!(v.k, 0.8);
-        // A tall one fits the width, from the top.
-        let v = ViewTransform::fit(300.0, 3000.0, 400.0, 300.0);
+        // A tall one is first shown as wide as the viewport, from the top.
+        let v = ViewTransform::first_view(size(300.0, 3000.0), 400.0, 300.0);
         assert_eq!((v.k, v.y), (1.0, 4.0));
-        assert_eq!(ViewTransform::fit(0.0, 10.0, 400.0, 300.0), ViewTransform::default());
+        assert_eq!(ViewTransform::first_view(size(0.0, 10.0), 400.0, 300.0), ViewTransform::default());
+        assert_eq!(ViewTransform::fit(size(0.0, 10.0), 400.0, 300.0), ViewTransform::default());
         // Zooming keeps the point under the pointer.
         let z = ViewTransform::default().zoom_at(2.0, 100.0, 50.0);
         assert_eq!((z.x, z.y, z.k), (-100.0, -50.0, 2.0));
@@ -298,11 +354,50 @@ mod tests {
     #[test]
     fn fit_and_keep_in_view_set_the_transform() {
         let s = PanZoom { view: ViewTransform { x: 5.0, y: 5.0, k: 3.0 }, ..PanZoom::default() };
-        let fitted = s.reduce(Action::Fit { drawing: (100.0, 50.0), viewport: (400.0, 300.0) });
+        let fitted = s.reduce(Action::Show { drawing: Bounds::of_size(100.0, 50.0), viewport: (400.0, 300.0) });
         assert_eq!(fitted.view, ViewTransform { x: 150.0, y: 8.0, k: 1.0 });
         let inside = fitted.reduce(Action::KeepInView { point: Point { x: 100.0, y: 100.0 }, viewport: (400.0, 300.0) });
         assert_eq!(inside, fitted, "a point well inside does not move the view");
         let outside = fitted.reduce(Action::KeepInView { point: Point { x: 50.0, y: 900.0 }, viewport: (400.0, 300.0) });
         assert_eq!(outside.view, ViewTransform { x: 150.0, y: -750.0, k: 1.0 });
+    }
+
+    /// Where the corners of `b` land on screen under `v`.
+    fn on_screen(v: ViewTransform, b: Bounds) -> (f64, f64, f64, f64) {
+        (b.x0 * v.k + v.x, b.y0 * v.k + v.y, b.x1 * v.k + v.x, b.y1 * v.k + v.y)
+    }
+
+    #[test]
+    fn fit_shows_all_that_is_drawn_in_both_dimensions() {
+        let inside = |v: ViewTransform, b: Bounds, vw: f64, vh: f64| {
+            let (l, t, r, bottom) = on_screen(v, b);
+            l >= -1e-9 && t >= -1e-9 && r <= vw + 1e-9 && bottom <= vh + 1e-9
+        };
+        // A tall drawing: the first view shows its top at 1:1, Fit all of it.
+        let tall = Bounds::of_size(300.0, 3000.0);
+        assert!(!inside(ViewTransform::first_view(tall, 400.0, 300.0), tall, 400.0, 300.0));
+        let v = ViewTransform::fit(tall, 400.0, 300.0);
+        assert!(inside(v, tall, 400.0, 300.0), "{v:?}");
+        assert_eq!(v.k, 0.1);
+        // A wide one, and one just a little too tall (the CFA of the example).
+        for b in [Bounds::of_size(4000.0, 200.0), Bounds::of_size(390.0, 520.0)] {
+            let v = ViewTransform::fit(b, 400.0, 300.0);
+            assert!(inside(v, b, 400.0, 300.0), "{b:?} {v:?}");
+            let (l, t, r, bottom) = on_screen(v, b);
+            assert!((l - (400.0 - r)).abs() < 1e-9 && (t - (300.0 - bottom)).abs() < 1e-9, "centered");
+        }
+        // Part of a larger drawing (the ARG's states so far): that part is
+        // fitted, at its own scale, not at the whole drawing's.
+        let part = Bounds { x0: 900.0, y0: 40.0, x1: 1100.0, y1: 240.0 };
+        let v = ViewTransform::fit(part, 400.0, 300.0);
+        assert_eq!(v.k, 1.0);
+        assert!(inside(v, part, 400.0, 300.0), "{v:?}");
+        assert_eq!(ViewTransform::first_view(part, 400.0, 300.0).k, 1.0);
+        assert!(inside(ViewTransform::first_view(part, 400.0, 300.0), part, 400.0, 300.0));
+        // Never magnified; through the reducer, from any earlier view.
+        let s = PanZoom { view: ViewTransform { x: -500.0, y: 70.0, k: 4.0 }, ..PanZoom::default() };
+        let small = Bounds::of_size(100.0, 50.0);
+        let fitted = s.reduce(Action::Fit { drawing: small, viewport: (400.0, 300.0) });
+        assert_eq!(fitted.view, ViewTransform { x: 150.0, y: 125.0, k: 1.0 });
     }
 }
