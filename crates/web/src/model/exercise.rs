@@ -955,6 +955,14 @@ pub fn check_skeleton(text: &str) -> Result<Exercise, String> {
 /// is kept apart from every real set's).
 pub const DRAFT_SET: &str = "exercise-draft";
 
+/// The paragraph of a prompt the exercise bar shows: its last one (prompts
+/// set the scene first and ask last), or the whole prompt when it has one
+/// paragraph; a code block at the end is skipped for the text before it.
+pub fn question_paragraph(prompt: &str) -> &str {
+    let paragraphs: Vec<&str> = prompt.split("\n\n").map(str::trim).filter(|p| !p.is_empty() && !p.starts_with("```")).collect();
+    paragraphs.last().copied().unwrap_or(prompt.trim())
+}
+
 /// The local-storage key of the exercise draft being tried.
 pub const DRAFT_KEY: &str = "cpa-playground.exercise-draft";
 
@@ -1167,6 +1175,14 @@ mod tests {
             Session::Failed(m) => assert!(m.contains("exercise.toml:"), "{m}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn the_bar_shows_the_prompts_question() {
+        assert_eq!(question_paragraph("Context.\n\n**How many?**\n"), "**How many?**");
+        assert_eq!(question_paragraph("One line only"), "One line only");
+        assert_eq!(question_paragraph("Ask this.\n\n```c\nint x;\n```\n"), "Ask this.");
+        assert_eq!(question_paragraph(""), "");
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! to the top of the window while the student scrolls down to work in the
 //! playground, so the question stays in view (the exercise pane takes
 //! about half the window; hidden with "Hide exercise", only the bar
-//! stays). It shows the exercise's number, title and prompt (two lines;
-//! "More" opens the whole prompt as a drawer over the playground), the
+//! stays). It shows the exercise's number, title and the prompt's question
+//! (its last paragraph, in two lines; "More" opens the whole prompt as a
+//! drawer over the playground), the
 //! result of the answer checked last, and "Answer ↑", which brings the
 //! answer widgets back into view. Its state is the set view's
 //! ([`SetState`]); it has no state of its own besides the drawer.
@@ -72,6 +73,8 @@ fn exercise_bar_view(props: &ExerciseBarProps) -> Html {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(!*open))
     };
+    let question = crate::model::exercise::question_paragraph(&ex.prompt);
+    let asked = crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(question));
     let prompt = crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(&ex.prompt));
     html! {
         <div class={classes!("exercise-bar", (*open).then_some("open"))} data-testid="exercise-bar" role="region" aria-label="The question">
@@ -80,7 +83,7 @@ fn exercise_bar_view(props: &ExerciseBarProps) -> Html {
                     <span class="exercise-number">{ format!("{}.", props.current + 1) }</span>
                     { ex.title.clone() }
                 </span>
-                <div class="exercise-bar-prompt" data-testid="exercise-bar-prompt">{ prompt.clone() }</div>
+                <div class="exercise-bar-prompt" data-testid="exercise-bar-prompt" title="The question; More shows the whole prompt">{ asked }</div>
                 <span class={classes!("exercise-bar-result", st.progress.status(&ex.id).class())} data-testid="exercise-bar-result"
                     title={format!("{tries} checked answer(s)")}>
                     { format!("{mark} {words}") }
