@@ -1,12 +1,17 @@
 // Browser end-to-end test of the exercise view (dist/): one exercise of
-// each of the eight question kinds is answered wrong, then right (answers
+// each of the eight question kinds is answered wrong — its feedback must not
+// give the reference answer away — then right (answers
 // from static/exercises/cpa-basics/solutions.toml, which the test reads from
 // disk and the page never loads), and one next-step exercise is left with a
 // partly right answer (fractional points; its list link is marked
 // `partial`); the page's points must be the exercise's. A reload
 // keeps the answers in the widgets, the feedback, the list's classes and the
 // progress; the exported answers file, graded natively by `cpaplay grade`,
-// gives the same points per exercise as the page.
+// gives the same points per exercise as the page, and its first attempts
+// grade with `cpaplay grade --first-attempt`. A set with `reveal_after`
+// shows the answer after that many tries; the exercise bar keeps the
+// question in view over the playground; Make exercise is edited, tried as a
+// student and loaded from a file.
 //
 //   DIST_DIR=dist node --test tests/e2e/exercises.test.mjs   (after `trunk build --release`;
 //   runs `cargo run -p cpaplay`, which builds target/ if needed)
@@ -19,7 +24,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, atEvent, settled, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
+import { analyze, artifacts, atEvent, expectCount, settled, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SET = 'cpa-basics';
@@ -194,6 +199,7 @@ const EXERCISES = SET_TOML.exercises.map((file) => {
     id: t.id,
     title: t.title,
     points: t.points ?? 1,
+    prompt: t.prompt,
     hints: t.hints ?? [],
     kind: t.question.kind,
     question: t.question,
@@ -232,6 +238,62 @@ function nextStepPoints(ex, answer, reference) {
   return Math.floor(((ex.points * right) / asked.length) * 100) / 100;
 }
 
+/**
+ * What a wrong answer's feedback must not show of the reference answer
+ * `right` (strings and regexps), given the right answer's feedback text
+ * `rightText` (where the abstract state's join is named) and the words the
+ * page's selects give the next-step keys (`optionWords`).
+ */
+function referencePieces(kind, right, wrong, rightText, optionWords) {
+  switch (kind) {
+    case 'verdict':
+      return [new RegExp(`\\b${right.verdict.toUpperCase()}\\b`), /finished with/];
+    case 'count':
+      return [new RegExp(`\\b${right.value}\\b`), /finished with/];
+    case 'abstract-state': {
+      // The page renders the backquoted join as code: innerText has no backquotes.
+      const join = /join(?:, as intervals,)? is `?([^`;]*?)`?; you said/.exec(rightText)?.[1];
+      assert.ok(join, `the right answer's feedback names the join: ${rightText}`);
+      return [/whose join/, ...(wrong.state.includes(join) ? [] : [join])];
+    }
+    case 'next-step': {
+      const out = [/the algorithm did/];
+      if (right.popped !== wrong.popped) out.push(`pop s${right.popped}`);
+      for (const q of ['merge', 'stop']) if (right[q] !== undefined && right[q] !== wrong[q]) out.push(optionWords[q][right[q]]);
+      return out;
+    }
+    case 'precision':
+      // Naming the variable that can be left out would give the minimal set away.
+      return [/without `/, `{${right.variables.join(', ')}}`];
+    case 'invariant':
+      // Unless the student's own invariant contains it (`x == y + 1` holds `x == y`).
+      return wrong.expression.includes(right.expression) ? [] : [right.expression];
+    case 'choose-configuration':
+      // The feedback is about the student's own configuration: no other
+      // configuration that would prove the program is named.
+      return Object.entries(right.set ?? {})
+        .filter(([k, v]) => wrong.set?.[k] !== v)
+        .map(([k, v]) => `${k}=${v}`);
+    case 'separate':
+      // The feedback is about the student's own program: the reference
+      // program is not shown.
+      return [right.program.trim()];
+    default:
+      throw new Error(`no reference pieces for ${kind}`);
+  }
+}
+
+/** The words of the next-step selects' options, by question and key. */
+async function optionWords() {
+  return page.evaluate(() => {
+    const out = { merge: {}, stop: {} };
+    for (const q of ['merge', 'stop']) {
+      for (const o of document.querySelectorAll(`[data-testid=answer-${q}] option`)) if (o.value) out[q][o.value] = o.textContent.trim();
+    }
+    return out;
+  });
+}
+
 // ---------------------------------------------------------------------------
 
 let page, baseUrl, pageErrors, consoleErrors;
@@ -241,9 +303,16 @@ before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session
 const byId = (id) => page.locator(`[data-testid="${id}"]`);
 const listLink = (id) => page.locator(`[data-testid=exercise-list] a[data-exercise="${id}"]`);
 
-/** What the page has graded, by exercise id: { correct, points }; and the answers last checked. */
+/** What the page has graded, by exercise id: { correct, points }; the answers last checked; every answer checked. */
 const graded = {};
 const lastAnswer = {};
+const attempts = {};
+/** The points of each exercise's first checked answer. */
+const firstPoints = {};
+const recordAttempt = (id, answer, points) => {
+  (attempts[id] ??= []).push(answer);
+  if (!(id in firstPoints)) firstPoints[id] = points;
+};
 
 /** Opens `#hash` as a new document (not a same-page fragment change). */
 async function open(hash) {
@@ -352,6 +421,9 @@ async function feedback() {
   });
 }
 
+/** Whether the feedback shows a revealed answer. */
+const solutionShown = () => page.evaluate(() => !!document.querySelector('[data-testid=feedback-solution]'));
+
 /**
  * Presses Check and waits until new feedback is shown and checking is over
  * (the invariant checks load Z3 first). Returns { correct, points, text }.
@@ -375,7 +447,7 @@ async function check(ex) {
   assert.match(fb.correct, /^(true|false)$/, `${ex.id}: data-correct is true or false (${fb.correct})`);
   assert.match(fb.points, /^\d+(\.\d+)?$/, `${ex.id}: data-points is a number (${fb.points})`);
   assert.ok(fb.text.trim().length > 10, `${ex.id}: the feedback explains (${JSON.stringify(fb.text)})`);
-  return { correct: fb.correct === 'true', points: Number(fb.points), text: fb.text };
+  return { correct: fb.correct === 'true', points: Number(fb.points), text: fb.text, solutionShown: await solutionShown() };
 }
 
 /** The progress line as numbers. */
@@ -500,6 +572,7 @@ for (const p of PLAN) {
     // Recorded before the assertions: later tests compare with what the page did.
     graded[p.id] = { correct: w.correct, points: w.points };
     lastAnswer[p.id] = wrong;
+    recordAttempt(p.id, wrong, w.points);
     assert.equal(w.correct, false, `${p.id}: ${JSON.stringify(wrong)} is graded wrong: ${w.text}`);
     const wrongPoints = p.kind === 'next-step' ? nextStepPoints(ex, wrong, right) : 0;
     assert.ok(Math.abs(w.points - wrongPoints) < 0.006, `${p.id}: the wrong answer earns ${wrongPoints} points, not ${w.points}`);
@@ -511,10 +584,19 @@ for (const p of PLAN) {
     const r = await check(ex);
     graded[p.id] = { correct: r.correct, points: r.points };
     lastAnswer[p.id] = right;
+    recordAttempt(p.id, right, r.points);
     assert.equal(r.correct, true, `${p.id}: ${JSON.stringify(right)} is graded right: ${r.text}`);
     assert.equal(r.points, ex.points, `${p.id}: a right answer earns the exercise's ${ex.points} points`);
     await until(page, () => linkClass(p.id), 'right', `${p.id}: the list marks the right answer`);
     await assertProgress(`after ${p.id}`);
+
+    // The wrong answer's feedback gave nothing of the right one away, and
+    // the set (no reveal_after) showed no answer after it.
+    for (const piece of referencePieces(p.kind, right, wrong, r.text, await optionWords())) {
+      const found = typeof piece === 'string' ? w.text.includes(piece) : piece.test(w.text);
+      assert.ok(!found, `${p.id}: the feedback of the wrong answer ${JSON.stringify(wrong)} gives away ${piece}:\n${w.text}`);
+    }
+    assert.equal(w.solutionShown, false, `${p.id}: no answer is revealed after a wrong answer`);
     if (p.kind === 'separate' || p.kind === 'choose-configuration') await shot(`${p.id}-right`);
   });
 }
@@ -539,6 +621,90 @@ test('hints are revealed one at a time', async () => {
   assert.equal(await byId('hint').count(), ex.hints.length, 'never more hints than the exercise has');
 });
 
+test('a set with reveal_after shows the answer after that many tries, not before', async () => {
+  // A set of one exercise, served under another id, whose set.toml says reveal_after = 2.
+  const id = 'short-circuit-count';
+  const file = SET_TOML.exercises.find((f) => f.includes(id));
+  const revealSet = `format = 1\nid = "e2e-reveal"\ntitle = "Reveal after two"\nreveal_after = 2\nexercises = ["${file}"]\n`;
+  await page.route('**/exercises/e2e-reveal/**', (route) => {
+    const name = new URL(route.request().url()).pathname.split('/e2e-reveal/')[1];
+    if (name === 'set.toml') return route.fulfill({ status: 200, contentType: 'text/plain', body: revealSet });
+    const onDisk = path.join(setDir, name);
+    if (!fs.existsSync(onDisk)) return route.fulfill({ status: 404, body: 'not found' });
+    return route.fulfill({ status: 200, contentType: 'text/plain', body: fs.readFileSync(onDisk, 'utf8') });
+  });
+  try {
+    await open(`exercise=e2e-reveal/${id}`);
+    await page.locator(`[data-testid=exercise][data-exercise-id="${id}"]`).waitFor();
+    const ex = byExercise[id];
+    const right = SOLUTIONS[id].right[0];
+    const [first, second] = SOLUTIONS[id].wrong;
+    const answerAt = new RegExp(`\\b${right.value}\\b`);
+
+    await enter(ex, first);
+    const f1 = await check(ex);
+    assert.equal(f1.correct, false);
+    assert.equal(f1.solutionShown, false, 'one try of two: the answer is not shown');
+    assert.doesNotMatch(f1.text, answerAt, `the first wrong try's feedback does not give ${right.value} away: ${f1.text}`);
+    assert.match(f1.text, /too (low|high)/, 'it says which way the count is off');
+    assert.match(await byId('reveal-note').innerText(), /shown after 2 checked answers \(1 so far\)/);
+
+    await enter(ex, second);
+    const f2 = await check(ex);
+    assert.equal(f2.correct, false, 'still wrong');
+    assert.equal(f2.points, 0, 'a revealed answer earns nothing');
+    assert.equal(f2.solutionShown, true, 'after two tries the answer is shown');
+    assert.match(await byId('feedback-solution').innerText(), answerAt, 'the revealed explanation has the count');
+    await shot('revealed-after-two');
+  } finally {
+    await page.unroute('**/exercises/e2e-reveal/**');
+  }
+});
+
+test('the exercise bar keeps the question in view while the playground is used', async () => {
+  const id = PLAN[1].id;
+  const ex = byExercise[id];
+  await openExercise(id);
+  const bar = byId('exercise-bar');
+  await bar.waitFor();
+  assert.ok((await bar.innerText()).includes(ex.title), 'the bar names the exercise');
+  // Down to the playground: the bar sticks to the top, the panes fill the rest.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  // At the bottom of the page the bar is at the window's top (less its margin).
+  await page.waitForFunction(() => document.querySelector('[data-testid=exercise-bar]').getBoundingClientRect().top < 10);
+  const box = await bar.boundingBox();
+  const panes = await page.locator('main.panes').boundingBox();
+  const viewport = page.viewportSize();
+  assert.ok(box.y >= -1 && box.y < 10, `the bar is at the top of the window (${box.y})`);
+  assert.ok(panes.y >= box.y + box.height - 1, `the playground starts below the bar (${panes.y} vs ${box.y + box.height})`);
+  assert.ok(panes.y + panes.height <= viewport.height + 1, 'the whole playground fits under the bar');
+  assert.ok(await byId('exercise-bar-prompt').isVisible(), 'the question is in view');
+  assert.ok(await byId('cfa-listing').isVisible(), 'the playground is in view too');
+  // The prompt's question: its last paragraph.
+  const paragraphs = ex.prompt.split('\n\n').map((t) => t.trim()).filter(Boolean);
+  const asked = paragraphs[paragraphs.length - 1].replace(/[`*_]/g, '').split(/\s+/).slice(0, 4).join(' ');
+  assert.ok((await byId('exercise-bar-prompt').innerText()).replace(/\s+/g, ' ').includes(asked), `the bar shows the question (${asked})`);
+  await page.screenshot({ path: path.join(artifacts, 'exercises-bar-playground.png') });
+  // "More" opens the whole prompt over the playground; the layout does not move.
+  await byId('exercise-bar-more').click();
+  await byId('exercise-bar-drawer').waitFor();
+  assert.deepEqual(await page.locator('main.panes').boundingBox(), panes, 'the drawer does not move the playground');
+  await page.screenshot({ path: path.join(artifacts, 'exercises-bar-drawer.png') });
+  await byId('exercise-bar-more').click();
+  // Hidden exercise: the bar stays; "Answer ↑" shows the exercise and its answer again.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.locator('.exercise-collapse').click();
+  await expectCount(byId('exercise'), 0, 'Hide exercise hides the pane body');
+  assert.ok(await bar.isVisible(), 'the bar stays when the exercise is hidden');
+  await page.screenshot({ path: path.join(artifacts, 'exercises-bar-hidden.png') });
+  await byId('exercise-bar-answer').click();
+  await byId('answer').waitFor();
+  await page.waitForFunction(() => {
+    const r = document.querySelector('[data-testid=answer]').getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+});
+
 test('a partly right next-step answer earns part of the points', async () => {
   const ex = byExercise[PARTIAL.id];
   assert.equal(ex.kind, 'next-step');
@@ -550,6 +716,7 @@ test('a partly right next-step answer earns part of the points', async () => {
   const fb = await check(ex);
   graded[PARTIAL.id] = { correct: fb.correct, points: fb.points };
   lastAnswer[PARTIAL.id] = answer;
+  recordAttempt(PARTIAL.id, answer, fb.points);
   assert.equal(fb.correct, false, fb.text);
   assert.ok(Math.abs(fb.points - expected) < 0.006, `${PARTIAL.id}: ${expected} points, the page gave ${fb.points}`);
   await until(page, () => linkClass(PARTIAL.id), 'partial', `${PARTIAL.id}: the list marks the partly right answer`);
@@ -606,6 +773,11 @@ test('the exported answers file grades to the same points with cpaplay grade', {
   const expectedAnswers = dropNull(lastAnswer);
   for (const a of Object.values(expectedAnswers)) if (a.kind === 'choose-configuration') a.set ??= {};
   assert.deepEqual(answers, expectedAnswers, 'the file holds the last answer of each exercise answered');
+  const fileAttempts = dropNull(exported.attempts);
+  for (const list of Object.values(fileAttempts)) for (const a of list) if (a.kind === 'choose-configuration') a.set ??= {};
+  const expectedAttempts = dropNull(attempts);
+  for (const list of Object.values(expectedAttempts)) for (const a of list) if (a.kind === 'choose-configuration') a.set ??= {};
+  assert.deepEqual(fileAttempts, expectedAttempts, 'the file holds every checked answer, first to last');
   if (exported.results !== undefined) {
     for (const [id, g] of Object.entries(graded)) {
       assert.ok(Math.abs(Number(exported.results[id]?.points) - g.points) < 1e-9, `results.${id}.points is what the page showed`);
@@ -634,6 +806,22 @@ test('the exported answers file grades to the same points with cpaplay grade', {
   }
   const total = csv.reduce((s, r) => s + Number(r[2]), 0);
   assert.ok(Math.abs(total - (await progress()).points) < 0.02, 'the total is the progress line');
+
+  // First attempts only: every exercise above was answered wrong first.
+  const first = await promisify(execFile)(
+    'cargo',
+    ['run', '--quiet', '-p', 'cpaplay', '--', 'grade', '--first-attempt', path.join('static', 'exercises', SET), file],
+    { cwd: repo, timeout: 600_000, maxBuffer: 16 << 20 },
+  );
+  const firstRows = first.stdout.trim().split('\n').slice(1).map((r) => r.split(','));
+  for (const [, id, points] of firstRows) {
+    const expected = firstPoints[id] ?? 0;
+    assert.ok(Math.abs(Number(points) - expected) < 0.006, `${id}: --first-attempt gives ${points}, the first check gave ${expected}`);
+  }
+  assert.ok(
+    firstRows.reduce((s, r) => s + Number(r[2]), 0) < total,
+    'scoring first attempts gives fewer points than the last (every exercise was wrong first)',
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -689,6 +877,9 @@ test('Make exercise: what the playground shows becomes an exercise file that cpa
   const steps = Number((await byId('stats').innerText()).match(/steps (\d+)/)[1]);
 
   await byId('make-exercise').click();
+  // The step named is the step shown; a next-step question asks about the one after it.
+  const source = await byId('skeleton-source').innerText();
+  assert.match(source, new RegExp(`the run shown at step ${steps} \\(a next-step question asks about step ${steps + 1}\\)`), source);
   await byId('skeleton-id').fill('made-here');
   await byId('skeleton-kind').selectOption('next-step');
   await page.waitForFunction(() => /kind = "next-step"/.test(document.querySelector('[data-testid=skeleton-toml]').textContent));
@@ -714,7 +905,61 @@ test('Make exercise: what the playground shows becomes an exercise file that cpa
     cwd: repo, timeout: 600_000, maxBuffer: 16 << 20,
   });
   assert.deepEqual(stdout.trim().split('\n'), ['student,exercise,points', 'teacher,made-here,1']);
+  madeFile = fs.readFileSync(path.join(dir, 'made-here.toml'), 'utf8');
+  madeVerdict = verdict;
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+let madeFile, madeVerdict;
+
+test('Make exercise: the prompt and points are edited, the exercise is tried as a student, and a file is loaded', async () => {
+  assert.ok(madeFile, 'the Make exercise test ran');
+  // Edit: prompt and points go into the file.
+  const prompt = 'Does **value** prove this program? Answer with the verdict.';
+  await byId('skeleton-prompt').fill(prompt);
+  await byId('skeleton-points').fill('3');
+  await page.waitForFunction(() => /^points = 3$/m.test(document.querySelector('[data-testid=skeleton-toml]').textContent));
+  assert.ok((await byId('skeleton-toml').textContent()).includes(prompt), 'the prompt is in the file');
+  await byId('skeleton-points').fill('');
+  await expectCount(byId('skeleton-error'), 1, 'points that are not a number are refused');
+  assert.equal(await byId('skeleton-try').isDisabled(), true, 'nothing to try while the file would not load');
+  await byId('skeleton-points').fill('3');
+  await expectCount(byId('skeleton-error'), 0, 'the error goes with the fix');
+  await page.screenshot({ path: path.join(artifacts, 'exercises-make-edit.png') });
+
+  // Try it: the page opens it as a student sees it.
+  await byId('skeleton-try').click();
+  await page.locator('[data-testid=exercise][data-exercise-id="made-here"]').waitFor();
+  assert.equal(await page.evaluate(() => location.hash), '#exercise-draft');
+  const shown = await byId('exercise').innerText();
+  assert.ok(shown.includes('Does value prove this program?'), `the prompt as written: ${shown}`);
+  assert.match(shown, /3 points/, 'the points as written');
+  const wrongVerdict = madeVerdict === 'true' ? 'false' : 'true';
+  await page.locator(`[data-testid=answer-verdict-${wrongVerdict}]`).check();
+  const w = await check({ id: 'made-here' });
+  assert.equal(w.correct, false, w.text);
+  assert.doesNotMatch(w.text, new RegExp(`\\b${madeVerdict.toUpperCase()}\\b`), `the wrong answer's feedback does not name the verdict: ${w.text}`);
+  await page.locator(`[data-testid=answer-verdict-${madeVerdict}]`).check();
+  const r = await check({ id: 'made-here' });
+  assert.equal(r.correct, true, r.text);
+  assert.equal(r.points, 3, 'the points as written');
+  await shot('draft-tried');
+
+  // Edit again: the dialog starts from the draft being tried.
+  await byId('make-exercise').click();
+  assert.equal(await byId('skeleton-id').inputValue(), 'made-here');
+  assert.equal(await byId('skeleton-prompt').inputValue(), prompt);
+  assert.equal(await byId('skeleton-points').inputValue(), '3');
+
+  // Load a file: a broken one is refused with its location, a good one opens.
+  await byId('skeleton-load').setInputFiles({ name: 'broken.toml', mimeType: 'text/plain', buffer: Buffer.from('format = 1\nid = "x"\n') });
+  await expectCount(byId('skeleton-load-error'), 1, 'a broken file is refused');
+  assert.match(await byId('skeleton-load-error').innerText(), /broken\.toml: This exercise would not load: exercise\.toml:\d+:\d+/);
+  const loaded = madeFile.replace(/^title = .*$/m, 'title = "Loaded from a file"');
+  await byId('skeleton-load').setInputFiles({ name: 'loaded.toml', mimeType: 'text/plain', buffer: Buffer.from(loaded) });
+  await page.waitForFunction(() => /Loaded from a file/.test(document.querySelector('[data-testid=exercise]')?.innerText ?? ''));
+  assert.equal(await page.evaluate(() => location.hash), '#exercise-draft');
+  assert.equal(await byId('feedback').count(), 0, 'a loaded exercise starts afresh');
 });
 
 test('the solutions are not served and the page raised no errors', async () => {

@@ -19,6 +19,7 @@ usage:
   cpaplay table DIR [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
   cpaplay exercise check DIR          validate an exercise set against its solutions.toml
   cpaplay grade DIR ANSWERS.json...   re-grade students' answers files; CSV student,exercise,points
+                                     (--first-attempt: score each exercise's first checked answer)
 ";
 
 /// Lets `cpaplay ... | head` end quietly: with SIGPIPE at its default action

@@ -155,6 +155,35 @@ fn grade_recomputes_every_answer_and_prints_csv() {
 }
 
 #[test]
+fn grade_first_attempt_scores_the_first_checked_answer() {
+    let d = mini("grade-first", GOOD_SOLUTIONS);
+    // Carol was wrong on `a` first, then right; `b` was right at once; an
+    // old file (no attempts) counts its answer as the only attempt.
+    let carol = d.join("carol.json");
+    std::fs::write(
+        &carol,
+        r#"{ "format": 1, "student": "carol", "set": "mini",
+             "answers": { "a": { "kind": "verdict", "verdict": "true" }, "b": { "kind": "count", "value": 3 } },
+             "attempts": { "a": [ { "kind": "verdict", "verdict": "false" }, { "kind": "verdict", "verdict": "true" } ] } }"#,
+    )
+    .unwrap();
+    let (path, c) = (d.to_str().unwrap(), carol.to_str().unwrap());
+    let last = cpaplay(&["grade", path, c]);
+    assert!(last.status.success(), "{}", String::from_utf8_lossy(&last.stderr));
+    assert_eq!(String::from_utf8_lossy(&last.stdout), "student,exercise,points\ncarol,a,2\ncarol,b,3\n");
+    let first = cpaplay(&["grade", "--first-attempt", path, c]);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    assert_eq!(
+        String::from_utf8_lossy(&first.stdout),
+        "student,exercise,points\ncarol,a,0\ncarol,b,3\n",
+        "the wrong first try of `a` scores 0; `b` without attempts is its answer"
+    );
+    let unknown = cpaplay(&["grade", "--first", path, c]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("--first-attempt"));
+}
+
+#[test]
 fn grade_on_the_shipped_set_gives_full_points_for_the_reference_answers() {
     // One answers file made of the first reference answer of every exercise.
     let sol = std::fs::read_to_string(Path::new(&shipped()).join("solutions.toml")).unwrap();

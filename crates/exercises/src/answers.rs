@@ -10,6 +10,11 @@
 //! ```
 //!
 //! `results` is what the page computed; graders ignore it and recompute.
+//! `attempts` lists every answer checked per exercise, first to last (the
+//! last is the one in `answers`); a file without it (written before
+//! attempts were recorded) counts its `answers` as the only attempt.
+//! `cpaplay grade --first-attempt` scores each exercise's first attempt
+//! ([`AnswersFile::graded`]).
 //!
 //! **Solutions file** (`solutions.toml`, beside `set.toml`; the page never
 //! loads it): per exercise, reference answers that must pass and known-wrong
@@ -29,9 +34,12 @@ pub struct AnswersFile {
     pub student: String,
     /// The set's id.
     pub set: String,
-    /// The answer per exercise id.
+    /// The answer per exercise id (the last one checked).
     #[serde(default)]
     pub answers: BTreeMap<String, Answer>,
+    /// Every answer checked per exercise id, first to last.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub attempts: BTreeMap<String, Vec<Answer>>,
     /// What the page computed (informational; graders recompute).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<serde_json::Value>,
@@ -55,6 +63,18 @@ impl AnswersFile {
             });
         }
         Ok(a)
+    }
+
+    /// The answer to grade for exercise `id`: the last one, or with
+    /// `first_attempt` the first one checked (the last one when the file
+    /// records no attempts for it).
+    pub fn graded(&self, id: &str, first_attempt: bool) -> Option<&Answer> {
+        if first_attempt {
+            if let Some(first) = self.attempts.get(id).and_then(|a| a.first()) {
+                return Some(first);
+            }
+        }
+        self.answers.get(id)
     }
 }
 

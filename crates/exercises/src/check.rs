@@ -38,6 +38,14 @@ pub struct Feedback {
     pub explanation: String,
     /// More lines: per-question results, counterexamples.
     pub details: Vec<String>,
+    /// For a wrong answer, the explanation with the reference answer in it
+    /// (what the analysis answered, counted, reached, did); `explanation`
+    /// and `details` never hold it. Shown only when the set reveals it
+    /// ([`crate::wrong::reveals`]). `None` for a right answer (its
+    /// explanation says everything) and for kinds whose feedback is about
+    /// the student's own configuration, program or invariant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<String>,
 }
 
 impl Feedback {
@@ -49,6 +57,7 @@ impl Feedback {
             max_points: ex.points,
             explanation: explanation.into(),
             details: vec![],
+            solution: None,
         }
     }
     fn verdict(ex: &Exercise, correct: bool, explanation: impl Into<String>) -> Feedback {
@@ -59,6 +68,16 @@ impl Feedback {
             max_points: ex.points,
             explanation: explanation.into(),
             details: vec![],
+            solution: None,
+        }
+    }
+    /// Right: the full explanation. Wrong: `hint` (what is off, without the
+    /// answer), with the full explanation kept as the solution.
+    fn guarded(ex: &Exercise, correct: bool, full: String, hint: String) -> Feedback {
+        if correct {
+            Feedback::verdict(ex, true, full)
+        } else {
+            Feedback { solution: Some(full), ..Feedback::verdict(ex, false, hint) }
         }
     }
 }
@@ -194,6 +213,15 @@ fn offered(own: &str, presets: &[String]) -> String {
     all.join(", ")
 }
 
+/// Where to look when a prediction of one step's `question` was wrong.
+fn step_hint(question: &str) -> &'static str {
+    match question {
+        "popped" => "the waitlist's order (its strategy) decides which state comes next",
+        "merge" => "compare the new state with the reached states at its location under the merge operator",
+        _ => "stop asks whether a reached state at the same location covers the new one",
+    }
+}
+
 fn parse_verdict(s: &str) -> Option<Verdict> {
     match s.trim().to_ascii_lowercase().as_str() {
         "true" => Some(Verdict::True),
@@ -267,16 +295,22 @@ impl Plan {
             (Question::Verdict, Answer::Verdict { verdict }) => {
                 let said = parse_verdict(verdict).unwrap_or(Verdict::Unknown);
                 let ok = said == r0.verdict;
-                Feedback::verdict(ex, ok, format!("{label} {}; you said {}.", summary(r0), said.upper()))
+                Feedback::guarded(
+                    ex,
+                    ok,
+                    format!("{label} {}; you said {}.", summary(r0), said.upper()),
+                    format!("{} is not what {label} answers. {}", said.upper(), crate::wrong::VERDICT_HINT),
+                )
             }
             (Question::Count { measure, tolerance }, Answer::Count { value }) => {
                 let actual = measure.of(&r0.stats);
                 let ok = actual.abs_diff(*value) <= *tolerance;
                 let tol = if *tolerance > 0 { format!(" (±{tolerance} accepted)") } else { String::new() };
-                Feedback::verdict(
+                Feedback::guarded(
                     ex,
                     ok,
                     format!("{label} had {actual} {}{tol}; you said {value}. The run {}.", measure.words(), summary(r0)),
+                    format!("{value} is {} {}{tol}.", crate::wrong::direction(*value, actual), measure.words()),
                 )
             }
             (Question::ChooseConfiguration { max_states, .. }, Answer::ChooseConfiguration { .. }) => {
@@ -322,12 +356,16 @@ impl Plan {
                         .filter_map(|i| self.runs.get(i).map(|r| r.label.clone()))
                         .collect();
                     if !needless.is_empty() {
-                        fb = Feedback::verdict(
+                        // Which variable is needless would give the minimal set away.
+                        fb = Feedback::guarded(
                             ex,
                             false,
                             format!(
                                 "The {label} proves the program, but it is not minimal: it also proves it {}.",
                                 needless.join(", ")
+                            ),
+                            format!(
+                                "The {label} proves the program, but it is not minimal: leaving out one of these variables, the program is still proved."
                             ),
                         );
                     } else {
@@ -349,7 +387,10 @@ impl Plan {
                     }
                 };
                 let Some(outcome) = outcome else {
-                    return Feedback::wrong(ex, format!("{label} has no step {step}: it {}.", summary(r0)));
+                    return Feedback::wrong(
+                        ex,
+                        format!("{label} has no step {step}: the exercise asks about a step the run never makes."),
+                    );
                 };
                 let mut pred = next_step_prediction(*popped, merge, stop).unwrap_or_default();
                 if !ask.contains(&StepQuestion::Popped) {
@@ -373,15 +414,25 @@ impl Plan {
                     max_points: ex.points,
                     explanation: format!("Step {step} of {label}: {right} of {asked} predictions right."),
                     details: vec![],
+                    solution: None,
                 };
+                let mut full = Vec::new();
                 for a in &g.answers {
-                    fb.details.push(format!(
+                    full.push(format!(
                         "{}: you said {}; the algorithm did: {} — {}",
                         a.question,
                         a.predicted,
                         a.actual,
                         if a.right { "right" } else { "wrong" }
                     ));
+                    fb.details.push(if a.right {
+                        format!("{}: you said {} — right", a.question, a.predicted)
+                    } else {
+                        format!("{}: you said {} — wrong; {}", a.question, a.predicted, step_hint(a.question))
+                    });
+                }
+                if !correct {
+                    fb.solution = Some(format!("{} {}", fb.explanation, full.join("; ")));
                 }
                 for q in ask {
                     let key = match q {
@@ -440,16 +491,22 @@ impl Plan {
                     }
                 }
                 let rel = Relation::of(state::value_leq(&s, &reference), state::value_leq(&reference, &s));
-                Feedback::verdict(
+                let full = format!(
+                    "{head}, whose join is `{}`; you said `{}`: {}.",
+                    state::values_text(program, &reference),
+                    state::values_text(program, &s),
+                    rel.words()
+                );
+                let mut fb = Feedback::guarded(
                     ex,
                     rel == Relation::Equal,
-                    format!(
-                        "{head}, whose join is `{}`; you said `{}`: {}.",
-                        state::values_text(program, &reference),
-                        state::values_text(program, &s),
-                        rel.words()
-                    ),
-                )
+                    full,
+                    wrong_state_head(program, node, &state::values_text(program, &s), rel),
+                );
+                if !fb.correct {
+                    fb.details = crate::wrong::value_state(program, &s, &reference);
+                }
+                fb
             }
             (_, Student::Octagon(s)) => {
                 let n = program.variables.len();
@@ -478,15 +535,24 @@ impl Plan {
                     )
                 };
                 let which = if domain == StateDomain::Interval { "whose join, as intervals, is" } else { "whose join is" };
-                Feedback::verdict(
-                    ex,
-                    rel == Relation::Equal,
-                    format!("{head}, {which} `{rtext}`; you said `{stext}`: {}.", rel.words()),
-                )
+                let full = format!("{head}, {which} `{rtext}`; you said `{stext}`: {}.", rel.words());
+                let mut fb = Feedback::guarded(ex, rel == Relation::Equal, full, wrong_state_head(program, node, &stext, rel));
+                if !fb.correct {
+                    fb.details = crate::wrong::octagon_state(program, &parsed, &s, &reference, domain == StateDomain::Interval);
+                }
+                fb
             }
             _ => Feedback::wrong(ex, "the answer does not fit the domain"),
         }
     }
+}
+
+/// The first line of a wrong abstract state's feedback: where, what the
+/// student said and how it relates to the analysis's state (below, above,
+/// incomparable), without that state.
+fn wrong_state_head(program: &cfa::Program, node: cfa::NodeId, said: &str, rel: Relation) -> String {
+    let line = program.nodes.iter().find(|n| n.id == node).map(|n| n.line).unwrap_or(0);
+    format!("At N{} (line {line}) you said `{said}`: {}.", node.0, rel.words())
 }
 
 /// Plans, runs and grades in this thread: analyses with [`crate::run::run_sync`],

@@ -37,7 +37,9 @@
 //! * [`answers`]: the answers file a student exports and `cpaplay grade`
 //!   reads, and the instructor's solutions file;
 //! * [`skeleton`]: "make an exercise from what I see" — the page's program,
-//!   configuration and question as an exercise file to download.
+//!   configuration and question as an exercise file to download;
+//! * [`wrong`]: what a wrong answer is told — what is off, never the
+//!   reference answer — and when the answer may be revealed.
 
 #![warn(missing_docs)]
 
@@ -50,6 +52,7 @@ pub mod predict;
 pub mod run;
 pub mod skeleton;
 pub mod state;
+pub mod wrong;
 
 pub use check::{check_cached, check_sync, plan, Feedback, Plan};
 pub use load::{load_exercise, load_set, LoadError, SetFiles};

@@ -95,6 +95,8 @@ struct RawSet {
     title: String,
     #[serde(default)]
     description: String,
+    #[serde(default)]
+    reveal_after: Option<Spanned<i64>>,
     exercises: Vec<Spanned<String>>,
 }
 
@@ -236,8 +238,26 @@ pub fn load_set(files: &dyn SetFiles) -> SetLoad {
         out.errors.push(LoadError::at(SET_INDEX, &text, raw.id.span().start, "a set id is 1 to 64 of a-z, 0-9 and -"));
         return out;
     }
-    let mut set =
-        ExerciseSet { id: raw.id.get_ref().clone(), title: raw.title, description: raw.description, exercises: Vec::new() };
+    let reveal_after = match &raw.reveal_after {
+        None => None,
+        Some(n) if (1..=1000).contains(n.get_ref()) => Some(*n.get_ref() as u32),
+        Some(n) => {
+            out.errors.push(LoadError::at(
+                SET_INDEX,
+                &text,
+                n.span().start,
+                "reveal_after is the number of checked answers (1 to 1000) after which the answer is shown; leave it out to show it only after a right answer",
+            ));
+            return out;
+        }
+    };
+    let mut set = ExerciseSet {
+        id: raw.id.get_ref().clone(),
+        title: raw.title,
+        description: raw.description,
+        exercises: Vec::new(),
+        reveal_after,
+    };
     for entry in &raw.exercises {
         let name = entry.get_ref();
         if !valid_relative_path(name) || !name.ends_with(".toml") || name == SET_INDEX || name == SOLUTIONS {

@@ -20,6 +20,10 @@ pub struct ExerciseSet {
     pub description: String,
     /// The exercises in the order of the index.
     pub exercises: Vec<Exercise>,
+    /// After how many checked answers to an exercise the page may show its
+    /// reference answer even if none was right (`reveal_after = N` in
+    /// `set.toml`); `None` (the default): only after a right answer.
+    pub reveal_after: Option<u32>,
 }
 
 impl ExerciseSet {

@@ -23,8 +23,8 @@ fn string(s: &str) -> String {
     out
 }
 
-/// A program as a TOML multi-line literal string (readable, as in the
-/// hand-written files) when it can be one, else as a basic string.
+/// A program or prompt as a TOML multi-line literal string (readable, as
+/// in the hand-written files) when it can be one, else as a basic string.
 fn program_string(p: &str) -> String {
     let plain = !p.contains("'''") && !p.ends_with('\'') && p.chars().all(|c| c == '\n' || c == '\t' || !c.is_control());
     if plain {
@@ -65,12 +65,36 @@ fn value(v: &serde_json::Value) -> String {
     }
 }
 
+/// The placeholder prompt of a made exercise the instructor has not
+/// written yet.
+pub const PLACEHOLDER_PROMPT: &str = "Write the question here (Markdown).\n";
+
 /// The text of an exercise file with the program inline, the given
 /// configuration and question, and a placeholder prompt.
 pub fn exercise_toml(id: &str, title: &str, program: &str, config: &ConfigSpec, question: &Question) -> String {
+    exercise_file(id, title, PLACEHOLDER_PROMPT, 1, program, config, question)
+}
+
+/// The text of an exercise file: id, title, the prompt (Markdown) and the
+/// points the instructor wrote, the program inline, the configuration and
+/// the question.
+pub fn exercise_file(
+    id: &str,
+    title: &str,
+    prompt: &str,
+    points: u32,
+    program: &str,
+    config: &ConfigSpec,
+    question: &Question,
+) -> String {
     let mut s = String::new();
-    s.push_str(&format!("format = {}\nid = {}\ntitle = {}\npoints = 1\n", crate::FORMAT_VERSION, string(id), string(title)));
-    s.push_str("prompt = \"\"\"\nWrite the question here (Markdown).\n\"\"\"\n\n");
+    s.push_str(&format!(
+        "format = {}\nid = {}\ntitle = {}\npoints = {points}\n",
+        crate::FORMAT_VERSION,
+        string(id),
+        string(title)
+    ));
+    s.push_str(&format!("prompt = {}\n\n", program_string(prompt)));
     s.push_str(&format!("[program]\nsource = {}\n\n", program_string(program)));
     s.push_str(&format!("[config]\npreset = {}\n", string(&config.preset)));
     if !config.set.is_empty() {
@@ -144,5 +168,16 @@ mod tests {
             assert_eq!(ex.program, p, "{text}");
         }
         assert!(exercise_toml("p", "P", program, &oct, &Question::Verdict).contains("source = '''\nextern void"), "readable");
+    }
+
+    #[test]
+    fn an_edited_prompt_and_points_round_trip() {
+        let read = |_: &str| -> Result<String, String> { Err("no files".into()) };
+        let config = ConfigSpec { preset: "value".into(), ..Default::default() };
+        for prompt in ["How many *states*?\n\n- one\n- `two`\n", "Quotes \"\"\" and ''' and \\ too", "no newline"] {
+            let text = exercise_file("e", "E", prompt, 7, "int main(void) { return 0; }\n", &config, &Question::Verdict);
+            let ex = crate::load::parse_exercise("e.toml", &text, &read).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!((ex.prompt.as_str(), ex.points), (prompt, 7), "{text}");
+        }
     }
 }

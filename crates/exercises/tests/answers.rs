@@ -115,14 +115,65 @@ fn feedback_serializes_and_answers_files_round_trip() {
         student: "alice".into(),
         set: set.id.clone(),
         answers: [("join-point-value".to_string(), Answer::AbstractState { state: "x = 1".into() })].into(),
+        attempts: [(
+            "join-point-value".to_string(),
+            vec![Answer::AbstractState { state: "x = 2".into() }, Answer::AbstractState { state: "x = 1".into() }],
+        )]
+        .into(),
         results: None,
     };
     let text = serde_json::to_string(&file).unwrap();
     assert_eq!(AnswersFile::parse("a.json", &text).unwrap(), file);
+    assert_eq!(file.graded("join-point-value", true), Some(&Answer::AbstractState { state: "x = 2".into() }));
+    assert_eq!(file.graded("join-point-value", false), Some(&Answer::AbstractState { state: "x = 1".into() }));
+    // An old file without attempts still reads, and its answer is the first attempt.
+    let old = AnswersFile::parse(
+        "old.json",
+        r#"{"format": 1, "student": "a", "set": "s", "answers": {"e": {"kind": "count", "value": 3}}}"#,
+    )
+    .unwrap();
+    assert!(old.attempts.is_empty());
+    assert_eq!(old.graded("e", true), Some(&Answer::Count { value: 3 }));
+    assert_eq!(old.graded("missing", true), None);
     let bad = AnswersFile::parse("a.json", "{\n  \"format\": 1,\n  \"student\": [] }").unwrap_err();
     assert_eq!((bad.file.as_str(), bad.line), ("a.json", 3));
     assert!(AnswersFile::parse("a.json", "{\"format\": 2, \"student\": \"a\", \"set\": \"s\"}").is_err());
     let unknown_kind =
         AnswersFile::parse("a.json", r#"{"format": 1, "student": "a", "set": "s", "answers": {"x": {"kind": "essay"}}}"#);
     assert!(unknown_kind.is_err());
+}
+
+#[test]
+fn a_wrong_state_is_told_what_is_off_without_the_join() {
+    let set = shipped();
+    let ex = set.exercise("join-point-value").unwrap();
+    let fb = check_sync(ex, &Answer::AbstractState { state: "x = 1, z = 1".into() });
+    assert!(!fb.correct);
+    let claimed = fb.details.iter().find(|d| d.contains("`z = 1`")).unwrap_or_else(|| panic!("{:?}", fb.details));
+    assert!(claimed.contains("your state claims"), "{claimed}");
+    assert!(!fb.explanation.contains("whose join"), "{}", fb.explanation);
+    assert!(fb.solution.as_deref().is_some_and(|s| s.contains("whose join is `x = 1`")), "{:?}", fb.solution);
+    // Too little: the variable the analysis knows is named, not its value.
+    let fb = check_sync(ex, &Answer::AbstractState { state: "true".into() });
+    assert_eq!(fb.details, vec!["the analysis knows the value of `x` here; your state leaves it out".to_string()]);
+
+    let ex = set.exercise("loop-head-octagon").unwrap();
+    let fb = check_sync(ex, &Answer::AbstractState { state: "ticks >= 0".into() });
+    assert!(!fb.correct);
+    assert!(fb.details.iter().any(|d| d.starts_with("the analysis knows more about `ticks`")), "{:?}", fb.details);
+    let fb = check_sync(ex, &Answer::AbstractState { state: "0 <= ticks <= 99".into() });
+    let claimed = fb.details.iter().find(|d| d.contains("ticks <= 99`")).unwrap_or_else(|| panic!("{:?}", fb.details));
+    assert!(claimed.contains("not every state the analysis reached here satisfies it"), "{claimed}");
+    let fb = check_sync(ex, &Answer::AbstractState { state: "ticks <= -5".into() });
+    assert!(fb.details.iter().any(|d| d.contains("which no state the analysis reached here satisfies")), "{:?}", fb.details);
+}
+
+#[test]
+fn reveals_after_a_right_answer_or_reveal_after_tries() {
+    use exercises::wrong::reveals;
+    assert!(reveals(true, false, 1, None));
+    assert!(reveals(false, true, 3, None), "right before");
+    assert!(!reveals(false, false, 99, None), "default: never after wrong answers");
+    assert!(!reveals(false, false, 2, Some(3)));
+    assert!(reveals(false, false, 3, Some(3)));
 }

@@ -161,6 +161,8 @@ fn a_broken_index_is_one_located_error() {
         ("format = 1\nid = \"x\"\ntitle = \"t\"\nexercises = [\"a.toml\"\n", 5, ""),
         ("format = 1\nid = \"X y\"\ntitle = \"t\"\nexercises = []\n", 2, "set id"),
         ("format = 7\nid = \"x\"\ntitle = \"t\"\nexercises = []\n", 1, "format version 7"),
+        ("format = 1\nid = \"x\"\ntitle = \"t\"\nreveal_after = 0\nexercises = []\n", 4, "reveal_after"),
+        ("format = 1\nid = \"x\"\ntitle = \"t\"\nreveal_after = \"two\"\nexercises = []\n", 4, ""),
     ] {
         let read = |p: &str| if p == "set.toml" { Ok(text.to_string()) } else { Err("missing".to_string()) };
         let loaded = load_set(&read);
@@ -225,4 +227,14 @@ fn a_toml_error_without_words_still_says_what_is_wrong() {
         assert_located(&e, text);
         assert!(e.message.contains("invalid TOML"), "{e}");
     }
+}
+
+#[test]
+fn reveal_after_is_read_from_the_index() {
+    let text = "format = 1\nid = \"x\"\ntitle = \"t\"\nreveal_after = 3\nexercises = []\n";
+    let read = |p: &str| if p == "set.toml" { Ok(text.to_string()) } else { Err("missing".to_string()) };
+    assert_eq!(load_set(&read).set.expect("loads").reveal_after, Some(3));
+    let without = "format = 1\nid = \"x\"\ntitle = \"t\"\nexercises = []\n";
+    let read = |p: &str| if p == "set.toml" { Ok(without.to_string()) } else { Err("missing".to_string()) };
+    assert_eq!(load_set(&read).set.expect("loads").reveal_after, None, "default: never");
 }

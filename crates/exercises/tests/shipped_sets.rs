@@ -6,6 +6,7 @@
 
 use exercises::answers::parse_solutions;
 use exercises::load::{load_set, DirFiles, SOLUTIONS};
+use exercises::{Answer, Feedback};
 use std::path::PathBuf;
 
 fn sets() -> Vec<PathBuf> {
@@ -60,14 +61,71 @@ fn every_reference_answer_passes_and_a_wrong_answer_fails() {
                 assert!(fb.correct, "{}: reference answer {a:?} graded wrong: {}", ex.id, fb.explanation);
                 assert_eq!(fb.points, ex.points as f64);
             }
+            let reference = &s.solution.right[0];
+            let right_feedback = exercises::check_sync(ex, reference);
             for a in &s.solution.wrong {
                 let fb = exercises::check_sync(ex, a);
                 println!("{} ✗ {}", ex.id, fb.explanation);
                 assert!(!fb.correct, "{}: wrong answer {a:?} graded right: {}", ex.id, fb.explanation);
                 assert!(fb.points < ex.points as f64);
+                assert_no_leak(ex, a, reference, &right_feedback, &fb);
             }
         }
     }
     assert!(total >= 20, "at least 20 shipped exercises, found {total}");
     println!("kinds covered: {kinds:?}");
+}
+
+/// The pieces of the reference answer a wrong answer's feedback must not
+/// show (those the student did not say themselves).
+fn leaks(reference: &Answer, said: &Answer, right: &Feedback) -> Vec<String> {
+    use exercises::predict::{MergeOutcome, StopOutcome};
+    match (reference, said) {
+        (Answer::Verdict { verdict }, _) => vec![verdict.to_uppercase(), "finished with".into()],
+        (Answer::Count { value }, _) => {
+            vec![format!(" {value} "), format!(" {value}."), format!(" {value};"), "finished with".into()]
+        }
+        (Answer::AbstractState { .. }, _) => {
+            // The reference join as the right answer's explanation names it.
+            let join = right.explanation.split("is `").nth(1).and_then(|r| r.split('`').next()).unwrap_or_default();
+            assert!(!join.is_empty(), "the right feedback names the join: {}", right.explanation);
+            vec![format!("`{join}`"), "whose join".into()]
+        }
+        (Answer::NextStep { popped, merge, stop }, Answer::NextStep { popped: p2, merge: m2, stop: s2 }) => {
+            let mut out = vec!["the algorithm did".to_string()];
+            if let (Some(r), true) = (popped, popped != p2) {
+                out.push(format!("pop s{r}"));
+            }
+            if let (Some(r), true) = (merge.as_deref().and_then(MergeOutcome::from_key), merge != m2) {
+                out.push(r.words().to_string());
+            }
+            if let (Some(r), true) = (stop.as_deref().and_then(StopOutcome::from_key), stop != s2) {
+                out.push(r.words().to_string());
+            }
+            out
+        }
+        // The other kinds' feedback is about the student's own
+        // configuration, program, precision or invariant: there is no one
+        // reference answer to give away.
+        _ => vec![],
+    }
+}
+
+/// A wrong answer's explanation and details never contain the reference
+/// answer; the solution (shown only when the set reveals it) does.
+fn assert_no_leak(ex: &exercises::Exercise, said: &Answer, reference: &Answer, right: &Feedback, fb: &Feedback) {
+    let text = format!("{} {} ", fb.explanation, fb.details.join(" "));
+    for piece in leaks(reference, said, right) {
+        // A state the student wrote themselves may be quoted back.
+        if let Answer::AbstractState { state } = said {
+            if state.contains(piece.trim_matches('`')) {
+                continue;
+            }
+        }
+        assert!(!text.contains(&piece), "{}: the feedback of wrong answer {said:?} gives away `{piece}`: {text}", ex.id);
+    }
+    let graded = exercises::plan(ex, said).is_ok();
+    if graded && matches!(said, Answer::Verdict { .. } | Answer::Count { .. } | Answer::AbstractState { .. }) {
+        assert!(fb.solution.is_some(), "{}: a wrong {} answer keeps the solution to reveal later", ex.id, said.kind());
+    }
 }

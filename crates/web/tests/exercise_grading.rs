@@ -102,6 +102,7 @@ fn the_page_grades_every_solution_as_the_cli_does_and_the_export_regrades_the_sa
     let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(10));
     let mut progress = Progress { student: "tester".into(), ..Progress::default() };
     let mut sliced = 0;
+    let mut first_points = std::collections::BTreeMap::new();
     for s in &solutions {
         let ex = set.exercise(&s.solution.exercise).expect("solution of a known exercise");
         for (answer, right) in s.solution.right.iter().map(|a| (a, true)).chain(s.solution.wrong.iter().map(|a| (a, false))) {
@@ -110,7 +111,8 @@ fn the_page_grades_every_solution_as_the_cli_does_and_the_export_regrades_the_sa
             let native = exercises::check_sync(ex, answer);
             assert_eq!(page, native, "{}: {answer:?}", ex.id);
             assert_eq!(page.correct, right, "{}: {answer:?}: {}", ex.id, page.explanation);
-            progress.record(answer.clone(), &page);
+            first_points.entry(ex.id.clone()).or_insert(page.points);
+            progress.record(answer.clone(), &page, set.reveal_after);
         }
     }
     assert!(sliced > 0, "some run took more than one slice");
@@ -123,6 +125,10 @@ fn the_page_grades_every_solution_as_the_cli_does_and_the_export_regrades_the_sa
         let ex = set.exercise(id).unwrap();
         let native = exercises::check_cached(ex, answer, &mut cache);
         assert_eq!(native.points, progress.results[id].points, "{id}");
+        // Every attempt is in the file; the first re-grades to what the page gave it.
+        assert_eq!(file.attempts[id].len(), progress.attempts[id].len(), "{id}");
+        let first = exercises::check_cached(ex, file.graded(id, true).unwrap(), &mut cache);
+        assert_eq!(first.points, first_points[id], "{id}: the first attempt");
     }
     assert_eq!(file.answers.len(), solutions.len());
 }

@@ -70,7 +70,9 @@ fn check(args: &[String]) -> Result<(), CliError> {
         for (i, a) in s.solution.right.iter().enumerate() {
             let fb = exercises::check_cached(ex, a, &mut cache);
             if !fb.correct {
-                problems.push(format!("{at}: error: reference answer {} of `{id}` is graded wrong: {}", i + 1, fb.explanation));
+                // The instructor sees the full explanation, with what the analysis did.
+                let why = fb.solution.as_deref().unwrap_or(&fb.explanation);
+                problems.push(format!("{at}: error: reference answer {} of `{id}` is graded wrong: {why}", i + 1));
             }
         }
         for (i, a) in s.solution.wrong.iter().enumerate() {

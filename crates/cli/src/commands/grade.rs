@@ -3,7 +3,10 @@
 //! exports; see `docs/exercises.md`) re-checks every answer natively by
 //! running the analyses, and prints a CSV `student,exercise,points` (one
 //! row per student and exercise of the set; an exercise left unanswered
-//! scores 0). The points the page computed are ignored.
+//! scores 0). The points the page computed are ignored. With
+//! `--first-attempt`, each exercise's first checked answer is graded
+//! instead of its last (the file's `attempts`; a file without them counts
+//! the last answer as the only attempt).
 
 use super::CliError;
 use exercises::answers::AnswersFile;
@@ -30,8 +33,10 @@ fn points(p: f64) -> String {
 
 /// Runs `cpaplay grade`.
 pub fn run(args: &[String]) -> Result<(), CliError> {
+    let first_attempt = args.iter().any(|a| a == "--first-attempt");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--first-attempt").cloned().collect();
     if let Some(opt) = args.iter().find(|a| a.starts_with("--")) {
-        return Err(CliError::usage(format!("unknown option `{opt}` for `grade`")));
+        return Err(CliError::usage(format!("unknown option `{opt}` for `grade` (it has --first-attempt)")));
     }
     let Some((dir, files)) = args.split_first() else {
         return Err(CliError::usage("`grade` needs a set directory and answers files: `cpaplay grade DIR ANSWERS.json...`"));
@@ -68,7 +73,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     println!("student,exercise,points");
     for a in &sheets {
         for ex in &set.exercises {
-            let p = match a.answers.get(&ex.id) {
+            let p = match a.graded(&ex.id, first_attempt) {
                 Some(answer) => exercises::check_cached(ex, answer, &mut cache).points,
                 None => 0.0,
             };

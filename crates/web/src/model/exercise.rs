@@ -40,6 +40,9 @@ pub const EXERCISES_DIR: &str = "exercises";
 pub enum Route {
     /// `#exercises`: the sets of `exercises/index.toml`.
     Sets,
+    /// `#exercise-draft`: the exercise file an instructor made or loaded in
+    /// this browser ([`draft_session`]), tried as a student would.
+    Draft,
     /// `#exercise=SET` (its first exercise) or `#exercise=SET/ID`.
     Set {
         /// The set's id (its directory under [`EXERCISES_DIR`]).
@@ -69,6 +72,9 @@ impl Route {
         if h == "exercises" {
             return Some(Route::Sets);
         }
+        if h == "exercise-draft" {
+            return Some(Route::Draft);
+        }
         let rest = h.strip_prefix("exercise=")?;
         let (set, exercise) = match rest.split_once('/') {
             Some((s, e)) => (s, Some(e)),
@@ -84,6 +90,7 @@ impl Route {
     pub fn fragment(&self) -> String {
         match self {
             Route::Sets => "#exercises".into(),
+            Route::Draft => "#exercise-draft".into(),
             Route::Set { set, exercise: None } => format!("#exercise={set}"),
             Route::Set { set, exercise: Some(e) } => format!("#exercise={set}/{e}"),
         }
@@ -93,7 +100,7 @@ impl Route {
     /// page can say why a bad one does not open instead of ignoring it.
     pub fn is_exercise_hash(hash: &str) -> bool {
         let h = hash.strip_prefix('#').unwrap_or(hash);
-        h == "exercises" || h.starts_with("exercise=")
+        h == "exercises" || h == "exercise-draft" || h.starts_with("exercise=")
     }
 }
 
@@ -597,6 +604,9 @@ pub enum SetAction {
         exercise: String,
         /// The imported answer.
         answer: Answer,
+        /// The file's attempts at the exercise, first to last (empty for a
+        /// file without them: the answer is the only one).
+        attempts: Vec<Answer>,
         /// Its feedback here.
         feedback: Feedback,
     },
@@ -640,12 +650,15 @@ impl SetState {
             SetAction::Answered => next.message = None,
             SetAction::Status(s) => next.status = Some(s),
             SetAction::Recorded { answer, feedback } => {
-                next.progress.record(answer, &feedback);
+                next.progress.record(answer, &feedback, self.set.reveal_after);
                 next.status = None;
             }
             SetAction::ImportStudent(name) => next.progress.student = name,
-            SetAction::ImportRecorded { exercise, answer, feedback } => {
-                next.progress.record(answer, &feedback);
+            SetAction::ImportRecorded { exercise, answer, attempts, feedback } => {
+                // The file's earlier attempts come before the re-checked last one.
+                let earlier = attempts.len().saturating_sub(1);
+                next.progress.attempts.insert(exercise.clone(), attempts.into_iter().take(earlier).collect());
+                next.progress.record(answer, &feedback, self.set.reveal_after);
                 next.progress.drafts.remove(&exercise);
             }
             SetAction::ImportDone(result) => {
@@ -702,9 +715,15 @@ pub struct Outcome {
     /// More lines (per question, counterexamples).
     #[serde(default)]
     pub details: Vec<String>,
+    /// The explanation with the reference answer, kept only once the set
+    /// reveals it for a wrong answer (after `reveal_after` checked answers);
+    /// `None` otherwise, so the page never holds an answer it may not show.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solution: Option<String>,
 }
 
 impl From<&Feedback> for Outcome {
+    /// The feedback as kept, without its solution.
     fn from(f: &Feedback) -> Outcome {
         Outcome {
             correct: f.correct,
@@ -712,6 +731,7 @@ impl From<&Feedback> for Outcome {
             max_points: f.max_points,
             explanation: f.explanation.clone(),
             details: f.details.clone(),
+            solution: None,
         }
     }
 }
@@ -752,6 +772,10 @@ pub struct Progress {
     /// The last checked answer per exercise id.
     #[serde(default)]
     pub answers: BTreeMap<String, Answer>,
+    /// Every checked answer per exercise id, first to last (exported as
+    /// the answers file's `attempts`, for `cpaplay grade --first-attempt`).
+    #[serde(default)]
+    pub attempts: BTreeMap<String, Vec<Answer>>,
     /// Its result per exercise id.
     #[serde(default)]
     pub results: BTreeMap<String, Outcome>,
@@ -796,10 +820,26 @@ impl Progress {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    /// Records a checked answer and its feedback.
-    pub fn record(&mut self, answer: Answer, feedback: &Feedback) {
-        self.answers.insert(feedback.exercise.clone(), answer);
-        self.results.insert(feedback.exercise.clone(), Outcome::from(feedback));
+    /// Records a checked answer and its feedback as one more attempt; the
+    /// feedback's solution is kept when the set reveals it now (a right
+    /// answer before, or `reveal_after` attempts).
+    pub fn record(&mut self, answer: Answer, feedback: &Feedback, reveal_after: Option<u32>) {
+        let id = feedback.exercise.clone();
+        let tries = self.attempts.entry(id.clone()).or_default();
+        tries.push(answer.clone());
+        let right_before = self.results.get(&id).is_some_and(|o| o.correct);
+        let reveal = exercises::wrong::reveals(feedback.correct, right_before, tries.len(), reveal_after);
+        self.answers.insert(id.clone(), answer);
+        let mut outcome = Outcome::from(feedback);
+        if reveal {
+            outcome.solution = feedback.solution.clone();
+        }
+        self.results.insert(id, outcome);
+    }
+
+    /// How many answers to exercise `id` were checked.
+    pub fn tries(&self, id: &str) -> usize {
+        self.attempts.get(id).map_or(0, Vec::len)
     }
 
     /// The widgets' values for `ex`: the draft left there, else the last
@@ -837,11 +877,14 @@ impl Progress {
             .filter(|(id, _)| answers.contains_key(*id))
             .map(|(id, o)| (id.clone(), serde_json::json!({ "points": o.points, "correct": o.correct })))
             .collect();
+        let attempts: BTreeMap<String, Vec<Answer>> =
+            self.attempts.iter().filter(|(id, _)| answers.contains_key(*id)).map(|(k, v)| (k.clone(), v.clone())).collect();
         let file = AnswersFile {
             format: exercises::FORMAT_VERSION,
             student: self.student.clone(),
             set: set.id.clone(),
             answers,
+            attempts,
             results: Some(serde_json::Value::Object(results)),
         };
         serde_json::to_string_pretty(&file).unwrap_or_default()
@@ -902,8 +945,50 @@ pub fn skeleton_question(kind: &str, preset: &str, next_step: u64, node: Option<
 /// located error otherwise: e.g. a precision question needs the value
 /// analysis).
 pub fn check_skeleton(text: &str) -> Result<Exercise, String> {
-    let no_files = |_: &str| -> Result<String, String> { Err("the program is inline".into()) };
+    let no_files = |_: &str| -> Result<String, String> {
+        Err("an exercise opened in the page has its program inline: `[program] source = '''…'''`".into())
+    };
     exercises::load::parse_exercise("exercise.toml", text, &no_files).map_err(|e| e.to_string())
+}
+
+/// The id of the one-exercise set a draft exercise opens as (its progress
+/// is kept apart from every real set's).
+pub const DRAFT_SET: &str = "exercise-draft";
+
+/// The paragraph of a prompt the exercise bar shows: its last one (prompts
+/// set the scene first and ask last), or the whole prompt when it has one
+/// paragraph; a code block at the end is skipped for the text before it.
+pub fn question_paragraph(prompt: &str) -> &str {
+    let paragraphs: Vec<&str> = prompt.split("\n\n").map(str::trim).filter(|p| !p.is_empty() && !p.starts_with("```")).collect();
+    paragraphs.last().copied().unwrap_or(prompt.trim())
+}
+
+/// The local-storage key of the exercise draft being tried.
+pub const DRAFT_KEY: &str = "cpa-playground.exercise-draft";
+
+/// The session `#exercise-draft` opens: the exercise file an instructor
+/// made or loaded in this browser (`text`), as a set of one exercise, so
+/// it can be tried exactly as a student would see it.
+pub fn draft_session(text: Option<&str>) -> Session {
+    let Some(text) = text else {
+        return Session::Failed(
+            "There is no exercise draft in this browser: use Make exercise (Try it, or Load exercise file…) first.".into(),
+        );
+    };
+    match check_skeleton(text) {
+        Ok(ex) => Session::Set {
+            set: Rc::new(ExerciseSet {
+                id: DRAFT_SET.into(),
+                title: format!("Trying “{}” as a student", ex.title),
+                description: String::new(),
+                exercises: vec![ex],
+                reveal_after: None,
+            }),
+            current: 0,
+            problems: vec![],
+        },
+        Err(e) => Session::Failed(format!("The exercise draft does not load: {e}")),
+    }
 }
 
 /// What an exercise link opened.
@@ -927,6 +1012,11 @@ pub enum Session {
 }
 
 impl Session {
+    /// Whether this is an instructor's draft being tried ([`draft_session`]).
+    pub fn is_draft(&self) -> bool {
+        matches!(self, Session::Set { set, .. } if set.id == DRAFT_SET)
+    }
+
     /// The exercise shown, when a set is open.
     pub fn exercise(&self) -> Option<&Exercise> {
         match self {
@@ -1017,6 +1107,84 @@ mod tests {
         assert_eq!(points_text(10.5), "10.5");
     }
 
+    fn outcome_feedback(correct: bool) -> Feedback {
+        Feedback {
+            exercise: "e".into(),
+            correct,
+            points: if correct { 2.0 } else { 0.0 },
+            max_points: 2,
+            explanation: "what is off".into(),
+            details: vec![],
+            solution: (!correct).then(|| "the analysis answered FALSE".into()),
+        }
+    }
+
+    #[test]
+    fn every_attempt_is_kept_and_the_answer_shows_only_after_reveal_after_tries() {
+        let mut p = Progress::default();
+        let tries = [Answer::Count { value: 1 }, Answer::Count { value: 2 }, Answer::Count { value: 3 }];
+        p.record(tries[0].clone(), &outcome_feedback(false), Some(2));
+        assert_eq!(p.results["e"].solution, None, "one wrong try of two: not yet");
+        p.record(tries[1].clone(), &outcome_feedback(false), Some(2));
+        assert_eq!(p.results["e"].solution.as_deref(), Some("the analysis answered FALSE"), "after 2 tries");
+        p.record(tries[2].clone(), &outcome_feedback(true), Some(2));
+        assert_eq!(p.attempts["e"], tries.to_vec());
+        assert_eq!(p.tries("e"), 3);
+        assert_eq!(p.answers["e"], tries[2]);
+        // The exported file has every attempt; graders read the first or the last.
+        let set =
+            ExerciseSet { id: "s".into(), title: "S".into(), description: String::new(), exercises: vec![], reveal_after: None };
+        let mut with_e = set.clone();
+        let read = |_: &str| -> Result<String, String> { Err("no files".into()) };
+        let config = ConfigSpec { preset: "value".into(), ..ConfigSpec::default() };
+        let text = exercises::skeleton::exercise_toml("e", "E", "int main(void) { return 0; }", &config, &Question::Verdict);
+        with_e.exercises.push(exercises::load::parse_exercise("e.toml", &text, &read).unwrap());
+        let file = AnswersFile::parse("a.json", &p.answers_file(&with_e)).unwrap();
+        assert_eq!(file.attempts["e"], tries.to_vec());
+        assert_eq!(file.graded("e", true), Some(&tries[0]));
+        assert_eq!(file.graded("e", false), Some(&tries[2]));
+        assert!(AnswersFile::parse("a.json", &p.answers_file(&set)).unwrap().attempts.is_empty(), "only the set's exercises");
+        // Never revealed without reveal_after, however many tries.
+        let mut q = Progress::default();
+        for _ in 0..5 {
+            q.record(Answer::Count { value: 1 }, &outcome_feedback(false), None);
+        }
+        assert_eq!(q.results["e"].solution, None);
+    }
+
+    #[test]
+    fn a_draft_opens_as_a_set_of_one_or_says_why_not() {
+        assert_eq!(Route::parse("#exercise-draft"), Some(Route::Draft));
+        assert_eq!(Route::Draft.fragment(), "#exercise-draft");
+        let config = ConfigSpec { preset: "value".into(), ..ConfigSpec::default() };
+        let text = exercises::skeleton::exercise_file(
+            "tried",
+            "Tried",
+            "How many?",
+            3,
+            "int main(void) { return 0; }",
+            &config,
+            &Question::Verdict,
+        );
+        let s = draft_session(Some(&text));
+        assert!(s.is_draft());
+        let ex = s.exercise().expect("one exercise");
+        assert_eq!((ex.id.as_str(), ex.prompt.as_str(), ex.points), ("tried", "How many?", 3));
+        assert!(matches!(draft_session(None), Session::Failed(_)));
+        match draft_session(Some("format = 1\nid = \"x\"")) {
+            Session::Failed(m) => assert!(m.contains("exercise.toml:"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_bar_shows_the_prompts_question() {
+        assert_eq!(question_paragraph("Context.\n\n**How many?**\n"), "**How many?**");
+        assert_eq!(question_paragraph("One line only"), "One line only");
+        assert_eq!(question_paragraph("Ask this.\n\n```c\nint x;\n```\n"), "Ask this.");
+        assert_eq!(question_paragraph(""), "");
+    }
+
     #[test]
     fn export_names_are_file_names() {
         let p = Progress { student: " Ana María/../x ".into(), ..Progress::default() };
@@ -1035,8 +1203,10 @@ mod tests {
             max_points: 1,
             explanation: "x".into(),
             details: vec![],
+            solution: Some("the run had 4".into()),
         };
-        p.record(Answer::Count { value: 3 }, &f);
+        p.record(Answer::Count { value: 3 }, &f, None);
+        assert_eq!(p.results["e"].solution, None, "a wrong answer's solution is not kept when the set never reveals it");
         p.drafts.insert("e".into(), Draft { value: "4".into(), ..Draft::default() });
         assert_eq!(Progress::from_json(&p.to_json()), p);
         assert_eq!(p.status("e"), Status::Partial);
@@ -1160,7 +1330,12 @@ mod tests {
             let view = view
                 .reduce(SetAction::ImportStudent("Bob".into()))
                 .reduce(SetAction::Status(format!("Re-checking 1 of 1: {}…", ex.title)))
-                .reduce(SetAction::ImportRecorded { exercise: ex.id.clone(), answer: answer.clone(), feedback: f })
+                .reduce(SetAction::ImportRecorded {
+                    exercise: ex.id.clone(),
+                    answer: answer.clone(),
+                    attempts: vec![Answer::Verdict { verdict: "unknown".into() }, answer.clone()],
+                    feedback: f,
+                })
                 .reduce(SetAction::ImportDone(Ok(ImportReport {
                     total: 1,
                     student: "Bob".into(),
@@ -1168,6 +1343,11 @@ mod tests {
                     skipped: vec!["gone".into()],
                 })));
             assert_eq!(view.progress.student, "Bob");
+            assert_eq!(
+                view.progress.attempts[&ex.id],
+                vec![Answer::Verdict { verdict: "unknown".into() }, answer.clone()],
+                "the file's attempts, the re-checked answer last"
+            );
             assert_eq!(view.status, None);
             let (ok, note) = view.import_note.clone().unwrap();
             assert!(ok);

@@ -50,6 +50,20 @@ pub fn forget_progress(set: &str) {
     }
 }
 
+/// The exercise draft an instructor made or loaded in this browser (see
+/// [`crate::model::exercise::draft_session`]), if any.
+pub fn load_exercise_draft() -> Option<String> {
+    local_storage()?.get_item(exercise::DRAFT_KEY).ok().flatten()
+}
+
+/// Keeps an exercise draft to try (`#exercise-draft`), replacing the last
+/// one, and starts its progress afresh. `false` when the storage refused it.
+pub fn save_exercise_draft(text: &str) -> bool {
+    let Some(s) = local_storage() else { return false };
+    let _ = s.remove_item(&exercise::storage_key(exercise::DRAFT_SET));
+    s.set_item(exercise::DRAFT_KEY, text).is_ok()
+}
+
 /// The program text kept by the last visit, if any.
 pub fn load_program() -> Option<String> {
     local_storage()?.get_item(PROGRAM_KEY).ok().flatten()

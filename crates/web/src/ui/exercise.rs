@@ -1,8 +1,8 @@
 //! Exercises in the page (Yew): the
 //! [`ExercisePane`] above the playground (prompt, answer widget per
-//! question kind, check, feedback, hints, progress, export), and the
-//! instructor's [`MakeExerciseButton`] ("make an exercise from what I
-//! see"). What is shown and graded is decided in [`crate::model::exercise`]:
+//! question kind, check, feedback, hints, progress, export) with its
+//! question bar (`crate::ui::exercise_bar`), and the instructor's
+//! [`MakeExerciseButton`] (`crate::ui::make_exercise`). What is shown and graded is decided in [`crate::model::exercise`]:
 //! the set view's state changes only through its reducer
 //! ([`SetState::reduce`]), and answers are graded through the page's run
 //! driver ([`crate::ui::run::drive`]).
@@ -19,11 +19,10 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
+pub use crate::ui::make_exercise::MakeExerciseButton;
+
 use crate::model::exercise::Session;
-use crate::model::exercise::{
-    points_text, skeleton_question, Draft, Grader, Grading, ImportReport, Progress, Route, SetAction, SetState, Status,
-    SKELETON_KINDS,
-};
+use crate::model::exercise::{points_text, Draft, Grader, Grading, ImportReport, Progress, Route, SetAction, SetState, Status};
 use crate::model::run_driver::SliceEnd;
 use crate::platform::files::download;
 use crate::platform::storage::{forget_progress, load_progress, save_progress};
@@ -93,7 +92,8 @@ async fn import_answers(
                 grade(g, runs.clone(), on_status).await
             }
         };
-        dispatch.dispatch(SetAction::ImportRecorded { exercise: ex.id.clone(), answer: answer.clone(), feedback });
+        let attempts = file.attempts.get(&ex.id).cloned().unwrap_or_default();
+        dispatch.dispatch(SetAction::ImportRecorded { exercise: ex.id.clone(), answer: answer.clone(), attempts, feedback });
     }
     Ok(ImportReport { total, student: file.student, file: name.to_string(), skipped: unknown })
 }
@@ -214,6 +214,7 @@ fn set_view(props: &SetViewProps) -> Html {
 
     let st = &*h.state;
     html! {
+        <>
         <section class={classes!("exercise-pane", st.collapsed.then_some("collapsed"))} data-testid="exercise-pane">
             { set_head(&h) }
             { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
@@ -227,6 +228,8 @@ fn set_view(props: &SetViewProps) -> Html {
                 </div>
             }
         </section>
+        { crate::ui::exercise_bar::exercise_bar(&h.state, props.current) }
+        </>
     }
 }
 
@@ -402,7 +405,7 @@ fn exercise_article(h: &SetHandles, props: &SetViewProps) -> Html {
                 <p class="status status-error" data-testid="answer-error" role="alert">{ m.clone() }</p>
             }
             if let Some(o) = result {
-                { feedback(&o) }
+                { feedback(&o, st.progress.tries(&ex.id), st.set.reveal_after) }
             }
             if hints > 0 {
                 <ol class="hints">{ for ex.hints.iter().take(hints).map(|h| html! {
@@ -414,8 +417,16 @@ fn exercise_article(h: &SetHandles, props: &SetViewProps) -> Html {
 }
 
 /// The result of the answer checked last: right, partly or not, points,
-/// explanation and details.
-fn feedback(o: &crate::model::exercise::Outcome) -> Html {
+/// explanation and details; for a wrong answer, what is off (never the
+/// answer), and the answer itself once the set reveals it (`reveal_after`
+/// checked answers), or when it will.
+fn feedback(o: &crate::model::exercise::Outcome, tries: usize, reveal_after: Option<u32>) -> Html {
+    let later = match (o.correct, &o.solution, reveal_after) {
+        (false, None, Some(n)) if tries < n as usize => {
+            Some(format!("The answer is shown after {n} checked answers ({tries} so far)."))
+        }
+        _ => None,
+    };
     html! {
         <div class={classes!("feedback", if o.correct { "right" } else if o.points > 0.0 { "partial" } else { "wrong" })}
             data-testid="feedback" data-correct={o.correct.to_string()} data-points={points_text(o.points)}>
@@ -427,6 +438,16 @@ fn feedback(o: &crate::model::exercise::Outcome) -> Html {
             if !o.details.is_empty() {
                 <ul class="feedback-details">{ for o.details.iter().map(|d| html! { <li>{ d.clone() }</li> }) }</ul>
             }
+            if let Some(solution) = &o.solution {
+                <details class="feedback-solution" data-testid="feedback-solution" open=true>
+                    <summary>{ format!("The answer (shown after {tries} checked answers)") }</summary>
+                    <div>{ crate::ui::gallery::blocks(&crate::model::gallery::render_markdown(solution)) }</div>
+                </details>
+            }
+            if let Some(note) = later {
+                <p class="exercise-note" data-testid="reveal-note">{ note }</p>
+            }
+            <p class="exercise-note feedback-tries" data-testid="feedback-tries">{ format!("Checked answers so far: {tries}") }</p>
         </div>
     }
 }
@@ -631,100 +652,5 @@ fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str, links: &cra
                 <input type="text" data-testid="answer-expression" spellcheck="false" placeholder="x <= n && y == 2 * x" value={d.expression.clone()} oninput={on_text_input(draft, |d, v| d.expression = v)} />
             </label>
         },
-    }
-}
-
-/// Properties of [`MakeExerciseButton`].
-#[derive(Properties, PartialEq)]
-pub struct MakeExerciseProps {
-    /// The editor's program.
-    pub source: String,
-    /// The shown analysis frame (for the step and the run).
-    pub frames: crate::ui::graphs::FrameStore,
-}
-
-/// The top bar's "Make exercise" button: the current program,
-/// configuration and step become an exercise file to download (format of
-/// `docs/exercises.md`; the instructor writes the prompt and adds the
-/// reference answers to `solutions.toml`).
-#[function_component(MakeExerciseButton)]
-pub fn make_exercise_button(props: &MakeExerciseProps) -> Html {
-    let open = use_state(|| false);
-    let kind = use_state(|| "verdict".to_string());
-    let id = use_state(|| "my-exercise".to_string());
-    let title = use_state(|| "My exercise".to_string());
-    let selection = use_context::<crate::ui::selection::SelectionContext>();
-    let links = crate::ui::share::use_share_links();
-    let show = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(!*open))
-    };
-    if !*open {
-        return html! {
-            <button class="make-exercise" data-testid="make-exercise" onclick={show}
-                title="Turn the program, the configuration and the shown step into an exercise file">{ "Make exercise" }</button>
-        };
-    }
-    let (spec, _) = links.analysis_now();
-    let frame = props.frames.get();
-    let next_step = frame.as_ref().map_or(1, |f| f.snapshot.stats.steps + 1);
-    let node = match selection.map(|s| s.selection) {
-        Some(crate::model::selection::Selection::Node(n)) => Some(n.0),
-        _ => None,
-    };
-    let question = skeleton_question(&kind, &spec.preset, next_step, node);
-    let config = crate::model::exercise::config_spec(&spec);
-    let text = exercises::skeleton::exercise_toml(&id, &title, &props.source, &config, &question);
-    let id_ok = crate::model::exercise::valid_id(&id);
-    let problem = crate::model::exercise::check_skeleton(&text).err();
-    let on_kind = {
-        let kind = kind.clone();
-        Callback::from(move |e: Event| kind.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
-    };
-    let on_id = {
-        let id = id.clone();
-        Callback::from(move |e: InputEvent| id.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_title = {
-        let title = title.clone();
-        Callback::from(move |e: InputEvent| title.set(e.target_unchecked_into::<HtmlInputElement>().value()))
-    };
-    let on_download = {
-        let (text, id) = (text.clone(), (*id).clone());
-        Callback::from(move |_: MouseEvent| download(&format!("{id}.toml"), &text, "application/toml"))
-    };
-    let close = {
-        let open = open.clone();
-        Callback::from(move |_: MouseEvent| open.set(false))
-    };
-    html! {
-        <>
-            <button class="make-exercise" data-testid="make-exercise" onclick={show.clone()}>{ "Make exercise" }</button>
-            <div class="skeleton-pop" data-testid="skeleton-dialog" role="dialog" aria-label="Make an exercise from what I see">
-                <div class="gallery-head">
-                    <h2>{ "Make an exercise from what I see" }</h2>
-                    <button class="gallery-close" onclick={close} aria-label="Close">{ "✕" }</button>
-                </div>
-                <p class="exercise-note">{ format!("The program in the editor, the configuration {} and ", spec.describe()) }
-                    { if frame.is_some() { format!("step {next_step} of the shown run") } else { "no run yet (analyze to ask about a step)".to_string() } }
-                    { ". Put the file in a set directory, list it in set.toml, write the prompt, and add reference and wrong answers to solutions.toml; `cpaplay exercise check` validates the set." }</p>
-                <div class="skeleton-form">
-                    <label>{ "Id " }<input data-testid="skeleton-id" value={(*id).clone()} oninput={on_id} /></label>
-                    <label>{ "Title " }<input data-testid="skeleton-title" value={(*title).clone()} oninput={on_title} /></label>
-                    <label>{ "Question " }
-                        <select data-testid="skeleton-kind" onchange={on_kind}>
-                            { for SKELETON_KINDS.iter().map(|(k, what)| html! { <option value={*k} selected={*kind == *k}>{ format!("{k}: {what}") }</option> }) }
-                        </select>
-                    </label>
-                </div>
-                if !id_ok {
-                    <p class="status status-error">{ "The id is 1 to 64 of a-z, 0-9 and -." }</p>
-                } else if let Some(p) = &problem {
-                    <p class="status status-error" data-testid="skeleton-error">{ format!("This exercise would not load: {p}") }</p>
-                }
-                <pre class="skeleton-text" data-testid="skeleton-toml">{ text.clone() }</pre>
-                <button class="primary" data-testid="skeleton-download" disabled={!id_ok || problem.is_some()} onclick={on_download}>{ format!("Download {}.toml", *id) }</button>
-            </div>
-        </>
     }
 }

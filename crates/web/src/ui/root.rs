@@ -1,5 +1,6 @@
 //! The page's root: opens an exercise link (`#exercises`,
-//! `#exercise=SET/ID`) by fetching the set's files, then mounts the
+//! `#exercise=SET/ID`, or `#exercise-draft`: the draft kept in this
+//! browser) by fetching the set's files, then mounts the
 //! playground ([`crate::ui::page::App`]) with the exercise's program and
 //! configuration, or mounts it at once.
 
@@ -14,6 +15,7 @@ use crate::platform::files::fetch_text;
 /// rounds (see [`FetchedFiles`]).
 async fn open(route: Route) -> Session {
     match route {
+        Route::Draft => crate::model::exercise::draft_session(crate::platform::storage::load_exercise_draft().as_deref()),
         Route::Sets => {
             let index = match fetch_text(&format!("{EXERCISES_DIR}/{}", exercises::load::SETS_INDEX)).await {
                 Ok(t) => t,
