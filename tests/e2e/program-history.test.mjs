@@ -55,7 +55,19 @@ test('opening a gallery example keeps the student program and restores it on req
   await byId('gallery').waitFor();
   await Promise.all([page.waitForEvent('load'), byId('open-cegar-footnote').click()]);
   await byId('cfa-listing').waitFor();
-  // This example opens its two configurations in the compare view; close it.
+  // This example opens its two configurations in the compare view, which
+  // keeps the program and the example's guidance in view beside the panes.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const aside = byId('compare-source');
+  await aside.waitFor();
+  const asideText = await aside.innerText();
+  assert.match(asideText, /extern int systemCall\(void\);/, 'the compared program is shown');
+  assert.match(await byId('compare-guide').innerText(), /What to look at/);
+  const asideBox = await aside.boundingBox();
+  const paneBox = await byId('compare-pane').first().boundingBox();
+  assert.ok(asideBox.x + asideBox.width <= paneBox.x + 1, 'the program sits beside the panes, not over them');
+  assert.ok(asideBox.y >= 0 && asideBox.y < 200, 'at the top of the view');
+  await page.screenshot({ path: path.join(artifacts, 'history-0-compare-with-source.png') });
   await byId('compare-close').click();
   const notice = byId('replaced-notice');
   await notice.waitFor();

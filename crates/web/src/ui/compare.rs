@@ -140,6 +140,9 @@ pub fn compare_button(props: &CompareProps) -> Html {
         })
     };
 
+    // The example the compared program came from, if any: its guidance
+    // stays beside the program in the view.
+    let guide = use_memo(props.source.clone(), |s| crate::model::gallery::example_with_program(s));
     let st = view.state.borrow();
     // What a share link made now carries.
     let (shown, position) = st.shared();
@@ -150,7 +153,7 @@ pub fn compare_button(props: &CompareProps) -> Html {
             <button class="compare-open" data-testid="compare-open" onclick={on_open}
                 title="Run two or three configurations on this program side by side">{ "Compare" }</button>
             if st.open {
-                { render(&view, &st, &props.source) }
+                { render(&view, &st, &props.source, guide.as_ref().as_ref()) }
             }
         </>
     }
@@ -274,19 +277,47 @@ impl Shown {
     }
 }
 
-/// The open view: its head (choices, Run, status), the stepping controls,
-/// the divergence banner, the panes, the heat map and plots, the summary.
-fn render(view: &View, st: &CompareView, source: &str) -> Html {
+/// The open view: the compared program (and its example's guidance)
+/// beside its head (choices, Run, status), the stepping controls, the
+/// divergence banner, the panes, the heat map and plots, the summary.
+fn render(view: &View, st: &CompareView, source: &str, guide: Option<&crate::model::gallery::Example>) -> Html {
     let shown = Shown::of(st);
     html! {
         <div class="compare-overlay" data-testid="compare-view" role="dialog" aria-label="Compare configurations">
-            { head(view, st, source) }
-            { controls(view, &shown) }
-            { divergence_banner(view, st, &shown) }
-            { panes(view, &shown) }
-            { heat_and_plots(st, &shown) }
-            { summary(&shown) }
+            <div class="compare-layout">
+                { program_aside(source, guide) }
+                <div class="compare-main">
+                    { head(view, st, source) }
+                    { controls(view, &shown) }
+                    { divergence_banner(view, st, &shown) }
+                    { panes(view, &shown) }
+                    { heat_and_plots(st, &shown) }
+                    { summary(&shown) }
+                </div>
+            </div>
         </div>
+    }
+}
+
+/// The compared program with line numbers (the panes name lines and
+/// nodes, so the source stays in view while the student steps), and the
+/// "What to look at" guidance of the example it came from; collapsible.
+fn program_aside(source: &str, guide: Option<&crate::model::gallery::Example>) -> Html {
+    html! {
+        <aside class="compare-source" data-testid="compare-source" aria-label="The compared program">
+            if let Some(example) = guide {
+                <details class="compare-guide" open=true data-testid="compare-guide">
+                    <summary>{ example.title.clone() }</summary>
+                    { crate::ui::gallery::blocks(example.guidance()) }
+                </details>
+            }
+            <details open=true>
+                <summary>{ "Program" }</summary>
+                <ol class="source-lines">
+                    { for source.lines().map(|l| html! { <li><code>{ l.to_string() }</code></li> }) }
+                </ol>
+            </details>
+        </aside>
     }
 }
 
