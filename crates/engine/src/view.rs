@@ -211,6 +211,10 @@ pub struct Snapshot {
     pub interpolants: Vec<InterpolantView>,
     /// The path the latest refinement refuted.
     pub refuted_path: Vec<EdgeId>,
+    /// A state a merge replaced while it was waiting: it left the waitlist
+    /// (and its count) at the merge, so the `WaitlistRemove` that repeats
+    /// the removal changes nothing.
+    pub waitlist_left_early: Option<StateId>,
 }
 
 /// The latest counterexample check, as the page shows it.
@@ -315,6 +319,16 @@ impl Snapshot {
         if let Some(s) = self.st(id) {
             s.replaced_by = Some(by);
         }
+        // A replaced state that was still waiting leaves the waitlist now
+        // too, so the waitlist panel agrees with the step text.
+        if self.waitlist.contains(&id) {
+            self.waitlist.retain(|s| *s != id);
+            if let Some(s) = self.st(id) {
+                s.in_waitlist = false;
+            }
+            self.stats.waitlist = self.stats.waitlist.saturating_sub(1);
+            self.waitlist_left_early = Some(id);
+        }
     }
 
     /// The check of an error path: the latest counterexample.
@@ -387,6 +401,12 @@ impl Snapshot {
             }
             Event::WaitlistRemove { state } => {
                 self.waitlist.retain(|s| s != state);
+                if self.waitlist_left_early == Some(*state) {
+                    // Removed and counted at the merge already (see
+                    // `replace`): the count stays what the list shows.
+                    self.stats.waitlist = self.waitlist.len() as u64;
+                    self.waitlist_left_early = None;
+                }
                 if let Some(s) = self.st(*state) {
                     s.in_waitlist = false;
                 }

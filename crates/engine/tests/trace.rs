@@ -161,13 +161,30 @@ fn listing_1_story_snapshot() {
 /// statistics agrees with the reached set at every event.
 #[test]
 fn a_merge_replaces_the_reached_state_at_its_own_event() {
-    let ev = mock_trace(true);
+    // The mock's merges and octagon-join on a diamond in a loop, whose
+    // reverse-postorder waitlist keeps the state at the join waiting until
+    // the other branch is merged into it.
+    let src = "extern int __VERIFIER_nondet_int(void);\nint main() {\n  int x = 0; int i = 0;\n  while (i < 3) {\n    if (__VERIFIER_nondet_int()) x = x + 1; else x = x + 2;\n    i = i + 1;\n  }\n  return x;\n}\n";
+    let program = Arc::new(cfa::from_source(src).unwrap());
+    let octagon = build_analysis(program, &Config::preset("octagon-join").unwrap(), true).unwrap().run();
+    let waiting: usize = [mock_trace(true), octagon].iter().map(|ev| merges_replace_at_their_own_event(ev)).sum();
+    assert!(waiting > 0, "some replaced state was still waiting");
+}
+
+/// Checks one trace; returns how many replaced states were still waiting.
+fn merges_replace_at_their_own_event(ev: &[Event]) -> usize {
     let mut s = Snapshot::default();
     let mut replacing_merges = 0;
-    for e in &ev {
+    let mut waiting_when_replaced = 0;
+    for e in ev {
+        if let Event::Merge { reached, replaced: true, .. } = e {
+            waiting_when_replaced += usize::from(s.waitlist.contains(reached));
+        }
         s.apply(e);
         assert_eq!(s.stats.reached as usize, s.reached_len(), "after event {}: {}", s.position, s.step_text());
+        assert_eq!(s.stats.waitlist as usize, s.waitlist.len(), "after event {}: {}", s.position, s.step_text());
         if let Event::Merge { reached, result, replaced: true, .. } = e {
+            assert!(!s.waitlist.contains(reached), "{reached} is still waiting at the merge that replaced it");
             replacing_merges += 1;
             assert!(s.step_text().ends_with(&format!("→ {result} replaces {reached}")), "{}", s.step_text());
             let st = s.state(*reached).unwrap();
@@ -176,5 +193,6 @@ fn a_merge_replaces_the_reached_state_at_its_own_event() {
         }
     }
     assert!(replacing_merges > 0, "the trace has merges that replaced a state");
-    assert_eq!(Snapshot::of(&ev).stats, Statistics::of(&ev));
+    assert_eq!(Snapshot::of(ev).stats, Statistics::of(ev));
+    waiting_when_replaced
 }
