@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod compare;
 pub mod config_panel;
+pub mod dialogs;
 pub mod editor;
 pub mod exercise;
 pub mod gallery;
