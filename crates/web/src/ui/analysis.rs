@@ -285,7 +285,7 @@ fn run_view(
     html! {
         <div class={classes!("analysis", (!st.program_ok).then_some("program-broken"))} data-testid="analysis">
             { chooser }
-            <p class={status_class} data-testid="run-status">
+            <p class={status_class} data-testid="run-status" title={status.clone()}>
                 <span class="run-config">{ run.spec.describe() }</span>{ ": " }{ status }
             </p>
             if !st.program_ok {
@@ -499,7 +499,8 @@ fn controls(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html
     html! {
         <>
             <div class="controls" data-testid="controls">
-                { button("step-start", "◀◀", "Back to event 0 (Home)", Ctl::Start, false, pos == 0) }
+                // The ends' own buttons stay enabled (a no-op there).
+                { button("step-start", "◀◀", "Back to event 0 (Home)", Ctl::Start, false, false) }
                 { button("step-back", "◀ Step", "One algorithm step back (←)", Ctl::Back, false, pos == 0) }
                 { button("step", "Step ▶", "One algorithm step: from the waitlist pop to the next (→)", Ctl::Step, true, pos >= len) }
                 <span class="event-buttons" title="One event at a time">
@@ -511,7 +512,7 @@ fn controls(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html
                 <select data-testid="speed" title="Play speed" onchange={on_speed}>
                     { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == st.speed}>{ format!("{s} ev/s") }</option> }) }
                 </select>
-                { button("run-end", "▶▶", "To the last event (End)", Ctl::End, true, pos >= len) }
+                { button("run-end", "▶▶", "To the last event (End)", Ctl::End, true, false) }
                 <label class="step-number" title="Go to the end of this algorithm step (0: before the first pop)">{ "step " }
                     <input data-testid="step-number" type="number" min="0" max={run.steps().to_string()} value={panels.step.to_string()}
                         onchange={on_step_number} disabled={broken} />
@@ -584,11 +585,14 @@ fn breakpoints(pane: &Pane, st: &AnalysisState, run: &Run) -> Html {
             { for Breakpoint::ALL.iter().map(|&bp| {
                 let target = break_target(run, bp);
                 let none = matches!(target, BreakTarget::NoneAfterHere | BreakTarget::NoneInRun);
+                // Only "none in this run" is spelled out on the button; "none
+                // after this point" is its tooltip (it would fill rows).
+                let spelled = target == BreakTarget::NoneInRun;
                 html! {
                     <button data-testid={bp.key()} class={classes!(none.then_some("bp-none"))} disabled={blocked || none}
                         title={format!("Run to the {}{}", bp.label(), if none { format!(": {}", target.note()) } else { String::new() })} onclick={pane.ctl(Ctl::Break(bp))}>
                         { bp.short() }
-                        if none {
+                        if spelled {
                             <span class="bp-note">{ format!(" — {}", target.note()) }</span>
                         }
                     </button>
@@ -615,7 +619,7 @@ fn step_panels(panels: &Panels) -> Html {
             // The error-path panel (a sibling component) belongs right here,
             // under the verdict.
             <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
-            <p class="event-text" data-testid="event-text">
+            <p class="event-text" data-testid="event-text" title={panels.event_text.clone()}>
                 if panels.position > 0 {
                     <span class="event-no">{ format!("event {}: ", panels.position) }</span>{ panels.event_text.clone() }
                 } else {
