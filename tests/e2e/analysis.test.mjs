@@ -1,7 +1,10 @@
 // Browser end-to-end tests of the analysis in the page (dist/): choose a
 // configuration, analyze Listing 2.1 of the octagon thesis, step through the
-// CPA+ algorithm's events forward and back, run to the end, and hit a step
-// limit while the page stays responsive. (How long a step takes to render
+// CPA+ algorithm's events forward and back, whole algorithm steps (pop …
+// stop) and single events, run to the end, hit a step limit while the page
+// stays responsive; the pane fits a laptop screen (1280×800, 1366×768), and
+// the small things: disabled looks disabled, Escape closes dialogs, no
+// console warning on load. (How long a step takes to render
 // is measured by tests/bench/render-step.mjs, not here.)
 //
 //   node --test tests/e2e/        (after `trunk build --release`)
@@ -11,7 +14,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { analyze as analyzeIn, artifacts, atEvent, expectText, settled, stateRows, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, atEvent, expectText, settled, shownEvent, stateRows, until, untilOk, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-analysis-', timeout: 30_000 });
@@ -38,16 +41,16 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   await byId('int-model').selectOption('math');
   await analyze('octagon-widening');
   assert.match(await byId('run-status').innerText(), /octagon-widening, math.*TRUE/);
-  assert.match(await byId('position').innerText(), /^event 0 of \d+$/);
+  assert.match(await byId('position').innerText(), /^step 0 · event 0 \/ 176$/);
 
   const seen = [];
   for (let i = 1; i <= 20; i++) {
-    await byId('step').click();
+    await byId('event-next').click();
     await atEvent(page, i);
     seen[i] = await view();
   }
   const v20 = seen[20];
-  assert.match(v20.position, /^event 20 of /);
+  assert.equal(v20.position, 'step 3 · event 20 / 176');
   // The same panels as the native view-model test at event 20
   // (crates/web/src/analysis.rs): step 3 pops s2 at N2 and transfers it
   // along the loop's `while` edge; the waitlist is empty (one path so far).
@@ -72,20 +75,36 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   // The current edge's source line is highlighted in the gutter, the node in the listing.
   await page.screenshot({ path: path.join(artifacts, 'analysis-1-step-20.png') });
 
-  for (let i = 0; i < 5; i++) await byId('step-back').click();
+  for (let i = 0; i < 5; i++) await byId('event-back').click();
   await atEvent(page, 15);
-  assert.deepEqual(await view(), seen[15], 'five steps back is the view seen at event 15');
+  assert.deepEqual(await view(), seen[15], 'five events back is the view seen at event 15');
 
-  // Keyboard: → steps, ← steps back (focus outside the editor).
+  // Keyboard: Shift+→ one event, Shift+← one back (focus outside the editor).
   await page.locator('h1').click();
   // Each read waits for the position first: the page renders after the key.
   const at = (k) => atEvent(page, k);
-  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Shift+ArrowRight');
   await at(16);
   assert.deepEqual(await view(), seen[16]);
-  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('Shift+ArrowLeft');
   await at(15);
   assert.deepEqual(await view(), seen[15]);
+  // → and ← move whole algorithm steps: → ends the step shown, just
+  // before the next pop; ← goes to the end of the step before.
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]').dataset.event !== '15');
+  const [, n] = (await byId('position').innerText()).match(/^step (\d+) · event \d+ \/ 176$/);
+  assert.match(await byId('step-text').innerText(), new RegExp(`^step ${n}: pop s\\d+ @N\\d+; transfer`));
+  const end = await shownEvent(page);
+  await page.keyboard.press('Shift+ArrowRight');
+  await at(end + 1);
+  assert.match(await byId('event-text').innerText(), new RegExp(`^event ${end + 1}: step ${Number(n) + 1} begins: s\\d+ is popped`));
+  await page.keyboard.press('ArrowLeft');
+  await at(end);
+  await page.keyboard.press('ArrowLeft');
+  await expectText(byId('position'), new RegExp(`^step ${Number(n) - 1} · `));
+  await byId('timeline').fill('15');
+  await at(15);
 
   // Breakpoint: the next merge that changed a state.
   await byId('bp-merge').click();
@@ -99,7 +118,7 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   await byId('speed').selectOption('30');
   await page.locator('h1').click();
   await page.keyboard.press(' ');
-  await page.waitForFunction(() => /^event (1[7-9]|[2-9]\d|\d{3}) /.test(document.querySelector('[data-testid=position]').innerText));
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=position]').dataset.event) >= 17);
   await page.keyboard.press(' ');
   await expectText(byId('play'), 'Play', 'space paused the play');
   const paused = await byId('position').innerText();
@@ -173,6 +192,229 @@ test('a long run computes in slices: the page answers while computing, and Cance
   await settled(page);
   await settled(page);
   assert.equal(await byId('run-status').innerText(), stopped, 'the run stopped where it was cancelled');
+});
+
+/** Where an element is on the screen (getBoundingClientRect), and the viewport. */
+function box(locator) {
+  return locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, vh: innerHeight, vw: innerWidth };
+  });
+}
+
+/** Asserts that `locator` is drawn and starts within the viewport, with at least `min` px of it in view. */
+async function inView(locator, what, min = 20) {
+  const b = await box(locator);
+  assert.ok(b.height > 0, `${what} is drawn: ${JSON.stringify(b)}`);
+  assert.ok(b.top >= 0 && b.top + Math.min(min, b.height) <= b.vh, `${what} is within the viewport: ${JSON.stringify(b)}`);
+  assert.ok(b.left >= 0 && b.right <= b.vw + 0.5, `${what} is not cut off at the side: ${JSON.stringify(b)}`);
+  return b;
+}
+
+/** The page itself does not scroll (only the panes' insides do). */
+async function pageDoesNotScroll() {
+  const { scrollTop, scrollHeight, innerH } = await page.evaluate(() => ({
+    scrollTop: document.scrollingElement.scrollTop,
+    scrollHeight: document.scrollingElement.scrollHeight,
+    innerH: innerHeight,
+  }));
+  assert.equal(scrollTop, 0, 'the page is not scrolled');
+  assert.ok(scrollHeight <= innerH + 1, `the page fits the window: ${scrollHeight} > ${innerH}`);
+}
+
+for (const [width, height] of [[1280, 800], [1366, 768]]) {
+  test(`the algorithm fits a ${width}×${height} screen: toolbar, verdict, state, waitlist and reached set without scrolling`, async () => {
+    await page.setViewportSize({ width, height });
+    await page.goto(baseUrl);
+    await byId('cfa-listing').waitFor();
+    await byId('reset').click();
+    await byId('int-model').selectOption('math');
+    await analyze('octagon-widening');
+    // Mid-run: a waitlist to show. Then the end: the verdict.
+    await byId('step-number').fill('12');
+    await byId('step-number').press('Enter');
+    await expectText(byId('position'), /^step 12 · /);
+    await pageDoesNotScroll();
+    await inView(byId('step-toolbar'), 'the step toolbar');
+    for (const tab of ['state', 'waitlist', 'reached']) {
+      await byId(`tab-${tab}`).click();
+      await untilOk(page, () => byId(`tab-body-${tab}`).isVisible(), (v) => assert.ok(v, `the ${tab} tab shows`));
+      await inView(byId(`tab-body-${tab}`), `the ${tab} tab's body`, 60);
+      await pageDoesNotScroll();
+    }
+    await page.screenshot({ path: path.join(artifacts, `analysis-layout-${width}x${height}-step12.png`) });
+    await byId('run-end').click();
+    await expectText(byId('verdict'), /^Verdict: TRUE/);
+    const verdict = await inView(byId('verdict'), 'the verdict');
+    assert.ok(verdict.bottom <= verdict.vh, 'the whole verdict line is in view');
+    await inView(byId('step-toolbar'), 'the step toolbar at the end');
+    // The solver log is one closed line below the pane; opened, the verdict stays.
+    const log = await box(byId('solver-panel'));
+    assert.ok(log.height < 44 && log.bottom <= log.vh, `the closed solver log is one line: ${JSON.stringify(log)}`);
+    await byId('solver-log-toggle').click();
+    await untilOk(page, () => byId('solver-round-trip').isVisible(), (v) => assert.ok(v));
+    await inView(byId('verdict'), 'the verdict with the solver log open');
+    await inView(byId('step-toolbar'), 'the step toolbar with the solver log open');
+    await byId('solver-log-toggle').click();
+    // Predict mode: its questions are a tab; the toolbar and the verdict stay.
+    await byId('tab-predict').click();
+    await byId('predict-toggle').check();
+    await inView(byId('predict'), 'predict mode');
+    await inView(byId('step-toolbar'), 'the step toolbar in predict mode');
+    await byId('predict-toggle').uncheck();
+    await byId('tab-reached').click();
+    await pageDoesNotScroll();
+    await page.screenshot({ path: path.join(artifacts, `analysis-layout-${width}x${height}-end.png`) });
+  });
+}
+
+test('Step ▶ moves to the next pop, the event buttons one event; ends are disabled; a step number can be typed', async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await byId('step-start').click();
+  await atEvent(page, 0);
+  for (const id of ['step-back', 'event-back']) {
+    await untilOk(page, () => byId(id).isDisabled(), (d) => assert.equal(d, true, `${id} at the start`));
+  }
+  await byId('step').click();
+  await expectText(byId('position'), /^step 0 · event \d+ \/ 176$/);
+  assert.match(await byId('step-text').innerText(), /^start: .*create the initial state s0 @N0; add s0$/);
+  await byId('step').click();
+  await expectText(byId('position'), /^step 1 · event \d+ \/ 176$/);
+  assert.match(await byId('step-text').innerText(), /^step 1: pop s0 @N0; transfer along N0→N1 .*; stop: s1 not covered; add s1$/);
+  // The next event is the next pop.
+  const end1 = await shownEvent(page);
+  await byId('event-next').click();
+  await atEvent(page, end1 + 1);
+  assert.equal(await byId('position').innerText(), `step 2 · event ${end1 + 1} / 176`);
+  assert.match(await byId('event-text').innerText(), /step 2 begins: s1 is popped from the waitlist/);
+  // Every event is described: the transfer, then the state it created.
+  const texts = [];
+  for (let k = end1 + 2; k <= end1 + 6; k++) {
+    await byId('event-next').click();
+    await atEvent(page, k);
+    texts.push(await byId('event-text').innerText());
+  }
+  assert.ok(texts.every((t) => /^event \d+: \S/.test(t)), texts.join('\n'));
+  assert.ok(texts.some((t) => /^event \d+: transfer from s1 along N1→N2 .* gives s2$/.test(t)), texts.join('\n'));
+  assert.ok(texts.some((t) => /^event \d+: state s2 @N2 created: a successor of s1 \(transfer\)$/.test(t)), texts.join('\n'));
+  // A typed step number shows that step whole.
+  await byId('step-number').fill('7');
+  await byId('step-number').press('Enter');
+  await expectText(byId('position'), /^step 7 · event \d+ \/ 176$/);
+  assert.match(await byId('step-text').innerText(), /^step 7: pop /);
+  await until(page, () => byId('step-number').inputValue(), '7', 'the box shows the step');
+  // At the end, the forward buttons are disabled.
+  await byId('run-end').click();
+  await atEvent(page, 176);
+  for (const id of ['step', 'event-next']) {
+    await untilOk(page, () => byId(id).isDisabled(), (d) => assert.equal(d, true, `${id} at the end`));
+  }
+  assert.equal(await byId('step-back').isDisabled(), false);
+});
+
+test('run-to buttons without a target say "none in this run" instead of jumping to the end', async () => {
+  await byId('timeline').fill('30');
+  await atEvent(page, 30);
+  for (const id of ['bp-refinement', 'bp-solver', 'bp-target']) {
+    await untilOk(page, () => byId(id).isDisabled(), (d) => assert.equal(d, true, `${id} has no target in Listing 2.1`));
+    assert.match(await byId(id).innerText(), /none in this run$/);
+  }
+  assert.equal(await byId('bp-widening').isDisabled(), false);
+  assert.doesNotMatch(await byId('bp-widening').innerText(), /none/);
+  await byId('bp-widening').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]').dataset.event !== '30');
+  assert.ok((await shownEvent(page)) < 176, 'a widening before the end');
+  assert.match(await byId('step-text').innerText(), /widening/);
+});
+
+test('keyboard shortcuts are listed in a help popover, and Escape closes it and the dialogs', async () => {
+  await byId('help').click();
+  const help = await expectText(byId('help-pop'), /Keyboard shortcuts/);
+  for (const keys of ['→ / ←', 'Shift+→ / Shift+←', 'Space', 'Esc']) assert.ok(help.includes(keys), `${keys} listed: ${help}`);
+  await page.screenshot({ path: path.join(artifacts, 'analysis-5-help.png') });
+  await page.locator('h1').click();
+  await page.keyboard.press('Escape');
+  await untilOk(page, () => byId('help-pop').count(), (n) => assert.equal(n, 0, 'Escape closed the help'));
+  await page.keyboard.press('?');
+  await byId('help-pop').waitFor();
+  await page.keyboard.press('Escape');
+  await untilOk(page, () => byId('help-pop').count(), (n) => assert.equal(n, 0));
+  // The examples gallery and the compare view close on Escape too.
+  await byId('examples-button').click();
+  await byId('gallery').waitFor();
+  await page.keyboard.press('Escape');
+  await untilOk(page, () => byId('gallery').count(), (n) => assert.equal(n, 0, 'Escape closed the gallery'));
+  await byId('compare-open').click();
+  await byId('compare-close').waitFor();
+  await page.keyboard.press('Escape');
+  await untilOk(page, () => byId('compare-close').count(), (n) => assert.equal(n, 0, 'Escape closed the compare view'));
+});
+
+test('the waitlist marks the state popped next', async () => {
+  await byId('step-number').fill('3');
+  await byId('step-number').press('Enter');
+  await expectText(byId('position'), /^step 3 · /);
+  await byId('tab-waitlist').click();
+  await untilOk(page, () => byId('popped-next').count(), (n) => assert.equal(n, 1));
+  const marked = await page.locator('[data-testid=waitlist] li.next').getAttribute('data-state');
+  await byId('step').click();
+  await expectText(byId('position'), /^step 4 · /);
+  assert.match(await byId('step-text').innerText(), new RegExp(`^step 4: pop ${marked} `), 'the marked state is popped next');
+  await byId('tab-reached').click();
+});
+
+test('a broken program: Analyze looks disabled and says why, and the old run is greyed out and cannot be stepped', async () => {
+  const analyzeBg = () => byId('analyze').evaluate((b) => getComputedStyle(b).backgroundColor);
+  const enabledBg = await analyzeBg();
+  const before = await byId('position').innerText();
+  await page.locator('[data-testid=editor] .cm-content').focus();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('\nint broken( {');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.classList.contains('status-error'));
+  await untilOk(page, () => byId('analyze').isDisabled(), (d) => assert.equal(d, true));
+  assert.notEqual(await analyzeBg(), enabledBg, 'a disabled Analyze does not look like the enabled one');
+  await expectText(byId('analyze-why'), /fix the program's errors/);
+  await expectText(byId('run-blocked'), /cannot be stepped until they are fixed/);
+  for (const id of ['step', 'step-back', 'event-next', 'play', 'timeline']) assert.equal(await byId(id).isDisabled(), true, `${id} is disabled`);
+  const opacity = await byId('now').evaluate((el) => Number(getComputedStyle(el).opacity));
+  assert.ok(opacity < 0.8, `the old run is greyed out (opacity ${opacity})`);
+  await page.locator('h1').click();
+  await page.keyboard.press('ArrowLeft');
+  await settled(page);
+  assert.equal(await byId('position').innerText(), before, 'the ← key does not step it either');
+  await page.screenshot({ path: path.join(artifacts, 'analysis-6-broken-program.png') });
+  await byId('reset').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]')?.classList.contains('status-ok'));
+  await untilOk(page, () => byId('step-back').isDisabled(), (d) => assert.equal(d, false, 'steppable again'));
+});
+
+test("the configuration panel's properties label is not clipped at 1280×800", async () => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.locator('[data-testid=config-panel] > summary').click();
+  const label = page.locator('.config-text-label');
+  await label.waitFor();
+  const fit = await label.evaluate((el) => {
+    const pane = el.closest('.analysis').getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    return { overflow: el.scrollWidth - el.clientWidth, right: r.right, paneRight: pane.right };
+  });
+  assert.ok(fit.overflow <= 0 && fit.right <= fit.paneRight, `the label wraps inside the pane: ${JSON.stringify(fit)}`);
+  await page.locator('[data-testid=config-panel] > summary').click();
+});
+
+test('a page load logs no console warning (no unused or mismatched preloads)', async () => {
+  const warnings = [];
+  const listener = (msg) => {
+    if (msg.type() === 'warning' || msg.type() === 'error') warnings.push(msg.text());
+  };
+  page.on('console', listener);
+  await page.goto('about:blank');
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  // Preload warnings come a few seconds after load when a preload is unused.
+  await page.waitForTimeout(3500);
+  page.off('console', listener);
+  assert.deepEqual(warnings, []);
 });
 
 test('the analysis raised no errors', () => {

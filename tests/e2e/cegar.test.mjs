@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, atEvent, expectCount, expectText, untilOk, useBrowser } from './harness.mjs';
+import { analyze, artifacts, atEvent, expectCount, expectText, shownEvent, untilOk, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FOOTNOTE = fs.readFileSync(path.join(repo, 'static', 'examples', 'cegar-footnote.c'), 'utf8');
@@ -35,6 +35,12 @@ test('octagon-cegar on the footnote program: iterations, the spurious path on th
   await byId('run-end').click();
   // The last event shows the verdict; the CEGAR panels come with the same render.
   await byId('verdict').waitFor();
+  // CEGAR numbers each iteration's steps from 1; the position says which
+  // iteration and how many steps in all (what the statistics count).
+  const [, iteration, here, all] = (await byId('position').innerText()).match(/^iteration (\d+), step (\d+) \((\d+) in all\) · event \d+ \/ \d+$/);
+  assert.ok(Number(iteration) >= 2 && Number(here) < Number(all), `iteration ${iteration}, step ${here} of ${all}`);
+  assert.match(await byId('stats').innerText(), new RegExp(`steps ${all}$`));
+  await byId('tab-cegar').click();
 
   const iterations = await page.locator('[data-testid=iterations] .iteration').count();
   assert.ok(iterations >= 2, `a refinement starts a new iteration (${iterations})`);
@@ -54,7 +60,7 @@ test('octagon-cegar on the footnote program: iterations, the spurious path on th
 
   // The first segment seeks to the first iteration, before any refinement.
   await page.locator('[data-testid=iterations] .iteration').first().click();
-  await expectText(byId('position'), /^event 0 of/);
+  await atEvent(page, 0);
   await expectCount(byId('cegar'), 0, 'nothing of CEGAR is shown before it did anything');
 });
 
@@ -75,8 +81,8 @@ test("value-cegar: the latest refinement's interpolants are labels on the CFA gr
   await byId('step-start').click();
   await atEvent(page, 0);
   await byId('bp-refinement').click();
-  await page.waitForFunction(() => !document.querySelector('[data-testid=position]').innerText.startsWith('event 0 '));
-  const at = Number((await byId('position').innerText()).match(/^event (\d+) /)[1]);
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]').dataset.event !== '0');
+  const at = await shownEvent(page);
   assert.match(await byId('step-text').innerText(), /refinement/);
   await labels.first().waitFor();
   assert.deepEqual(await texts(), [
@@ -103,12 +109,12 @@ test("value-cegar: the latest refinement's interpolants are labels on the CFA gr
   await byId('graph-fold').click();
   await page.locator('[data-testid=cfa-graph] g.cfa-node.folded').first().waitFor({ state: 'detached' });
 
-  // One step back, before the refinement: no interpolant is drawn.
-  await byId('step-back').click();
+  // One event back, before the refinement: no interpolant is drawn.
+  await byId('event-back').click();
   await atEvent(page, at - 1);
   await labels.first().waitFor({ state: 'detached' });
   assert.equal(await labels.count(), 0);
-  await byId('step').click();
+  await byId('event-next').click();
   await atEvent(page, at);
   await labels.first().waitFor();
   assert.equal(await labels.count(), 6);

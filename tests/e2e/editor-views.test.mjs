@@ -9,7 +9,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { analyze as analyzeIn, artifacts, atEvent, expectText, settled, stateRows, until, untilOk, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, atEvent, expectText, settled, shownEvent, stateRows, until, untilOk, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-editor-', timeout: 30_000 });
@@ -50,12 +50,12 @@ const markedLines = (cls) => page.locator(`[data-testid=editor] .cm-lineNumbers 
 const expectMarked = (cls, lines, message) => until(page, () => markedLines(cls), lines, message);
 
 /** The shown event position, as a number. */
-const position = async () => Number((await byId('position').innerText()).match(/^event (\d+) /)[1]);
+const position = () => shownEvent(page);
 
-/** Clicks Step and waits until the panels show the next event. */
+/** Clicks the one-event button and waits until the panels show the next event. */
 async function step() {
   const k = await position();
-  await byId('step').click();
+  await byId('event-next').click();
   await atEvent(page, k + 1);
 }
 
@@ -152,7 +152,7 @@ test('stepping highlights the source line of the current edge', async () => {
   await page.keyboard.press('ArrowLeft');
   // Whatever the keys caused has been rendered by now.
   await settled(page);
-  assert.match(await byId('position').innerText(), /^event 20 /, 'the analysis did not move');
+  assert.equal(await position(), 20, 'the analysis did not move');
   assert.equal(await page.evaluate(() => CpaEditor.find(document.querySelector('[data-testid=editor]')).state.selection.main.head), caretBefore - 1);
   // The next transfer (N3→N6, `__tmp0 = systemCall();`) is on the same line;
   // run to the increment on line 11.
@@ -204,6 +204,7 @@ test('an octagon state shows its constraints, its DBM and a 2-D plot with the po
     await step();
   }
   assert.match(await byId('step-text').innerText(), /`\[x <= y\]` → s\d+/);
+  await byId('tab-state').click();
   const inspector = byId('inspector');
   const constraints = await expectText(byId('inspect-constraints'), /0 <= x <= 10/);
   assert.match(constraints, /0 <= y <= 10/);
@@ -241,10 +242,13 @@ test('an octagon state shows its constraints, its DBM and a 2-D plot with the po
 
   // Selecting a reached state (linked panels) shows it in the inspector and
   // marks its line in the editor.
+  await byId('tab-reached').click();
   await page.locator('[data-testid=reached] [data-state=s1]').click();
+  await byId('tab-state').click();
   await page.waitForFunction(() => document.querySelector('[data-testid=inspector] .insp-head .sid')?.textContent === 's1');
   assert.match(await inspector.locator('.insp-head').innerText(), /^s1 @N1/);
   await expectMarked('cpa-selected-line', ['4'], "the line of s1's location N1");
+  await byId('tab-reached').click();
   await page.locator('[data-testid=reached] [data-state=s1]').click();
   await expectMarked('cpa-selected-line', [], 'clicking again clears the selection');
 });
@@ -254,6 +258,7 @@ test('predict mode grades a right and a wrong prediction', async () => {
   await page.waitForFunction(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))).includes('Listing 2.1'));
   await byId('cfa-listing').waitFor();
   await analyze('octagon-widening');
+  await byId('tab-predict').click();
   await byId('predict-toggle').check();
   // Predict mode hides what comes next: only its own button moves forward.
   await page.waitForFunction(() => document.querySelector('[data-testid=step]').disabled);

@@ -871,7 +871,7 @@ test('Make exercise: what the playground shows becomes an exercise file that cpa
   const status = await byId('run-status').innerText();
   const verdict = status.match(/: (TRUE|FALSE|UNKNOWN)\b/)[1].toLowerCase();
   for (let i = 1; i <= 25; i++) {
-    await byId('step').click();
+    await byId('event-next').click();
     await atEvent(page, i);
   }
   const steps = Number((await byId('stats').innerText()).match(/steps (\d+)/)[1]);

@@ -14,7 +14,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { analyze as analyzeIn, artifacts, atEvent, expectText, until as untilIn, untilOk, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, atEvent, shownEvent, expectText, until as untilIn, untilOk, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-graphs-', timeout: 30_000 });
@@ -108,7 +108,7 @@ test('Fit shows the whole CFA, the error node included, in both dimensions', asy
 test('while stepping, nodes show their reached-state counts and the current node and edge are highlighted', async () => {
   await analyze('octagon-widening');
   for (let i = 1; i <= 20; i++) {
-    await byId('step').click();
+    await byId('event-next').click();
     await atEvent(page, i);
   }
   // Event 20 (as in analysis.test.mjs): s0..s2 reached at N0..N2; step 3
@@ -310,8 +310,8 @@ test('with ~1,000 reached states the ARG draws at most 300 of them and says the 
   await capped('at the end');
   // Stepping back keeps the cap (the drawn window moves with the position).
   for (let i = 0; i < 6; i++) {
-    const k = Number((await byId('position').innerText()).match(/^event (\d+) /)[1]);
-    await byId('step-back').click();
+    const k = await shownEvent(page);
+    await byId('event-back').click();
     await atEvent(page, k - 1);
   }
   await capped('six steps back');

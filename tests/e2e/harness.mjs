@@ -126,9 +126,17 @@ export function withoutKnownZ3Errors(consoleErrors) {
   return consoleErrors.filter((m) => !Z3_KNOWN_CONSOLE_ERRORS.some((known) => known.test(m)));
 }
 
-/** Waits until the analysis panels show event `k`. */
+/**
+ * Waits until the analysis panels show event `k` (the position reads
+ * `step 1 · event 6 / 176`; its `data-event` holds the event number).
+ */
 export function atEvent(page, k) {
-  return page.waitForFunction((k) => document.querySelector('[data-testid=position]').innerText.startsWith(`event ${k} `), k);
+  return page.waitForFunction((k) => document.querySelector('[data-testid=position]')?.dataset.event === String(k), k);
+}
+
+/** The event position the analysis panels show, as a number. */
+export async function shownEvent(page) {
+  return Number(await page.locator('[data-testid=position]').getAttribute('data-event'));
 }
 
 // Reading the page after an action. The page renders asynchronously: Yew

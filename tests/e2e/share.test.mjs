@@ -71,7 +71,7 @@ test('a share link restores program, configuration and step in a fresh page', as
   await byId('analyze').click();
   await page.waitForFunction(() => !document.querySelector('[data-testid=run-status]')?.classList.contains('computing'));
   await byId('timeline').fill('37');
-  await page.waitForFunction(() => document.querySelector('[data-testid=position]').innerText.startsWith('event 37 '));
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]').dataset.event === '37');
   const made = await view();
 
   await byId('share').click();
@@ -84,7 +84,7 @@ test('a share link restores program, configuration and step in a fresh page', as
   // A fresh page: nothing stored, only the link.
   await page.evaluate(() => localStorage.clear());
   await open(url);
-  await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.innerText.startsWith('event 37 '));
+  await page.waitForFunction(() => document.querySelector('[data-testid=position]')?.dataset.event === '37');
   const restored = await view();
   assert.deepEqual(restored, made);
   assert.equal(await storedProgram(), PROGRAM, 'the program is the shared one');

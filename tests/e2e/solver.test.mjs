@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, expectText, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
+import { artifacts, atEvent, expectText, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -110,14 +110,17 @@ test('a round trip through z3-solver answers sat and unsat and shows both in the
     globalThis.__longTasks = [];
     new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
   });
+  // The solver log is one closed line until opened.
+  assert.equal(await byId('solver-round-trip').isVisible(), false, 'the log starts closed');
+  await byId('solver-log-toggle').click();
   await byId('solver-round-trip').click();
   // The progress indicator shows while Z3 loads.
   await page.waitForFunction(() => /Loading Z3|Z3 is ready/.test(document.querySelector('[data-testid=solver-status]').innerText));
   const loadingText = await byId('solver-status').innerText();
   console.log(`status right after the click: ${loadingText}`);
   // The page stays usable while Z3 loads: stepping the analysis works.
-  await byId('step').click();
-  await expectText(byId('position'), /^event 1 of/);
+  await byId('event-next').click();
+  await atEvent(page, 1);
   await page.screenshot({ path: path.join(artifacts, 'solver-1-loading.png') });
 
   await waitForAnswered(2);
@@ -192,6 +195,13 @@ test('a symbolic analysis parks on each query, Z3 in the page answers, and the r
   // The trace records each query: step through to the end and look for the verdict.
   await byId('run-end').click();
   await expectText(byId('verdict'), /^Verdict: TRUE/);
+  // Closed, the log opens again on a solver breakpoint, at the query.
+  await byId('solver-log-toggle').click();
+  await untilOk(page, () => byId('solver-own-check').isVisible(), (v) => assert.equal(v, false, 'closed'));
+  await byId('step-start').click();
+  await byId('bp-solver').click();
+  await expectText(byId('step-text'), /solver query #\d+: (sat|unsat)/);
+  await untilOk(page, () => page.locator('[data-testid=solver-panel]').evaluate((d) => d.open), (open) => assert.equal(open, true, 'the solver breakpoint opened the log'));
   await byId('solver-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'solver-4-symbolic.png') });
 });

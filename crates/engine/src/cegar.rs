@@ -277,9 +277,9 @@ impl Verifier {
             self.error_path = Some(path);
             self.confirmed = Some(true);
             self.inputs = check.inputs.clone();
-            let inputs = check.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
             let reason = format!(
-                "{reason}; the error path is feasible and confirmed: the concrete interpreter reaches the error location with inputs [{inputs}] ({})",
+                "{reason}; the error path is feasible and confirmed: the concrete interpreter reaches the error location {} (check: {})",
+                crate::counterexample::inputs_in_words(&check.inputs),
                 check.check
             );
             return self.stage_end(Verdict::False, reason);

@@ -36,6 +36,18 @@ pub struct PathCheck {
     pub inputs: Vec<i128>,
 }
 
+/// The nondet inputs of a replay in words, in the order the program reads
+/// them: `without reading any nondet input`, `with the nondet input 5`,
+/// `with the nondet inputs 5, 0 and -1`.
+pub fn inputs_in_words<T: std::fmt::Display>(inputs: &[T]) -> String {
+    let words: Vec<String> = inputs.iter().map(|v| v.to_string()).collect();
+    match words.as_slice() {
+        [] => "without reading any nondet input".to_string(),
+        [one] => format!("with the nondet input {one}"),
+        [init @ .., last] => format!("with the nondet inputs {} and {last}", init.join(", ")),
+    }
+}
+
 /// The cheap checks of the error path `path` of a run under `config`: refutation by explicit values, by
 /// the octagon (or the `second` configuration), confirmation by replaying
 /// all-zero inputs. `None`: the precise check must decide.
@@ -171,4 +183,14 @@ pub(crate) fn replay_steps(path: &[EdgeId]) -> usize {
 /// The text of the `i`-th edge of `path`: `line N: label`.
 fn edge_text(program: &Program, path: &[EdgeId], i: usize) -> String {
     path.get(i).and_then(|e| program.edges.get(e.0 as usize)).map(|e| format!("line {}: {}", e.line, e.label)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod words_tests {
+    #[test]
+    fn inputs_read_as_plain_words() {
+        assert_eq!(super::inputs_in_words::<i128>(&[]), "without reading any nondet input");
+        assert_eq!(super::inputs_in_words(&[5]), "with the nondet input 5");
+        assert_eq!(super::inputs_in_words(&[5, 0, -1]), "with the nondet inputs 5, 0 and -1");
+    }
 }

@@ -624,3 +624,194 @@ impl Cursor {
         self.events[self.current.position..].iter().position(pred).map(|i| self.current.position + i + 1)
     }
 }
+
+/// The algorithm's steps in a trace, shared by every view that steps by
+/// whole steps (the analysis pane, the compare view, and the numbering of
+/// the `next-step` exercises): step `k` (1-based) is the `k`-th
+/// [`Event::WaitlistPop`] and every event up to the next pop. "At step `k`"
+/// means after step `k` entirely, just before step `k + 1` pops; step 0 is
+/// what comes before the first pop (the start and the initial state).
+pub mod steps {
+    use crate::trace::Event;
+
+    /// The event positions at which each step begins (the index of its
+    /// `WaitlistPop`), in step order.
+    pub fn step_starts(events: &[Event]) -> Vec<usize> {
+        events.iter().enumerate().filter(|(_, e)| is_pop(e)).map(|(i, _)| i).collect()
+    }
+
+    /// Whether `e` begins an algorithm step.
+    pub fn is_pop(e: &Event) -> bool {
+        matches!(e, Event::WaitlistPop { .. })
+    }
+
+    /// The position that shows step `k` whole: after the first `k` steps,
+    /// just before step `k + 1` pops (the whole trace once `k` is past its
+    /// last step).
+    pub fn step_position(starts: &[usize], total: usize, k: usize) -> usize {
+        starts.get(k).copied().unwrap_or(total)
+    }
+
+    /// The step that event position `pos` is in (the number of pops among
+    /// the first `pos` events).
+    pub fn step_of_position(starts: &[usize], pos: usize) -> usize {
+        starts.iter().take_while(|&&s| s < pos).count()
+    }
+
+    /// Where one step forward from `pos` is: the end of the step `pos` is
+    /// in (just before the next pop), or the trace's end.
+    pub fn next_step_boundary(events: &[Event], pos: usize) -> usize {
+        let n = events.len();
+        (pos.saturating_add(1)..n).find(|&i| is_pop(&events[i])).unwrap_or(n)
+    }
+
+    /// Where one step back from `pos` is: the end of the step before the
+    /// one `pos` is in (just before the pop of the step `pos` shows), or 0.
+    pub fn previous_step_boundary(events: &[Event], pos: usize) -> usize {
+        (0..pos.min(events.len())).rev().find(|&i| is_pop(&events[i])).unwrap_or(0)
+    }
+
+    /// The step number the trace itself gives the latest pop among the
+    /// first `pos` events (CEGAR numbers each iteration's steps from 1).
+    pub fn step_number_at(events: &[Event], pos: usize) -> Option<u64> {
+        events[..pos.min(events.len())].iter().rev().find_map(|e| match e {
+            Event::WaitlistPop { step, .. } => Some(*step),
+            _ => None,
+        })
+    }
+}
+
+/// One event in words, as a student reads it while stepping event by event
+/// (every kind of event, including those the step text leaves out: a state
+/// created, a waitlist push, a state leaving the reached set).
+pub fn describe_event(e: &Event) -> String {
+    let ids = |v: &[StateId]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
+    let at = |l: &Option<NodeId>| l.map(|l| format!(" @{l}")).unwrap_or_default();
+    match e {
+        Event::AnalysisStarted { info } => {
+            format!("the analysis starts: CPA {} with the {} waitlist", info.cpas.join(" × "), info.order)
+        }
+        Event::StateCreated { state, location, origin, .. } => {
+            let how = match origin {
+                Origin::Initial => "the initial state".to_string(),
+                Origin::Transfer { parent, .. } => format!("a successor of {parent} (transfer)"),
+                Origin::Precision { of } => format!("the precision adjustment of {of}"),
+                Origin::Merge { new, reached } => format!("the merge of {new} into {reached}"),
+            };
+            format!("state {state}{} created: {how}", at(location))
+        }
+        Event::WaitlistPush { state, index } => {
+            if *index == 0 {
+                format!("{state} joins the waitlist and is popped next")
+            } else {
+                format!("{state} joins the waitlist at place {} of the pop order", index + 1)
+            }
+        }
+        Event::WaitlistPop { state, step } => format!("step {step} begins: {state} is popped from the waitlist"),
+        Event::WaitlistRemove { state } => format!("{state} leaves the waitlist (a merge replaced it)"),
+        Event::Transfer { from, source, target, label, successors, .. } => {
+            if successors.is_empty() {
+                format!("transfer from {from} along {source}→{target} `{label}`: no successor (the edge is infeasible)")
+            } else {
+                format!("transfer from {from} along {source}→{target} `{label}` gives {}", ids(successors))
+            }
+        }
+        Event::PrecisionAdjusted { state, result, precision } => {
+            format!("precision adjustment: {state} becomes {result} (precision {precision})")
+        }
+        Event::Merge { operator, new, reached, result, replaced } => {
+            let op = operator.name();
+            if *replaced {
+                format!("merge ({op}) of {new} into {reached} gives {result}, which replaces {reached}")
+            } else {
+                format!("merge ({op}) of {new} into {reached} leaves {reached} unchanged")
+            }
+        }
+        Event::Stop { state, covered, covered_by, .. } => {
+            if *covered {
+                format!("stop: {state} is covered by {} and is not added", ids(covered_by))
+            } else {
+                format!("stop: {state} is not covered, so it is added")
+            }
+        }
+        Event::ReachedAdd { state } => format!("{state} is added to the reached set"),
+        Event::ReachedRemove { state, replaced_by } => {
+            format!("{state} leaves the reached set, replaced by {replaced_by}")
+        }
+        Event::TargetReached { state, location } => {
+            format!("{state} is a target state: the error location {location} is reached")
+        }
+        Event::SolverQuery { id, answer, .. } => format!("solver query #{id} answered {answer}"),
+        Event::Counterexample { target, feasible, description, .. } => {
+            let f = match feasible {
+                Some(true) => "feasible",
+                Some(false) => "infeasible",
+                None => "undecided",
+            };
+            format!("the error path to {target} is checked: {f} ({description})")
+        }
+        Event::Refinement { precision, .. } => format!("refinement: the new precision is {precision}"),
+        Event::Restart { configuration, iteration } => {
+            format!("restart: iteration {iteration} begins with an empty reached set ({configuration})")
+        }
+        Event::ArgPruned { pivot, removed, readded } => format!(
+            "restart from the pivot {pivot}: {} reached states below it removed; {} back on the waitlist",
+            removed.len(),
+            ids(readded)
+        ),
+        Event::AnalysisFinished { verdict, reason, .. } => format!("the analysis ends: {} — {reason}", verdict.upper()),
+    }
+}
+
+#[cfg(test)]
+mod step_tests {
+    use super::steps::*;
+    use super::*;
+
+    fn pop(s: u32, step: u64) -> Event {
+        Event::WaitlistPop { state: StateId(s), step }
+    }
+
+    fn created(s: u32) -> Event {
+        Event::StateCreated { state: StateId(s), location: None, callstack: vec![], origin: Origin::Initial, view: None }
+    }
+
+    /// Three steps: pops at 1, 3 and 4 (with CEGAR's numbering restarting at 4).
+    fn trace() -> Vec<Event> {
+        vec![created(0), pop(0, 1), created(1), pop(1, 2), pop(1, 1), Event::ReachedAdd { state: StateId(1) }]
+    }
+
+    #[test]
+    fn steps_run_from_a_pop_to_the_next_and_step_k_is_shown_whole() {
+        let ev = trace();
+        let starts = step_starts(&ev);
+        assert_eq!(starts, [1, 3, 4]);
+        assert_eq!(step_position(&starts, ev.len(), 0), 1, "step 0: before the first pop");
+        assert_eq!(step_position(&starts, ev.len(), 1), 3);
+        assert_eq!(step_position(&starts, ev.len(), 3), ev.len(), "the last step ends with the trace");
+        assert_eq!(step_of_position(&starts, 2), 1);
+        assert_eq!(step_of_position(&starts, 3), 1, "at the end of step 1");
+        assert_eq!(step_of_position(&starts, 4), 2);
+        // Forward: to the end of the step the position is in.
+        let forward: Vec<usize> = (0..=ev.len()).map(|p| next_step_boundary(&ev, p)).collect();
+        assert_eq!(forward, [1, 3, 3, 4, 6, 6, 6]);
+        // Back: to the end of the step before.
+        let back: Vec<usize> = (0..=ev.len()).map(|p| previous_step_boundary(&ev, p)).collect();
+        assert_eq!(back, [0, 0, 1, 1, 3, 4, 4]);
+        assert_eq!(step_number_at(&ev, 1), None);
+        assert_eq!(step_number_at(&ev, 5), Some(1), "the trace's own number restarts");
+    }
+
+    #[test]
+    fn every_event_is_described() {
+        let ev = trace();
+        for e in &ev {
+            assert!(!describe_event(e).is_empty());
+        }
+        assert_eq!(describe_event(&ev[0]), "state s0 created: the initial state");
+        assert_eq!(
+            describe_event(&Event::WaitlistPush { state: StateId(3), index: 0 }),
+            "s3 joins the waitlist and is popped next"
+        );
+    }
+}

@@ -31,7 +31,8 @@ use cfa::Program;
 use engine::cegar::{build_verifier, Verifier};
 use engine::trace::MergeKind;
 use engine::trace::{Event, StateId, ViewContent};
-use engine::view::{Cursor, Snapshot};
+use engine::view::steps::{next_step_boundary, previous_step_boundary, step_number_at, step_position, step_starts};
+use engine::view::{describe_event, Cursor, Snapshot};
 use engine::Config;
 use minic::IntModel;
 
@@ -213,19 +214,30 @@ impl Sliced for Run {
     }
 }
 
-/// A stepping control of the analysis pane (buttons, keys, slider).
+/// A stepping control of the analysis pane (buttons, keys, slider, the
+/// step number box). A step is one iteration of the algorithm's main loop,
+/// from a waitlist pop to the next ([`engine::view::steps`]); the compare
+/// view and the `next-step` exercises count steps the same way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ctl {
-    /// One event forward (→).
+    /// One algorithm step forward (→): to the end of the step shown, just
+    /// before the next pop.
     Step,
-    /// One event back (←).
+    /// One algorithm step back (←): to the end of the step before.
     Back,
+    /// One event forward (Shift+→).
+    EventStep,
+    /// One event back (Shift+←).
+    EventBack,
     /// To the last event computed.
     End,
     /// To event 0.
     Start,
     /// To an event position (the timeline slider, a CEGAR iteration).
     Seek(usize),
+    /// To the end of algorithm step k (a typed step number; 0: before the
+    /// first pop).
+    GoToStep(usize),
     /// Forward to the next event a breakpoint stops at.
     Break(Breakpoint),
     /// Play or pause (space).
@@ -235,16 +247,62 @@ pub enum Ctl {
 }
 
 impl Ctl {
-    /// Whether the control moves forward from `pos` (which predict mode
-    /// forbids: only the prediction reveals what comes next).
-    pub fn forward(self, pos: usize) -> bool {
+    /// The event position the control moves the cursor to from its current
+    /// position (`None`: play, or a breakpoint with no target).
+    pub fn target(self, cursor: &Cursor) -> Option<usize> {
+        let (pos, len, events) = (cursor.position(), cursor.len(), cursor.events());
         match self {
-            Ctl::Step | Ctl::End | Ctl::Break(_) | Ctl::TogglePlay => true,
-            Ctl::Seek(k) => k > pos,
-            Ctl::Back | Ctl::Start | Ctl::Reveal(_) => false,
+            Ctl::Step => Some(next_step_boundary(events, pos)),
+            Ctl::Back => Some(previous_step_boundary(events, pos)),
+            Ctl::EventStep => Some((pos + 1).min(len)),
+            Ctl::EventBack => Some(pos.saturating_sub(1)),
+            Ctl::End => Some(len),
+            Ctl::Start => Some(0),
+            Ctl::Seek(k) | Ctl::Reveal(k) => Some(k.min(len)),
+            Ctl::GoToStep(k) => Some(step_position(&step_starts(events), len, k)),
+            Ctl::Break(bp) => next_break(cursor, bp),
+            Ctl::TogglePlay => None,
         }
     }
 }
+
+/// The tabs of the analysis pane below the current step: each panel is
+/// one click away, and the step toolbar and the verdict stay in view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Tab {
+    /// The state inspector (one abstract state made readable).
+    State,
+    /// The waitlist, the next state to be popped marked.
+    Waitlist,
+    /// The reached set grouped by location.
+    #[default]
+    Reached,
+    /// Predict mode: guess what the next step does.
+    Predict,
+    /// CEGAR's counterexample, interpolants and precision.
+    Cegar,
+}
+
+impl Tab {
+    /// The tabs in the order shown (CEGAR only for runs that have it).
+    pub const ALL: [Tab; 5] = [Tab::State, Tab::Waitlist, Tab::Reached, Tab::Predict, Tab::Cegar];
+
+    /// The tab's name (a test id and a CSS class).
+    pub fn key(self) -> &'static str {
+        match self {
+            Tab::State => "state",
+            Tab::Waitlist => "waitlist",
+            Tab::Reached => "reached",
+            Tab::Predict => "predict",
+            Tab::Cegar => "cegar",
+        }
+    }
+}
+
+/// Why the shown run cannot be stepped now, if it cannot: the program no
+/// longer lowers to a CFA, so the run is of an earlier version.
+pub const PROGRAM_BROKEN: &str =
+    "The program has errors now (see the CFA pane): this run is of an earlier version and cannot be stepped until they are fixed.";
 
 /// The analysis pane's state: the chooser's configuration, the run shown
 /// and whether it is being computed, played or predicted. It changes only
@@ -276,6 +334,19 @@ pub struct AnalysisState {
     /// Predict mode is on: the student must answer before the next step is
     /// shown, so only predict mode's own "show the step" moves forward.
     pub predicting: bool,
+    /// The panel tab shown.
+    pub tab: Tab,
+    /// The solver log is open (closed by default; a solver breakpoint
+    /// opens it).
+    pub solver_open: bool,
+    /// The keyboard shortcuts are shown.
+    pub help_open: bool,
+    /// What the last control could not do (a run-to button without a
+    /// target), shown until the next control.
+    pub notice: Option<String>,
+    /// The editor's program lowers to a CFA; when it does not, the old run
+    /// is greyed out and cannot be stepped ([`PROGRAM_BROKEN`]).
+    pub program_ok: bool,
 }
 
 /// What the analysis pane is told: the user's input and its tasks'
@@ -313,6 +384,14 @@ pub enum PaneAction {
     PlayTick,
     /// Predict mode is switched on or off.
     Predicting(bool),
+    /// A panel tab is chosen.
+    Tab(Tab),
+    /// The solver log is opened or closed.
+    SolverLog(bool),
+    /// The keyboard shortcuts are shown or hidden.
+    Help(bool),
+    /// Whether the editor's program lowers to a CFA (told on every change).
+    ProgramOk(bool),
 }
 
 /// What the page does after an action (the pure reducer cannot).
@@ -351,6 +430,11 @@ impl AnalysisState {
             speed: 10,
             pending_seek: None,
             predicting: false,
+            tab: Tab::default(),
+            solver_open: false,
+            help_open: false,
+            notice: None,
+            program_ok: true,
         }
     }
 
@@ -422,6 +506,25 @@ impl AnalysisState {
                 }
                 PaneEffect::None
             }
+            PaneAction::Tab(tab) => {
+                self.tab = tab;
+                PaneEffect::None
+            }
+            PaneAction::SolverLog(open) => {
+                self.solver_open = open;
+                PaneEffect::None
+            }
+            PaneAction::Help(open) => {
+                self.help_open = open;
+                PaneEffect::None
+            }
+            PaneAction::ProgramOk(ok) => {
+                self.program_ok = ok;
+                if !ok {
+                    self.playing = false;
+                }
+                PaneEffect::None
+            }
         }
     }
 
@@ -457,38 +560,44 @@ impl AnalysisState {
             // Any manual move pauses.
             self.playing = false;
         }
+        self.notice = None;
         let predicting = self.predicting;
-        let Some(run) = self.run.as_mut() else { return PaneEffect::None };
-        let pos = run.cursor.position();
-        // In predict mode nothing but the prediction reveals what comes next.
-        if predicting && ctl.forward(pos) {
+        if !self.program_ok {
+            // The run is of a program that is no longer in the editor.
+            self.playing = false;
             return PaneEffect::None;
         }
-        match ctl {
-            Ctl::Step => run.cursor.seek(pos + 1),
-            Ctl::Back => run.cursor.seek(pos.saturating_sub(1)),
-            Ctl::End => {
-                let n = run.cursor.len();
-                run.cursor.seek(n)
+        let Some(run) = self.run.as_mut() else { return PaneEffect::None };
+        let pos = run.cursor.position();
+        if ctl == Ctl::TogglePlay {
+            if predicting {
+                return PaneEffect::None;
             }
-            Ctl::Start => run.cursor.seek(0),
-            Ctl::Seek(k) | Ctl::Reveal(k) => run.cursor.seek(k),
-            Ctl::Break(bp) => {
-                let to = next_break(&run.cursor, bp).unwrap_or(run.cursor.len());
-                run.cursor.seek(to)
+            self.playing = !self.playing;
+            return if self.playing { PaneEffect::Play } else { PaneEffect::None };
+        }
+        let Some(to) = ctl.target(&run.cursor) else {
+            if let Ctl::Break(bp) = ctl {
+                self.notice = Some(format!("{}: {}", bp.label(), break_target(run, bp).note()));
             }
-            Ctl::TogglePlay => {
-                self.playing = !self.playing;
-                return if self.playing { PaneEffect::Play } else { PaneEffect::None };
-            }
+            return PaneEffect::None;
         };
+        // In predict mode nothing but the prediction reveals what comes next.
+        if predicting && to > pos && !matches!(ctl, Ctl::Reveal(_)) {
+            return PaneEffect::None;
+        }
+        run.cursor.seek(to);
+        if ctl == Ctl::Break(Breakpoint::SolverCall) {
+            // The query stopped at is in the solver log.
+            self.solver_open = true;
+        }
         PaneEffect::None
     }
 
     /// One event forward while playing; at the end of a finished trace
     /// play stops (while computing it waits for more events).
     fn play_tick(&mut self) {
-        if !self.playing {
+        if !self.playing || !self.program_ok {
             return;
         }
         let computing = self.computing;
@@ -548,7 +657,8 @@ pub struct CegarView {
     pub segments: Vec<usize>,
     /// The latest counterexample: one line per path edge (`N3→N4 [x > 5] (line 16)`).
     pub path: Vec<String>,
-    /// Its verdict in words (`infeasible (octagon check)`, `feasible, confirmed by replay with inputs 42`).
+    /// Its verdict in words (`infeasible (octagon check)`, `feasible (smt+replay),
+    /// confirmed: the program reaches the error with the nondet input 42`).
     pub verdict: Option<String>,
     /// The interpolants of the latest refinement: `after N4 (line 16): {x=6}`.
     pub interpolants: Vec<String>,
@@ -571,7 +681,8 @@ impl CegarView {
                 let verdict = match c.feasible {
                     Some(false) => format!("infeasible ({}): a spurious counterexample", c.check),
                     Some(true) if c.confirmed => {
-                        format!("feasible ({}), confirmed by replay with inputs [{}]", c.check, c.inputs.join(", "))
+                        let inputs = engine::counterexample::inputs_in_words(&c.inputs);
+                        format!("feasible ({}), confirmed: the program reaches the error {inputs}", c.check)
                     }
                     Some(true) => format!("feasible ({}), not confirmed by replay", c.check),
                     None => format!("undecided ({})", c.check),
@@ -674,6 +785,80 @@ pub fn next_break(cursor: &Cursor, bp: Breakpoint) -> Option<usize> {
     cursor.find_next(|e| bp.matches(e))
 }
 
+impl Breakpoint {
+    /// Every breakpoint, in the order of the "Run to the …" buttons.
+    pub const ALL: [Breakpoint; 7] = [
+        Breakpoint::MergeChanged,
+        Breakpoint::Covered,
+        Breakpoint::Target,
+        Breakpoint::Pop,
+        Breakpoint::Widening,
+        Breakpoint::SolverCall,
+        Breakpoint::Refinement,
+    ];
+
+    /// The button's short label (after "Run to the next").
+    pub fn short(self) -> &'static str {
+        match self {
+            Breakpoint::MergeChanged => "merge that changed a state",
+            Breakpoint::Covered => "covering stop",
+            Breakpoint::Target => "target",
+            Breakpoint::Pop => "pop",
+            Breakpoint::Widening => "widening",
+            Breakpoint::SolverCall => "solver call",
+            Breakpoint::Refinement => "refinement",
+        }
+    }
+
+    /// The button's test id (`bp-merge`, …).
+    pub fn key(self) -> &'static str {
+        match self {
+            Breakpoint::MergeChanged => "bp-merge",
+            Breakpoint::Covered => "bp-covered",
+            Breakpoint::Target => "bp-target",
+            Breakpoint::Pop => "bp-pop",
+            Breakpoint::Widening => "bp-widening",
+            Breakpoint::SolverCall => "bp-solver",
+            Breakpoint::Refinement => "bp-refinement",
+        }
+    }
+}
+
+/// Where a "Run to the next …" button goes from the shown position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BreakTarget {
+    /// To this event position.
+    At(usize),
+    /// The run (still computing) has no such event yet.
+    NotYet,
+    /// The run has such events, but none after the shown position.
+    NoneAfterHere,
+    /// The whole run has no such event (e.g. no refinement without CEGAR).
+    NoneInRun,
+}
+
+impl BreakTarget {
+    /// Why the button does not move, in words (empty when it does).
+    pub fn note(self) -> &'static str {
+        match self {
+            BreakTarget::At(_) => "",
+            BreakTarget::NotYet => "none in the events computed so far",
+            BreakTarget::NoneAfterHere => "none after this point",
+            BreakTarget::NoneInRun => "none in this run",
+        }
+    }
+}
+
+/// Where breakpoint `bp` goes in `run` from the shown position.
+pub fn break_target(run: &Run, bp: Breakpoint) -> BreakTarget {
+    match next_break(&run.cursor, bp) {
+        Some(k) => BreakTarget::At(k),
+        None if !run.finished() => BreakTarget::NotYet,
+        None if run.cursor.events().iter().any(|e| bp.matches(e)) => BreakTarget::NoneAfterHere,
+        None => BreakTarget::NoneInRun,
+    }
+}
+
 /// One abstract state as a line of a panel.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StateLine {
@@ -691,6 +876,8 @@ pub struct StateLine {
     /// Named by the last event shown (the transfer's successors, the
     /// merge's operands and result, the stop's state and its coverers).
     pub involved: bool,
+    /// The waitlist entry the algorithm pops next.
+    pub next: bool,
 }
 
 /// The states the event `e` is about.
@@ -727,9 +914,19 @@ pub struct Panels {
     pub position: usize,
     /// Events recorded so far.
     pub total: usize,
+    /// Where the shown position is, in steps and events:
+    /// `step 1 · event 6 / 176`; with CEGAR or restarts
+    /// `iteration 3, step 39 (54 in all) · event 300 / 512`.
+    pub position_text: String,
+    /// The algorithm step shown (waitlist pops applied, over all
+    /// iterations): the number the step box takes.
+    pub step: u64,
+    /// The last event shown in words (every kind of event).
+    pub event_text: String,
     /// The current step in words ([`Snapshot::step_text`]).
     pub step_text: String,
-    /// The waitlist, in order (the next state popped under DFS is last).
+    /// The waitlist in pop order; [`StateLine::next`] marks the state
+    /// popped next.
     pub waitlist: Vec<StateLine>,
     /// The reached set grouped by location, in node order.
     pub reached: Vec<LocationGroup>,
@@ -749,6 +946,20 @@ pub struct Panels {
     pub current_line: Option<u32>,
     /// How many reached states each node holds.
     pub node_counts: BTreeMap<String, usize>,
+}
+
+/// Where `s` is in its trace, in steps and events (see
+/// [`Panels::position_text`]).
+fn position_text(s: &Snapshot, events: &[Event]) -> String {
+    let all = s.stats.steps;
+    let event = format!("event {} / {}", s.position, events.len());
+    if s.iteration_starts.len() <= 1 {
+        return format!("step {all} · {event}");
+    }
+    // CEGAR and restarts number each iteration's steps from 1.
+    let start = s.iteration_starts.last().copied().unwrap_or(0).min(s.position);
+    let here = step_number_at(&events[start..], s.position - start).unwrap_or(0);
+    format!("iteration {}, step {here} ({all} in all) · {event}", s.iteration)
 }
 
 /// A state's content without its location and call stack parts.
@@ -784,6 +995,7 @@ fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLi
         current: snapshot.current_state == Some(id),
         target: info.is_some_and(|s| s.target),
         involved: involved.contains(&id),
+        next: false,
     }
 }
 
@@ -817,11 +1029,27 @@ impl Panels {
             Some(program.node(node).line).filter(|&l| l > 0)
         });
         let st = &s.stats;
+        let events = cursor.events();
+        // The state popped next: the trace's next pop when it is recorded,
+        // else the head of the waitlist (its pop order).
+        let next_pop = events[s.position..]
+            .iter()
+            .find_map(|e| match e {
+                Event::WaitlistPop { state, .. } => Some(*state),
+                _ => None,
+            })
+            .filter(|id| s.waitlist.contains(id))
+            .or_else(|| s.waitlist.first().copied());
+        let waitlist =
+            s.waitlist.iter().map(|&id| StateLine { next: Some(id) == next_pop, ..state_line(s, id, &involved) }).collect();
         Panels {
             position: s.position,
             total: cursor.len(),
+            position_text: position_text(s, events),
+            step: st.steps,
+            event_text: s.position.checked_sub(1).and_then(|i| events.get(i)).map(describe_event).unwrap_or_default(),
             step_text: s.step_text(),
-            waitlist: s.waitlist.iter().map(|&id| state_line(s, id, &involved)).collect(),
+            waitlist,
             reached,
             stats: format!("reached {} · created {} · steps {}", st.reached, st.created, st.steps),
             verdict: s.finished.as_ref().map(|(v, reason)| {
@@ -1130,10 +1358,10 @@ mod tests {
             drive_sync(&mut pane, |_| Err("no solver".into()), || false);
             let len = pane.run.as_ref().unwrap().cursor.len();
             let pos = |p: &AnalysisState| p.run.as_ref().unwrap().cursor.position();
-            pane.reduce(PaneAction::Control(Ctl::Step));
-            pane.reduce(PaneAction::Control(Ctl::Step));
+            pane.reduce(PaneAction::Control(Ctl::EventStep));
+            pane.reduce(PaneAction::Control(Ctl::EventStep));
             assert_eq!(pos(&pane), 2);
-            pane.reduce(PaneAction::Control(Ctl::Back));
+            pane.reduce(PaneAction::Control(Ctl::EventBack));
             assert_eq!(pos(&pane), 1);
             pane.reduce(PaneAction::Control(Ctl::End));
             assert_eq!(pos(&pane), len);
@@ -1144,6 +1372,8 @@ mod tests {
             // Predict mode: forward is refused, back and reveal work.
             pane.reduce(PaneAction::Predicting(true));
             pane.reduce(PaneAction::Control(Ctl::Step));
+            pane.reduce(PaneAction::Control(Ctl::EventStep));
+            pane.reduce(PaneAction::Control(Ctl::GoToStep(20)));
             pane.reduce(PaneAction::Control(Ctl::Seek(at + 5)));
             assert_eq!(pane.reduce(PaneAction::Control(Ctl::TogglePlay)), PaneEffect::None);
             assert_eq!(pos(&pane), at);
@@ -1190,6 +1420,185 @@ mod tests {
             drive_sync(&mut pane, |_| Err("no solver".into()), || false);
             assert_eq!(pane.shared(), (spec, Some(7)));
             assert_eq!(pane.pending_seek, None);
+        }
+
+        fn listing_pane() -> AnalysisState {
+            let mut pane = analyzed(RunSpec { int_model: IntModel::Math, ..RunSpec::default() });
+            drive_sync(&mut pane, |_| Err("no solver".into()), || false);
+            pane
+        }
+
+        fn shown(pane: &AnalysisState) -> Panels {
+            let run = pane.run.as_ref().unwrap();
+            Panels::of(&run.program, &run.cursor)
+        }
+
+        #[test]
+        fn step_moves_one_algorithm_step_from_pop_to_pop_and_event_one_event() {
+            let mut pane = listing_pane();
+            let events = pane.run.as_ref().unwrap().cursor.events().to_vec();
+            let starts = step_starts(&events);
+            assert_eq!((events.len(), starts.len()), (176, 24));
+            let ctl = |pane: &mut AnalysisState, c: Ctl| {
+                pane.reduce(PaneAction::Control(c));
+                shown(pane)
+            };
+            // Step 0: the start and the initial state, before the first pop.
+            let p = ctl(&mut pane, Ctl::Step);
+            assert_eq!(p.position, starts[0]);
+            assert_eq!(p.position_text, format!("step 0 · event {} / 176", starts[0]));
+            // Step 1 whole: from its pop to just before the next pop.
+            let p = ctl(&mut pane, Ctl::Step);
+            assert_eq!(p.position, starts[1]);
+            assert!(p.step_text.starts_with("step 1: pop s0 @N0; transfer"), "{}", p.step_text);
+            assert_eq!(p.position_text, format!("step 1 · event {} / 176", starts[1]));
+            let p = ctl(&mut pane, Ctl::Step);
+            assert!(p.step_text.starts_with("step 2: pop s1"), "{}", p.step_text);
+            // One event: into step 3, which the position then names.
+            let p = ctl(&mut pane, Ctl::EventStep);
+            assert_eq!(p.position, starts[2] + 1);
+            assert_eq!(p.position_text, format!("step 3 · event {} / 176", starts[2] + 1));
+            assert!(p.event_text.starts_with("step 3 begins: s2 is popped"), "{}", p.event_text);
+            // Back from inside a step: to the end of the step before.
+            let p = ctl(&mut pane, Ctl::Back);
+            assert_eq!(p.position, starts[2]);
+            let p = ctl(&mut pane, Ctl::Back);
+            assert_eq!(p.position, starts[1]);
+            // A typed step number shows that step whole; too large is the end.
+            let p = ctl(&mut pane, Ctl::GoToStep(5));
+            assert_eq!((p.position, p.step), (starts[5], 5));
+            assert!(p.step_text.starts_with("step 5: "), "{}", p.step_text);
+            assert_eq!(ctl(&mut pane, Ctl::GoToStep(999)).position, 176);
+            // At the ends nothing moves further.
+            assert_eq!(ctl(&mut pane, Ctl::Step).position, 176);
+            assert_eq!(ctl(&mut pane, Ctl::EventStep).position, 176);
+            ctl(&mut pane, Ctl::Start);
+            assert_eq!(ctl(&mut pane, Ctl::Back).position, 0);
+            assert_eq!(ctl(&mut pane, Ctl::EventBack).position, 0);
+        }
+
+        #[test]
+        fn step_numbers_are_the_ones_next_step_exercises_use() {
+            // "At step k of the run" (exercises::predict): the step's events
+            // are exactly what Step ▶ shows from the end of step k - 1.
+            let mut pane = listing_pane();
+            for k in [1u64, 5, 12, 24] {
+                pane.reduce(PaneAction::Control(Ctl::GoToStep(k as usize - 1)));
+                let from = shown(&pane).position;
+                let events = pane.run.as_ref().unwrap().cursor.events().to_vec();
+                let outcome = exercises::predict::StepOutcome::next(&events, from, true).unwrap();
+                assert_eq!((outcome.step, outcome.start), (k, from));
+                pane.reduce(PaneAction::Control(Ctl::Step));
+                let p = shown(&pane);
+                assert_eq!((p.position, p.step), (outcome.end, k));
+            }
+        }
+
+        #[test]
+        fn every_event_is_described_so_every_event_click_changes_what_is_shown() {
+            let mut pane = listing_pane();
+            let mut last = shown(&pane);
+            for k in 1..=176 {
+                pane.reduce(PaneAction::Control(Ctl::EventStep));
+                let p = shown(&pane);
+                assert_eq!(p.position, k);
+                assert!(!p.event_text.is_empty(), "event {k}");
+                assert!(p.event_text != last.event_text || p.position_text != last.position_text);
+                let e = &pane.run.as_ref().unwrap().cursor.events()[k - 1];
+                if matches!(e, Event::StateCreated { .. }) {
+                    assert!(p.event_text.contains(" created"), "{}", p.event_text);
+                }
+                last = p;
+            }
+        }
+
+        #[test]
+        fn the_waitlist_marks_the_state_popped_next() {
+            let mut pane = listing_pane();
+            let events = pane.run.as_ref().unwrap().cursor.events().to_vec();
+            let mut marked = 0;
+            for k in 0..events.len() {
+                pane.reduce(PaneAction::Control(Ctl::Seek(k)));
+                let p = shown(&pane);
+                let next: Vec<&StateLine> = p.waitlist.iter().filter(|s| s.next).collect();
+                assert_eq!(next.len(), usize::from(!p.waitlist.is_empty()), "one mark at event {k}");
+                let popped = events[k..].iter().find_map(|e| match e {
+                    Event::WaitlistPop { state, .. } => Some(state.to_string()),
+                    _ => None,
+                });
+                if let (Some(n), Some(popped)) = (next.first(), popped) {
+                    if p.waitlist.iter().any(|s| s.id == popped) {
+                        assert_eq!(n.id, popped, "event {k}");
+                        assert_eq!(p.waitlist[0].id, popped, "the waitlist is in pop order (event {k})");
+                        marked += 1;
+                    }
+                }
+            }
+            assert!(marked > 30, "{marked}");
+        }
+
+        #[test]
+        fn a_run_to_button_without_a_target_says_so_and_does_not_move() {
+            let mut pane = listing_pane();
+            pane.reduce(PaneAction::Control(Ctl::Seek(20)));
+            let run = pane.run.as_ref().unwrap();
+            assert_eq!(break_target(run, Breakpoint::Refinement), BreakTarget::NoneInRun);
+            assert_eq!(break_target(run, Breakpoint::SolverCall), BreakTarget::NoneInRun);
+            assert!(matches!(break_target(run, Breakpoint::Widening), BreakTarget::At(k) if k > 20));
+            pane.reduce(PaneAction::Control(Ctl::Break(Breakpoint::Refinement)));
+            assert_eq!(pane.run.as_ref().unwrap().cursor.position(), 20, "no jump to the end");
+            assert_eq!(pane.notice.as_deref(), Some("next refinement: none in this run"));
+            assert!(!pane.solver_open);
+            pane.reduce(PaneAction::Control(Ctl::End));
+            assert_eq!(pane.notice, None);
+            let run = pane.run.as_ref().unwrap();
+            assert_eq!(break_target(run, Breakpoint::Widening), BreakTarget::NoneAfterHere);
+        }
+
+        #[test]
+        fn a_broken_program_freezes_the_old_run() {
+            let mut pane = listing_pane();
+            pane.reduce(PaneAction::Control(Ctl::Seek(10)));
+            pane.reduce(PaneAction::ProgramOk(false));
+            for c in [Ctl::Step, Ctl::Back, Ctl::EventStep, Ctl::End, Ctl::GoToStep(3), Ctl::TogglePlay] {
+                pane.reduce(PaneAction::Control(c));
+            }
+            assert_eq!(pane.run.as_ref().unwrap().cursor.position(), 10);
+            assert!(!pane.playing);
+            pane.reduce(PaneAction::ProgramOk(true));
+            pane.reduce(PaneAction::Control(Ctl::EventStep));
+            assert_eq!(pane.run.as_ref().unwrap().cursor.position(), 11);
+        }
+
+        #[test]
+        fn cegar_positions_name_the_iteration_and_all_steps() {
+            let run = footnote_octagon_cegar();
+            let mut pane = AnalysisState { run: Some(run), ..AnalysisState::default() };
+            pane.reduce(PaneAction::Control(Ctl::End));
+            let p = shown(&pane);
+            let all = pane.run.as_ref().unwrap().steps();
+            let snap = pane.run.as_ref().unwrap().cursor.snapshot();
+            assert!(snap.iteration >= 2);
+            let prefix = format!("iteration {}, step ", snap.iteration);
+            assert!(p.position_text.starts_with(&prefix), "{}", p.position_text);
+            assert!(p.position_text.contains(&format!(" ({all} in all) · event ")), "{}", p.position_text);
+            let here: u64 = p.position_text[prefix.len()..].split(' ').next().unwrap().parse().unwrap();
+            assert!(here < all, "the iteration's own step numbers restart: {}", p.position_text);
+        }
+
+        #[test]
+        fn a_solver_breakpoint_opens_the_solver_log() {
+            let src = "int main() { int x = __VERIFIER_nondet_int(); if (x > 3) { if (x < 2) { ERROR: return 1; } } return 0; }";
+            let mut pane = AnalysisState::new(RunSpec { preset: "symbolic".into(), ..RunSpec::default() });
+            pane.reduce(PaneAction::Analyze(src.into()));
+            drive_sync(&mut pane, |_| Ok("unsat".into()), || false);
+            pane.reduce(PaneAction::Control(Ctl::Start));
+            assert!(!pane.solver_open, "closed by default");
+            pane.reduce(PaneAction::Control(Ctl::Break(Breakpoint::SolverCall)));
+            assert!(pane.run.as_ref().unwrap().cursor.position() > 0);
+            assert!(pane.solver_open);
+            pane.reduce(PaneAction::SolverLog(false));
+            assert!(!pane.solver_open);
         }
     }
 }

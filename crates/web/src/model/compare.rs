@@ -34,24 +34,9 @@ use crate::model::run_driver::{Chunk, Query, Sliced};
 /// The default compare set (the three merge operators on octagons).
 pub const DEFAULT_SET: [&str; 3] = ["octagon-sep", "octagon-join", "octagon-widening"];
 
-/// The event positions at which each step begins (the index of its
-/// `WaitlistPop`), in step order.
-pub fn step_starts(events: &[Event]) -> Vec<usize> {
-    events.iter().enumerate().filter(|(_, e)| matches!(e, Event::WaitlistPop { .. })).map(|(i, _)| i).collect()
-}
-
-/// The position a pane shows at compare step `k`: after its first `k`
-/// steps, just before step `k + 1` pops (the whole trace once `k` is past
-/// its last step).
-pub fn step_position(starts: &[usize], total: usize, k: usize) -> usize {
-    starts.get(k).copied().unwrap_or(total)
-}
-
-/// The compare step that contains event position `pos` (the number of pops
-/// at or before it).
-pub fn step_of_position(starts: &[usize], pos: usize) -> usize {
-    starts.iter().take_while(|&&s| s < pos).count()
-}
+// A step is the engine's (`engine::view::steps`): the analysis pane and the
+// `next-step` exercises count steps the same way.
+pub use engine::view::steps::{step_of_position, step_position, step_starts};
 
 /// What a step did, reduced to what can be compared across configurations
 /// (state ids differ between runs; locations, decisions and counts do not).

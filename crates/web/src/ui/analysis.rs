@@ -8,6 +8,12 @@
 //! page never freezes and Cancel works at any time. Stepping only seeks the
 //! [`engine::view::Cursor`] over the recorded events (step back is a seek,
 //! never a re-run).
+//!
+//! Layout, so the algorithm fits one laptop screen: the chooser, then the
+//! step toolbar (pinned: it stays in view), the current step with the
+//! verdict, then one tab each for the state, the waitlist, the reached
+//! set, predict mode and CEGAR (only the tab's body scrolls), and the
+//! solver log closed to one line below.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -19,12 +25,23 @@ use web_sys::{HtmlInputElement, HtmlSelectElement, KeyboardEvent};
 use yew::prelude::*;
 
 use crate::model::analysis::{
-    AnalysisState, Breakpoint, CegarView, Ctl, LocationGroup, PaneAction, PaneEffect, Panels, Run, StateLine, PRESETS,
+    break_target, AnalysisState, BreakTarget, Breakpoint, CegarView, Ctl, LocationGroup, PaneAction, PaneEffect, Panels, Run,
+    StateLine, Tab, PRESETS, PROGRAM_BROKEN,
 };
 use crate::ui::run::{drive, CancelFlag};
 
 /// Why the forward controls are disabled in predict mode.
 const PREDICTING: &str = "Predict mode: answer the questions below, then “Show the step”";
+
+/// The keyboard shortcuts, as the help popover lists them.
+const SHORTCUTS: &[(&str, &str)] = &[
+    ("→ / ←", "next / previous algorithm step (from a pop to the next)"),
+    ("Shift+→ / Shift+←", "one event forward / back"),
+    ("Space", "play / pause (one event per tick)"),
+    ("Home / End", "first / last event"),
+    ("?", "show or hide this list"),
+    ("Esc", "close this list and other dialogs"),
+];
 
 /// Play speeds offered (events per second).
 const SPEEDS: &[u32] = &[2, 5, 10, 30, 100];
@@ -158,12 +175,23 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         });
     }
 
-    // ←/→ step, space plays/pauses — anywhere except in form fields.
+    // The keyboard shortcuts (SHORTCUTS) — anywhere except in form fields.
     {
         let pane = pane.clone();
         use_effect_with((), move |_| {
             let listener = step_keys(pane);
             move || drop(listener)
+        });
+    }
+
+    // A program that no longer lowers greys out the old run (the model
+    // refuses to step it).
+    {
+        let pane = pane.clone();
+        use_effect_with(props.analyzable, move |ok| {
+            if pane.state.borrow().program_ok != *ok {
+                pane.dispatch(PaneAction::ProgramOk(*ok));
+            }
         });
     }
 
@@ -206,21 +234,41 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         use_effect_with(frame, move |f| on_frame.emit(f.clone()));
     }
 
+    let solver_log = {
+        let on_toggle = pane.on(|open: bool| Some(PaneAction::SolverLog(open)));
+        html! { <crate::ui::solver::SolverPanel open={st.solver_open} {on_toggle} /> }
+    };
     let Some(run) = st.run.as_ref() else {
         return html! {
-            <div class="analysis" data-testid="analysis">
-                { chooser }
-                if let Some(e) = &st.error {
-                    <p class="status status-error" data-testid="run-status">{ e.clone() }</p>
-                } else {
-                    <p class="hint">{ "Choose a configuration and press Analyze to run the CPA+ reachability algorithm; then step through its events." }</p>
-                }
-            </div>
+            <>
+                <div class="analysis" data-testid="analysis">
+                    { chooser }
+                    if let Some(e) = &st.error {
+                        <p class="status status-error" data-testid="run-status">{ e.clone() }</p>
+                    } else {
+                        <p class="hint">{ "Choose a configuration and press Analyze to run the CPA+ reachability algorithm; then step through it, one algorithm step (from a waitlist pop to the next) or one event at a time." }</p>
+                    }
+                </div>
+                { solver_log }
+            </>
         };
     };
 
-    let panels = shown.unwrap_or_default();
-    let fresh = st.run_source == props.source;
+    let view = run_view(&pane, &st, run, &shown.unwrap_or_default(), st.run_source == props.source, &linked, chooser);
+    html! { <>{ view }{ solver_log }</> }
+}
+
+/// The pane with a run: its status, the step toolbar, the current step and
+/// the tabs. `fresh`: the editor still holds the program the run analysed.
+fn run_view(
+    pane: &Pane,
+    st: &AnalysisState,
+    run: &Run,
+    panels: &Panels,
+    fresh: bool,
+    linked: &crate::ui::selection::SelectionContext,
+    chooser: Html,
+) -> Html {
     // Linked selection: a selected CFA node filters the reached set; a
     // clicked state is selected everywhere (crate::model::selection).
     let snap = run.cursor.snapshot();
@@ -228,31 +276,45 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     // CEGAR, counterexample checks and restarts (empty for plain runs).
     let cegar = CegarView::of(&run.program, snap);
     let filter_node = linked.selection.node().map(|n| n.to_string()).filter(|_| fresh);
-    let (status, status_class) = run_status(&st, run);
+    let (status, status_class) = run_status(st, run);
+    let tab = if st.tab == Tab::Cegar && cegar.is_empty() { Tab::Reached } else { st.tab };
+    let body = |t: Tab, content: Html| {
+        html! { <div class={classes!("tab-body", format!("tab-body-{}", t.key()))} data-testid={format!("tab-body-{}", t.key())} hidden={t != tab}>{ content }</div> }
+    };
 
     html! {
-        <div class="analysis" data-testid="analysis">
+        <div class={classes!("analysis", (!st.program_ok).then_some("program-broken"))} data-testid="analysis">
             { chooser }
-            <p class={status_class} data-testid="run-status">
+            <p class={status_class} data-testid="run-status" title={status.clone()}>
                 <span class="run-config">{ run.spec.describe() }</span>{ ": " }{ status }
             </p>
-            if !fresh {
+            if !st.program_ok {
+                <p class="hint stale" data-testid="run-blocked" role="note">{ PROGRAM_BROKEN }</p>
+            } else if !fresh {
                 <p class="hint stale">{ "The program changed since this run; press Analyze to run it again." }</p>
             }
-            { controls(&pane, &st, run, &panels) }
-            if !cegar.is_empty() {
-                { iterations(&pane, &cegar, run, &panels) }
-            }
-            { breakpoints(&pane, st.predicting) }
+            <div class="step-toolbar" data-testid="step-toolbar">
+                { controls(pane, st, run, panels) }
+                if !cegar.is_empty() {
+                    { iterations(pane, &cegar, run, panels) }
+                }
+                { breakpoints(pane, st, run) }
+            </div>
             if fresh {
                 <style>{ panels.highlight_css() }</style>
             }
-            { step_panels(&panels) }
-            { predict_and_inspect(&pane, &st, run, &panels) }
             if !cegar.is_empty() {
-                { cegar_panel(&cegar) }
+                <style>{ cegar.path_css() }</style>
             }
-            { panel_grid(&panels, &selected_states, filter_node, &linked) }
+            { step_panels(panels) }
+            { tab_bar(pane, tab, panels, !cegar.is_empty(), st.predicting) }
+            { body(Tab::State, inspect(pane, run)) }
+            { body(Tab::Waitlist, waitlist_panel(panels, &selected_states, linked)) }
+            { body(Tab::Reached, reached_panel(panels, &selected_states, filter_node, linked)) }
+            { body(Tab::Predict, predict(pane, st, run, panels)) }
+            if !cegar.is_empty() {
+                { body(Tab::Cegar, cegar_panel(&cegar)) }
+            }
         </div>
     }
 }
@@ -284,8 +346,8 @@ fn run_frame(
     }
 }
 
-/// The document's key listener: ←/→ step, space plays/pauses — anywhere
-/// except in form fields and the code editor.
+/// The document's key listener ([`SHORTCUTS`]) — anywhere except in form
+/// fields and the code editor.
 fn step_keys(pane: Pane) -> Option<EventListener> {
     let document = web_sys::window().and_then(|w| w.document())?;
     // Not passive: the arrow keys and space must not scroll the page.
@@ -302,14 +364,19 @@ fn step_keys(pane: Pane) -> Option<EventListener> {
         if in_field {
             return;
         }
-        let ctl = match e.key().as_str() {
-            "ArrowRight" => Ctl::Step,
-            "ArrowLeft" => Ctl::Back,
-            " " => Ctl::TogglePlay,
+        let action = match (e.key().as_str(), e.shift_key()) {
+            ("ArrowRight", false) => PaneAction::Control(Ctl::Step),
+            ("ArrowLeft", false) => PaneAction::Control(Ctl::Back),
+            ("ArrowRight", true) => PaneAction::Control(Ctl::EventStep),
+            ("ArrowLeft", true) => PaneAction::Control(Ctl::EventBack),
+            ("Home", _) => PaneAction::Control(Ctl::Start),
+            ("End", _) => PaneAction::Control(Ctl::End),
+            (" ", _) => PaneAction::Control(Ctl::TogglePlay),
+            ("?", _) => PaneAction::Help(!pane.state.borrow().help_open),
             _ => return,
         };
         e.prevent_default();
-        pane.dispatch(PaneAction::Control(ctl));
+        pane.dispatch(action);
     }))
 }
 
@@ -353,7 +420,11 @@ fn chooser(pane: &Pane, st: &AnalysisState, props: &AnalysisPaneProps) -> Html {
                 <input data-testid="step-limit" type="number" min="0" step="100" value={spec.max_steps.to_string()} onchange={on_limit} />
             </label>
             </fieldset>
-            <button class="primary" data-testid="analyze" disabled={!props.analyzable || st.computing} onclick={on_analyze}>{ "Analyze" }</button>
+            <button class="primary" data-testid="analyze" disabled={!props.analyzable || st.computing} onclick={on_analyze}
+                title={if !props.analyzable { "The program has errors (see the CFA pane): fix them to analyze it" } else if st.computing { "A run is being computed" } else { "Run the CPA+ algorithm with this configuration" }}>{ "Analyze" }</button>
+            if !props.analyzable {
+                <span class="analyze-why" data-testid="analyze-why">{ "fix the program's errors to analyze it" }</span>
+            }
             if st.computing {
                 <button data-testid="cancel" onclick={on_cancel}>{ "Cancel" }</button>
             }
@@ -386,9 +457,29 @@ fn run_status(st: &AnalysisState, run: &Run) -> (String, &'static str) {
     (status, if st.computing { "run-status computing" } else { "run-status done" })
 }
 
-/// The stepping controls (step, play, speed, run to end) and the timeline.
+/// The stepping controls and the timeline: whole algorithm steps (◀ Step,
+/// Step ▶, a step number to go to), single events, play, the ends, the
+/// keyboard shortcuts, and where the shown position is.
 fn controls(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html {
-    let predicting = st.predicting;
+    // In predict mode only the prediction reveals what comes next; a broken
+    // program's old run cannot be stepped at all.
+    let (predicting, broken) = (st.predicting, !st.program_ok);
+    let why_not = |forward: bool| {
+        if broken {
+            Some(PROGRAM_BROKEN)
+        } else if forward && predicting {
+            Some(PREDICTING)
+        } else {
+            None
+        }
+    };
+    let (pos, len) = (panels.position, run.cursor.len());
+    let button = |id: &'static str, label: &'static str, title: &'static str, ctl: Ctl, forward: bool, at_end: bool| {
+        let why = why_not(forward);
+        html! {
+            <button data-testid={id} title={why.unwrap_or(title)} disabled={why.is_some() || at_end} onclick={pane.ctl(ctl)}>{ label }</button>
+        }
+    };
     let on_speed = pane.on_field(false, |e: Event| {
         Some(PaneAction::Speed(e.target_unchecked_into::<HtmlSelectElement>().value().parse().unwrap_or(10)))
     });
@@ -396,26 +487,64 @@ fn controls(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html
         let input: HtmlInputElement = e.target_unchecked_into();
         input.value().parse::<usize>().ok().map(|k| PaneAction::Control(Ctl::Seek(k)))
     });
+    let on_step_number = pane.on(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        input.value().trim().parse::<usize>().ok().map(|k| PaneAction::Control(Ctl::GoToStep(k)))
+    });
+    let on_help = pane.on({
+        let open = st.help_open;
+        move |_: MouseEvent| Some(PaneAction::Help(!open))
+    });
+    let play_why = why_not(true);
     html! {
         <>
             <div class="controls" data-testid="controls">
-                <button data-testid="step-start" title="Back to event 0" onclick={pane.ctl(Ctl::Start)}>{ "◀◀ Start" }</button>
-                <button data-testid="step-back" title="Step back (←)" onclick={pane.ctl(Ctl::Back)}>{ "◀ Step back" }</button>
-                <button data-testid="step" title={if predicting { PREDICTING } else { "Step (→)" }} disabled={predicting} onclick={pane.ctl(Ctl::Step)}>{ "Step ▶" }</button>
-                <button data-testid="play" title={if predicting { PREDICTING } else { "Play / pause (space)" }} disabled={predicting} onclick={pane.ctl(Ctl::TogglePlay)}>{ if st.playing { "Pause" } else { "Play" } }</button>
+                // The ends' own buttons stay enabled (a no-op there).
+                { button("step-start", "◀◀", "Back to event 0 (Home)", Ctl::Start, false, false) }
+                { button("step-back", "◀ Step", "One algorithm step back (←)", Ctl::Back, false, pos == 0) }
+                { button("step", "Step ▶", "One algorithm step: from the waitlist pop to the next (→)", Ctl::Step, true, pos >= len) }
+                <span class="event-buttons" title="One event at a time">
+                    { button("event-back", "‹", "One event back (Shift+←)", Ctl::EventBack, false, pos == 0) }
+                    <span class="event-label">{ "event" }</span>
+                    { button("event-next", "›", "One event forward (Shift+→)", Ctl::EventStep, true, pos >= len) }
+                </span>
+                <button data-testid="play" title={play_why.unwrap_or("Play / pause: one event per tick (space)")} disabled={play_why.is_some()} onclick={pane.ctl(Ctl::TogglePlay)}>{ if st.playing { "Pause" } else { "Play" } }</button>
                 <select data-testid="speed" title="Play speed" onchange={on_speed}>
                     { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == st.speed}>{ format!("{s} ev/s") }</option> }) }
                 </select>
-                <button data-testid="run-end" title={if predicting { PREDICTING } else { "Last event" }} disabled={predicting} onclick={pane.ctl(Ctl::End)}>{ "Run to end ▶▶" }</button>
+                { button("run-end", "▶▶", "To the last event (End)", Ctl::End, true, false) }
+                <label class="step-number" title="Go to the end of this algorithm step (0: before the first pop)">{ "step " }
+                    <input data-testid="step-number" type="number" min="0" max={run.steps().to_string()} value={panels.step.to_string()}
+                        onchange={on_step_number} disabled={broken} />
+                    { format!(" / {}", run.steps()) }
+                </label>
+                <button class="help-button" data-testid="help" title="Keyboard shortcuts (?)" aria-expanded={st.help_open.to_string()} onclick={on_help.clone()}>{ "?" }</button>
+                if st.help_open {
+                    { help_popover(on_help) }
+                }
             </div>
             <div class="timeline">
-                <label>{ "Events " }
-                    <input data-testid="timeline" type="range" min="0" max={run.cursor.len().to_string()} value={panels.position.to_string()} oninput={on_slider}
-                        disabled={predicting} title={if predicting { PREDICTING } else { "" }} />
-                </label>
-                <span data-testid="position" class="position">{ format!("event {} of {}", panels.position, panels.total) }</span>
+                <input data-testid="timeline" type="range" min="0" max={len.to_string()} value={pos.to_string()} oninput={on_slider}
+                    disabled={predicting || broken} title={why_not(true).unwrap_or("Events")} aria-label="Event position" />
+                <span data-testid="position" class="position" data-event={pos.to_string()} data-step={panels.step.to_string()}>{ panels.position_text.clone() }</span>
             </div>
         </>
+    }
+}
+
+/// The keyboard shortcuts ([`SHORTCUTS`]) in a popover.
+fn help_popover(on_close: Callback<MouseEvent>) -> Html {
+    html! {
+        <div class="help-pop" data-testid="help-pop" role="dialog" aria-label="Keyboard shortcuts">
+            <div class="help-head">
+                <strong>{ "Keyboard shortcuts" }</strong>
+                <button onclick={on_close} aria-label="Close the keyboard shortcuts">{ "✕" }</button>
+            </div>
+            <table>
+                { for SHORTCUTS.iter().map(|(keys, what)| html! { <tr><th><kbd>{ *keys }</kbd></th><td>{ *what }</td></tr> }) }
+            </table>
+            <p class="hint">{ "An algorithm step is one pass of the main loop: pop a state, compute its successors, merge, stop. The step text lists its events; the line below it describes the last event shown." }</p>
+        </div>
     }
 }
 
@@ -439,45 +568,94 @@ fn iterations(pane: &Pane, cegar: &CegarView, run: &Run, panels: &Panels) -> Htm
     }
 }
 
-/// "Run to the next …" breakpoint buttons.
-fn breakpoints(pane: &Pane, predicting: bool) -> Html {
+/// "Run to the next …" breakpoint buttons; one without a target says so
+/// ("none in this run") instead of jumping to the end.
+fn breakpoints(pane: &Pane, st: &AnalysisState, run: &Run) -> Html {
+    let blocked = st.predicting || !st.program_ok;
+    let title = if !st.program_ok {
+        PROGRAM_BROKEN
+    } else if st.predicting {
+        PREDICTING
+    } else {
+        ""
+    };
     html! {
-        <div class="breakpoints" title={if predicting { PREDICTING } else { "" }}>
-            <fieldset class="chooser-fields" disabled={predicting}>
-            <span class="bp-label">{ "Run to the " }</span>
-            <button data-testid="bp-merge" onclick={pane.ctl(Ctl::Break(Breakpoint::MergeChanged))}>{ Breakpoint::MergeChanged.label() }</button>
-            <button data-testid="bp-covered" onclick={pane.ctl(Ctl::Break(Breakpoint::Covered))}>{ Breakpoint::Covered.label() }</button>
-            <button data-testid="bp-target" onclick={pane.ctl(Ctl::Break(Breakpoint::Target))}>{ Breakpoint::Target.label() }</button>
-            <button data-testid="bp-pop" onclick={pane.ctl(Ctl::Break(Breakpoint::Pop))}>{ Breakpoint::Pop.label() }</button>
-            <button data-testid="bp-widening" onclick={pane.ctl(Ctl::Break(Breakpoint::Widening))}>{ Breakpoint::Widening.label() }</button>
-            <button data-testid="bp-solver" onclick={pane.ctl(Ctl::Break(Breakpoint::SolverCall))}>{ Breakpoint::SolverCall.label() }</button>
-            <button data-testid="bp-refinement" onclick={pane.ctl(Ctl::Break(Breakpoint::Refinement))}>{ Breakpoint::Refinement.label() }</button>
-            </fieldset>
+        <div class="breakpoints" title={title}>
+            <span class="bp-label">{ "Run to the next" }</span>
+            { for Breakpoint::ALL.iter().map(|&bp| {
+                let target = break_target(run, bp);
+                let none = matches!(target, BreakTarget::NoneAfterHere | BreakTarget::NoneInRun);
+                // Only "none in this run" is spelled out on the button; "none
+                // after this point" is its tooltip (it would fill rows).
+                let spelled = target == BreakTarget::NoneInRun;
+                html! {
+                    <button data-testid={bp.key()} class={classes!(none.then_some("bp-none"))} disabled={blocked || none}
+                        title={format!("Run to the {}{}", bp.label(), if none { format!(": {}", target.note()) } else { String::new() })} onclick={pane.ctl(Ctl::Break(bp))}>
+                        { bp.short() }
+                        if spelled {
+                            <span class="bp-note">{ format!(" — {}", target.note()) }</span>
+                        }
+                    </button>
+                }
+            }) }
+            if let Some(n) = &st.notice {
+                <span class="bp-notice" data-testid="bp-notice" role="status">{ n.clone() }</span>
+            }
         </div>
     }
 }
 
-/// The shown step in words, the verdict, the integer caveat and the
-/// statistics.
+/// The verdict (first, so it is never cut off), the current step in words,
+/// the last event in words, the integer caveat and the statistics.
 fn step_panels(panels: &Panels) -> Html {
     html! {
-        <>
-            <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
+        <div class="now" data-testid="now">
             if let Some(v) = &panels.verdict {
                 <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))} data-testid="verdict">{ format!("Verdict: {v}") }</p>
             }
             if let Some(c) = &panels.int_model_caveat {
                 <p class="int-model-caveat" data-testid="int-model-caveat" role="note">{ format!("⚠ {c}") }</p>
             }
+            // The error-path panel (a sibling component) belongs right here,
+            // under the verdict.
+            <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
+            <p class="event-text" data-testid="event-text" title={panels.event_text.clone()}>
+                if panels.position > 0 {
+                    <span class="event-no">{ format!("event {}: ", panels.position) }</span>{ panels.event_text.clone() }
+                } else {
+                    { "before the first event" }
+                }
+            </p>
             <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
-        </>
+        </div>
     }
 }
 
-/// Predict mode and the state inspector at the shown position.
-fn predict_and_inspect(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html {
+/// The tabs: each panel one click away.
+fn tab_bar(pane: &Pane, shown: Tab, panels: &Panels, cegar: bool, predicting: bool) -> Html {
+    let reached: usize = panels.reached.iter().map(|g| g.states.len()).sum();
+    html! {
+        <div class="tabs" role="tablist" data-testid="tabs">
+            { for Tab::ALL.iter().filter(|t| cegar || **t != Tab::Cegar).map(|&t| {
+                let label = match t {
+                    Tab::State => "State".to_string(),
+                    Tab::Waitlist => format!("Waitlist ({})", panels.waitlist.len()),
+                    Tab::Reached => format!("Reached set ({reached})"),
+                    Tab::Predict => if predicting { "Predict (on)".to_string() } else { "Predict".to_string() },
+                    Tab::Cegar => "CEGAR".to_string(),
+                };
+                html! {
+                    <button role="tab" class={classes!("tab", (t == shown).then_some("active"))} aria-selected={(t == shown).to_string()}
+                        data-testid={format!("tab-{}", t.key())} onclick={pane.on(move |_: MouseEvent| Some(PaneAction::Tab(t)))}>{ label }</button>
+                }
+            }) }
+        </div>
+    }
+}
+
+/// The state inspector at the shown position.
+fn inspect(pane: &Pane, run: &Run) -> Html {
     let snap = run.cursor.snapshot();
-    let next_step = crate::model::predict::StepOutcome::next(run.cursor.events(), run.cursor.position(), run.finished());
     let auto_state = crate::model::state_view::auto_state(snap, run.cursor.events());
     let inspect_choices = crate::ui::inspector::choices(snap, run.cursor.events(), auto_state);
     let resolve_state = {
@@ -486,15 +664,21 @@ fn predict_and_inspect(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Pane
             state.borrow().run.as_ref().and_then(|r| crate::model::state_view::detail(r.cursor.snapshot(), id))
         })
     };
+    html! {
+        <crate::ui::inspector::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state}
+            shown_merge={crate::model::merge_card::ShownMerge::of(snap.position, run.cursor.events())} />
+    }
+}
+
+/// Predict mode at the shown position.
+fn predict(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html {
+    let snap = run.cursor.snapshot();
+    let next_step = crate::model::predict::StepOutcome::next(run.cursor.events(), run.cursor.position(), run.finished());
     let on_reveal = pane.on(|k: usize| Some(PaneAction::Control(Ctl::Reveal(k))));
     let on_predict_mode = pane.on(|on: bool| Some(PaneAction::Predicting(on)));
     html! {
-        <>
-            <crate::ui::predict::PredictPanel position={panels.position} next={next_step} computing={st.computing}
-                waitlist={crate::ui::predict::waitlist_choices(snap)} on_seek={on_reveal} on_mode={on_predict_mode} />
-            <crate::ui::inspector::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state}
-                shown_merge={crate::model::merge_card::ShownMerge::of(snap.position, run.cursor.events())} />
-        </>
+        <crate::ui::predict::PredictPanel position={panels.position} next={next_step} computing={st.computing}
+            waitlist={crate::ui::predict::waitlist_choices(snap)} on_seek={on_reveal} on_mode={on_predict_mode} />
     }
 }
 
@@ -502,7 +686,6 @@ fn predict_and_inspect(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Pane
 fn cegar_panel(cegar: &CegarView) -> Html {
     html! {
         <>
-            <style>{ cegar.path_css() }</style>
             <section class="cegar-panel" data-testid="cegar">
                 <h3>{ format!("CEGAR — iteration {}", cegar.iteration) }</h3>
                 if let Some(v) = &cegar.verdict {
@@ -524,9 +707,43 @@ fn cegar_panel(cegar: &CegarView) -> Html {
     }
 }
 
-/// The waitlist and the reached set (filtered to the CFA node selected, if
-/// any); a click on a state selects it everywhere.
-fn panel_grid(
+/// A click on a state line selects that state in every panel.
+fn on_state_click(linked: &crate::ui::selection::SelectionContext) -> Callback<MouseEvent> {
+    let linked = linked.clone();
+    Callback::from(move |e: MouseEvent| {
+        let item = e
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-state]").ok().flatten());
+        if let Some(item) = item {
+            let sel = crate::model::selection::Selection::parse(&item.get_attribute("data-state").unwrap_or_default());
+            if !sel.is_none() {
+                linked.click(sel);
+            }
+        }
+    })
+}
+
+/// The waitlist in pop order, the state popped next marked.
+fn waitlist_panel(
+    panels: &Panels,
+    selected_states: &std::collections::BTreeSet<engine::trace::StateId>,
+    linked: &crate::ui::selection::SelectionContext,
+) -> Html {
+    html! {
+        <section class="panel">
+            if panels.waitlist.is_empty() {
+                <p class="hint">{ "The waitlist is empty." }</p>
+            }
+            <ol class="states" data-testid="waitlist" onclick={on_state_click(linked)}>
+                { for panels.waitlist.iter().map(|s| state_item_linked(s, selected_states)) }
+            </ol>
+        </section>
+    }
+}
+
+/// The reached set (filtered to the CFA node selected, if any).
+fn reached_panel(
     panels: &Panels,
     selected_states: &std::collections::BTreeSet<engine::trace::StateId>,
     filter_node: Option<String>,
@@ -534,54 +751,27 @@ fn panel_grid(
 ) -> Html {
     let reached_shown: Vec<&LocationGroup> =
         panels.reached.iter().filter(|g| filter_node.as_ref().is_none_or(|n| &g.node == n)).collect();
-    let on_state_click = {
-        let linked = linked.clone();
-        Callback::from(move |e: MouseEvent| {
-            let item = e
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest("[data-state]").ok().flatten());
-            if let Some(item) = item {
-                let sel = crate::model::selection::Selection::parse(&item.get_attribute("data-state").unwrap_or_default());
-                if !sel.is_none() {
-                    linked.click(sel);
-                }
-            }
-        })
-    };
     let on_show_all = {
         let linked = linked.clone();
         Callback::from(move |_: MouseEvent| linked.set(crate::model::selection::Selection::None))
     };
     html! {
-        <div class="panel-grid">
-            <section class="panel">
-                <h3>{ format!("Waitlist ({})", panels.waitlist.len()) }</h3>
-                <ol class="states" data-testid="waitlist" onclick={on_state_click.clone()}>
-                    { for panels.waitlist.iter().map(|s| state_item_linked(s, selected_states)) }
-                </ol>
-            </section>
-            <section class="panel">
-                <h3>{ match &filter_node {
-                    Some(n) => format!("Reached set ({} of {} — at {n})", reached_shown.iter().map(|g| g.states.len()).sum::<usize>(), panels.reached.iter().map(|g| g.states.len()).sum::<usize>()),
-                    None => format!("Reached set ({})", panels.reached.iter().map(|g| g.states.len()).sum::<usize>()),
-                } }</h3>
-                if let Some(n) = &filter_node {
-                    <p class="reached-filter" data-testid="reached-filter">
-                        { format!("Filtered to {n} (selected in the CFA) ") }
-                        <button class="link" onclick={on_show_all}>{ "show all" }</button>
-                    </p>
-                }
-                <div data-testid="reached" onclick={on_state_click}>
-                    { for reached_shown.iter().map(|g| html! {
-                        <div class="loc-group" data-node={g.node.clone()}>
-                            <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
-                            <ul class="states">{ for g.states.iter().map(|s| state_item_linked(s, selected_states)) }</ul>
-                        </div>
-                    }) }
-                </div>
-            </section>
-        </div>
+        <section class="panel">
+            if let Some(n) = &filter_node {
+                <p class="reached-filter" data-testid="reached-filter">
+                    { format!("{} of {} states — filtered to {n} (selected in the CFA) ", reached_shown.iter().map(|g| g.states.len()).sum::<usize>(), panels.reached.iter().map(|g| g.states.len()).sum::<usize>()) }
+                    <button class="link" onclick={on_show_all}>{ "show all" }</button>
+                </p>
+            }
+            <div data-testid="reached" onclick={on_state_click(linked)}>
+                { for reached_shown.iter().map(|g| html! {
+                    <div class="loc-group" data-node={g.node.clone()}>
+                        <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
+                        <ul class="states">{ for g.states.iter().map(|s| state_item_linked(s, selected_states)) }</ul>
+                    </div>
+                }) }
+            </div>
+        </section>
     }
 }
 
@@ -595,6 +785,7 @@ fn state_item_linked(s: &StateLine, selected: &std::collections::BTreeSet<engine
         s.current.then_some("current"),
         s.target.then_some("target"),
         s.involved.then_some("involved"),
+        s.next.then_some("next"),
         is_selected.then_some("selected")
     );
     html! {
@@ -602,6 +793,9 @@ fn state_item_linked(s: &StateLine, selected: &std::collections::BTreeSet<engine
             <span class="sid">{ s.id.clone() }</span>{ " " }
             <span class="sloc">{ format!("@{}", s.location) }</span>{ " " }
             <span class="stext">{ s.text.clone() }</span>
+            if s.next {
+                <span class="next-mark" data-testid="popped-next">{ " ← popped next" }</span>
+            }
         </li>
     }
 }

@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod compare;
 pub mod config_panel;
+pub mod dialogs;
 pub mod editor;
 pub mod example_guide;
 pub mod exercise;

@@ -61,6 +61,8 @@ pub fn app(props: &AppProps) -> Html {
     use_effect_with((), |_| {
         crate::platform::clock::performance_mark(FIRST_RENDER_MARK);
     });
+    // Escape closes the dialog on top (examples, compare, share, …).
+    crate::ui::dialogs::use_escape_closes_dialogs();
 
     let on_edit = {
         let model = model.clone();
@@ -161,8 +163,9 @@ pub fn app(props: &AppProps) -> Html {
                 </section>
                 <section class="pane analysis-pane" aria-label="Analysis">
                     <h2>{ "Analysis" }</h2>
+                    // The pane mounts the solver log below itself (a solver
+                    // breakpoint opens it).
                     <AnalysisPane source={model.source.clone()} analyzable={matches!(model.view, CfaView::Cfa { .. })} on_frame={on_frame} {locked} />
-                    <crate::ui::solver::SolverPanel />
                 </section>
             </main>
         </div>

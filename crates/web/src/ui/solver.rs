@@ -3,7 +3,10 @@
 //! asked in this page with its answer, each copyable.
 //!
 //! Everything shown comes from [`crate::model::solver`]; Z3 is loaded only when the
-//! first query is sent.
+//! first query is sent. The log is closed by default — one line with Z3's
+//! status, so it never pushes the analysis out of view — and opens on demand
+//! or when the analysis runs to a solver call (the analysis pane holds its
+//! open state: `crate::model::analysis::AnalysisState::solver_open`).
 
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
@@ -17,9 +20,18 @@ const SHOWN: usize = 200;
 /// A query to start from in the "your own query" box.
 const OWN_QUERY: &str = "(declare-const x Int)\n(declare-const y Int)\n(assert (and (< x y) (< y x)))\n(check-sat)\n";
 
+/// Properties of [`SolverPanel`].
+#[derive(Properties, PartialEq)]
+pub struct SolverPanelProps {
+    /// The log is open (else only its one-line summary shows).
+    pub open: bool,
+    /// Told when the user opens or closes the log.
+    pub on_toggle: Callback<bool>,
+}
+
 /// The Solver log panel.
 #[function_component(SolverPanel)]
-pub fn solver_panel() -> Html {
+pub fn solver_panel(props: &SolverPanelProps) -> Html {
     let redraw = use_force_update();
     {
         let redraw = redraw.clone();
@@ -54,6 +66,15 @@ pub fn solver_panel() -> Html {
         })
     };
 
+    let on_toggle = {
+        let (on_toggle, open) = (props.on_toggle.clone(), props.open);
+        Callback::from(move |e: Event| {
+            let now = e.target_unchecked_into::<web_sys::Element>().has_attribute("open");
+            if now != open {
+                on_toggle.emit(now);
+            }
+        })
+    };
     let status = z3::status();
     let log = z3::log();
     let status_class = classes!(
@@ -69,9 +90,10 @@ pub fn solver_panel() -> Html {
         }
     );
     html! {
-        <section class="panel solver-panel" data-testid="solver-panel" aria-label="Solver log">
-            <h3>{ format!("Solver log ({})", log.entries.len()) }</h3>
-            <p class={status_class} data-testid="solver-status" data-phase={status.phase.clone()}>
+        <details class="panel solver-panel" data-testid="solver-panel" aria-label="Solver log" open={props.open} ontoggle={on_toggle}>
+            <summary data-testid="solver-log-toggle" title="Open or close the solver log">
+                <h3>{ format!("Solver log ({})", log.entries.len()) }</h3>
+                <span class={status_class} data-testid="solver-status" data-phase={status.phase.clone()}>
                 { status.text() }
                 if status.loading() {
                     if let Some(f) = status.fraction() {
@@ -80,7 +102,8 @@ pub fn solver_panel() -> Html {
                         <progress data-testid="solver-progress"></progress>
                     }
                 }
-            </p>
+                </span>
+            </summary>
             <div class="solver-actions">
                 <button data-testid="solver-round-trip" onclick={on_round_trip}
                     title="Send a feasible and an infeasible path condition of the example through Z3">
@@ -98,7 +121,7 @@ pub fn solver_panel() -> Html {
             if log.entries.len() > SHOWN {
                 <p class="hint">{ format!("{} older queries are not shown.", log.entries.len() - SHOWN) }</p>
             }
-        </section>
+        </details>
     }
 }
 
