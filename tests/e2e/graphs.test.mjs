@@ -172,13 +172,18 @@ test('the ARG grows with the run and marks merged, replaced and covered states',
   // At the event that says so, the reached operand is replaced: the ARG
   // marks it and the reached set no longer lists it (not one event later).
   const position = await byId('position').innerText();
+  const mergeEvent = await shownEvent(page);
   await until(() => attrs(arg('.arg-node.replaced'), 'data-state'), [replacedId]);
+  await byId('tab-reached').click();
+  await byId('reached').locator('li').first().waitFor();
   await until(() => byId('reached').locator(`li[data-state=${replacedId}]`).count(), 0, `${replacedId} left the reached set`);
   assert.equal(await byId('position').innerText(), position, 'still at the merge event');
   await until(() => arg('.arg-edge.arg-merge').count(), 2, 'the merge result hangs below both operands');
   await shot('graphs-4-arg-merge.png');
 
-  // The merge card: both inputs and the result, their octagons overlaid.
+  // The merge card: both inputs and the result, their octagons overlaid
+  // (in the State tab).
+  await byId('tab-state').click();
   const card = byId('merge-card');
   await expectText(card.locator('[data-testid=merge-heading]'), new RegExp(`^merge\\^widening\\(${newId}, ${replacedId}\\) = ${resultId}: ${resultId} replaces ${replacedId}`));
   assert.deepEqual(
@@ -209,7 +214,7 @@ test('the ARG grows with the run and marks merged, replaced and covered states',
   await allInside(arg(), arg('.arg-node .shape'), 'the whole ARG after Fit');
   const atEnd = await scale(arg());
   assert.ok(atMerge > atEnd, `the ARG at the first merge is fitted at ${atMerge}, the final one at ${atEnd}`);
-  await seek(Number(position.match(/^event (\d+) /)[1]));
+  await seek(mergeEvent);
 
   await byId('bp-covered').click();
   await expectText(byId('step-text'), /covered by/);
@@ -224,6 +229,7 @@ test('selecting a state in the ARG highlights its CFA node, its reached-set line
   // replaced by widening).
   // The view follows the current state; Fit shows the top of the ARG again.
   await page.locator('[data-testid=graphs] [data-testid=graph-fit]').click();
+  await byId('tab-reached').click();
   await arg('[data-state=s2]').click();
   await expectText(byId('selection-bar'), /state s2 @N2/);
   await until(() => attrs(arg('.arg-node.selected'), 'data-state'), ['s2']);

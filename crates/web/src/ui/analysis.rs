@@ -361,7 +361,13 @@ fn step_keys(pane: Pane) -> Option<EventListener> {
                     // The code editor (CodeMirror's contenteditable).
                     || el.closest("[contenteditable=true]").ok().flatten().is_some()
         });
-        if in_field {
+        // A dialog on top (compare view, gallery, Make exercise) has the
+        // keys; the pane's own help popover does not.
+        let dialog_open = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector("[role=dialog]:not([data-testid=help-pop])").ok().flatten())
+            .is_some();
+        if in_field || dialog_open {
             return;
         }
         let action = match (e.key().as_str(), e.shift_key()) {
