@@ -580,6 +580,8 @@ impl<C: Cpa> Reachability<C> {
     fn after_add(&mut self, id: StateId) -> bool {
         if self.cpa.is_target(&self.states[id.0 as usize].state) {
             self.target = Some(id);
+            // The caller says where the search would go on (see `refute_target`).
+            self.resume = None;
             let loc = self.states[id.0 as usize].location.unwrap_or(NodeId(0));
             let line = self.program.nodes.get(loc.0 as usize).map(|n| n.line).unwrap_or(0);
             self.emit(Event::TargetReached { state: id, location: loc });

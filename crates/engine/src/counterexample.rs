@@ -103,13 +103,18 @@ pub fn check_path_start(program: &Arc<Program>, model: IntModel, path: &[EdgeId]
     }
 }
 
+/// [`solver_check`] on the solver's output text (as the page's Z3 gives it).
+pub fn solver_check_text(program: &Program, model: IntModel, path: &[EdgeId], formula: &PathFormula, output: &str) -> PathCheck {
+    solver_check(program, model, path, formula, &smt::parse_response(output))
+}
+
 /// [`check_path_start`] finished by `solver` (natively: z3).
 pub fn check_path(program: &Arc<Program>, model: IntModel, path: &[EdgeId], solver: &mut dyn smt::SolverBackend) -> PathCheck {
     match check_path_start(program, model, path) {
         Ok(check) => check,
         Err(formula) => {
             let output = solver.solve_text(&formula.smtlib);
-            solver_check(program, model, path, &formula, &smt::parse_response(&output))
+            solver_check_text(program, model, path, &formula, &output)
         }
     }
 }
