@@ -248,6 +248,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
                 <style>{ panels.highlight_css() }</style>
             }
             { step_panels(&panels) }
+            <crate::ui::error_path::ErrorPathPanel view={crate::model::error_path::ErrorPathView::of(&run.program, snap).filter(|_| fresh)} />
             { predict_and_inspect(&pane, &st, run, &panels) }
             if !cegar.is_empty() {
                 { cegar_panel(&cegar) }
