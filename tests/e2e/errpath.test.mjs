@@ -78,6 +78,7 @@ test('a FALSE under value shows its error path; "Check this path" confirms it wi
   await expectText(byId('error-path-status'), /^confirmed \(inputs 8;/, 'the check confirms the path with its input', 90_000);
   assert.equal(await byId('check-path').count(), 0, 'nothing left to check');
   await page.screenshot({ path: path.join(artifacts, 'errpath-2-confirmed.png') });
+  await byId('error-path').screenshot({ path: path.join(artifacts, 'errpath-3-panel.png') });
 
   // Stepping back before the verdict: no FALSE, no path, no marks.
   await byId('step-back').click();

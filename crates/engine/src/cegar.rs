@@ -365,6 +365,13 @@ impl Verifier {
         }
         match check.feasible {
             Some(false) if self.stage.cegar => self.refine(path, &check),
+            Some(false) if self.stage.check_targets => self.stage_end(
+                Verdict::Unknown,
+                format!(
+                    "the error path is infeasible ({}: {}), but the target state's own constraints are satisfiable (the symbolic state over-approximates its path, or also stands for paths whose states it covered), so dropping it could hide a real error: the search cannot go on",
+                    check.check, check.description
+                ),
+            ),
             Some(false) => self.stage_end(
                 Verdict::Unknown,
                 format!(
