@@ -9,6 +9,7 @@
 //   CpaEditor.getText(view) / CpaEditor.setText(view, text)
 //   CpaEditor.setDiagnostics(view, json)   // [{line, col, endLine, endCol, severity, message}]
 //   CpaEditor.highlightLine(view, kind, line)  // kind "current" | "selected"; line 0 clears
+//   CpaEditor.setPathLines(view, json)     // [line, …]: an error path's lines; [] clears
 //   CpaEditor.setCaret(view, line, col)    // 1-based, col in characters; focuses
 //   CpaEditor.find(element)                // the view inside `element` (tests)
 //   CpaEditor.setCaretOffset(view, offset) // UTF-16 offset (tests)
@@ -161,6 +162,44 @@ const errorLines = StateField.define({
   provide: (field) => gutterLineClass.from(field),
 });
 
+// Lines an error path goes through (the error path panel): a line class
+// and a gutter class, replaced as a whole.
+const setPathLinesEffect = StateEffect.define();
+const pathLineMarker = new LineClass('cpa-path-line-gutter');
+const pathLineDecoration = Decoration.line({ class: 'cpa-path-line' });
+const pathLines = StateField.define({
+  create: () => ({ lines: [], decorations: Decoration.none, gutter: RangeSet.empty }),
+  update(value, tr) {
+    let lines = value.lines;
+    for (const e of tr.effects) if (e.is(setPathLinesEffect)) lines = e.value;
+    if (lines === value.lines && !tr.docChanged) return value;
+    const doc = tr.state.doc;
+    const starts = lines.filter((n) => n >= 1 && n <= doc.lines).map((n) => doc.line(n).from);
+    return {
+      lines,
+      decorations: RangeSet.of(starts.map((at) => pathLineDecoration.range(at)), true),
+      gutter: RangeSet.of(starts.map((at) => pathLineMarker.range(at)), true),
+    };
+  },
+  provide: (field) => [
+    EditorView.decorations.from(field, (v) => v.decorations),
+    gutterLineClass.from(field, (v) => v.gutter),
+  ],
+});
+
+/** Marks the 1-based lines of the JSON array `json` as an error path's. */
+function setPathLines(view, json) {
+  let lines;
+  try {
+    lines = JSON.parse(json);
+  } catch {
+    lines = [];
+  }
+  if (!Array.isArray(lines)) lines = [];
+  const unique = [...new Set(lines.filter((n) => Number.isInteger(n)))].sort((a, b) => a - b);
+  view.dispatch({ effects: [setPathLinesEffect.of(unique)] });
+}
+
 // ---- the editor ----
 
 /** Inserts two spaces at the caret, or indents the selected lines. */
@@ -189,6 +228,7 @@ function create(parent, text, onChange) {
         highlightActiveLine(),
         highlightSelectionMatches(),
         highlightedLines,
+        pathLines,
         errorLines,
         EditorView.lineWrapping,
         EditorView.contentAttributes.of({ 'aria-label': 'mini-C program', spellcheck: 'false' }),
@@ -293,6 +333,7 @@ globalThis.CpaEditor = {
   setText,
   setDiagnostics: setDiagnosticsJson,
   highlightLine,
+  setPathLines,
   setCaret,
   setCaretOffset,
   find,

@@ -14,7 +14,7 @@ cpaplay — CPA Playground on the command line
 usage:
   cpaplay cfa FILE.c [--dot|--json]
   cpaplay run FILE.c --inputs 3,-1,... [--int-model math|c]
-  cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--json]
+  cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--check-path] [--json]
   cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
   cpaplay table DIR [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
   cpaplay exercise check DIR          validate an exercise set against its solutions.toml

@@ -192,6 +192,9 @@ pub struct Reachability<C: Cpa> {
     mid_step: bool,
     /// Time spent in the attached back end, per query (native only).
     solver_times: Vec<std::time::Duration>,
+    /// Where the main loop goes on should the target state that ended the
+    /// run be refuted (see [`Reachability::refute_target`]).
+    resume: Option<Phase>,
 }
 
 impl<C: Cpa> Reachability<C> {
@@ -222,6 +225,7 @@ impl<C: Cpa> Reachability<C> {
             queries: 0,
             mid_step: false,
             solver_times: Vec::new(),
+            resume: None,
         }
         .with_oracle()
     }
@@ -468,6 +472,29 @@ impl<C: Cpa> Reachability<C> {
         Ok(readd)
     }
 
+    /// The target state that ended the run is infeasible (a precise check
+    /// found its abstract state empty): it leaves the reached set and the
+    /// waitlist ([`Event::TargetRefuted`]) and the run goes on where the
+    /// target interrupted it, as if the transfer had not produced it. Only
+    /// for merge^sep (a merged state would stand for other states too).
+    /// Sound when the refuted state is really ⊥: its error location has no
+    /// successors, and nothing was checked against it for coverage.
+    pub fn refute_target(&mut self, reason: String) -> Result<(), String> {
+        let Some(target) = self.target else { return Err("no target state ended the run".into()) };
+        let Some(resume) = self.resume.take() else {
+            return Err(format!("the run cannot go on after {target} (merge is not merge^sep)"));
+        };
+        let loc = self.states[target.0 as usize].location;
+        let key = self.index_key(target);
+        self.reached.remove(target, loc, &key);
+        self.waitlist.remove(target);
+        self.emit(Event::TargetRefuted { state: target, reason });
+        self.outcome = None;
+        self.target = None;
+        self.phase = resume;
+        Ok(())
+    }
+
     // -- the machine -------------------------------------------------------
 
     fn emit(&mut self, e: Event) {
@@ -553,6 +580,8 @@ impl<C: Cpa> Reachability<C> {
     fn after_add(&mut self, id: StateId) -> bool {
         if self.cpa.is_target(&self.states[id.0 as usize].state) {
             self.target = Some(id);
+            // The caller says where the search would go on (see `refute_target`).
+            self.resume = None;
             let loc = self.states[id.0 as usize].location.unwrap_or(NodeId(0));
             let line = self.program.nodes.get(loc.0 as usize).map(|n| n.line).unwrap_or(0);
             self.emit(Event::TargetReached { state: id, location: loc });
@@ -591,6 +620,8 @@ impl<C: Cpa> Reachability<C> {
                 self.add_to_reached(id);
                 if !self.after_add(id) {
                     self.phase = Phase::Pop;
+                } else if self.target.is_some() {
+                    self.resume = Some(Phase::Pop);
                 }
             }
             Phase::Pop => {
@@ -659,7 +690,12 @@ impl<C: Cpa> Reachability<C> {
                     return;
                 }
                 if self.handle_successor(succs[k]) {
-                    return; // finished
+                    // Finished; a target may yet be refuted (merge^sep
+                    // only: then no merge was interrupted).
+                    if self.target.is_some() && self.cpa.merge_operator().kind() == MergeKind::Sep {
+                        self.resume = Some(Phase::Successors { popped, edges, edge, succs, k: k + 1 });
+                    }
+                    return;
                 }
                 self.phase = Phase::Successors { popped, edges, edge, succs, k: k + 1 };
             }

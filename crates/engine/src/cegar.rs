@@ -21,6 +21,17 @@
 //!       stage ends UNKNOWN and another stage follows ─▶ Restart (next stage)
 //! ```
 //!
+//! Symbolic execution (`cpa.constraints.checkTargets`, a ConstraintsCPA in
+//! the composite) checks each target before it is reported: zero inputs
+//! replayed; else *all* of the target state's path constraints on the
+//! solver (the per-step queries ask only a window of them) — `unsat` makes
+//! the target an [`Event::TargetRefuted`]: it leaves the reached set and the
+//! search goes on ([`crate::Reachability::refute_target`]); else the SSA
+//! path formula and a concrete replay: FALSE confirmed, or UNKNOWN. The
+//! refutation asks about the state, not its ARG path, because a state may
+//! also stand for paths whose states it covered: an empty state is sound
+//! to drop, an infeasible ARG path alone is not.
+//!
 //! Events: the inner runs' events pass through unchanged (the first
 //! `AnalysisStarted` only; their `AnalysisFinished` is replaced by the
 //! verifier's decision). Each check is an [`Event::Counterexample`] (after
@@ -228,6 +239,9 @@ impl Verifier {
 
     fn inner_finished(&mut self, verdict: Verdict, reason: String) {
         let stage = &self.stage;
+        if verdict == Verdict::False && stage.check_targets && !stage.cegar {
+            return self.check_target(reason);
+        }
         if verdict != Verdict::False || !(stage.cegar || stage.check) {
             if verdict == Verdict::False {
                 self.error_path = stage.analysis.error_path();
@@ -237,26 +251,91 @@ impl Verifier {
         }
         let path = stage.analysis.error_path().unwrap_or_default();
         let target = stage.analysis.target().unwrap_or(StateId(0));
-        // The reachability run's reason says "unconfirmed"; this check decides.
-        let reason = match reason.find("; the error path is unconfirmed") {
-            Some(i) => reason[..i].to_string(),
-            None => reason,
-        };
+        let reason = without_unconfirmed(reason);
         let second = self.stage.second.clone();
         if let Some(check) = counterexample::cheap_checks(&self.program, &self.stage.config, second.as_deref(), &path) {
             return self.decide(target, path, reason, check);
         }
+        self.ask_path_formula(target, path, reason);
+    }
+
+    /// Symbolic execution's check of a target before it is reported
+    /// (`cpa.constraints.checkTargets`): zero inputs replayed; else all of
+    /// the target state's constraints on the solver — `unsat` refutes the
+    /// target and the search goes on (sound: the state is empty, whatever
+    /// paths coverage made it stand for); else the SSA path formula and a
+    /// concrete replay decide between a confirmed FALSE and UNKNOWN.
+    fn check_target(&mut self, reason: String) {
+        let path = self.stage.analysis.error_path().unwrap_or_default();
+        let target = self.stage.analysis.target().unwrap_or(StateId(0));
+        let reason = without_unconfirmed(reason);
+        if let Some(check) = counterexample::zero_replay(&self.program, &path, self.stage.config.int_model()) {
+            return self.decide(target, path, reason, check);
+        }
+        match self.stage.analysis.record(target).and_then(|r| crate::cpas::constraints::full_query(&r.state)) {
+            Some(query) => {
+                let awaiting = Awaiting::TargetConstraints(query.assertions.len());
+                self.ask(query.to_smtlib(), awaiting, target, path, reason);
+            }
+            None => self.ask_path_formula(target, path, reason),
+        }
+    }
+
+    /// The precise check of `path`: its SSA path formula on the solver.
+    fn ask_path_formula(&mut self, target: StateId, path: Vec<EdgeId>, reason: String) {
         let formula = crate::ssa::path_formula(&self.program, &path, self.stage.config.int_model());
+        self.ask(formula.smtlib.clone(), Awaiting::PathFormula(formula), target, path, reason);
+    }
+
+    /// Asks the attached solver at once, or parks until the driver answers
+    /// (the page's z3-solver).
+    fn ask(&mut self, smtlib: String, awaiting: Awaiting, target: StateId, path: Vec<EdgeId>, reason: String) {
+        let query = SolverQuery { id: self.queries, smtlib };
+        let parked = ParkedCheck { query, path, target, reason, awaiting };
         match self.solver.as_mut() {
             Some(solver) => {
-                let output = solver.solve_text(&formula.smtlib);
-                let check = self.answered(&path, &formula, &output);
-                self.decide(target, path, reason, check);
+                let output = solver.solve_text(&parked.query.smtlib);
+                self.resume_check(parked, &output);
             }
-            None => {
-                // Park until the driver answers (the page's z3-solver).
-                let query = SolverQuery { id: self.queries, smtlib: formula.smtlib.clone() };
-                self.parked = Some(ParkedCheck { query, path, target, reason, formula });
+            None => self.parked = Some(parked),
+        }
+    }
+
+    /// Goes on with a check once the solver's `output` is in.
+    fn resume_check(&mut self, p: ParkedCheck, output: &str) {
+        match p.awaiting {
+            Awaiting::PathFormula(formula) => {
+                let check = self.answered(&p.path, &formula, output);
+                self.decide(p.target, p.path, p.reason, check);
+            }
+            Awaiting::TargetConstraints(count) => {
+                let response = parse_response(output);
+                self.emit(Event::SolverQuery {
+                    id: self.queries,
+                    smtlib: p.query.smtlib.clone(),
+                    answer: response.status().as_str().into(),
+                });
+                self.queries += 1;
+                if response.status() != smt::Status::Unsat {
+                    return self.ask_path_formula(p.target, p.path, p.reason);
+                }
+                let description = format!(
+                    "the target state's {count} path constraints are unsatisfiable together (each step's query asked at most {} of them): no execution reaches {}",
+                    crate::cpas::constraints::MAX_QUERY_CONSTRAINTS,
+                    p.target
+                );
+                self.emit(Event::Counterexample {
+                    target: p.target,
+                    feasible: Some(false),
+                    description: description.clone(),
+                    path: p.path,
+                    check: "SMT on the target's constraints".into(),
+                    inputs: vec![],
+                    confirmed: false,
+                });
+                if let Err(e) = self.stage.analysis.refute_target(description) {
+                    self.stage_end(Verdict::Unknown, format!("a target was refuted but the search cannot go on: {e}"));
+                }
             }
         }
     }
@@ -286,6 +365,13 @@ impl Verifier {
         }
         match check.feasible {
             Some(false) if self.stage.cegar => self.refine(path, &check),
+            Some(false) if self.stage.check_targets => self.stage_end(
+                Verdict::Unknown,
+                format!(
+                    "the error path is infeasible ({}: {}), but the target state's own constraints are satisfiable (the symbolic state over-approximates its path, or also stands for paths whose states it covered), so dropping it could hide a real error: the search cannot go on",
+                    check.check, check.description
+                ),
+            ),
             Some(false) => self.stage_end(
                 Verdict::Unknown,
                 format!(
@@ -461,10 +547,7 @@ impl Stepper for Verifier {
     /// or `unknown` first, then a model). Does nothing when not parked.
     fn answer_query(&mut self, solver_output: &str) {
         match self.parked.take() {
-            Some(p) => {
-                let check = self.answered(&p.path, &p.formula, solver_output);
-                self.decide(p.target, p.path, p.reason, check);
-            }
+            Some(p) => self.resume_check(p, solver_output),
             None => self.stage.analysis.answer_query(solver_output),
         }
     }
@@ -479,13 +562,30 @@ impl Stepper for Verifier {
     }
 }
 
-/// An error path waiting for the solver's answer to its path formula.
+/// An error path check waiting for the solver's answer.
 struct ParkedCheck {
     query: SolverQuery,
     path: Vec<EdgeId>,
     target: StateId,
     reason: String,
-    formula: crate::ssa::PathFormula,
+    awaiting: Awaiting,
+}
+
+/// What a parked check asked the solver.
+enum Awaiting {
+    /// The SSA path formula of the error path.
+    PathFormula(crate::ssa::PathFormula),
+    /// All of the target state's path constraints (how many).
+    TargetConstraints(usize),
+}
+
+/// The reachability run's reason without its "unconfirmed" note (the
+/// check that follows decides).
+fn without_unconfirmed(reason: String) -> String {
+    match reason.find("; the error path is unconfirmed") {
+        Some(i) => reason[..i].to_string(),
+        None => reason,
+    }
 }
 
 /// Builds the [`Verifier`] a configuration describes, with the native Z3

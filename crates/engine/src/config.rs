@@ -204,6 +204,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "SMT theory for symbolic values and constraints: INTEGER (unbounded integers: faster, but ignores C's overflow) or BITVECTOR (fixed-width, exact for C). AUTO picks the one that is sound for analysis.intModel: BITVECTOR for C, INTEGER for MATH.",
     },
     OptionDecl {
+        key: "cpa.constraints.checkTargets",
+        default: "true",
+        ty: OptionType::Bool,
+        doc: "Symbolic execution (with the ConstraintsCPA): when a target is reached, check it precisely before reporting — all of the target state's path constraints at once (the per-step queries ask a window of them), then the SSA path formula and a concrete replay of the model's inputs. A target whose constraints are unsatisfiable leaves the reached set and the search goes on; FALSE only when the replay reaches the error location, UNKNOWN when neither is decided. false: the first target ends the run with an unconfirmed FALSE.",
+    },
+    OptionDecl {
         key: "solver.timeout",
         default: "10000",
         ty: OptionType::UInt,

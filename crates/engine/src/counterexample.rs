@@ -80,7 +80,12 @@ pub fn cheap_checks(program: &Arc<Program>, config: &Config, second: Option<&str
             inputs: vec![],
         });
     }
-    // The simplest inputs first: no solver needed when they work.
+    zero_replay(program, path, model)
+}
+
+/// Confirmation by the simplest inputs: replaying all-zero nondet values
+/// reaches the error location (no solver needed). `None` when it does not.
+pub fn zero_replay(program: &Program, path: &[EdgeId], model: IntModel) -> Option<PathCheck> {
     let count = crate::ssa::path_formula(program, path, model).inputs.len();
     let zeros = vec![0; count];
     let run = feasibility::replay(program, &zeros, model, replay_steps(path));
@@ -94,6 +99,36 @@ pub fn cheap_checks(program: &Arc<Program>, config: &Config, second: Option<&str
         });
     }
     None
+}
+
+/// The on-demand check of an error path a run did not check (a FALSE
+/// without CEGAR or counterexample check): explicit values and the octagon
+/// along the path, a replay of zero inputs — or, when none of them decides,
+/// `Err` with the SSA path formula for a solver, whose answer
+/// [`solver_check`] judges. Checks the path only; the run's verdict stays.
+pub fn check_path_start(program: &Arc<Program>, model: IntModel, path: &[EdgeId]) -> Result<PathCheck, PathFormula> {
+    let mut config = Config::defaults();
+    let _ = config.set("analysis.intModel", if model == IntModel::Math { "MATH" } else { "C" });
+    match cheap_checks(program, &config, None, path) {
+        Some(check) => Ok(check),
+        None => Err(crate::ssa::path_formula(program, path, model)),
+    }
+}
+
+/// [`solver_check`] on the solver's output text (as the page's Z3 gives it).
+pub fn solver_check_text(program: &Program, model: IntModel, path: &[EdgeId], formula: &PathFormula, output: &str) -> PathCheck {
+    solver_check(program, model, path, formula, &smt::parse_response(output))
+}
+
+/// [`check_path_start`] finished by `solver` (natively: z3).
+pub fn check_path(program: &Arc<Program>, model: IntModel, path: &[EdgeId], solver: &mut dyn smt::SolverBackend) -> PathCheck {
+    match check_path_start(program, model, path) {
+        Ok(check) => check,
+        Err(formula) => {
+            let output = solver.solve_text(&formula.smtlib);
+            solver_check_text(program, model, path, &formula, &output)
+        }
+    }
 }
 
 /// The second configuration on the CFA restricted to the path's edges:
@@ -173,6 +208,13 @@ pub fn solver_check(
             inputs: vec![],
         },
     }
+}
+
+/// [`check_path`] with the native z3 (`timeout` per query); without
+/// z3 the solver's part is undecided.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn check_path_native(program: &Arc<Program>, model: IntModel, path: &[EdgeId], timeout: std::time::Duration) -> PathCheck {
+    check_path(program, model, path, &mut smt::Z3Process::system(timeout))
 }
 
 /// How many edges a replay may take: the path's length and then some.

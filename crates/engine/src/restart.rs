@@ -32,6 +32,9 @@ pub(crate) struct Stage {
     pub(crate) check: bool,
     /// `counterexample.checker.config`: the second configuration, if any.
     pub(crate) second: Option<String>,
+    /// `cpa.constraints.checkTargets` with a ConstraintsCPA in the
+    /// composite: a target is checked precisely before it ends the run.
+    pub(crate) check_targets: bool,
     /// `cegar.backupRefiner` is not NONE.
     pub(crate) backup: bool,
     /// `cegar.restart = PIVOT`: restart from the pivot instead of the root.
@@ -67,6 +70,8 @@ impl Stage {
             name,
             cegar,
             check: config.get("analysis.checkCounterexamples") == "true",
+            check_targets: config.get("cpa.constraints.checkTargets") == "true"
+                && config.get("CompositeCPA.cpas").contains("cpa.constraints.ConstraintsCPA"),
             second,
             backup: config.get("cegar.backupRefiner") != "NONE",
             pivot: config.get("cegar.restart") == "PIVOT",

@@ -263,6 +263,16 @@ pub enum Event {
         /// Its error location.
         location: NodeId,
     },
+    /// A precise check refuted the target `state` (its path constraints
+    /// are unsatisfiable together): it left the reached set and the
+    /// waitlist, and the search goes on (symbolic execution's check of a
+    /// target before it reports FALSE).
+    TargetRefuted {
+        /// The refuted target state.
+        state: StateId,
+        /// Why, in words.
+        reason: String,
+    },
     /// A query to an SMT solver (SMT-LIB2 text) and its answer (`sat`,
     /// `unsat`, `unknown`). Reserved for the symbolic analyses.
     SolverQuery {
@@ -376,6 +386,7 @@ impl Event {
             Event::ReachedAdd { .. } => "reached_add",
             Event::ReachedRemove { .. } => "reached_remove",
             Event::TargetReached { .. } => "target_reached",
+            Event::TargetRefuted { .. } => "target_refuted",
             Event::SolverQuery { .. } => "solver_query",
             Event::Counterexample { .. } => "counterexample",
             Event::Refinement { .. } => "refinement",

@@ -67,6 +67,7 @@ const NOT_INHERITED_BY_STAGES: &[&str] = &[
     "cegar.backupRefiner",
     "analysis.checkCounterexamples",
     "counterexample.checker.config",
+    "cpa.constraints.checkTargets",
     "solver.theory",
     "solver.timeout",
 ];

@@ -65,6 +65,8 @@ pub struct Statistics {
     pub refinements: u64,
     /// Target states reached.
     pub targets: u64,
+    /// Target states a precise check refuted (the search went on).
+    pub targets_refuted: u64,
     /// Counterexample (feasibility) checks.
     pub counterexample_checks: u64,
     /// Restarts (new CEGAR iterations or restart-algorithm stages).
@@ -112,6 +114,11 @@ impl Statistics {
                 self.max_reached = self.max_reached.max(self.reached);
             }
             Event::TargetReached { .. } => self.targets += 1,
+            Event::TargetRefuted { .. } => {
+                self.targets_refuted += 1;
+                self.reached = self.reached.saturating_sub(1);
+                self.waitlist = self.waitlist.saturating_sub(1);
+            }
             Event::SolverQuery { .. } => self.solver_queries += 1,
             Event::Refinement { .. } => self.refinements += 1,
             Event::Counterexample { .. } => self.counterexample_checks += 1,
@@ -168,6 +175,8 @@ pub struct StateInfo {
     pub target: bool,
     /// Removed from the reached set by a restart from the pivot.
     pub pruned: bool,
+    /// A target state a precise check refuted (it left the reached set).
+    pub refuted: bool,
 }
 
 /// The UI's model at one position of the trace: the fold of an event prefix.
@@ -463,6 +472,16 @@ impl Snapshot {
                 }
                 self.current_step.push(format!("target reached: {state} @{location}"));
             }
+            Event::TargetRefuted { state, reason } => {
+                self.leave_reached(*state);
+                self.waitlist.retain(|s| s != state);
+                if let Some(s) = self.st(*state) {
+                    s.in_waitlist = false;
+                    s.refuted = true;
+                }
+                self.finished = None;
+                self.current_step.push(format!("target {state} refuted ({reason}); the search goes on"));
+            }
             Event::SolverQuery { id, answer, .. } => self.current_step.push(format!("solver query #{id}: {answer}")),
             Event::Counterexample { target, feasible, description, path, check, inputs, confirmed } => {
                 let info = CounterexampleInfo {
@@ -526,6 +545,7 @@ fn blank_state(id: StateId) -> StateInfo {
         covered_by: vec![],
         target: false,
         pruned: false,
+        refuted: false,
     }
 }
 
@@ -737,6 +757,9 @@ pub fn describe_event(e: &Event) -> String {
         Event::ReachedAdd { state } => format!("{state} is added to the reached set"),
         Event::ReachedRemove { state, replaced_by } => {
             format!("{state} leaves the reached set, replaced by {replaced_by}")
+        }
+        Event::TargetRefuted { state, reason } => {
+            format!("the target {state} is refuted and dropped; the search goes on ({reason})")
         }
         Event::TargetReached { state, location } => {
             format!("{state} is a target state: the error location {location} is reached")

@@ -41,7 +41,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         a.max_steps.as_ref().map(|n| format!(" --max-steps {n}")).unwrap_or_default()
     );
     println!("Integer model: `{model}`. Per configuration: our verdict, then the final reached-set size, the states created and the steps (waitlist pops).");
-    println!("A TRUE where FALSE is expected would be unsound and is marked **WRONG**; a FALSE where TRUE is expected is a false alarm (the analysis is too coarse). A FALSE marked ✓ was confirmed by concrete replay of the error path (CEGAR and counterexample-check configurations report FALSE only then); other FALSE verdicts are unconfirmed. `ref.` counts CEGAR refinements.\n");
+    println!("A TRUE where FALSE is expected would be unsound and is marked **WRONG**; a FALSE where TRUE is expected is a false alarm (the analysis is too coarse). A FALSE marked ✓ was confirmed by concrete replay of the error path (CEGAR, counterexample-check and symbolic configurations report FALSE only then); other FALSE verdicts are unconfirmed. `ref.` counts CEGAR refinements.\n");
     let mut header = String::from("| task | expected |");
     let mut sep = String::from("|---|---|");
     for n in &names {

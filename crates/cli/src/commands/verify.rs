@@ -1,8 +1,12 @@
 //! `cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]...
-//! [--int-model math|c] [--max-steps N] [--json]`: runs the configured
-//! analysis to the end and prints the verdict, as CPAchecker does
-//! (`Verification result: TRUE|FALSE|UNKNOWN`), its reason and statistics —
-//! or, with `--json`, one JSON object.
+//! [--int-model math|c] [--max-steps N] [--check-path] [--json]`: runs the
+//! configured analysis to the end and prints the verdict, as CPAchecker
+//! does (`Verification result: TRUE|FALSE|UNKNOWN`), its reason, the error
+//! path of a FALSE and statistics — or, with `--json`, one JSON object.
+//! `--check-path` checks an unconfirmed FALSE's error path afterwards (the
+//! engine's feasibility checks, the SSA path formula on z3 and a concrete
+//! replay): the path is confirmed with inputs, infeasible, or undecided;
+//! the verdict stays what the analysis said.
 //!
 //! Configurations with CEGAR, a counterexample check or the restart
 //! algorithm run through [`engine::cegar::Verifier`]: a FALSE verdict then
@@ -40,11 +44,21 @@ pub struct AnalysisArgs {
     pub max_steps: Option<String>,
     /// `--json`.
     pub json: bool,
+    /// `--check-path` (`verify` only).
+    pub check_path: bool,
 }
 
 /// Parses the shared options; `command` names the subcommand in messages.
 pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliError> {
-    let mut out = AnalysisArgs { files: vec![], config: None, sets: vec![], int_model: None, max_steps: None, json: false };
+    let mut out = AnalysisArgs {
+        files: vec![],
+        config: None,
+        sets: vec![],
+        int_model: None,
+        max_steps: None,
+        json: false,
+        check_path: false,
+    };
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value_of = |name: &str| -> Result<String, CliError> {
@@ -56,6 +70,7 @@ pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliErr
             "--int-model" => out.int_model = Some(value_of("--int-model")?),
             "--max-steps" => out.max_steps = Some(value_of("--max-steps")?),
             "--json" => out.json = true,
+            "--check-path" if command == "verify" => out.check_path = true,
             s if s.starts_with("--config=") => out.config = Some(s["--config=".len()..].to_string()),
             s if s.starts_with("--set=") => out.sets.push(s["--set=".len()..].to_string()),
             s if s.starts_with("--int-model=") => out.int_model = Some(s["--int-model=".len()..].to_string()),
@@ -104,6 +119,8 @@ pub struct Outcome {
     pub time_ms: u128,
     /// For FALSE: the error path as JSON objects.
     pub error_path: Option<Vec<serde_json::Value>>,
+    /// For FALSE: the error path's CFA edges.
+    pub error_edges: Vec<cfa::EdgeId>,
     /// For FALSE: whether concrete replay confirmed the error path.
     pub confirmed: Option<bool>,
     /// For a confirmed FALSE: the nondet inputs that reach the error.
@@ -145,6 +162,7 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
             .collect()
     });
     let confirmed = (verdict == Verdict::False).then(|| verifier.confirmed() == Some(true));
+    let error_edges = if verdict == Verdict::False { verifier.error_path().unwrap_or_default().to_vec() } else { vec![] };
     let precision = (config.get("analysis.algorithm.CEGAR") == "true" || config.get("analysis.restartAfterUnknown") == "true")
         .then(|| verifier.precision().describe(&program));
     Ok(Outcome {
@@ -153,6 +171,7 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
         stats,
         time_ms,
         error_path,
+        error_edges,
         confirmed,
         inputs: verifier.inputs().to_vec(),
         precision,
@@ -169,7 +188,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let config = make_config(a.config.as_deref(), &a)?;
     let program = Arc::new(load_program(file)?);
     let source = std::fs::read_to_string(file).ok();
-    let out = verify_with_source(program, &config, source.as_deref())?;
+    let out = verify_with_source(program.clone(), &config, source.as_deref())?;
+    let path_check = (a.check_path && out.confirmed == Some(false)).then(|| check_path(&program, &config, &out.error_edges));
     if a.json {
         let value = json!({
             "verdict": out.verdict.lower(),
@@ -184,6 +204,13 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "inputs": out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
             "precision": out.precision,
             "error_path": out.error_path,
+            "path_check": path_check.as_ref().map(|c| json!({
+                "feasible": c.feasible,
+                "confirmed": c.confirmed,
+                "check": c.check,
+                "description": c.description,
+                "inputs": c.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+            })),
             "int_model": config.int_model().name(),
             "int_model_caveat": out.int_model_caveat,
             "config_name": config.source,
@@ -211,6 +238,11 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             println!("  line {:>4}: N{}→N{}  {}{code}", e["line"], e["source"], e["target"], e["label"].as_str().unwrap_or(""));
         }
     }
+    if let Some(c) = &path_check {
+        println!("Path check: {}", describe_check(c));
+    } else if out.confirmed == Some(false) && !a.check_path {
+        println!("(`--check-path` checks this path: feasibility, then a concrete replay of inputs that follow it)");
+    }
     if let Some(p) = &out.precision {
         println!("Precision (after {} refinements): {p}", out.stats.refinements);
     }
@@ -225,8 +257,30 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     println!("  stop checks (covered):    {} ({})", s.stops, s.covered);
     println!("  refinements:              {}", s.refinements);
     println!("  counterexample checks:    {}", s.counterexample_checks);
+    if s.targets_refuted > 0 {
+        println!("  targets refuted:          {}", s.targets_refuted);
+    }
     println!("  restarts:                 {}", s.restarts);
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);
     Ok(())
+}
+
+/// The on-demand check of an error path (`--check-path`): the engine's
+/// checks with the native z3 (`solver.timeout` per query).
+fn check_path(program: &Arc<cfa::Program>, config: &Config, path: &[cfa::EdgeId]) -> engine::counterexample::PathCheck {
+    let ms = config.get("solver.timeout").parse::<u64>().unwrap_or(10_000).max(1);
+    engine::counterexample::check_path_native(program, config.int_model(), path, std::time::Duration::from_millis(ms))
+}
+
+/// A path check in one line of words.
+fn describe_check(c: &engine::counterexample::PathCheck) -> String {
+    let inputs = c.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
+    match (c.feasible, c.confirmed) {
+        (_, true) => {
+            format!("confirmed — the concrete interpreter reaches the error location with nondet inputs [{inputs}] ({})", c.check)
+        }
+        (Some(false), _) => format!("infeasible — {} ({}): the FALSE is a false alarm", c.description, c.check),
+        _ => format!("undecided — {} ({})", c.description, c.check),
+    }
 }

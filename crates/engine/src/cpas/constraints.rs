@@ -127,6 +127,15 @@ impl ConstraintsCpa {
     }
 }
 
+/// The satisfiability query of *all* path constraints of a composite
+/// state (its Constraints part), not the window the per-step queries ask
+/// about: `unsat` proves the state empty (no execution reaches it). `None`
+/// when the composite has no Constraints CPA.
+pub fn full_query(state: &crate::cpas::composite::CompositeState) -> Option<Query> {
+    let part = state.parts.iter().find_map(|p| p.as_any().downcast_ref::<ConstraintsState>())?;
+    Some(ConstraintsCpa::query(&part.constraints))
+}
+
 /// The most constraints one satisfiability query asks about (see
 /// `strengthen`): long loops unrolled symbolically would otherwise ask
 /// ever larger queries, each costing more than the last.

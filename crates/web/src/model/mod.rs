@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod compare;
 pub mod config_panel;
 pub mod editor;
+pub mod error_path;
 pub mod exercise;
 pub mod gallery;
 pub mod graphs;

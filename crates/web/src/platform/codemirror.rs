@@ -31,6 +31,8 @@ extern "C" {
     fn cm_set_diagnostics(view: &CmView, json: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = highlightLine)]
     fn cm_highlight_line(view: &CmView, kind: &str, line: u32) -> Result<(), JsValue>;
+    #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = setPathLines)]
+    fn cm_set_path_lines(view: &CmView, lines: &str) -> Result<(), JsValue>;
     #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = setCaret)]
     fn cm_set_caret(view: &CmView, line: u32, col: u32) -> Result<(), JsValue>;
     #[wasm_bindgen(catch, js_namespace = CpaEditor, js_name = destroy)]
@@ -92,6 +94,12 @@ pub fn set_diagnostics(json: &str) {
 /// view; `None` removes that highlight.
 pub fn highlight_line(kind: LineKind, line: Option<u32>) {
     with_editor(|v| cm_highlight_line(v, kind.js_name(), line.unwrap_or(0)));
+}
+
+/// Marks the source lines of an error path (1-based; empty clears).
+pub fn set_path_lines(lines: &[u32]) {
+    let json = serde_json::to_string(lines).unwrap_or_else(|_| "[]".into());
+    with_editor(|v| cm_set_path_lines(v, &json));
 }
 
 /// Puts the caret at `line`, `col` (1-based, characters) and focuses the editor.

@@ -306,7 +306,9 @@ fn run_view(
             if !cegar.is_empty() {
                 <style>{ cegar.path_css() }</style>
             }
-            { step_panels(panels) }
+            { step_panels(panels, html! {
+                <crate::ui::error_path::ErrorPathPanel view={crate::model::error_path::ErrorPathView::of(&run.program, snap).filter(|_| fresh)} />
+            }) }
             { tab_bar(pane, tab, panels, !cegar.is_empty(), st.predicting) }
             { body(Tab::State, inspect(pane, run)) }
             { body(Tab::Waitlist, waitlist_panel(panels, &selected_states, linked)) }
@@ -611,9 +613,10 @@ fn breakpoints(pane: &Pane, st: &AnalysisState, run: &Run) -> Html {
     }
 }
 
-/// The verdict (first, so it is never cut off), the current step in words,
-/// the last event in words, the integer caveat and the statistics.
-fn step_panels(panels: &Panels) -> Html {
+/// The verdict (first, so it is never cut off) with the error path of a
+/// FALSE (`error_path`), the current step in words, the last event in
+/// words, the integer caveat and the statistics.
+fn step_panels(panels: &Panels, error_path: Html) -> Html {
     html! {
         <div class="now" data-testid="now">
             if let Some(v) = &panels.verdict {
@@ -622,8 +625,7 @@ fn step_panels(panels: &Panels) -> Html {
             if let Some(c) = &panels.int_model_caveat {
                 <p class="int-model-caveat" data-testid="int-model-caveat" role="note">{ format!("⚠ {c}") }</p>
             }
-            // The error-path panel (a sibling component) belongs right here,
-            // under the verdict.
+            { error_path }
             <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
             <p class="event-text" data-testid="event-text" title={panels.event_text.clone()}>
                 if panels.position > 0 {

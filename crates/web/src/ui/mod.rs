@@ -7,6 +7,7 @@ pub mod compare;
 pub mod config_panel;
 pub mod dialogs;
 pub mod editor;
+pub mod error_path;
 pub mod example_guide;
 pub mod exercise;
 pub mod exercise_bar;
