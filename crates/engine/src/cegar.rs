@@ -478,6 +478,15 @@ impl Verifier {
         counterexample::solver_check(&self.program, self.stage.config.int_model(), path, formula, &response)
     }
 
+    /// Whether the query the run is parked on is the verifier's own (a
+    /// counterexample or target check) rather than one of the running
+    /// analysis's CPAs. Natively the two have their own solver processes;
+    /// a driver that wants the same answers (models included) keeps them
+    /// apart too.
+    pub fn pending_query_is_check(&self) -> bool {
+        self.parked.is_some()
+    }
+
     /// Attaches (or, with `None`, detaches) the solver that answers queries
     /// inside the run — the path formulas and the running analysis's. In
     /// the page none is attached: the run parks on each query.

@@ -119,7 +119,11 @@ fn parked_queries_give_the_same_trace_as_the_attached_solver() {
     let expected = attached.run();
     let mut parked = build_verifier(p, &config, true).unwrap();
     parked.set_solver(None);
-    let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(10));
+    // As attached: one z3 process for the CPAs' queries, another for the
+    // verifier's checks (an incremental z3's models depend on what it was
+    // asked before, and the constraints CPA reuses models).
+    let mut z3_cpas = smt::Z3Process::system(std::time::Duration::from_secs(10));
+    let mut z3_checks = smt::Z3Process::system(std::time::Duration::from_secs(10));
     let mut events = Vec::new();
     loop {
         while let Some(e) = parked.next_event() {
@@ -127,7 +131,8 @@ fn parked_queries_give_the_same_trace_as_the_attached_solver() {
         }
         let Some(q) = parked.pending_query() else { break };
         let script = q.smtlib.clone();
-        let out = smt::SolverBackend::solve_text(&mut z3, &script);
+        let z3 = if parked.pending_query_is_check() { &mut z3_checks } else { &mut z3_cpas };
+        let out = smt::SolverBackend::solve_text(z3, &script);
         parked.answer_query(&out);
     }
     let first_difference = events.iter().zip(&expected).position(|(a, b)| a != b);
