@@ -249,26 +249,13 @@ fn merge_card(card: &MergeCard, axes_choice: &UseStateHandle<(String, String)>) 
 /// columns' colours (new, reached, result).
 fn overlay_svg(o: &Overlay) -> Html {
     let [w, h] = o.size;
-    let [left, top, right, bottom] = o.area;
     let f = |v: f64| format!("{v:.1}");
     let roles = ["new", "reached", "result"];
     html! {
         <figure class="octagon-plot merge-plot" data-testid="merge-plot">
             <svg viewBox={format!("0 0 {w} {h}")} width={f(w)} height={f(h)} role="img"
                  aria-label={format!("the merge's octagons projected on {} and {}", o.x, o.y)}>
-                <rect class="plot-area" x={f(left)} y={f(top)} width={f(right - left)} height={f(bottom - top)} />
-                { for o.x_ticks.iter().map(|t| html! {
-                    <g class="tick">
-                        <line class="grid" x1={f(t.at)} x2={f(t.at)} y1={f(top)} y2={f(bottom)} />
-                        <text x={f(t.at)} y={f(bottom + 14.0)} text-anchor="middle">{ t.label.clone() }</text>
-                    </g>
-                }) }
-                { for o.y_ticks.iter().map(|t| html! {
-                    <g class="tick">
-                        <line class="grid" x1={f(left)} x2={f(right)} y1={f(t.at)} y2={f(t.at)} />
-                        <text x={f(left - 4.0)} y={f(t.at + 4.0)} text-anchor="end">{ t.label.clone() }</text>
-                    </g>
-                }) }
+                { plot_frame(o.size, o.area, (&o.x_ticks, &o.y_ticks), (&o.x, &o.y)) }
                 { for o.layers.iter().zip(roles).filter(|(l, _)| !l.points.is_empty()).map(|(l, role)| html! {
                     <g class={classes!("merge-shape", role)} data-testid="merge-shape" data-role={role}>
                         if let [p] = l.points[..] {
@@ -283,8 +270,6 @@ fn overlay_svg(o: &Overlay) -> Html {
                         }) }
                     </g>
                 }) }
-                <text class="axis-label" x={f(right)} y={f(h - 2.0)} text-anchor="end">{ o.x.clone() }</text>
-                <text class="axis-label" x={f(left + 4.0)} y={f(top + 10.0)}>{ o.y.clone() }</text>
             </svg>
             <figcaption>
                 { for o.layers.iter().zip(roles).map(|(l, role)| html! {
@@ -341,7 +326,6 @@ fn dbm_table(dbm: &DbmTable) -> Html {
 /// ticks, the interval box, the polygon and its open sides.
 fn plot_svg(p: &Plot) -> Html {
     let [w, h] = p.size;
-    let [left, top, right, bottom] = p.area;
     let f = |v: f64| format!("{v:.1}");
     let title = if p.vertices.is_empty() {
         "empty".to_string()
@@ -352,19 +336,7 @@ fn plot_svg(p: &Plot) -> Html {
         <figure class="octagon-plot" data-testid="octagon-plot">
             <svg viewBox={format!("0 0 {w} {h}")} width={f(w)} height={f(h)} role="img"
                  aria-label={format!("octagon projected on {} and {}", p.x, p.y)}>
-                <rect class="plot-area" x={f(left)} y={f(top)} width={f(right - left)} height={f(bottom - top)} />
-                { for p.x_ticks.iter().map(|t| html! {
-                    <g class="tick">
-                        <line class="grid" x1={f(t.at)} x2={f(t.at)} y1={f(top)} y2={f(bottom)} />
-                        <text x={f(t.at)} y={f(bottom + 14.0)} text-anchor="middle">{ t.label.clone() }</text>
-                    </g>
-                }) }
-                { for p.y_ticks.iter().map(|t| html! {
-                    <g class="tick">
-                        <line class="grid" x1={f(left)} x2={f(right)} y1={f(t.at)} y2={f(t.at)} />
-                        <text x={f(left - 4.0)} y={f(t.at + 4.0)} text-anchor="end">{ t.label.clone() }</text>
-                    </g>
-                }) }
+                { plot_frame(p.size, p.area, (&p.x_ticks, &p.y_ticks), (&p.x, &p.y)) }
                 if let Some([bl, bt, br, bb]) = p.interval_box {
                     // The interval box: only its bounded sides are drawn.
                     <g class="interval-box" data-testid="interval-box">
@@ -384,8 +356,6 @@ fn plot_svg(p: &Plot) -> Html {
                               x1={f(s.from[0])} y1={f(s.from[1])} x2={f(s.to[0])} y2={f(s.to[1])} />
                     }) }
                 }
-                <text class="axis-label" x={f(right)} y={f(h - 2.0)} text-anchor="end">{ p.x.clone() }</text>
-                <text class="axis-label" x={f(left + 4.0)} y={f(top + 10.0)}>{ p.y.clone() }</text>
             </svg>
             <figcaption>{ p.box_text.clone() }{ " — dashed: the interval box; dotted: open sides (unbounded)" }</figcaption>
         </figure>
@@ -394,3 +364,36 @@ fn plot_svg(p: &Plot) -> Html {
 
 /// The states the inspector's chooser offers (computed in [`crate::model::state_view`]).
 pub use crate::model::state_view::choices;
+
+/// A plot's frame: the plotting area `[left, top, right, bottom]` of an
+/// SVG of `size`, a grid line and a label at every tick of both axes, and
+/// the axes' variable names.
+fn plot_frame(
+    size: [f64; 2],
+    area: [f64; 4],
+    (x_ticks, y_ticks): (&[crate::model::octagon_plot::Tick], &[crate::model::octagon_plot::Tick]),
+    (x, y): (&str, &str),
+) -> Html {
+    let [_, h] = size;
+    let [left, top, right, bottom] = area;
+    let f = |v: f64| format!("{v:.1}");
+    html! {
+        <>
+            <rect class="plot-area" x={f(left)} y={f(top)} width={f(right - left)} height={f(bottom - top)} />
+            { for x_ticks.iter().map(|t| html! {
+                <g class="tick">
+                    <line class="grid" x1={f(t.at)} x2={f(t.at)} y1={f(top)} y2={f(bottom)} />
+                    <text x={f(t.at)} y={f(bottom + 14.0)} text-anchor="middle">{ t.label.clone() }</text>
+                </g>
+            }) }
+            { for y_ticks.iter().map(|t| html! {
+                <g class="tick">
+                    <line class="grid" x1={f(left)} x2={f(right)} y1={f(t.at)} y2={f(t.at)} />
+                    <text x={f(left - 4.0)} y={f(t.at + 4.0)} text-anchor="end">{ t.label.clone() }</text>
+                </g>
+            }) }
+            <text class="axis-label" x={f(right)} y={f(h - 2.0)} text-anchor="end">{ x.to_string() }</text>
+            <text class="axis-label" x={f(left + 4.0)} y={f(top + 10.0)}>{ y.to_string() }</text>
+        </>
+    }
+}
