@@ -220,10 +220,6 @@ pub struct Snapshot {
     pub interpolants: Vec<InterpolantView>,
     /// The path the latest refinement refuted.
     pub refuted_path: Vec<EdgeId>,
-    /// A state a merge replaced while it was waiting: it left the waitlist
-    /// (and its count) at the merge, so the `WaitlistRemove` that repeats
-    /// the removal changes nothing.
-    pub waitlist_left_early: Option<StateId>,
 }
 
 /// The latest counterexample check, as the page shows it.
@@ -336,7 +332,6 @@ impl Snapshot {
                 s.in_waitlist = false;
             }
             self.stats.waitlist = self.stats.waitlist.saturating_sub(1);
-            self.waitlist_left_early = Some(id);
         }
     }
 
@@ -409,12 +404,13 @@ impl Snapshot {
                 self.current_step = vec![format!("step {step}: pop {state}{}", self.loc(*state))];
             }
             Event::WaitlistRemove { state } => {
+                let was_waiting = self.waitlist.contains(state);
                 self.waitlist.retain(|s| s != state);
-                if self.waitlist_left_early == Some(*state) {
-                    // Removed and counted at the merge already (see
-                    // `replace`): the count stays what the list shows.
+                if !was_waiting {
+                    // The merge that replaced it removed and counted it
+                    // already (see `replace`): the count stays what the
+                    // list shows.
                     self.stats.waitlist = self.waitlist.len() as u64;
-                    self.waitlist_left_early = None;
                 }
                 if let Some(s) = self.st(*state) {
                     s.in_waitlist = false;

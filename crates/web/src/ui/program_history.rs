@@ -79,10 +79,7 @@ pub fn replaced_on_load(exercise_mode: bool) -> Option<Replaced> {
     }
     let link = crate::ui::share::initial_program()?;
     let stored = crate::platform::storage::load_program()?;
-    let mut history = load_history();
-    let notice = replace(&mut history, &stored, &link, ReplacedBy::Link)?;
-    save_history(&history);
-    Some(notice)
+    replace_program(&stored, &link, ReplacedBy::Link)
 }
 
 /// Replacing the editor's `current` text by `next` on the student's
