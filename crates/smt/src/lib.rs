@@ -12,6 +12,9 @@
 //! * [`script`]: a satisfiability [`Query`] as one self-contained SMT-LIB2
 //!   script;
 //! * [`response`]: parsing a solver's output ([`parse_response`]);
+//! * [`parse`]: SMT-LIB2 text back into terms ([`parse_term`]);
+//! * [`qe`]: quantifier elimination as a script ([`qe::Elimination`]) and
+//!   reading its result ([`qe::parse_qe_answer`]);
 //! * [`backend`]: the text-in/text-out [`SolverBackend`] trait and its
 //!   native back end [`Z3Process`] (a persistent `z3 -in`; not built for
 //!   `wasm32`, where the page answers queries with `z3-solver`).
@@ -20,6 +23,8 @@
 
 pub mod backend;
 pub mod encode;
+pub mod parse;
+pub mod qe;
 pub mod response;
 pub mod script;
 pub mod term;
@@ -28,6 +33,8 @@ pub mod term;
 pub use backend::Z3Process;
 pub use backend::{RecordedBackend, SolverBackend, SolverError};
 pub use encode::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, MapEnv, Theory};
+pub use parse::parse_term;
+pub use qe::{parse_qe_answer, Elimination, QeAnswer};
 pub use response::{parse_response, Response, Status};
 pub use script::Query;
 pub use term::{Node, Op, Sort, Term, Value};

@@ -5,6 +5,7 @@
 //! line is `unknown` with a reason, so a crashed or confused solver can only
 //! ever make an analysis less precise, never unsound.
 
+use crate::parse::{tokenize, Sexp};
 use crate::term::Value;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -60,94 +61,6 @@ impl Response {
     }
 }
 
-/// An S-expression of solver output.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Sexp {
-    Atom(String),
-    Str(String),
-    List(Vec<Sexp>),
-}
-
-fn tokenize_sexps(text: &str) -> Vec<Sexp> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut stack: Vec<Vec<Sexp>> = vec![Vec::new()];
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        match c {
-            '(' => {
-                stack.push(Vec::new());
-                i += 1;
-            }
-            ')' => {
-                if stack.len() > 1 {
-                    let l = stack.pop().unwrap_or_default();
-                    if let Some(top) = stack.last_mut() {
-                        top.push(Sexp::List(l));
-                    }
-                }
-                i += 1;
-            }
-            '"' => {
-                let mut s = String::new();
-                i += 1;
-                while i < chars.len() {
-                    if chars[i] == '"' {
-                        if chars.get(i + 1) == Some(&'"') {
-                            s.push('"');
-                            i += 2;
-                            continue;
-                        }
-                        break;
-                    }
-                    s.push(chars[i]);
-                    i += 1;
-                }
-                i += 1;
-                if let Some(top) = stack.last_mut() {
-                    top.push(Sexp::Str(s));
-                }
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '|' => {
-                let mut s = String::new();
-                i += 1;
-                while i < chars.len() && chars[i] != '|' {
-                    s.push(chars[i]);
-                    i += 1;
-                }
-                i += 1;
-                if let Some(top) = stack.last_mut() {
-                    top.push(Sexp::Atom(s));
-                }
-            }
-            c if c.is_whitespace() => i += 1,
-            _ => {
-                let mut s = String::new();
-                while i < chars.len() && !chars[i].is_whitespace() && !"()\";|".contains(chars[i]) {
-                    s.push(chars[i]);
-                    i += 1;
-                }
-                if let Some(top) = stack.last_mut() {
-                    top.push(Sexp::Atom(s));
-                }
-            }
-        }
-    }
-    // Close unbalanced lists (truncated output).
-    while stack.len() > 1 {
-        let l = stack.pop().unwrap_or_default();
-        if let Some(top) = stack.last_mut() {
-            top.push(Sexp::List(l));
-        }
-    }
-    stack.pop().unwrap_or_default()
-}
-
 fn parse_value(s: &Sexp, sort: &Sexp) -> Option<Value> {
     let width = match sort {
         Sexp::List(l) if l.len() == 3 && l[0] == Sexp::Atom("_".into()) && l[1] == Sexp::Atom("BitVec".into()) => match &l[2] {
@@ -179,16 +92,16 @@ fn parse_value(s: &Sexp, sort: &Sexp) -> Option<Value> {
             }
             _ => None,
         },
-        Sexp::Str(_) => None,
+        Sexp::Str(_) | Sexp::Quoted(_) => None,
     }
 }
 
 fn collect_model(s: &Sexp, out: &mut BTreeMap<String, Value>) {
     if let Sexp::List(l) = s {
-        if let [Sexp::Atom(head), Sexp::Atom(name), Sexp::List(params), sort, value] = l.as_slice() {
-            if head == "define-fun" && params.is_empty() {
+        if let [head, name, Sexp::List(params), sort, value] = l.as_slice() {
+            if let (true, Some(name), true) = (head.is_atom("define-fun"), name.symbol(), params.is_empty()) {
                 if let Some(v) = parse_value(value, sort) {
-                    out.insert(name.clone(), v);
+                    out.insert(name.to_string(), v);
                 }
                 return;
             }
@@ -200,7 +113,7 @@ fn collect_model(s: &Sexp, out: &mut BTreeMap<String, Value>) {
 /// Parses a solver's output for one script.
 pub fn parse_response(text: &str) -> Response {
     let mut r = Response::default();
-    for s in tokenize_sexps(text) {
+    for s in tokenize(text).unwrap_or_default() {
         match &s {
             Sexp::Atom(a) if r.status.is_none() && (a == "sat" || a == "unsat" || a == "unknown") => {
                 r.status = Some(match a.as_str() {
