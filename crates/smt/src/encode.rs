@@ -28,6 +28,23 @@
 //!   the `c` model wrap exactly (`mod 2^w`, a linear operation); under
 //!   `math` only `_Bool` normalizes (as [`minic::IntType::convert`]).
 //!
+//! # Exact wrap-around over the integers ([`Encoding::wrapped`])
+//!
+//! Quantifier elimination over bit-vectors does not finish in z3, so an
+//! analysis that eliminates quantifiers (the predicate analysis) encodes
+//! over `Int` with `wrap` set: under the `c` model every arithmetic result
+//! is wrapped into its type's range exactly, as two's complement does.
+//! With in-range operands one wrap suffices for `+ - unary-`:
+//! `ite(t > MAX, t - 2^w, ite(t < MIN, t + 2^w, t))`; multiplication and
+//! left shift by a constant use the `mod 2^w` wrap of conversions; `~a` and
+//! right shifts by a constant stay in range by themselves. A product of
+//! two non-constants, division or remainder by a non-constant, bitwise
+//! `& | ^` and shifts by a non-constant amount become a fresh value, so the
+//! formulas stay in linear integer arithmetic. Constants fold to C's
+//! result. The inputs (variables, fresh values) must be in range — the
+//! caller asserts [`Encoding::range_constraint`] for them (an unconstrained
+//! fresh value is still sound, only less precise).
+//!
 //! In both theories, division or remainder by zero and shifts by an
 //! out-of-range amount have no defined result in mini-C (`docs/minic.md`): the
 //! encoding guards them, `ite(b = 0, fresh, a / b)`, so the result is an
@@ -110,12 +127,39 @@ pub struct Encoding {
     pub theory: Theory,
     /// `analysis.intModel`.
     pub model: IntModel,
+    /// Whether `Int` arithmetic under the `c` model wraps exactly (see
+    /// [`Encoding::wrapped`]); `false` ignores overflow.
+    pub wrap: bool,
 }
 
 impl Encoding {
     /// An encoding.
     pub fn new(theory: Theory, model: IntModel) -> Self {
-        Encoding { theory, model }
+        Encoding { theory, model, wrap: false }
+    }
+
+    /// Integer theory; under IntModel::C every arithmetic result is wrapped into its type's range exactly (two's
+    /// complement, as `cfa::Expr::eval` under C), and non-linear products become a fresh value, so formulas stay in
+    /// linear integer arithmetic (QE works) and stay exact for + - unary- ~, multiplication by a constant, shifts by
+    /// a constant, conversions. Under IntModel::Math the same as Encoding::new(Integer, Math).
+    pub fn wrapped(model: IntModel) -> Encoding {
+        Encoding { theory: Theory::Integer, model, wrap: model == IntModel::C }
+    }
+
+    /// When this encoding is not exact for its model, a sentence saying what
+    /// it ignores (for a verdict's reason): `None` for a wrapped encoding,
+    /// else [`Theory::caveat`].
+    pub fn caveat(self) -> Option<&'static str> {
+        if self.wraps() {
+            None
+        } else {
+            self.theory.caveat(self.model)
+        }
+    }
+
+    /// Whether `Int` results are wrapped (integer theory, `c` model, `wrap`).
+    fn wraps(self) -> bool {
+        self.wrap && self.theory == Theory::Integer && self.model == IntModel::C
     }
 
     /// The sort of a value of C type `ty`.
@@ -158,7 +202,9 @@ pub trait EncodeEnv {
     fn var(&mut self, var: VarId, ty: IntType) -> Term;
     /// A fresh, unconstrained value of type `ty` (sort `encoding.sort(ty)`)
     /// for an operation the theory over-approximates or whose result is
-    /// undefined; `why` names the operation (for display).
+    /// undefined; `why` names the operation (for display). Under a wrapped
+    /// encoding ([`Encoding::wrapped`]) the caller should constrain it to
+    /// `ty`'s range ([`Encoding::range_constraint`]) like an input.
     fn fresh(&mut self, ty: IntType, why: &str) -> Term;
 }
 
@@ -267,17 +313,34 @@ fn cast(t: Term, from: IntType, to: IntType, enc: Encoding) -> Term {
             if enc.model == IntModel::Math || (from.min_value() >= to.min_value() && from.max_value() <= to.max_value()) {
                 return t;
             }
-            // Exact wrap into `to`'s range: unsigned: t mod 2^w;
-            // signed: ((t + 2^(w-1)) mod 2^w) - 2^(w-1).
-            let m = pow2(to.bits());
-            if to.is_signed() {
-                let h = pow2(to.bits() - 1);
-                Term::sub(Term::modulo(Term::add(t, Term::int(h)), Term::int(m)), Term::int(h))
-            } else {
-                Term::modulo(t, Term::int(m))
-            }
+            wrap_mod(t, to)
         }
     }
+}
+
+/// Exact wrap of an `Int` into `ty`'s range (not `_Bool`): unsigned:
+/// `t mod 2^w`; signed: `((t + 2^(w-1)) mod 2^w) - 2^(w-1)`.
+fn wrap_mod(t: Term, ty: IntType) -> Term {
+    let m = pow2(ty.bits());
+    if ty.is_signed() {
+        let h = pow2(ty.bits() - 1);
+        Term::sub(Term::modulo(Term::add(t, Term::int(h)), Term::int(m)), Term::int(h))
+    } else {
+        Term::modulo(t, Term::int(m))
+    }
+}
+
+/// Wrap of an `Int` that is at most one range width outside `ty`'s range
+/// (a sum, difference or negation of in-range values) — linear and without
+/// `mod`: `ite(t > MAX, t - 2^w, ite(t < MIN, t + 2^w, t))`.
+fn wrap_once(t: Term, ty: IntType) -> Term {
+    let m = Term::int(pow2(ty.bits()));
+    let (min, max) = (Term::int(ty.min_value()), Term::int(ty.max_value()));
+    Term::ite(
+        Term::lt(max, t.clone()),
+        Term::sub(t.clone(), m.clone()),
+        Term::ite(Term::lt(t.clone(), min), Term::add(t.clone(), m), t),
+    )
 }
 
 impl Encoder<'_> {
@@ -303,6 +366,7 @@ impl Encoder<'_> {
                 match (enc.theory, op) {
                     (Theory::Bitvector, UnOp::Neg) => Term::bv1(Op::BvNeg, a),
                     (Theory::Bitvector, _) => Term::bv1(Op::BvNot, a),
+                    (Theory::Integer, UnOp::Neg) if enc.wraps() && *ty != IntType::Bool => wrap_once(Term::neg(a), *ty),
                     (Theory::Integer, UnOp::Neg) => self.int_result(Term::neg(a), *ty),
                     (Theory::Integer, _) if enc.model == IntModel::C && !ty.is_signed() && *ty != IntType::Bool => {
                         // ~a = (2^w - 1) - a for unsigned types (exact).
@@ -378,7 +442,7 @@ impl Encoder<'_> {
                             b,
                             rhs_ty,
                             if signed { ty.to_unsigned() } else { ty },
-                            Encoding { theory: Theory::Bitvector, model: IntModel::C },
+                            Encoding::new(Theory::Bitvector, IntModel::C),
                         );
                         let o = match (op, signed) {
                             (BinOp::Shl, _) => Op::BvShl,
@@ -398,6 +462,10 @@ impl Encoder<'_> {
                     BinOp::BitXor => Term::bv2(Op::BvXor, a, b),
                     _ => unreachable_comparison(),
                 }
+            }
+            Theory::Integer if enc.wraps() => {
+                let t = self.wrapped_arith(op, ty, a, b);
+                self.int_result(t, ty)
             }
             Theory::Integer => {
                 // Constant folding: C's operation without the final wrap
@@ -448,6 +516,54 @@ impl Encoder<'_> {
                 };
                 self.int_result(t, ty)
             }
+        }
+    }
+
+    /// `a op b` over `Int` wrapped exactly into `ty` (see the module docs),
+    /// operands in range; a `_Bool` result is left for
+    /// [`Self::int_result`] to normalize.
+    fn wrapped_arith(&mut self, op: BinOp, ty: IntType, a: Term, b: Term) -> Term {
+        let (x, y) = (a.as_signed(), b.as_signed());
+        let boolean = ty == IntType::Bool;
+        let wrap_once = |t: Term| if boolean { t } else { wrap_once(t, ty) };
+        let wrap_mod = |t: Term| if boolean { t } else { wrap_mod(t, ty) };
+        if let (Some(x), Some(y)) = (x, y) {
+            if let Ok(v) = cfa::expr::eval_binary(op, ty, x, y, IntModel::C) {
+                return Term::int(v);
+            }
+        }
+        match op {
+            BinOp::Add => wrap_once(Term::add(a, b)),
+            BinOp::Sub => wrap_once(Term::sub(a, b)),
+            BinOp::Mul if x.is_some() || y.is_some() => wrap_mod(Term::mul(a, b)),
+            BinOp::Mul => self.env.fresh(ty, "non-linear multiplication"),
+            BinOp::Div | BinOp::Rem => match y {
+                Some(0) => self.env.fresh(ty, "division by zero"),
+                Some(d) => {
+                    let q = c_div(a.clone(), b.clone());
+                    match op {
+                        // Only MIN / -1 leaves the range.
+                        BinOp::Div if d == -1 => wrap_once(q),
+                        BinOp::Div => q,
+                        _ => Term::sub(a, Term::mul(b, q)),
+                    }
+                }
+                None => self.env.fresh(ty, "division by a non-constant (not linear)"),
+            },
+            BinOp::Shl | BinOp::Shr => match y {
+                Some(k) if (0..ty.bits() as i128).contains(&k) => {
+                    if op == BinOp::Shl {
+                        wrap_mod(Term::mul(a, Term::int(pow2(k as u32))))
+                    } else {
+                        Term::div(a, Term::int(pow2(k as u32)))
+                    }
+                }
+                _ => self.env.fresh(ty, "shift (not linear over the integers)"),
+            },
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor => {
+                self.env.fresh(ty, "bitwise operation (not expressible over the integers)")
+            }
+            _ => unreachable_comparison(),
         }
     }
 

@@ -6,7 +6,7 @@
 use cfa::{BinOp, Expr, UnOp, VarId};
 use minic::{IntModel, IntType};
 use proptest::prelude::*;
-use smt::{encode_condition, encode_expr, EncodeEnv, Encoding, Term, Theory, Value};
+use smt::{encode_condition, encode_expr, EncodeEnv, Encoding, Query, Term, Theory, Value};
 
 const TYPES: &[IntType] = &[
     IntType::Int,
@@ -117,6 +117,11 @@ fn check(e: &Expr, vals: &[i128], enc: Encoding) -> Result<(), TestCaseError> {
     // A fresh value may only matter where C leaves the result undefined
     // (a guard then decides against it) — or, over the integers, where the
     // theory over-approximates (bitwise operations).
+    if enc.wrap {
+        // The wrapped encoding stays in linear integer arithmetic.
+        let q = Query::new(vec![Term::eq(t.clone(), Term::int(0))]);
+        prop_assert!(q.logic() != "QF_NIA", "{} is not linear: {}", q.logic(), t);
+    }
     let value = t.eval(&env_fn);
     if env.fresh && value.is_none() {
         prop_assert!(enc.theory == Theory::Integer, "bit-vectors are exact but a fresh value decides {t}");
@@ -154,9 +159,46 @@ proptest! {
     }
 
     #[test]
+    fn wrapped_integers_are_exact_for_the_c_model(e in typed_expr(), vals in prop::collection::vec(-70000i128..70000, 3)) {
+        check(&e, &vals, Encoding::wrapped(IntModel::C))?;
+    }
+
+    #[test]
     fn integers_are_exact_for_the_math_model(e in typed_expr(), vals in prop::collection::vec(-70000i128..70000, 3)) {
         check(&e, &vals, Encoding::new(Theory::Integer, IntModel::Math))?;
     }
+}
+
+#[test]
+fn wrapping_is_exact_at_the_edges_and_only_wrapped_encodings_claim_it() {
+    let enc = Encoding::wrapped(IntModel::C);
+    assert_eq!(enc.caveat(), None);
+    assert!(Encoding::new(Theory::Integer, IntModel::C).caveat().is_some());
+    assert_eq!(Encoding::wrapped(IntModel::Math), Encoding::new(Theory::Integer, IntModel::Math));
+    let x = || Box::new(Expr::Var { var: VarId(0), ty: IntType::Int });
+    let max = IntType::Int.max_value();
+    let cases = [
+        (Expr::Binary { op: BinOp::Add, ty: IntType::Int, lhs: x(), rhs: Box::new(Expr::int(1)) }, max, IntType::Int.min_value()),
+        (Expr::Unary { op: UnOp::Neg, ty: IntType::Int, arg: x() }, IntType::Int.min_value(), IntType::Int.min_value()),
+        (Expr::Binary { op: BinOp::Mul, ty: IntType::Int, lhs: x(), rhs: Box::new(Expr::int(3)) }, max, max - 2),
+        (Expr::Binary { op: BinOp::Shl, ty: IntType::Int, lhs: x(), rhs: Box::new(Expr::int(31)) }, 1, IntType::Int.min_value()),
+    ];
+    for (e, input, expected) in cases {
+        let mut env = VarEnv { enc, fresh: false, count: 0 };
+        let t = encode_expr(&e, enc, &mut env);
+        let got = t.eval(&|n| (n == "v0").then_some(Value::Int(input)));
+        assert_eq!(got, Some(Value::Int(expected)), "{t} at {input}");
+        assert!(!env.fresh, "{t}");
+    }
+    // x * y is not linear: a fresh value.
+    let e = Expr::Binary {
+        op: BinOp::Mul,
+        ty: IntType::Int,
+        lhs: x(),
+        rhs: Box::new(Expr::Var { var: VarId(16), ty: IntType::Int }),
+    };
+    let mut env = VarEnv { enc, fresh: false, count: 0 };
+    assert_eq!(encode_expr(&e, enc, &mut env).to_string(), "fresh1");
 }
 
 #[test]
