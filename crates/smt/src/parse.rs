@@ -336,13 +336,9 @@ impl Reader<'_> {
     }
 }
 
-fn sort_name(s: Sort) -> String {
-    s.to_string()
-}
-
 fn need(args: &[Term], sort: Sort, name: &str) -> Result<(), String> {
     match args.iter().find(|a| a.sort() != sort) {
-        Some(bad) => Err(format!("`{name}` expects {} arguments, but {bad} is {}", sort_name(sort), sort_name(bad.sort()))),
+        Some(bad) => Err(format!("`{name}` expects {} arguments, but {bad} is {}", sort, bad.sort())),
         None => Ok(()),
     }
 }
@@ -365,7 +361,7 @@ fn same_sort(args: &[Term], name: &str) -> Result<(), String> {
 fn same_bv(args: &[Term], name: &str) -> Result<(), String> {
     match args.first().map(Term::sort) {
         Some(Sort::Bv(w)) => need(args, Sort::Bv(w), name),
-        Some(other) => Err(format!("`{name}` expects bit-vector arguments, but {} is {}", args[0], sort_name(other))),
+        Some(other) => Err(format!("`{name}` expects bit-vector arguments, but {} is {}", args[0], other)),
         None => Ok(()),
     }
 }
@@ -504,7 +500,7 @@ fn indexed(idx: &[Sexp], args: Vec<Term>) -> Result<Term, String> {
     }
     let w = match args[0].sort() {
         Sort::Bv(w) => w,
-        other => return Err(format!("`{}` expects a bit-vector, but {} is {}", text(), args[0], sort_name(other))),
+        other => return Err(format!("`{}` expects a bit-vector, but {} is {}", text(), args[0], other)),
     };
     let a = args[0].clone();
     match (op_name, nums.as_slice()) {
