@@ -682,6 +682,11 @@ impl<C: Cpa> Reachability<C> {
                     label: edge.label.clone(),
                     successors: succs.clone(),
                 });
+                for s in &succs {
+                    if let Some(abstraction) = self.cpa.abstraction_report(&self.states[s.0 as usize].state) {
+                        self.emit(Event::Abstraction { state: *s, abstraction });
+                    }
+                }
                 self.phase = Phase::Successors { popped, edges, edge: next, succs, k: 0 };
             }
             Phase::Successors { popped, edges, edge, succs, k } => {

@@ -93,6 +93,7 @@ pub fn component_constructor(class: &str) -> Option<CpaConstructor> {
         "cpa.octagon.OctagonCPA" => Some(make_octagon),
         "cpa.value.symbolic.SymbolicValueCPA" => Some(make_symbolic_value),
         "cpa.constraints.ConstraintsCPA" => Some(make_constraints),
+        "cpa.predicate.PredicateCPA" => Some(make_predicate),
         _ => None,
     }
 }
@@ -113,6 +114,48 @@ fn make_constraints(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, Con
     Ok(Box::new(crate::cpas::constraints::ConstraintsCpa::new(p.clone(), solver_encoding(c), oracle)))
 }
 
+/// The options of the Predicate CPA (`cpa.predicate.*`).
+pub fn predicate_options(c: &Config) -> crate::cpas::predicate::PredicateOptions {
+    use crate::cpas::predicate::{abstraction::AbstractionKind, BlockOptions, PredicateOptions};
+    PredicateOptions {
+        blocks: BlockOptions {
+            at_loops: c.get_bool("cpa.predicate.blk.alwaysAtLoops"),
+            at_functions: c.get_bool("cpa.predicate.blk.alwaysAtFunctions"),
+            at_function_heads: c.get_bool("cpa.predicate.blk.alwaysAtFunctionHeads"),
+            threshold: c.get_u64("cpa.predicate.blk.threshold").min(u32::MAX as u64) as u32,
+        },
+        kind: if c.get_bool("cpa.predicate.abstraction.cartesian") {
+            AbstractionKind::Cartesian
+        } else {
+            AbstractionKind::Boolean
+        },
+        merge_abe: c.get("cpa.predicate.merge") != "SEP",
+        encoding: predicate_encoding(c.int_model()),
+    }
+}
+
+/// The encoding of predicate analysis: integers, with every C result
+/// wrapped exactly under the `c` model (sound, and quantifier elimination
+/// works on it, which it does not on bit-vectors).
+pub fn predicate_encoding(model: minic::IntModel) -> smt::Encoding {
+    smt::Encoding::wrapped(model)
+}
+
+fn make_predicate(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    make_predicate_refined(p, c, None)
+}
+
+/// The Predicate CPA with the CEGAR precision `refined` (none: no predicates).
+fn make_predicate_refined(
+    p: &Arc<Program>,
+    c: &Config,
+    refined: Option<&Arc<crate::cpas::predicate::precision::PredicatePrecision>>,
+) -> Result<Box<dyn DynCpa>, ConfigError> {
+    let precision = refined.cloned().unwrap_or_default();
+    let oracle = crate::solver::SolverOracle::new();
+    Ok(Box::new(crate::cpas::predicate::PredicateCpa::new(p.clone(), predicate_options(c), precision, oracle)))
+}
+
 /// A runnable analysis: the reachability algorithm over the composite CPA.
 pub type Analysis = Reachability<CompositeAnalysis>;
 
@@ -131,6 +174,18 @@ pub fn build_analysis_refined(
     record_views: bool,
     refined: Option<&Arc<VarPrecision>>,
 ) -> Result<Analysis, ConfigError> {
+    build_analysis_with(program, config, record_views, refined, None)
+}
+
+/// [`build_analysis_refined`] with, for the Predicate CPA, the predicates
+/// CEGAR found so far (`None`: none).
+pub fn build_analysis_with(
+    program: Arc<Program>,
+    config: &Config,
+    record_views: bool,
+    refined: Option<&Arc<VarPrecision>>,
+    predicates: Option<&Arc<crate::cpas::predicate::precision::PredicatePrecision>>,
+) -> Result<Analysis, ConfigError> {
     let names = config.cpas();
     let where_ = config.origin("CompositeCPA.cpas").map(|o| format!("{o}: ")).unwrap_or_default();
     // A composite the engine cannot run soundly never starts (no location,
@@ -145,6 +200,7 @@ pub fn build_analysis_refined(
         cpas.push(match (n.as_str(), refined) {
             ("cpa.value.ValueAnalysisCPA", Some(_)) => make_value_refined(&program, config, refined)?,
             ("cpa.octagon.OctagonCPA", Some(_)) => make_octagon_refined(&program, config, refined)?,
+            ("cpa.predicate.PredicateCPA", _) => make_predicate_refined(&program, config, predicates)?,
             _ => ctor(&program, config)?,
         });
     }

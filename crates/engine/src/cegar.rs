@@ -62,6 +62,7 @@ use crate::build::{build_analysis_refined, Analysis};
 use crate::config::{Config, ConfigError};
 use crate::counterexample::{self, PathCheck};
 use crate::precision::VarPrecision;
+use crate::predicate_refinement;
 use crate::refinement;
 use crate::restart::{self, Stage};
 use crate::solver::SolverQuery;
@@ -308,6 +309,27 @@ impl Verifier {
                 let check = self.answered(&p.path, &formula, output);
                 self.decide(p.target, p.path, p.reason, check);
             }
+            Awaiting::Interpolation(mut job, check) => {
+                let answer = match job.next_elimination() {
+                    Some(_) => {
+                        let sort_of = crate::cpas::predicate::abstraction::sort_of_ssa(
+                            &self.program,
+                            crate::build::predicate_encoding(self.stage.config.int_model()),
+                        );
+                        match smt::parse_qe_answer(output, &sort_of) {
+                            smt::QeAnswer::Formula(t) => {
+                                format!("eliminated: {}", crate::cpas::predicate::show_ssa(&self.program, &t))
+                            }
+                            smt::QeAnswer::Failed(why) => format!("failed: {why}"),
+                        }
+                    }
+                    None => String::new(),
+                };
+                self.emit(Event::SolverQuery { id: self.queries, smtlib: p.query.smtlib.clone(), answer });
+                self.queries += 1;
+                job.answer(output);
+                self.continue_interpolation(job, p.path, check);
+            }
             Awaiting::TargetConstraints(count) => {
                 let response = parse_response(output);
                 self.emit(Event::SolverQuery {
@@ -389,6 +411,9 @@ impl Verifier {
     /// CEGAR: refine the precision with the infeasible `path` and restart
     /// (see [`crate::refinement`] and [`crate::restart`]).
     fn refine(&mut self, path: Vec<EdgeId>, check: &PathCheck) {
+        if self.stage.predicate {
+            return self.refine_predicates(path, check.check.clone());
+        }
         let model = self.stage.config.int_model();
         let old = (*self.stage.precision).clone();
         let Some(refined) = refinement::refine(&self.program, &path, model, &old, self.stage.backup) else {
@@ -432,6 +457,108 @@ impl Verifier {
                 self.emit(Event::Restart {
                     configuration: format!(
                         "{}, CEGAR iteration {} from the initial state, precision {precision_text}",
+                        self.stage.name,
+                        iteration + 1
+                    ),
+                    iteration: self.iteration,
+                });
+            }
+            Err(e) => self.finish(Verdict::Unknown, e.message),
+        }
+    }
+
+    /// CEGAR for predicate analysis: interpolants along the infeasible
+    /// `path` by quantifier elimination (see [`crate::predicate_refinement`]),
+    /// one solver query per cut.
+    fn refine_predicates(&mut self, path: Vec<EdgeId>, check: String) {
+        let config = &self.stage.config;
+        let options = crate::build::predicate_options(config);
+        let direction = predicate_refinement::Direction::parse(config.get("cpa.predicate.refinement.interpolation"));
+        let job =
+            predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, options.encoding, direction);
+        self.continue_interpolation(Box::new(job), path, check);
+    }
+
+    /// Asks the next elimination of `job`, or finishes the refinement.
+    fn continue_interpolation(&mut self, job: Box<predicate_refinement::InterpolationJob>, path: Vec<EdgeId>, check: String) {
+        match job.next_query() {
+            Some(script) => {
+                let target = self.stage.analysis.target().unwrap_or(StateId(0));
+                self.ask(script, Awaiting::Interpolation(job, check), target, path, String::new());
+            }
+            None => self.finish_predicate_refinement(&job, path, &check),
+        }
+    }
+
+    /// The predicates of a finished interpolation: a new precision and a
+    /// restart, or UNKNOWN when nothing new was found.
+    fn finish_predicate_refinement(&mut self, job: &predicate_refinement::InterpolationJob, path: Vec<EdgeId>, check: &str) {
+        let scope = crate::cpas::predicate::precision::PredicateScope::parse(
+            self.stage.config.get("cpa.predicate.refinement.sharePredicates"),
+        );
+        let found = job.predicates();
+        let (precision, added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
+        let how = format!(
+            "{} interpolants by quantifier elimination over {} block{} ({} cut{})",
+            job.direction().name(),
+            job.block_path().blocks.len(),
+            if job.block_path().blocks.len() == 1 { "" } else { "s" },
+            job.block_path().cuts.len(),
+            if job.block_path().cuts.len() == 1 { "" } else { "s" },
+        );
+        let failures = if job.failures().is_empty() {
+            String::new()
+        } else {
+            format!("; eliminations that failed: {}", job.failures().join("; "))
+        };
+        if added.is_empty() {
+            return self.stage_end(
+                Verdict::Unknown,
+                format!(
+                    "CEGAR made no progress: the {how} give no new predicate for the infeasible error path ({check}){failures}, so the same counterexample would be found again"
+                ),
+            );
+        }
+        if self.stage.refinements >= self.stage.max_refinements {
+            return self.stage_end(
+                Verdict::Unknown,
+                format!("CEGAR gave up after cegar.maxIterations = {} refinements", self.stage.max_refinements),
+            );
+        }
+        self.stage.refinements += 1;
+        let iteration = self.stage.refinements as u32;
+        let precision_text = precision.describe(&self.program);
+        let added_text = added.iter().map(|e| format!("{} {}", e.predicate, e.scope)).collect::<Vec<_>>().join(", ");
+        self.emit(Event::Refinement {
+            precision: precision_text.clone(),
+            reason: format!("the error path is infeasible ({check}); {how} add {added_text}{failures}"),
+            iteration,
+            refiner: format!("predicate interpolation ({})", job.direction().name()),
+            path,
+            interpolants: job.views(),
+            added: Vec::new(),
+            tracked: Vec::new(),
+            predicates_added: added,
+            predicates: predicate_refinement::precision_entries(&self.program, &precision),
+        });
+        let precision = Arc::new(precision);
+        match crate::build::build_analysis_with(
+            self.program.clone(),
+            &self.stage.config,
+            self.record_views,
+            None,
+            Some(&precision),
+        ) {
+            Ok(mut a) => {
+                if self.detached {
+                    a.set_solver(None);
+                }
+                self.stage.analysis = a;
+                self.stage.predicates = precision;
+                self.iteration += 1;
+                self.emit(Event::Restart {
+                    configuration: format!(
+                        "{}, CEGAR iteration {} from the initial state, predicates {precision_text}",
                         self.stage.name,
                         iteration + 1
                     ),
@@ -586,6 +713,9 @@ enum Awaiting {
     PathFormula(crate::ssa::PathFormula),
     /// All of the target state's path constraints (how many).
     TargetConstraints(usize),
+    /// One quantifier elimination of a predicate refinement (and the name
+    /// of the check that refuted the path).
+    Interpolation(Box<crate::predicate_refinement::InterpolationJob>, String),
 }
 
 /// The reachability run's reason without its "unconfirmed" note (the

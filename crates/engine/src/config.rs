@@ -61,6 +61,7 @@ pub const KNOWN_CPAS: &[&str] = &[
     "cpa.octagon.OctagonCPA",
     "cpa.value.symbolic.SymbolicValueCPA",
     "cpa.constraints.ConstraintsCPA",
+    "cpa.predicate.PredicateCPA",
 ];
 
 /// Every option the engine understands.
@@ -210,6 +211,54 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Symbolic execution (with the ConstraintsCPA): when a target is reached, check it precisely before reporting — all of the target state's path constraints at once (the per-step queries ask a window of them), then the SSA path formula and a concrete replay of the model's inputs. A target whose constraints are unsatisfiable leaves the reached set and the search goes on; FALSE only when the replay reaches the error location, UNKNOWN when neither is decided. false: the first target ends the run with an unconfirmed FALSE.",
     },
     OptionDecl {
+        key: "cpa.predicate.blk.alwaysAtLoops",
+        default: "true",
+        ty: OptionType::Bool,
+        doc: "Predicate analysis (adjustable-block encoding): end a block, and compute an abstraction, at every loop head (ABE-lf with the other options off).",
+    },
+    OptionDecl {
+        key: "cpa.predicate.blk.alwaysAtFunctions",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Predicate analysis: end a block at every function entry and at every return site.",
+    },
+    OptionDecl {
+        key: "cpa.predicate.blk.alwaysAtFunctionHeads",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Predicate analysis: end a block at every function entry.",
+    },
+    OptionDecl {
+        key: "cpa.predicate.blk.threshold",
+        default: "0",
+        ty: OptionType::UInt,
+        doc: "Predicate analysis: end a block after this many edges (0: never; 1 is single-block encoding, an abstraction after every edge).",
+    },
+    OptionDecl {
+        key: "cpa.predicate.abstraction.cartesian",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Predicate analysis: Cartesian abstraction (one solver query per predicate and polarity; the conjunction of what is implied) instead of Boolean abstraction (all-SAT over the predicates with blocking clauses; any Boolean combination).",
+    },
+    OptionDecl {
+        key: "cpa.predicate.merge",
+        default: "ABE",
+        ty: OptionType::Enum(&["ABE", "SEP"]),
+        doc: "Predicate analysis: inside a block, merge states with the same abstraction formula by the disjunction of their path formulas (ABE), or keep them apart (SEP). Abstraction states are never merged.",
+    },
+    OptionDecl {
+        key: "cpa.predicate.refinement.interpolation",
+        default: "WEAKEST",
+        ty: OptionType::Enum(&["WEAKEST", "STRONGEST"]),
+        doc: "Predicate analysis with CEGAR: how interpolants are computed by quantifier elimination along the infeasible error path — WEAKEST (backwards: not ∃ suffix-locals. suffix) or STRONGEST (forwards: ∃ prefix-locals. prefix); their atoms become predicates.",
+    },
+    OptionDecl {
+        key: "cpa.predicate.refinement.sharePredicates",
+        default: "LOCATION",
+        ty: OptionType::Enum(&["LOCATION", "FUNCTION", "GLOBAL"]),
+        doc: "Predicate analysis with CEGAR: a predicate found at an abstraction location is used there only (LOCATION), at every location of its function (FUNCTION) or everywhere (GLOBAL).",
+    },
+    OptionDecl {
         key: "solver.timeout",
         default: "10000",
         ty: OptionType::UInt,
@@ -251,6 +300,12 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         include_str!("../../../static/config/octagon-seq-widening-cegar.properties"),
     ),
     ("symbolic", "symbolic.properties", include_str!("../../../static/config/symbolic.properties")),
+    ("predicate", "predicate.properties", include_str!("../../../static/config/predicate.properties")),
+    (
+        "predicate-cartesian",
+        "predicate-cartesian.properties",
+        include_str!("../../../static/config/predicate-cartesian.properties"),
+    ),
 ];
 
 /// The preset used when no `--config` is given: `value` (explicit values,

@@ -8,7 +8,7 @@
 //!   (`stop`), precision adjustment (`precision_adjustment`), and the
 //!   type-erased [`cpa::DynCpa`] (`erased`);
 //! * [`cpas`]: the CPAs — Location, Callstack, Composite, Value, Octagon,
-//!   SymbolicValue, Constraints, and a mock (every step unique);
+//!   SymbolicValue, Constraints, Predicate, and a mock (every step unique);
 //! * [`precision`]: the precision of the variable-tracking CPAs,
 //!   [`precision::TrackingPrecision`], and CEGAR's `π : L → 2^X`;
 //! * [`algorithm`]: the CPA+ reachability algorithm as a steppable state
@@ -29,6 +29,8 @@
 //! * [`refinement`]: CEGAR's refinement step (interpolation, else the
 //!   backup refiner) and its event;
 //! * [`interpolation`]: explicit-value path interpolation;
+//! * [`predicate_refinement`]: predicate analysis's refinement — sequence
+//!   interpolants by quantifier elimination, their atoms as predicates;
 //! * [`restart`]: the restart algorithm's stages and CEGAR's restart from
 //!   the pivot;
 //! * [`int_caveat`]: what a TRUE under mathematical integers may miss in C;
@@ -62,6 +64,7 @@ pub mod feasibility;
 pub mod int_caveat;
 pub mod interpolation;
 pub mod precision;
+pub mod predicate_refinement;
 pub mod reached;
 pub mod refinement;
 pub mod restart;

@@ -107,6 +107,8 @@ pub fn refinement_event(
         interpolants: views,
         added,
         tracked,
+        predicates_added: Vec::new(),
+        predicates: Vec::new(),
     }
 }
 

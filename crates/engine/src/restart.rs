@@ -43,6 +43,10 @@ pub(crate) struct Stage {
     pub(crate) max_refinements: u64,
     /// The current CEGAR precision π.
     pub(crate) precision: Arc<VarPrecision>,
+    /// Whether the composite has a Predicate CPA (CEGAR refines predicates).
+    pub(crate) predicate: bool,
+    /// The predicates CEGAR found so far (predicate analysis).
+    pub(crate) predicates: Arc<crate::cpas::predicate::precision::PredicatePrecision>,
     /// Refinements so far.
     pub(crate) refinements: u64,
     #[cfg(not(target_arch = "wasm32"))]
@@ -66,7 +70,9 @@ impl Stage {
         if let Some(s) = &second {
             Config::load(s)?;
         }
+        let predicate = config.cpas().iter().any(|c| c == "cpa.predicate.PredicateCPA");
         Ok(Stage {
+            predicate,
             name,
             cegar,
             check: config.get("analysis.checkCounterexamples") == "true",
@@ -80,6 +86,7 @@ impl Stage {
             config,
             analysis,
             precision,
+            predicates: Arc::default(),
             refinements: 0,
             #[cfg(not(target_arch = "wasm32"))]
             started: std::time::Instant::now(),

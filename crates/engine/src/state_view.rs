@@ -45,6 +45,20 @@ pub enum ViewContent {
         /// The bindings.
         values: Vec<SymbolicBinding>,
     },
+    /// Predicate CPA: the abstraction formula ψ and the path formula φ
+    /// since the last block end, in mini-C.
+    Predicate {
+        /// ψ (`true`, `x <= y && !(y < 0)`).
+        abstraction: String,
+        /// φ's conjuncts, SSA versions as subscripts (`x₂ == x₁ + 1`).
+        path: Vec<String>,
+        /// Whether the state is an abstraction state (a block end).
+        abstraction_state: bool,
+        /// Edges since the block start.
+        block_length: u32,
+        /// For an abstraction state: the predicates ψ was computed over.
+        predicates: Vec<String>,
+    },
     /// Anything else, as text.
     Text {
         /// The text.
@@ -209,6 +223,13 @@ impl fmt::Display for ViewContent {
                 write!(f, "}}")
             }
             ViewContent::Constraints { constraints } => write!(f, "{{{}}}", constraints.join(", ")),
+            ViewContent::Predicate { abstraction, path, abstraction_state, .. } => {
+                if *abstraction_state || path.is_empty() {
+                    write!(f, "ψ: {abstraction}")
+                } else {
+                    write!(f, "ψ: {abstraction}; φ: {}", path.join(" && "))
+                }
+            }
             ViewContent::Octagon { octagon } => write!(f, "{{{}}}", octagon.constraints.join(", ")),
             ViewContent::SymbolicValues { values } => {
                 let parts: Vec<String> = values.iter().map(|b| format!("{}={}", b.name, b.value)).collect();

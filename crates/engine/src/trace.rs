@@ -128,6 +128,39 @@ pub struct InterpolantView {
     pub text: String,
 }
 
+/// One abstraction computation of predicate analysis, for the trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbstractionView {
+    /// The block end (abstraction location).
+    pub location: NodeId,
+    /// `boolean` or `cartesian`.
+    pub kind: String,
+    /// The predicates of the location (mini-C).
+    pub predicates: Vec<String>,
+    /// ψ', the new abstraction formula (mini-C).
+    pub result: String,
+    /// How many solver queries it asked.
+    pub queries: u32,
+    /// A remark (a fallback, unknown answers); empty when none.
+    #[serde(default)]
+    pub note: String,
+    /// The block's path formula φ that was abstracted (conjuncts, SSA
+    /// versions as subscripts).
+    #[serde(default)]
+    pub block: Vec<String>,
+}
+
+/// One predicate of a predicate-analysis precision, for the trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PredicateEntry {
+    /// The location, or `None` for a function-wide or global predicate.
+    pub location: Option<NodeId>,
+    /// Where it applies in words (`at N7`, `in main`, `everywhere`).
+    pub scope: String,
+    /// The predicate in mini-C.
+    pub predicate: String,
+}
+
 /// A summary of the configuration a run uses, recorded in
 /// [`Event::AnalysisStarted`].
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -273,6 +306,15 @@ pub enum Event {
         /// Why, in words.
         reason: String,
     },
+    /// Predicate abstraction computed the abstraction formula ψ' of a new
+    /// abstraction state at a block end (its queries are the
+    /// [`Event::SolverQuery`] events just before).
+    Abstraction {
+        /// The abstraction state (a transfer successor).
+        state: StateId,
+        /// What was computed.
+        abstraction: AbstractionView,
+    },
     /// A query to an SMT solver (SMT-LIB2 text) and its answer (`sat`,
     /// `unsat`, `unknown`). Reserved for the symbolic analyses.
     SolverQuery {
@@ -332,6 +374,12 @@ pub enum Event {
         /// The whole new precision, per location.
         #[serde(default)]
         tracked: Vec<PrecisionEntry>,
+        /// Predicate analysis: the predicates this refinement added.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        predicates_added: Vec<PredicateEntry>,
+        /// Predicate analysis: the whole new predicate precision.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        predicates: Vec<PredicateEntry>,
     },
     /// The algorithm starts over with an empty reached set and waitlist:
     /// a new CEGAR iteration (same configuration, refined precision) or
@@ -387,6 +435,7 @@ impl Event {
             Event::ReachedRemove { .. } => "reached_remove",
             Event::TargetReached { .. } => "target_reached",
             Event::TargetRefuted { .. } => "target_refuted",
+            Event::Abstraction { .. } => "abstraction",
             Event::SolverQuery { .. } => "solver_query",
             Event::Counterexample { .. } => "counterexample",
             Event::Refinement { .. } => "refinement",

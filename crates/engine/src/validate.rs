@@ -41,6 +41,7 @@ const VALUE: &str = "cpa.value.ValueAnalysisCPA";
 const OCTAGON: &str = "cpa.octagon.OctagonCPA";
 const SYMBOLIC: &str = "cpa.value.symbolic.SymbolicValueCPA";
 const CONSTRAINTS: &str = "cpa.constraints.ConstraintsCPA";
+const PREDICATE: &str = "cpa.predicate.PredicateCPA";
 
 /// Options only CEGAR reads.
 const CEGAR_OPTIONS: &[&str] = &["cegar.maxIterations", "cegar.restart", "cegar.backupRefiner"];
@@ -70,6 +71,14 @@ const NOT_INHERITED_BY_STAGES: &[&str] = &[
     "cpa.constraints.checkTargets",
     "solver.theory",
     "solver.timeout",
+    "cpa.predicate.blk.alwaysAtLoops",
+    "cpa.predicate.blk.alwaysAtFunctions",
+    "cpa.predicate.blk.alwaysAtFunctionHeads",
+    "cpa.predicate.blk.threshold",
+    "cpa.predicate.abstraction.cartesian",
+    "cpa.predicate.merge",
+    "cpa.predicate.refinement.interpolation",
+    "cpa.predicate.refinement.sharePredicates",
 ];
 
 /// How deep stage and checker configurations may nest before validation
@@ -146,6 +155,13 @@ pub fn composite_problems(config: &Config, program: Option<&Program>) -> Vec<Con
             ),
         });
     }
+    if has(CONSTRAINTS) && has(PREDICATE) {
+        out.push(ConfigError {
+            message: format!(
+                "{key}: {CONSTRAINTS} and {PREDICATE} both ask the solver, and one run parks on one component's queries only; use one of them"
+            ),
+        });
+    }
     if let Some(p) = program {
         if !has(CALLSTACK) {
             if let Some(calls) = calls_in(p) {
@@ -204,13 +220,15 @@ fn check_config(config: &Config, out: &mut Vec<ConfigError>, depth: usize, progr
     if cegar {
         let value = has(VALUE) && config.get("cpa.value.precision") == "EMPTY";
         let octagon = has(OCTAGON) && config.get("cpa.octagon.precision") == "EMPTY";
-        if !value && !octagon {
+        if !value && !octagon && !has(PREDICATE) {
             let hint = if has(VALUE) {
                 "set cpa.value.precision = EMPTY".to_string()
             } else if has(OCTAGON) {
                 "set cpa.octagon.precision = EMPTY".to_string()
             } else {
-                format!("add {VALUE} with cpa.value.precision = EMPTY, or {OCTAGON} with cpa.octagon.precision = EMPTY")
+                format!(
+                    "add {VALUE} with cpa.value.precision = EMPTY, {OCTAGON} with cpa.octagon.precision = EMPTY, or {PREDICATE}"
+                )
             };
             out.push(ConfigError {
                 message: format!(

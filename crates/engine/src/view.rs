@@ -71,6 +71,8 @@ pub struct Statistics {
     pub counterexample_checks: u64,
     /// Restarts (new CEGAR iterations or restart-algorithm stages).
     pub restarts: u64,
+    /// Predicate abstractions computed.
+    pub abstractions: u64,
 }
 
 impl Statistics {
@@ -120,6 +122,7 @@ impl Statistics {
                 self.waitlist = self.waitlist.saturating_sub(1);
             }
             Event::SolverQuery { .. } => self.solver_queries += 1,
+            Event::Abstraction { .. } => self.abstractions += 1,
             Event::Refinement { .. } => self.refinements += 1,
             Event::Counterexample { .. } => self.counterexample_checks += 1,
             Event::Restart { .. } => {
@@ -220,6 +223,12 @@ pub struct Snapshot {
     pub interpolants: Vec<InterpolantView>,
     /// The path the latest refinement refuted.
     pub refuted_path: Vec<EdgeId>,
+    /// Predicate analysis: the predicates after the latest refinement
+    /// (and which it added).
+    pub predicates: Vec<(crate::trace::PredicateEntry, bool)>,
+    /// Predicate analysis: every abstraction computed in this iteration, by
+    /// the abstraction state.
+    pub abstractions: BTreeMap<StateId, crate::trace::AbstractionView>,
 }
 
 /// The latest counterexample check, as the page shows it.
@@ -359,6 +368,7 @@ impl Snapshot {
         self.current_edge = None;
         self.finished = None;
         self.int_model_caveat = None;
+        self.abstractions.clear();
         self.iteration += 1;
         self.iteration_starts.push(self.position - 1);
     }
@@ -491,8 +501,20 @@ impl Snapshot {
                 };
                 self.counterexample_checked(info);
             }
-            Event::Refinement { precision, tracked, added, interpolants, path, .. } => {
+            Event::Abstraction { state, abstraction } => {
+                self.current_step.push(format!(
+                    "{} abstraction at {} for {state}: {} ({} quer{})",
+                    abstraction.kind,
+                    abstraction.location,
+                    abstraction.result,
+                    abstraction.queries,
+                    if abstraction.queries == 1 { "y" } else { "ies" }
+                ));
+                self.abstractions.insert(*state, abstraction.clone());
+            }
+            Event::Refinement { precision, tracked, added, interpolants, path, predicates, predicates_added, .. } => {
                 self.current_step.push(format!("refinement: new precision {precision}"));
+                self.predicates = predicates.iter().map(|e| (e.clone(), predicates_added.contains(e))).collect();
                 self.precision = tracked.iter().map(|e| TrackedEntry { entry: e.clone(), new: added.contains(e) }).collect();
                 self.interpolants = interpolants.clone();
                 self.refuted_path = path.clone();
@@ -769,6 +791,16 @@ pub fn describe_event(e: &Event) -> String {
             };
             format!("the error path to {target} is checked: {f} ({description})")
         }
+        Event::Abstraction { state, abstraction } => format!(
+            "{state} is an abstraction state: the {} abstraction at {} over {} predicate{} is {} ({} solver quer{})",
+            abstraction.kind,
+            abstraction.location,
+            abstraction.predicates.len(),
+            if abstraction.predicates.len() == 1 { "" } else { "s" },
+            abstraction.result,
+            abstraction.queries,
+            if abstraction.queries == 1 { "y" } else { "ies" }
+        ),
         Event::Refinement { precision, .. } => format!("refinement: the new precision is {precision}"),
         Event::Restart { configuration, iteration } => {
             format!("restart: iteration {iteration} begins with an empty reached set ({configuration})")

@@ -331,6 +331,8 @@ fn fold_of_a_synthetic_restart() {
             interpolants: vec![],
             added: vec![entry.clone()],
             tracked: vec![entry.clone()],
+            predicates_added: vec![],
+            predicates: vec![],
         },
         Event::Restart { configuration: "again".into(), iteration: 2 },
         created(0, 7),

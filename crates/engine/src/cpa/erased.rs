@@ -79,6 +79,8 @@ pub trait DynCpa: Send + Sync {
     fn view(&self, state: &dyn DynState) -> ComponentView;
     /// See [`Cpa::describe_precision`].
     fn describe_precision(&self, precision: &dyn DynState) -> String;
+    /// See [`Cpa::abstraction_report`].
+    fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::trace::AbstractionView>;
     /// See [`Cpa::index_shape`].
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32>;
     /// See [`Cpa::index_may_cover`].
@@ -186,6 +188,9 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     }
     fn describe_precision(&self, precision: &dyn DynState) -> String {
         Cpa::describe_precision(self, down::<C::Precision>(Cpa::name(self), precision))
+    }
+    fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::trace::AbstractionView> {
+        Cpa::abstraction_report(self, down::<C::State>(Cpa::name(self), state))
     }
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32> {
         Cpa::index_shape(self, down::<C::State>(Cpa::name(self), state))

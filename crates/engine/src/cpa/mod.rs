@@ -109,6 +109,11 @@ pub trait Cpa {
     fn state_view(&self, state: &Self::State) -> StateView {
         StateView { components: vec![self.view(state)] }
     }
+    /// For a state that a transfer just made by computing a predicate
+    /// abstraction: what was computed, for [`crate::trace::Event::Abstraction`].
+    fn abstraction_report(&self, _state: &Self::State) -> Option<crate::trace::AbstractionView> {
+        None
+    }
     /// The precision in words, for [`crate::trace::Event::PrecisionAdjusted`].
     fn describe_precision(&self, precision: &Self::Precision) -> String {
         format!("{precision:?}")

@@ -280,6 +280,10 @@ impl Cpa for CompositeAnalysis {
     fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>> {
         self.cpa.inner.cpas.iter().find_map(|c| c.solver_oracle())
     }
+    /// The first component's report (one predicate analysis per composite).
+    fn abstraction_report(&self, state: &CompositeState) -> Option<crate::trace::AbstractionView> {
+        self.cpa.inner.cpas.iter().enumerate().find_map(|(i, c)| c.abstraction_report(&*state.parts[i]))
+    }
     /// The meet of what each component knows (each narrows the range).
     fn var_range(&self, state: &CompositeState, var: cfa::VarId) -> crate::int_caveat::Range {
         self.cpa

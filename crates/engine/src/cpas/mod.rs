@@ -8,5 +8,6 @@ pub mod constraints;
 pub mod location;
 pub mod mock;
 pub mod octagon;
+pub mod predicate;
 pub mod symbolic;
 pub mod value;

@@ -98,6 +98,7 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
             ViewContent::SymbolicValues { values } => {
                 parts.push(Part::Symbolic(values.iter().map(|b| (b.name.clone(), b.value.clone())).collect()));
             }
+            ViewContent::Predicate { .. } => parts.push(Part::Text(c.cpa.clone(), c.content.to_string())),
             ViewContent::Text { text } => parts.push(Part::Text(c.cpa.clone(), text.clone())),
         }
     }

@@ -1,0 +1,421 @@
+//! The Predicate CPA (CPAchecker's `cpa.predicate.PredicateCPA`):
+//! predicate abstraction with adjustable-block encoding (Beyer,
+//! Keremoglu, Wendler 2010) and lazy abstraction.
+//!
+//! An abstract state is a pair (ψ, φ):
+//!
+//! * ψ, the **abstraction formula** — a Boolean combination of the
+//!   location's predicates ([`abstraction::Region`]), computed at the last
+//!   *block end*;
+//! * φ, the **path formula** — the strongest postcondition of the edges
+//!   since then, in SSA form ([`pathformula::PathFormula`]), no solver
+//!   involved.
+//!
+//! Block ends (`cpa.predicate.blk.*`): loop heads (`alwaysAtLoops`,
+//! default true), function entries and return sites
+//! (`alwaysAtFunctions`), function entries only (`alwaysAtFunctionHeads`),
+//! every `threshold` edges (0 = off), and always the error location. The
+//! transfer to a block end computes the abstraction there
+//! ([`abstraction::Problem::compute`]: ψ' = the Boolean or Cartesian
+//! abstraction of ψ ∧ φ over the predicates the precision gives that
+//! location) and starts a new block (φ = true); ψ' = false means the block
+//! is infeasible: no successor. (CPAchecker computes it in the precision
+//! adjustment; here the transfer does, so solver queries can park the run
+//! as every transfer's do, see [`crate::solver`].)
+//!
+//! * ⊑: between abstraction states, ψ ⇒ ψ' decided propositionally over
+//!   the predicates (as CPAchecker's BDDs); between states inside a block,
+//!   the same ψ and the same φ. Stop is stop^sep with it.
+//! * Merge (`cpa.predicate.merge = ABE | SEP`): inside a block, states
+//!   with the same ψ are merged by φ ∨ φ' (ABE); abstraction states are
+//!   never merged.
+//! * Soundness: φ is exact (the encoding wraps every C result under the
+//!   `c` model, over-approximates only with fresh values), ψ' is implied
+//!   by ψ ∧ φ (every `unknown` answer weakens it), so γ only grows.
+
+pub mod abstraction;
+pub mod pathformula;
+pub mod precision;
+
+use crate::cpa::{AbstractDomain, Cpa, MergeKind, MergeOperator, StopOperator, StopSep, TransferError, TransferRelation};
+use crate::solver::SolverOracle;
+use crate::state_view::{ComponentView, ViewContent};
+use abstraction::{base_constraints, instantiate_at, AbstractionKind, Problem, Region};
+use cfa::{Edge, EdgeKind, NodeId, NodeKind, Program};
+use pathformula::{parse_ssa_name, parse_var_name, PathFormula, PathFormulaBuilder};
+use precision::PredicatePrecision;
+use smt::{Encoding, Term};
+use std::sync::Arc;
+
+/// Where blocks end (`cpa.predicate.blk.*`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BlockOptions {
+    /// `alwaysAtLoops`: at loop heads.
+    pub at_loops: bool,
+    /// `alwaysAtFunctions`: at function entries and at return sites.
+    pub at_functions: bool,
+    /// `alwaysAtFunctionHeads`: at function entries.
+    pub at_function_heads: bool,
+    /// `threshold`: after this many edges (0 = never).
+    pub threshold: u32,
+}
+
+impl Default for BlockOptions {
+    fn default() -> Self {
+        BlockOptions { at_loops: true, at_functions: false, at_function_heads: false, threshold: 0 }
+    }
+}
+
+impl BlockOptions {
+    /// Whether the transfer along `edge` ends a block (its target is an
+    /// abstraction location), `length` edges into the block.
+    pub fn ends_block(&self, program: &Program, edge: &Edge, length: u32) -> bool {
+        let Some(target) = program.nodes.get(edge.target.0 as usize) else { return false };
+        if target.error {
+            return true;
+        }
+        if self.at_loops && target.loop_head {
+            return true;
+        }
+        if (self.at_functions || self.at_function_heads)
+            && target.kind == NodeKind::Entry
+            && matches!(edge.kind, EdgeKind::Call { .. })
+        {
+            return true;
+        }
+        if self.at_functions && matches!(edge.kind, EdgeKind::Return { .. }) {
+            return true;
+        }
+        self.threshold > 0 && length >= self.threshold
+    }
+}
+
+/// The options of the Predicate CPA.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredicateOptions {
+    /// Where blocks end.
+    pub blocks: BlockOptions,
+    /// Boolean or Cartesian abstraction.
+    pub kind: AbstractionKind,
+    /// Whether states inside a block are merged (ABE) or kept apart.
+    pub merge_abe: bool,
+    /// The encoding of path formulas.
+    pub encoding: Encoding,
+}
+
+/// What the last abstraction computation was, for the trace.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AbstractionReport {
+    /// The location.
+    pub location: NodeId,
+    /// The predicates it used (mini-C).
+    pub predicates: Vec<String>,
+    /// ψ' in mini-C.
+    pub result: String,
+    /// Boolean or Cartesian.
+    pub kind: AbstractionKind,
+    /// Queries asked.
+    pub queries: u32,
+    /// A remark (fallbacks, unknown answers).
+    pub note: Option<String>,
+    /// The block's path formula φ that was abstracted (mini-C conjuncts).
+    pub block: Vec<String>,
+}
+
+/// A Predicate state (ψ, φ).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct PredicateState {
+    /// ψ: the abstraction formula of the last block end.
+    pub abstraction: Arc<Region>,
+    /// φ: the path formula since then.
+    pub path: Arc<PathFormula>,
+    /// Whether this state is at a block end (its φ is `true`).
+    pub is_abstraction: bool,
+    /// For an abstraction state: how ψ was computed.
+    pub report: Option<Arc<AbstractionReport>>,
+}
+
+impl PredicateState {
+    /// The initial state: ψ = true, φ = true, an abstraction state.
+    pub fn initial() -> Self {
+        PredicateState {
+            abstraction: Arc::new(Region::top()),
+            path: Arc::new(PathFormula::default()),
+            is_abstraction: true,
+            report: None,
+        }
+    }
+}
+
+/// The predicate domain: ⊑ as in the module docs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PredicateDomain;
+
+impl AbstractDomain for PredicateDomain {
+    type State = PredicateState;
+    fn is_less_or_equal(&self, a: &PredicateState, b: &PredicateState) -> bool {
+        match (a.is_abstraction, b.is_abstraction) {
+            (true, true) => a.path.frames.len() == b.path.frames.len() && a.abstraction.implies(&b.abstraction),
+            (false, false) => a.abstraction == b.abstraction && a.path == b.path,
+            _ => false,
+        }
+    }
+    /// Not used by the merge (which needs the encoding): the less precise
+    /// of the two when one covers the other, else `true` with φ = true.
+    fn join(&self, a: &PredicateState, b: &PredicateState) -> PredicateState {
+        if self.is_less_or_equal(a, b) {
+            return b.clone();
+        }
+        if self.is_less_or_equal(b, a) {
+            return a.clone();
+        }
+        PredicateState {
+            abstraction: Arc::new(Region::top()),
+            path: Arc::new(a.path.reset()),
+            is_abstraction: true,
+            report: None,
+        }
+    }
+}
+
+/// merge of ABE: φ ∨ φ' for two states inside a block with the same ψ;
+/// merge^sep otherwise.
+pub struct PredicateMerge {
+    program: Arc<Program>,
+    encoding: Encoding,
+    abe: bool,
+}
+
+impl MergeOperator<PredicateState, Arc<PredicatePrecision>> for PredicateMerge {
+    fn kind(&self) -> MergeKind {
+        if self.abe {
+            MergeKind::Join
+        } else {
+            MergeKind::Sep
+        }
+    }
+    fn kind_for(&self, new: &PredicateState, reached: &PredicateState) -> MergeKind {
+        if self.abe
+            && !new.is_abstraction
+            && !reached.is_abstraction
+            && new.abstraction == reached.abstraction
+            && new.path.frames == reached.path.frames
+            && new.path != reached.path
+        {
+            MergeKind::Join
+        } else {
+            MergeKind::Sep
+        }
+    }
+    fn merge(&self, new: &PredicateState, reached: &PredicateState, _p: &Arc<PredicatePrecision>) -> PredicateState {
+        if self.kind_for(new, reached) != MergeKind::Join {
+            return reached.clone();
+        }
+        match reached.path.merge(&new.path, self.encoding, &self.program) {
+            Some(path) => PredicateState {
+                abstraction: reached.abstraction.clone(),
+                path: Arc::new(path),
+                is_abstraction: false,
+                report: None,
+            },
+            None => reached.clone(),
+        }
+    }
+}
+
+/// The Predicate CPA.
+pub struct PredicateCpa {
+    program: Arc<Program>,
+    options: PredicateOptions,
+    precision: Arc<PredicatePrecision>,
+    oracle: Arc<SolverOracle>,
+    merge: PredicateMerge,
+    stop: StopSep<PredicateDomain>,
+}
+
+impl PredicateCpa {
+    /// The CPA for `program` with the initial precision `precision`
+    /// (empty at the first CEGAR iteration), asking `oracle`.
+    pub fn new(
+        program: Arc<Program>,
+        options: PredicateOptions,
+        precision: Arc<PredicatePrecision>,
+        oracle: Arc<SolverOracle>,
+    ) -> Self {
+        let merge = PredicateMerge { program: program.clone(), encoding: options.encoding, abe: options.merge_abe };
+        PredicateCpa { program, options, precision, oracle, merge, stop: StopSep(PredicateDomain) }
+    }
+
+    /// The options.
+    pub fn options(&self) -> &PredicateOptions {
+        &self.options
+    }
+
+    fn builder(&self) -> PathFormulaBuilder<'_> {
+        PathFormulaBuilder { program: &self.program, encoding: self.options.encoding }
+    }
+
+    /// The abstraction at the block end `loc`: `None` while a query is
+    /// pending; a state with ψ' = false when the block is infeasible.
+    fn abstract_at(
+        &self,
+        state: &PredicateState,
+        phi: &PathFormula,
+        loc: NodeId,
+        precision: &PredicatePrecision,
+    ) -> Option<PredicateState> {
+        let func = self.program.nodes.get(loc.0 as usize).map(|n| n.function).unwrap_or(cfa::FuncId(0));
+        let predicates = precision.at(loc, func);
+        let enc = self.options.encoding;
+        let problem = Problem {
+            program: &self.program,
+            encoding: enc,
+            base: base_constraints(&self.program, enc, &state.abstraction, phi),
+            predicates: predicates.iter().map(|p| (p.clone(), instantiate_at(p, phi))).collect(),
+            oracle: &self.oracle,
+            comment: format!(
+                "{} abstraction at {loc} over {} predicate{}",
+                self.options.kind.name(),
+                predicates.len(),
+                if predicates.len() == 1 { "" } else { "s" }
+            ),
+        };
+        let computed = problem.compute(self.options.kind)?;
+        let report = AbstractionReport {
+            location: loc,
+            predicates: predicates.iter().map(|p| show_predicate(&self.program, p)).collect(),
+            result: show_region(&self.program, &computed.region),
+            kind: computed.kind,
+            queries: computed.queries,
+            note: computed.note,
+            block: phi.conjuncts.iter().map(|c| show_ssa(&self.program, c)).collect(),
+        };
+        Some(PredicateState {
+            abstraction: Arc::new(computed.region),
+            path: Arc::new(phi.reset()),
+            is_abstraction: true,
+            report: Some(Arc::new(report)),
+        })
+    }
+}
+
+impl TransferRelation for PredicateCpa {
+    type State = PredicateState;
+    type Precision = Arc<PredicatePrecision>;
+
+    fn successors(
+        &self,
+        state: &PredicateState,
+        edge: &Edge,
+        precision: &Arc<PredicatePrecision>,
+    ) -> Result<Vec<PredicateState>, TransferError> {
+        let Some(phi) = self.builder().step(&state.path, edge) else { return Ok(Vec::new()) };
+        if !self.options.blocks.ends_block(&self.program, edge, phi.length) {
+            return Ok(vec![PredicateState {
+                abstraction: state.abstraction.clone(),
+                path: Arc::new(phi),
+                is_abstraction: false,
+                report: None,
+            }]);
+        }
+        match self.abstract_at(state, &phi, edge.target, precision) {
+            // Pending: any sound result; it is thrown away.
+            None => Ok(vec![state.clone()]),
+            Some(s) if s.abstraction.is_false() => Ok(Vec::new()),
+            Some(s) => Ok(vec![s]),
+        }
+    }
+}
+
+impl Cpa for PredicateCpa {
+    type State = PredicateState;
+    type Precision = Arc<PredicatePrecision>;
+    fn name(&self) -> &'static str {
+        "PredicateCPA"
+    }
+    fn domain(&self) -> &dyn AbstractDomain<State = PredicateState> {
+        &PredicateDomain
+    }
+    fn transfer_relation(&self) -> &dyn TransferRelation<State = PredicateState, Precision = Arc<PredicatePrecision>> {
+        self
+    }
+    fn merge_operator(&self) -> &dyn MergeOperator<PredicateState, Arc<PredicatePrecision>> {
+        &self.merge
+    }
+    fn stop_operator(&self) -> &dyn StopOperator<PredicateState, Arc<PredicatePrecision>> {
+        &self.stop
+    }
+    fn initial_state(&self, _entry: NodeId) -> PredicateState {
+        PredicateState::initial()
+    }
+    fn initial_precision(&self, _entry: NodeId) -> Arc<PredicatePrecision> {
+        self.precision.clone()
+    }
+    fn solver_oracle(&self) -> Option<Arc<SolverOracle>> {
+        Some(self.oracle.clone())
+    }
+    fn view(&self, state: &PredicateState) -> ComponentView {
+        ComponentView {
+            cpa: "PredicateCPA".into(),
+            content: ViewContent::Predicate {
+                abstraction: show_region(&self.program, &state.abstraction),
+                path: state.path.conjuncts.iter().map(|c| show_ssa(&self.program, c)).collect(),
+                abstraction_state: state.is_abstraction,
+                block_length: state.path.length,
+                predicates: state.report.as_ref().map(|r| r.predicates.clone()).unwrap_or_default(),
+            },
+        }
+    }
+    fn describe_precision(&self, precision: &Arc<PredicatePrecision>) -> String {
+        precision.describe(&self.program)
+    }
+    fn abstraction_report(&self, state: &PredicateState) -> Option<crate::trace::AbstractionView> {
+        let r = state.report.as_ref()?;
+        Some(crate::trace::AbstractionView {
+            location: r.location,
+            kind: r.kind.name().into(),
+            predicates: r.predicates.clone(),
+            result: r.result.clone(),
+            queries: r.queries,
+            note: r.note.clone().unwrap_or_default(),
+            block: r.block.clone(),
+        })
+    }
+    /// Abstraction states by the number of frames; inside-block states
+    /// apart (they are only ⊑ when equal).
+    fn index_shape(&self, state: &PredicateState) -> Vec<u32> {
+        vec![state.is_abstraction as u32, state.path.frames.len() as u32]
+    }
+    fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool {
+        covered == covering
+    }
+}
+
+/// A predicate (unindexed term) in mini-C: `x <= y`.
+pub fn show_predicate(program: &Program, p: &Term) -> String {
+    p.rename(&|n| parse_var_name(n).map(|v| Arc::from(variable_label(program, v).as_str()))).pretty()
+}
+
+/// A path-formula term in mini-C with SSA versions as subscripts: `x₂ == x₁ + 1`.
+pub fn show_ssa(program: &Program, t: &Term) -> String {
+    const SUB: [char; 10] = ['₀', '₁', '₂', '₃', '₄', '₅', '₆', '₇', '₈', '₉'];
+    t.rename(&|n| {
+        if let Some((v, k)) = parse_ssa_name(n) {
+            let sub: String = k.to_string().chars().map(|d| SUB[d.to_digit(10).unwrap_or(0) as usize]).collect();
+            return Some(Arc::from(format!("{}{sub}", variable_label(program, v)).as_str()));
+        }
+        n.strip_prefix("fresh@").map(|k| Arc::from(format!("nondet{k}").as_str()))
+    })
+    .pretty()
+}
+
+/// An abstraction formula in mini-C (`true`, `false`, `x <= y && !(y < 0)`).
+pub fn show_region(program: &Program, r: &Region) -> String {
+    show_predicate(program, &r.to_term())
+}
+
+/// A variable's qualified name for display (`x`, `main::i` shown as `i`
+/// when unambiguous is left to the page; here the qualified name).
+fn variable_label(program: &Program, v: cfa::VarId) -> String {
+    program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_else(|| format!("v{}", v.0))
+}

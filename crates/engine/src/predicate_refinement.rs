@@ -1,0 +1,398 @@
+//! CEGAR's refinement for predicate analysis: from an infeasible error
+//! path to new predicates at the path's abstraction locations, through
+//! *sequence interpolants* computed by quantifier elimination (lazy
+//! abstraction with interpolants: Henzinger, Jhala, Majumdar, McMillan).
+//!
+//! The path is cut at its block ends (the same `cpa.predicate.blk.*` rule
+//! the analysis used) into block formulas B₁ … Bₘ over one SSA numbering
+//! ([`PathFormulaBuilder`]); B₁ ∧ … ∧ Bₘ is unsatisfiable. At cut i the
+//! variables shared by the prefix and the suffix are the SSA versions
+//! current there. A sequence I₁ … Iₘ₋₁ with B₁ ⇒ I₁, Iᵢ ∧ Bᵢ₊₁ ⇒ Iᵢ₊₁ and
+//! Iₘ₋₁ ∧ Bₘ unsatisfiable is computed inductively, one quantifier
+//! elimination per cut (`(apply (then qe simplify))`, which both the native
+//! z3 and the page's z3-solver answer):
+//!
+//! * **STRONGEST** (forwards): Sᵢ = ∃ (not shared). Sᵢ₋₁ ∧ Bᵢ — the
+//!   strongest postconditions;
+//! * **WEAKEST** (backwards, the default): Wᵢ = ¬∃ (not shared).
+//!   Bᵢ₊₁ ∧ ¬Wᵢ₊₁ with Wₘ = false — the weakest preconditions of the
+//!   error; they often generalize better (for `x == y` after a lockstep
+//!   prefix the strongest gives `x == 1 && y == 1`, the weakest `x == y`).
+//!
+//! The atoms of each interpolant, with SSA versions dropped, become
+//! predicates of the cut's location (or function, or everywhere:
+//! `cpa.predicate.refinement.sharePredicates`). The solver's answers are
+//! parsed into this project's own terms ([`smt::parse_qe_answer`]), so the
+//! command line and the page derive the same predicates from the same
+//! answers. A failed elimination leaves its cut without predicates (the
+//! refinement may then make no progress: UNKNOWN, never unsound).
+
+use crate::cpas::predicate::abstraction::{is_predicate, sort_of_ssa, uninstantiate};
+use crate::cpas::predicate::pathformula::{
+    block_start_ranges, parse_ssa_name, ssa_name, var_type, PathFormula, PathFormulaBuilder,
+};
+use crate::cpas::predicate::precision::{PredicatePrecision, PredicateScope};
+use crate::cpas::predicate::{show_predicate, show_ssa, BlockOptions};
+use crate::trace::{InterpolantView, PredicateEntry};
+use cfa::{EdgeId, FuncId, NodeId, Program};
+use smt::{Elimination, Encoding, QeAnswer, Term};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// How interpolants are computed (`cpa.predicate.refinement.interpolation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Backwards: ¬∃. suffix.
+    Weakest,
+    /// Forwards: ∃. prefix.
+    Strongest,
+}
+
+impl Direction {
+    /// The option value.
+    pub fn parse(s: &str) -> Direction {
+        if s.eq_ignore_ascii_case("STRONGEST") {
+            Direction::Strongest
+        } else {
+            Direction::Weakest
+        }
+    }
+    /// `WEAKEST` or `STRONGEST`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Weakest => "WEAKEST",
+            Direction::Strongest => "STRONGEST",
+        }
+    }
+}
+
+/// One cut of the error path: an abstraction location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cut {
+    /// The path position of the edge that ends the block (0-based).
+    pub position: usize,
+    /// That edge.
+    pub edge: EdgeId,
+    /// The abstraction location (the edge's target).
+    pub location: NodeId,
+    /// Its function.
+    pub function: FuncId,
+    /// The SSA names current there (shared by prefix and suffix).
+    pub shared: BTreeSet<Arc<str>>,
+}
+
+/// The error path cut into blocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockPath {
+    /// B₁ … Bₘ, each a list of conjuncts.
+    pub blocks: Vec<Vec<Term>>,
+    /// The m − 1 cuts between them.
+    pub cuts: Vec<Cut>,
+}
+
+/// Cuts `path` (edges from `main`'s entry) into blocks as the analysis did.
+pub fn block_path(program: &Program, path: &[EdgeId], blocks: BlockOptions, enc: Encoding) -> BlockPath {
+    let builder = PathFormulaBuilder { program, encoding: enc };
+    let mut pf = PathFormula::default();
+    let mut out = BlockPath { blocks: vec![Vec::new()], cuts: Vec::new() };
+    let mut taken = 0;
+    for (i, id) in path.iter().enumerate() {
+        let Some(edge) = program.edges.get(id.0 as usize) else { continue };
+        match builder.step(&pf, edge) {
+            Some(next) => pf = next,
+            None => {
+                pf.conjuncts.push(Term::bool(false));
+                pf.length += 1;
+            }
+        }
+        let last = i + 1 == path.len();
+        if !last && blocks.ends_block(program, edge, pf.length) {
+            let current = out.blocks.last_mut().expect("one block");
+            current.extend(pf.conjuncts[taken..].iter().cloned());
+            taken = pf.conjuncts.len();
+            let shared = program
+                .variables
+                .iter()
+                .map(|v| Arc::from(ssa_name(v.id, pf.current.get(&v.id).copied().unwrap_or(0)).as_str()))
+                .collect();
+            let function = program.nodes.get(edge.target.0 as usize).map(|n| n.function).unwrap_or(FuncId(0));
+            out.cuts.push(Cut { position: i, edge: *id, location: edge.target, function, shared });
+            out.blocks.push(Vec::new());
+            pf.length = 0;
+        }
+    }
+    out.blocks.last_mut().expect("one block").extend(pf.conjuncts[taken..].iter().cloned());
+    out
+}
+
+/// A refinement in progress: one quantifier elimination per cut, asked
+/// one at a time (so the page can park on each).
+#[derive(Clone, Debug)]
+pub struct InterpolationJob {
+    program: Arc<Program>,
+    enc: Encoding,
+    direction: Direction,
+    path: BlockPath,
+    /// The cut whose interpolant the next query computes.
+    next: usize,
+    /// The interpolant of each cut, once computed (SSA terms).
+    interpolants: Vec<Option<Term>>,
+    /// Why a cut has none.
+    failures: Vec<String>,
+    /// The previous interpolant of the induction (Sᵢ₋₁ or Wᵢ₊₁).
+    previous: Term,
+}
+
+impl InterpolationJob {
+    /// The job for the infeasible `path`.
+    pub fn new(program: Arc<Program>, path: &[EdgeId], blocks: BlockOptions, enc: Encoding, direction: Direction) -> Self {
+        let bp = block_path(&program, path, blocks, enc);
+        let n = bp.cuts.len();
+        let (next, previous) = match direction {
+            Direction::Strongest => (0, Term::bool(true)),
+            Direction::Weakest => (n.wrapping_sub(1), Term::bool(false)),
+        };
+        InterpolationJob { program, enc, direction, path: bp, next, interpolants: vec![None; n], failures: Vec::new(), previous }
+    }
+
+    /// The blocks and cuts.
+    pub fn block_path(&self) -> &BlockPath {
+        &self.path
+    }
+
+    /// The direction.
+    pub fn direction(&self) -> Direction {
+        self.direction
+    }
+
+    fn done(&self) -> bool {
+        self.next >= self.path.cuts.len()
+    }
+
+    /// The elimination the next query asks, `None` when all cuts are done.
+    pub fn next_elimination(&self) -> Option<Elimination> {
+        if self.done() {
+            return None;
+        }
+        let i = self.next;
+        let cut = &self.path.cuts[i];
+        let mut conj: Vec<Term> = match self.direction {
+            Direction::Strongest => {
+                let mut c = vec![self.previous.clone()];
+                c.extend(self.path.blocks[i].iter().cloned());
+                c
+            }
+            Direction::Weakest => {
+                let mut c = self.path.blocks[i + 1].clone();
+                c.push(Term::not(self.previous.clone()));
+                c
+            }
+        };
+        let ranges = block_start_ranges(conj.iter(), &self.program, self.enc);
+        conj.extend(ranges);
+        for name in smt::term::var_names(conj.iter()) {
+            if let Some((v, _)) = parse_ssa_name(&name) {
+                if cut.shared.contains(&name) {
+                    let ty = var_type(&self.program, v);
+                    let r = self.enc.range_constraint(&Term::var(&name, self.enc.sort(ty)), ty);
+                    if r != Term::bool(true) && !conj.contains(&r) {
+                        conj.push(r);
+                    }
+                }
+            }
+        }
+        let formula = Term::and(conj);
+        let eliminate: BTreeSet<Arc<str>> = formula.vars().into_keys().filter(|n| !cut.shared.contains(n)).collect();
+        Some(Elimination {
+            formula,
+            eliminate,
+            comment: Some(format!(
+                "{} interpolant at {} (cut {} of {} of the error path)",
+                self.direction.name(),
+                cut.location,
+                i + 1,
+                self.path.cuts.len()
+            )),
+        })
+    }
+
+    /// The next query's SMT-LIB2 script, `None` when all cuts are done.
+    pub fn next_query(&self) -> Option<String> {
+        self.next_elimination().map(|e| e.to_smtlib())
+    }
+
+    /// Takes the solver's output for [`Self::next_query`] and moves on.
+    pub fn answer(&mut self, output: &str) {
+        if self.done() {
+            return;
+        }
+        let sort_of = sort_of_ssa(&self.program, self.enc);
+        let i = self.next;
+        let result = match smt::parse_qe_answer(output, &sort_of) {
+            QeAnswer::Formula(t) => Some(match self.direction {
+                Direction::Strongest => t,
+                Direction::Weakest => Term::not(t),
+            }),
+            QeAnswer::Failed(why) => {
+                self.failures.push(format!("cut {}: {why}", i + 1));
+                None
+            }
+        };
+        // A failed elimination breaks the induction: go on from the
+        // weakest sound choice (true forwards, false backwards are not
+        // sound links, so restart the chain from this cut's block alone).
+        self.previous = match (&result, self.direction) {
+            (Some(t), _) => t.clone(),
+            (None, Direction::Strongest) => Term::bool(true),
+            (None, Direction::Weakest) => Term::bool(false),
+        };
+        self.interpolants[i] = result;
+        self.next = match self.direction {
+            Direction::Strongest => i + 1,
+            Direction::Weakest => i.wrapping_sub(1),
+        };
+        if self.direction == Direction::Weakest && i == 0 {
+            self.next = usize::MAX;
+        }
+    }
+
+    /// The interpolants per cut (SSA terms), once done.
+    pub fn interpolants(&self) -> &[Option<Term>] {
+        &self.interpolants
+    }
+
+    /// Why some eliminations failed.
+    pub fn failures(&self) -> &[String] {
+        &self.failures
+    }
+
+    /// The predicates each cut's interpolant yields (unindexed atoms).
+    pub fn predicates(&self) -> Vec<(Cut, Vec<Term>)> {
+        self.path
+            .cuts
+            .iter()
+            .zip(&self.interpolants)
+            .map(|(cut, it)| (cut.clone(), it.as_ref().map(|t| predicates_of(&self.program, t, &cut.shared)).unwrap_or_default()))
+            .collect()
+    }
+
+    /// The interpolants for display on the CFA.
+    pub fn views(&self) -> Vec<InterpolantView> {
+        self.path
+            .cuts
+            .iter()
+            .zip(&self.interpolants)
+            .map(|(cut, it)| InterpolantView {
+                position: cut.position,
+                edge: cut.edge,
+                location: cut.location,
+                text: match it {
+                    Some(t) => show_predicate(&self.program, &uninstantiate(t)),
+                    None => "?".into(),
+                },
+            })
+            .collect()
+    }
+
+    /// The block formulas in mini-C, for the refinement's explanation.
+    pub fn blocks_text(&self) -> Vec<String> {
+        self.path.blocks.iter().map(|b| b.iter().map(|c| show_ssa(&self.program, c)).collect::<Vec<_>>().join(" && ")).collect()
+    }
+}
+
+/// The atoms of `t` over the variables in `shared` (a Boolean structure's
+/// leaves; negations dropped), as predicates without SSA versions. Atoms
+/// that only restate a variable's type range are left out.
+pub fn predicates_of(program: &Program, t: &Term, shared: &BTreeSet<Arc<str>>) -> Vec<Term> {
+    let mut atoms = Vec::new();
+    collect_atoms(t, &mut atoms);
+    let mut out: Vec<Term> = Vec::new();
+    for a in atoms {
+        if !a.vars().keys().all(|n| shared.contains(n)) {
+            continue;
+        }
+        if is_range_atom(program, &a) {
+            continue;
+        }
+        let p = uninstantiate(&a);
+        if is_predicate(&p, program) && !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+fn collect_atoms(t: &Term, out: &mut Vec<Term>) {
+    use smt::{Node, Op, Sort};
+    match t.node() {
+        Node::App { op: Op::And | Op::Or | Op::Not, args } => {
+            for a in args {
+                collect_atoms(a, out);
+            }
+        }
+        Node::App { op: Op::Ite, args } if t.sort() == Sort::Bool => {
+            for a in args {
+                collect_atoms(a, out);
+            }
+        }
+        Node::App { op: Op::Eq, args } if args.first().is_some_and(|a| a.sort() == Sort::Bool) => {
+            for a in args {
+                collect_atoms(a, out);
+            }
+        }
+        Node::App { .. } if t.sort() == Sort::Bool => out.push(t.clone()),
+        _ => {}
+    }
+}
+
+/// `x <= MAX`, `MIN <= x` and the like: true of every value of x's type.
+fn is_range_atom(program: &Program, a: &Term) -> bool {
+    use smt::{Node, Op};
+    let Node::App { op: Op::Le | Op::Lt, args } = a.node() else { return false };
+    let [l, r] = args.as_slice() else { return false };
+    let bound = |var: &Term, c: &Term, upper: bool| -> bool {
+        let (Some(name), Some(k)) = (var.as_var(), c.as_signed()) else { return false };
+        let Some((v, _)) = parse_ssa_name(name) else { return false };
+        let ty = var_type(program, v);
+        if upper {
+            k >= ty.max_value()
+        } else {
+            k <= ty.min_value()
+        }
+    };
+    bound(l, r, true) || bound(r, l, false)
+}
+
+/// What a finished job adds to `old`: the new precision and the entries
+/// added (for the trace).
+pub fn refine_precision(
+    program: &Program,
+    old: &PredicatePrecision,
+    found: &[(Cut, Vec<Term>)],
+    scope: PredicateScope,
+) -> (PredicatePrecision, Vec<PredicateEntry>) {
+    let mut new = old.clone();
+    let mut added = Vec::new();
+    for (cut, preds) in found {
+        for p in preds {
+            if new.add(scope, cut.location, cut.function, p.clone()) {
+                let (location, where_) = match scope {
+                    PredicateScope::Location => (Some(cut.location), format!("at {}", cut.location)),
+                    PredicateScope::Function => (
+                        None,
+                        format!("in {}", program.functions.get(cut.function.0 as usize).map(|f| f.name.as_str()).unwrap_or("?")),
+                    ),
+                    PredicateScope::Global => (None, "everywhere".into()),
+                };
+                added.push(PredicateEntry { location, scope: where_, predicate: show_predicate(program, p) });
+            }
+        }
+    }
+    (new, added)
+}
+
+/// The whole precision as trace entries.
+pub fn precision_entries(program: &Program, p: &PredicatePrecision) -> Vec<PredicateEntry> {
+    p.entries(program).into_iter().map(|(location, scope, predicate)| PredicateEntry { location, scope, predicate }).collect()
+}
