@@ -180,6 +180,12 @@ impl Verifier {
         &self.stage.precision
     }
 
+    /// The predicates of the running stage, when it is a predicate
+    /// analysis (what CEGAR found so far).
+    pub fn predicates(&self) -> Option<&crate::cpas::predicate::precision::PredicatePrecision> {
+        self.stage.predicate.then_some(&*self.stage.predicates)
+    }
+
     /// The reachability run of the current iteration.
     pub fn analysis(&self) -> &Analysis {
         &self.stage.analysis

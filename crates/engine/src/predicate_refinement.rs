@@ -304,17 +304,21 @@ impl InterpolationJob {
 /// leaves; negations dropped), as predicates without SSA versions. Atoms
 /// that only restate a variable's type range are left out.
 pub fn predicates_of(program: &Program, t: &Term, shared: &BTreeSet<Arc<str>>) -> Vec<Term> {
+    let mut raw = Vec::new();
+    collect_atoms(t, &mut raw);
     let mut atoms = Vec::new();
-    collect_atoms(t, &mut atoms);
+    for a in raw {
+        lift_ite(&a, &mut atoms, 8);
+    }
     let mut out: Vec<Term> = Vec::new();
     for a in atoms {
         if !a.vars().keys().all(|n| shared.contains(n)) {
             continue;
         }
-        if is_range_atom(program, &a) {
+        if is_range_atom(program, &a) || is_constant_over_range(program, &a) {
             continue;
         }
-        let p = uninstantiate(&a);
+        let p = uninstantiate(&canonical_atom(&a));
         if is_predicate(&p, program) && !out.contains(&p) {
             out.push(p);
         }
@@ -343,6 +347,132 @@ fn collect_atoms(t: &Term, out: &mut Vec<Term>) {
         }
         Node::App { .. } if t.sort() == Sort::Bool => out.push(t.clone()),
         _ => {}
+    }
+}
+
+/// The atoms of `atom` without `ite` terms inside (the wrap-around of the
+/// encoding shows up as `ite(y + 1 > MAX, y + 1 - 2^32, y + 1)` in
+/// eliminated formulas): the atom with the `ite` replaced by either branch,
+/// and the atoms of its condition, recursively (at most `depth` levels).
+fn lift_ite(atom: &Term, out: &mut Vec<Term>, depth: u32) {
+    use smt::{Node, Op, Sort};
+    fn find_ite(t: &Term) -> Option<Term> {
+        match t.node() {
+            Node::App { op: Op::Ite, args } if t.sort() != Sort::Bool && args.len() == 3 => Some(t.clone()),
+            Node::App { args, .. } => args.iter().find_map(find_ite),
+            _ => None,
+        }
+    }
+    fn replace(t: &Term, target: &Term, with: &Term) -> Term {
+        if t == target {
+            return with.clone();
+        }
+        match t.node() {
+            Node::App { op, args } => Term::app(*op, args.iter().map(|a| replace(a, target, with)).collect()),
+            _ => t.clone(),
+        }
+    }
+    let Some(ite) = find_ite(atom).filter(|_| depth > 0) else {
+        if !out.contains(atom) {
+            out.push(atom.clone());
+        }
+        return;
+    };
+    let args = ite.args().to_vec();
+    let mut cond_atoms = Vec::new();
+    collect_atoms(&args[0], &mut cond_atoms);
+    for c in cond_atoms {
+        lift_ite(&c, out, depth - 1);
+    }
+    for branch in &args[1..] {
+        let a = replace(atom, &ite, branch);
+        if a.as_value().is_none() {
+            lift_ite(&a, out, depth - 1);
+        }
+    }
+}
+
+/// An atom over one variable that has the same truth value for every
+/// value of the variable's type (`-5 <= y + 1` for an unsigned `y`): it
+/// says nothing a predicate could use. Decided for `<=` and `<` by the two
+/// ends of the range (a linear atom's truth set is a half-line), for `=`
+/// by whether a solution lies in the range.
+fn is_constant_over_range(program: &Program, a: &Term) -> bool {
+    use smt::{Node, Op, Value};
+    let vars = a.vars();
+    if vars.len() != 1 {
+        return false;
+    }
+    let Some((name, _)) = vars.iter().next() else { return false };
+    let Some((v, _)) = parse_ssa_name(name) else { return false };
+    let ty = var_type(program, v);
+    let at = |x: i128| a.eval(&|n| (n == &**name).then_some(Value::Int(x)));
+    match a.node() {
+        Node::App { op: Op::Le | Op::Lt, .. } => {
+            let (lo, hi) = (at(ty.min_value()), at(ty.max_value()));
+            lo.is_some() && lo == hi
+        }
+        Node::App { op: Op::Eq, args } if args.len() == 2 => {
+            // a·x + b = c: solve with two evaluations of the difference.
+            let diff = Term::sub(args[0].clone(), args[1].clone());
+            let d = |x: i128| match diff.eval(&|n| (n == &**name).then_some(Value::Int(x))) {
+                Some(Value::Int(i)) => Some(i),
+                _ => None,
+            };
+            let (Some(d0), Some(d1)) = (d(0), d(1)) else { return false };
+            let slope = d1 - d0;
+            if slope == 0 {
+                return true;
+            }
+            if d0 % slope != 0 {
+                return true; // no integer solution
+            }
+            let x = -d0 / slope;
+            !(ty.min_value()..=ty.max_value()).contains(&x)
+        }
+        _ => false,
+    }
+}
+
+/// A linear integer atom with the variables on one side and the constant on
+/// the other, the first variable's coefficient positive where the
+/// comparison allows: `1023 <= y + 1` and `-4294966273 <= y - 4294967295`
+/// both become `1022 <= y`, so equal predicates look equal.
+fn canonical_atom(a: &Term) -> Term {
+    use smt::{Node, Op, Sort, Value};
+    let Node::App { op, args } = a.node() else { return a.clone() };
+    let [l, r] = args.as_slice() else { return a.clone() };
+    if l.sort() != Sort::Int || !matches!(op, Op::Le | Op::Lt | Op::Eq) {
+        return a.clone();
+    }
+    // d = l - r, linear: d = Σ cᵢ·xᵢ + k; the atom is d <= 0, d < 0 or d == 0.
+    let d = Term::sub(l.clone(), r.clone());
+    let at = |point: &dyn Fn(&str) -> i128| match d.eval(&|n| Some(Value::Int(point(n)))) {
+        Some(Value::Int(i)) => Some(i),
+        _ => None,
+    };
+    let Some(k) = at(&|_| 0) else { return a.clone() };
+    let mut left = Term::int(0);
+    let mut right = Term::int(0);
+    for (name, sort) in d.vars() {
+        let Some(c) = at(&|n| if n == &*name { 1 } else { 0 }).map(|v| v - k) else { return a.clone() };
+        let x = Term::var(&name, sort);
+        let term = |m: i128| if m == 1 { x.clone() } else { Term::mul(Term::int(m), x.clone()) };
+        match c {
+            0 => {}
+            c if c > 0 => left = Term::add(left, term(c)),
+            c => right = Term::add(right, term(-c)),
+        }
+    }
+    // Σ⁺ − Σ⁻ + k ⋈ 0  ⇔  Σ⁺ ⋈ Σ⁻ − k; a lone constant goes to the side
+    // without variables' sign trouble.
+    let bound = if *op == Op::Lt { -k - 1 } else { -k };
+    match (op, left.as_value().is_some()) {
+        // Only Σ⁻ has variables: 0 ⋈ Σ⁻ + bound.
+        (Op::Eq, true) => Term::eq(right, Term::int(-bound)),
+        (_, true) => Term::le(Term::int(-bound), right),
+        (Op::Eq, false) => Term::eq(left, Term::add(right, Term::int(bound))),
+        (_, false) => Term::le(left, Term::add(right, Term::int(bound))),
     }
 }
 

@@ -164,7 +164,10 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
     let confirmed = (verdict == Verdict::False).then(|| verifier.confirmed() == Some(true));
     let error_edges = if verdict == Verdict::False { verifier.error_path().unwrap_or_default().to_vec() } else { vec![] };
     let precision = (config.get("analysis.algorithm.CEGAR") == "true" || config.get("analysis.restartAfterUnknown") == "true")
-        .then(|| verifier.precision().describe(&program));
+        .then(|| match verifier.predicates() {
+            Some(p) => format!("predicates {}", p.describe(&program)),
+            None => verifier.precision().describe(&program),
+        });
     Ok(Outcome {
         verdict,
         reason,
@@ -261,6 +264,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         println!("  targets refuted:          {}", s.targets_refuted);
     }
     println!("  restarts:                 {}", s.restarts);
+    if s.abstractions > 0 {
+        println!("  abstractions:             {}", s.abstractions);
+    }
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);
     Ok(())

@@ -189,8 +189,8 @@ pub struct Computed {
 }
 
 /// The most cubes a Boolean abstraction enumerates before it falls back
-/// to the Cartesian one (2^8: eight predicates at one location).
-pub const MAX_CUBES: usize = 256;
+/// to the Cartesian one (2^6: six undecided predicates at one location).
+pub const MAX_CUBES: usize = 64;
 
 /// What an abstraction asks: ψ (instantiated at version 0) ∧ φ ∧ the range
 /// constraints of the block-start values.
