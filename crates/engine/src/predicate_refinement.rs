@@ -407,6 +407,9 @@ fn is_constant_over_range(program: &Program, a: &Term) -> bool {
     let Some((v, _)) = parse_ssa_name(name) else { return false };
     let ty = var_type(program, v);
     let at = |x: i128| a.eval(&|n| (n == &**name).then_some(Value::Int(x)));
+    if !a.args().iter().all(is_linear) {
+        return false;
+    }
     match a.node() {
         Node::App { op: Op::Le | Op::Lt, .. } => {
             let (lo, hi) = (at(ty.min_value()), at(ty.max_value()));
@@ -445,6 +448,9 @@ fn canonical_atom(a: &Term) -> Term {
     if l.sort() != Sort::Int || !matches!(op, Op::Le | Op::Lt | Op::Eq) {
         return a.clone();
     }
+    if !is_linear(l) || !is_linear(r) {
+        return a.clone();
+    }
     // d = l - r, linear: d = Σ cᵢ·xᵢ + k; the atom is d <= 0, d < 0 or d == 0.
     let d = Term::sub(l.clone(), r.clone());
     let at = |point: &dyn Fn(&str) -> i128| match d.eval(&|n| Some(Value::Int(point(n)))) {
@@ -471,9 +477,30 @@ fn canonical_atom(a: &Term) -> Term {
         // Only Σ⁻ has variables: 0 ⋈ Σ⁻ + bound.
         (Op::Eq, true) => Term::eq(right, Term::int(-bound)),
         (_, true) => Term::le(Term::int(-bound), right),
+        // An equality reads with the variable that sorts first on the left.
+        (Op::Eq, false) if right.as_value().is_none() && smallest_var(&right) < smallest_var(&left) => {
+            Term::eq(right, Term::sub(left, Term::int(bound)))
+        }
         (Op::Eq, false) => Term::eq(left, Term::add(right, Term::int(bound))),
         (_, false) => Term::le(left, Term::add(right, Term::int(bound))),
     }
+}
+
+/// Whether `t` is a linear integer term (sums, differences, negations and
+/// products with a constant of variables and constants).
+fn is_linear(t: &Term) -> bool {
+    use smt::{Node, Op};
+    match t.node() {
+        Node::Int(_) | Node::Var { .. } => true,
+        Node::App { op: Op::Add | Op::Sub | Op::Neg, args } => args.iter().all(is_linear),
+        Node::App { op: Op::Mul, args } => args.iter().filter(|a| !a.is_const()).count() <= 1 && args.iter().all(is_linear),
+        _ => false,
+    }
+}
+
+/// The name of the first variable of `t` in name order.
+fn smallest_var(t: &Term) -> Option<std::sync::Arc<str>> {
+    t.vars().into_keys().next()
 }
 
 /// `x <= MAX`, `MIN <= x` and the like: true of every value of x's type.

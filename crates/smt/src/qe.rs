@@ -5,7 +5,8 @@
 //! onto the variables of one program location (strongest post-condition
 //! with the old SSA versions eliminated) and computes interpolants, the
 //! same way natively and in the page: an [`Elimination`] is one
-//! self-contained SMT-LIB2 script ending in `(apply (then qe simplify))`,
+//! self-contained SMT-LIB2 script ending in `(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))`
+//! (z3's `qe`, and its `qe2` where `qe` leaves a quantifier),
 //! which Debian's z3 and `z3-solver` in wasm both run, and
 //! [`parse_qe_answer`] reads what they print back into a [`Term`].
 //!
@@ -13,7 +14,7 @@
 //! ; comment
 //! (declare-fun x1 () Int)                     ; the variables that stay, by name
 //! (assert (exists ((x0 Int)) (and (= x0 0) (= x1 (+ x0 1)))))
-//! (apply (then qe simplify))
+//! (apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))
 //! ```
 //!
 //! prints `(goals (goal (<= x1 1) (>= x1 1) :precision precise :depth 2))`,
@@ -43,7 +44,7 @@ pub struct Elimination {
 impl Elimination {
     /// One self-contained script: `; comment`, declare-fun for every free variable NOT eliminated (sorted by name),
     /// `(assert (exists ((e Int) ...) formula))` (plain assert when nothing of `eliminate` occurs in formula; eliminated
-    /// names not occurring are dropped), then `(apply (then qe simplify))`. Deterministic text (cache key).
+    /// names not occurring are dropped), then `(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))`. Deterministic text (cache key).
     pub fn to_smtlib(&self) -> String {
         let mut s = String::new();
         if let Some(c) = &self.comment {
@@ -76,7 +77,7 @@ impl Elimination {
             }
             let _ = writeln!(s, ") {}))", self.formula);
         }
-        s.push_str("(apply (then qe simplify))\n");
+        s.push_str("(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))\n");
         s
     }
 }
@@ -186,10 +187,10 @@ mod tests {
         };
         assert_eq!(
             e.to_smtlib(),
-            "; post of x = x + 1\n(declare-fun x1 () Int)\n(assert (exists ((x0 Int)) (and (= x0 0) (= x1 (+ x0 1)))))\n(apply (then qe simplify))\n"
+            "; post of x = x + 1\n(declare-fun x1 () Int)\n(assert (exists ((x0 Int)) (and (= x0 0) (= x1 (+ x0 1)))))\n(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))\n"
         );
         let plain = Elimination { formula: Term::le(v("a b"), Term::int(3)), eliminate: BTreeSet::new(), comment: None };
-        assert_eq!(plain.to_smtlib(), "(declare-fun |a b| () Int)\n(assert (<= |a b| 3))\n(apply (then qe simplify))\n");
+        assert_eq!(plain.to_smtlib(), "(declare-fun |a b| () Int)\n(assert (<= |a b| 3))\n(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))\n");
     }
 
     // Outputs below were printed by z3 4.8.12 for the scripts named.
