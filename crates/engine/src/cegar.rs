@@ -548,6 +548,9 @@ impl Verifier {
             predicates: predicate_refinement::precision_entries(&self.program, &precision),
         });
         let precision = Arc::new(precision);
+        if self.stage.pivot && self.restart_from_predicate_pivot(&precision) {
+            return;
+        }
         match crate::build::build_analysis_with(
             self.program.clone(),
             &self.stage.config,
@@ -593,6 +596,28 @@ impl Verifier {
             return false;
         }
         self.stage.precision = precision.clone();
+        self.iteration += 1;
+        true
+    }
+
+    /// `cegar.restart = PIVOT` for predicate analysis: prunes the ARG
+    /// below the first state of the error path whose location gained
+    /// predicates and re-explores from its parent with them (needs
+    /// `cpa.predicate.merge = SEP`: merged states have several parents).
+    fn restart_from_predicate_pivot(&mut self, precision: &Arc<crate::cpas::predicate::precision::PredicatePrecision>) -> bool {
+        let analysis = &self.stage.analysis;
+        let Some(pivot) = restart::predicate_pivot(analysis, &self.stage.predicates, precision, &self.program) else {
+            return false;
+        };
+        let parent_precision = match analysis.record(pivot).map(|r| r.origin.clone()) {
+            Some(crate::trace::Origin::Transfer { parent, .. }) => analysis.record(parent).map(|r| (*r.precision).clone()),
+            _ => None,
+        };
+        let Some(p) = parent_precision else { return false };
+        if self.stage.analysis.prune_subtree(pivot, restart::with_predicates(&p, precision)).is_err() {
+            return false;
+        }
+        self.stage.predicates = precision.clone();
         self.iteration += 1;
         true
     }

@@ -12,6 +12,7 @@ use crate::build::{build_analysis, build_analysis_refined, Analysis};
 use crate::config::{stage_config, Config, ConfigError};
 use crate::cpa::ErasedPrecision;
 use crate::cpas::composite::CompositePrecision;
+use crate::cpas::predicate::precision::PredicatePrecision;
 use crate::precision::{TrackingPrecision, VarPrecision};
 use crate::trace::StateId;
 use cfa::Program;
@@ -149,6 +150,34 @@ pub(crate) fn with_refined_parts(p: &CompositePrecision, precision: &Arc<VarPrec
         .map(|part| {
             if let Some(TrackingPrecision::Refined(_)) = part.as_any().downcast_ref::<TrackingPrecision>() {
                 Arc::new(TrackingPrecision::Refined(precision.clone())) as ErasedPrecision
+            } else {
+                part.clone()
+            }
+        })
+        .collect();
+    CompositePrecision { parts }
+}
+
+/// The pivot of a predicate refinement `old` → `new`: the first state on
+/// the error path at a location whose predicates grew (lazy abstraction
+/// re-explores from there).
+pub fn predicate_pivot(a: &Analysis, old: &PredicatePrecision, new: &PredicatePrecision, program: &Program) -> Option<StateId> {
+    let grew = |l: Option<cfa::NodeId>| {
+        let Some(l) = l else { return false };
+        let f = program.nodes.get(l.0 as usize).map(|n| n.function).unwrap_or(cfa::FuncId(0));
+        new.at(l, f) != old.at(l, f)
+    };
+    a.target_path()?.into_iter().map(|(s, _)| s).find(|s| a.record(*s).is_some_and(|r| grew(r.location)))
+}
+
+/// `p` with every predicate-analysis part replaced by `predicates`.
+pub(crate) fn with_predicates(p: &CompositePrecision, predicates: &Arc<PredicatePrecision>) -> CompositePrecision {
+    let parts = p
+        .parts
+        .iter()
+        .map(|part| {
+            if part.as_any().downcast_ref::<Arc<PredicatePrecision>>().is_some() {
+                Arc::new(predicates.clone()) as ErasedPrecision
             } else {
                 part.clone()
             }
