@@ -381,6 +381,43 @@ impl<C: Cpa> Reachability<C> {
         Some(steps)
     }
 
+    /// Up to `limit` error paths to the target state: every choice at
+    /// merge results between the new and the reached operand (a merged
+    /// state stands for the paths of both, e.g. the disjunction of two path
+    /// formulas); the first is [`Reachability::error_path`].
+    pub fn error_paths(&self, limit: usize) -> Vec<Vec<EdgeId>> {
+        let Some(t) = self.target else { return Vec::new() };
+        let mut out = Vec::new();
+        let mut stack: Vec<(StateId, Vec<EdgeId>)> = vec![(t, Vec::new())];
+        while let Some((mut cur, mut suffix)) = stack.pop() {
+            if out.len() >= limit {
+                break;
+            }
+            // Each step goes to a state with a smaller id, so this terminates.
+            loop {
+                match &self.states[cur.0 as usize].origin {
+                    Origin::Initial => {
+                        suffix.reverse();
+                        out.push(suffix);
+                        break;
+                    }
+                    Origin::Transfer { parent, edge } => {
+                        suffix.push(*edge);
+                        cur = *parent;
+                    }
+                    Origin::Precision { of } => cur = *of,
+                    Origin::Merge { new, reached } => {
+                        if stack.len() < 4 * limit {
+                            stack.push((*reached, suffix.clone()));
+                        }
+                        cur = *new;
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// The CFA edges from the initial state to the target state along the
     /// ARG (see [`Reachability::target_path`]): the error path.
     pub fn error_path(&self) -> Option<Vec<EdgeId>> {

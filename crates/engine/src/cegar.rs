@@ -256,9 +256,22 @@ impl Verifier {
             }
             return self.stage_end(verdict, reason);
         }
-        let path = stage.analysis.error_path().unwrap_or_default();
-        let target = stage.analysis.target().unwrap_or(StateId(0));
+        let path = if stage.predicate {
+            let mut paths = stage.analysis.error_paths(MAX_ERROR_PATHS);
+            let first = if paths.is_empty() { Vec::new() } else { paths.remove(0) };
+            self.stage.other_paths = paths;
+            first
+        } else {
+            stage.analysis.error_path().unwrap_or_default()
+        };
         let reason = without_unconfirmed(reason);
+        self.check_error_path(path, reason);
+    }
+
+    /// The counterexample check of `path` to the current target: the cheap
+    /// checks, else the SSA path formula on the solver.
+    fn check_error_path(&mut self, path: Vec<EdgeId>, reason: String) {
+        let target = self.stage.analysis.target().unwrap_or(StateId(0));
         let second = self.stage.second.clone();
         if let Some(check) = counterexample::cheap_checks(&self.program, &self.stage.config, second.as_deref(), &path) {
             return self.decide(target, path, reason, check);
@@ -318,10 +331,7 @@ impl Verifier {
             Awaiting::Interpolation(mut job, check) => {
                 let answer = match job.next_elimination() {
                     Some(_) => {
-                        let sort_of = crate::cpas::predicate::abstraction::sort_of_ssa(
-                            &self.program,
-                            crate::build::predicate_encoding(self.stage.config.int_model()),
-                        );
+                        let sort_of = crate::cpas::predicate::abstraction::sort_of_ssa(&self.program, job.encoding());
                         match smt::parse_qe_answer(output, &sort_of) {
                             smt::QeAnswer::Formula(t) => {
                                 format!("eliminated: {}", crate::cpas::predicate::show_ssa(&self.program, &t))
@@ -480,8 +490,13 @@ impl Verifier {
         let config = &self.stage.config;
         let options = crate::build::predicate_options(config);
         let direction = predicate_refinement::Direction::parse(config.get("cpa.predicate.refinement.interpolation"));
-        let job =
-            predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, options.encoding, direction);
+        // First over mathematical integers (clean interpolants without the
+        // wrap-around of C's arithmetic); under `c`, when that finds no new
+        // predicate (the path may be infeasible only because of an
+        // overflow), again over the exact encoding. Predicates are only a
+        // heuristic: soundness comes from the abstraction, which is exact.
+        let encoding = smt::Encoding::wrapped(minic::IntModel::Math);
+        let job = predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, encoding, direction);
         self.continue_interpolation(Box::new(job), path, check);
     }
 
@@ -504,9 +519,21 @@ impl Verifier {
         );
         let found = job.predicates();
         let (precision, added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
+        let exact = crate::build::predicate_encoding(self.stage.config.int_model());
+        if added.is_empty() && job.encoding() != exact {
+            let retry = predicate_refinement::InterpolationJob::new(
+                self.program.clone(),
+                &path,
+                crate::build::predicate_options(&self.stage.config).blocks,
+                exact,
+                job.direction(),
+            );
+            return self.continue_interpolation(Box::new(retry), path, check.to_string());
+        }
         let how = format!(
-            "{} interpolants by quantifier elimination over {} block{} ({} cut{})",
+            "{} interpolants by quantifier elimination ({}) over {} block{} ({} cut{})",
             job.direction().name(),
+            if job.encoding().model == minic::IntModel::C { "C integers" } else { "mathematical integers" },
             job.block_path().blocks.len(),
             if job.block_path().blocks.len() == 1 { "" } else { "s" },
             job.block_path().cuts.len(),
@@ -517,6 +544,12 @@ impl Verifier {
         } else {
             format!("; eliminations that failed: {}", job.failures().join("; "))
         };
+        if added.is_empty() && !self.stage.other_paths.is_empty() {
+            // The path went through one operand of a merge; the target's
+            // state also stands for the paths through the other.
+            let next = self.stage.other_paths.remove(0);
+            return self.check_error_path(next, "a target state was reached".into());
+        }
         if added.is_empty() {
             return self.stage_end(
                 Verdict::Unknown,
@@ -728,6 +761,10 @@ impl Stepper for Verifier {
         &mut self.mid_step
     }
 }
+
+/// How many error paths through merges predicate analysis tries for one
+/// target before it gives up on refining (see [`crate::Reachability::error_paths`]).
+pub const MAX_ERROR_PATHS: usize = 16;
 
 /// An error path check waiting for the solver's answer.
 struct ParkedCheck {

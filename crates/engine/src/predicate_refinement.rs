@@ -160,6 +160,11 @@ impl InterpolationJob {
         &self.path
     }
 
+    /// The encoding of the block formulas.
+    pub fn encoding(&self) -> Encoding {
+        self.enc
+    }
+
     /// The direction.
     pub fn direction(&self) -> Direction {
         self.direction
@@ -207,11 +212,12 @@ impl InterpolationJob {
             formula,
             eliminate,
             comment: Some(format!(
-                "{} interpolant at {} (cut {} of {} of the error path)",
+                "{} interpolant at {} (cut {} of {} of the error path, {})",
                 self.direction.name(),
                 cut.location,
                 i + 1,
-                self.path.cuts.len()
+                self.path.cuts.len(),
+                if self.enc.model == minic::IntModel::C { "C integers" } else { "mathematical integers" }
             )),
         })
     }
@@ -308,7 +314,7 @@ pub fn predicates_of(program: &Program, t: &Term, shared: &BTreeSet<Arc<str>>) -
     collect_atoms(t, &mut raw);
     let mut atoms = Vec::new();
     for a in raw {
-        lift_ite(&a, &mut atoms, 8);
+        lift_ite(program, &a, &mut atoms, 8);
     }
     let mut out: Vec<Term> = Vec::new();
     for a in atoms {
@@ -354,7 +360,7 @@ fn collect_atoms(t: &Term, out: &mut Vec<Term>) {
 /// encoding shows up as `ite(y + 1 > MAX, y + 1 - 2^32, y + 1)` in
 /// eliminated formulas): the atom with the `ite` replaced by either branch,
 /// and the atoms of its condition, recursively (at most `depth` levels).
-fn lift_ite(atom: &Term, out: &mut Vec<Term>, depth: u32) {
+fn lift_ite(program: &Program, atom: &Term, out: &mut Vec<Term>, depth: u32) {
     use smt::{Node, Op, Sort};
     fn find_ite(t: &Term) -> Option<Term> {
         match t.node() {
@@ -379,15 +385,37 @@ fn lift_ite(atom: &Term, out: &mut Vec<Term>, depth: u32) {
         return;
     };
     let args = ite.args().to_vec();
-    let mut cond_atoms = Vec::new();
-    collect_atoms(&args[0], &mut cond_atoms);
-    for c in cond_atoms {
-        lift_ite(&c, out, depth - 1);
+    // The encoding's wrap-around, `ite(MAX < t, t - 2^w, …)`: the branches
+    // differ by a power of two; follow the one without the wrap (the else
+    // branch) only, so an overflow case does not double the predicates.
+    if let Some(d) = Term::sub(args[1].clone(), args[2].clone()).as_signed() {
+        let m = d.unsigned_abs();
+        if m >= 256 && m.is_power_of_two() {
+            let a = replace(atom, &ite, &args[2]);
+            if a.as_value().is_none() {
+                lift_ite(program, &a, out, depth - 1);
+            }
+            return;
+        }
     }
-    for branch in &args[1..] {
+    // A condition that holds for every value of its variable's type
+    // (`0 <= x` for an unsigned `x`, from C's division) picks its branch.
+    let branches: &[Term] = match constant_truth(program, &args[0]) {
+        Some(true) => &args[1..2],
+        Some(false) => &args[2..3],
+        None => {
+            let mut cond_atoms = Vec::new();
+            collect_atoms(&args[0], &mut cond_atoms);
+            for c in cond_atoms {
+                lift_ite(program, &c, out, depth - 1);
+            }
+            &args[1..]
+        }
+    };
+    for branch in branches {
         let a = replace(atom, &ite, branch);
         if a.as_value().is_none() {
-            lift_ite(&a, out, depth - 1);
+            lift_ite(program, &a, out, depth - 1);
         }
     }
 }
@@ -398,22 +426,28 @@ fn lift_ite(atom: &Term, out: &mut Vec<Term>, depth: u32) {
 /// ends of the range (a linear atom's truth set is a half-line), for `=`
 /// by whether a solution lies in the range.
 fn is_constant_over_range(program: &Program, a: &Term) -> bool {
+    constant_truth(program, a).is_some()
+}
+
+/// The truth value `a` has for every value of its one variable's type,
+/// if it has one (see [`is_constant_over_range`]).
+fn constant_truth(program: &Program, a: &Term) -> Option<bool> {
     use smt::{Node, Op, Value};
     let vars = a.vars();
-    if vars.len() != 1 {
-        return false;
+    if vars.len() != 1 || !a.args().iter().all(is_linear) {
+        return None;
     }
-    let Some((name, _)) = vars.iter().next() else { return false };
-    let Some((v, _)) = parse_ssa_name(name) else { return false };
+    let (name, _) = vars.iter().next()?;
+    let (v, _) = parse_ssa_name(name).or_else(|| crate::cpas::predicate::pathformula::parse_var_name(name).map(|v| (v, 0)))?;
     let ty = var_type(program, v);
-    let at = |x: i128| a.eval(&|n| (n == &**name).then_some(Value::Int(x)));
-    if !a.args().iter().all(is_linear) {
-        return false;
-    }
+    let at = |x: i128| match a.eval(&|n| (n == &**name).then_some(Value::Int(x))) {
+        Some(Value::Bool(b)) => Some(b),
+        _ => None,
+    };
     match a.node() {
         Node::App { op: Op::Le | Op::Lt, .. } => {
-            let (lo, hi) = (at(ty.min_value()), at(ty.max_value()));
-            lo.is_some() && lo == hi
+            let (lo, hi) = (at(ty.min_value())?, at(ty.max_value())?);
+            (lo == hi).then_some(lo)
         }
         Node::App { op: Op::Eq, args } if args.len() == 2 => {
             // a·x + b = c: solve with two evaluations of the difference.
@@ -422,18 +456,19 @@ fn is_constant_over_range(program: &Program, a: &Term) -> bool {
                 Some(Value::Int(i)) => Some(i),
                 _ => None,
             };
-            let (Some(d0), Some(d1)) = (d(0), d(1)) else { return false };
+            let (d0, d1) = (d(0)?, d(1)?);
             let slope = d1 - d0;
             if slope == 0 {
-                return true;
+                return Some(d0 == 0);
             }
             if d0 % slope != 0 {
-                return true; // no integer solution
+                return Some(false); // no integer solution
             }
             let x = -d0 / slope;
-            !(ty.min_value()..=ty.max_value()).contains(&x)
+            (!(ty.min_value()..=ty.max_value()).contains(&x)).then_some(false)
         }
-        _ => false,
+        Node::App { op: Op::Not, args } if args.len() == 1 => constant_truth(program, &args[0]).map(|b| !b),
+        _ => None,
     }
 }
 

@@ -48,6 +48,10 @@ pub(crate) struct Stage {
     pub(crate) predicate: bool,
     /// The predicates CEGAR found so far (predicate analysis).
     pub(crate) predicates: Arc<crate::cpas::predicate::precision::PredicatePrecision>,
+    /// Predicate analysis: the other error paths to the current target
+    /// (through the other operands of merges), tried in turn when a
+    /// refinement of one finds no new predicate.
+    pub(crate) other_paths: Vec<Vec<cfa::EdgeId>>,
     /// Refinements so far.
     pub(crate) refinements: u64,
     #[cfg(not(target_arch = "wasm32"))]
@@ -73,6 +77,7 @@ impl Stage {
         }
         let predicate = config.cpas().iter().any(|c| c == "cpa.predicate.PredicateCPA");
         Ok(Stage {
+            other_paths: Vec::new(),
             predicate,
             name,
             cegar,

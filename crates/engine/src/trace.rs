@@ -128,27 +128,7 @@ pub struct InterpolantView {
     pub text: String,
 }
 
-/// One abstraction computation of predicate analysis, for the trace.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AbstractionView {
-    /// The block end (abstraction location).
-    pub location: NodeId,
-    /// `boolean` or `cartesian`.
-    pub kind: String,
-    /// The predicates of the location (mini-C).
-    pub predicates: Vec<String>,
-    /// ψ', the new abstraction formula (mini-C).
-    pub result: String,
-    /// How many solver queries it asked.
-    pub queries: u32,
-    /// A remark (a fallback, unknown answers); empty when none.
-    #[serde(default)]
-    pub note: String,
-    /// The block's path formula φ that was abstracted (conjuncts, SSA
-    /// versions as subscripts).
-    #[serde(default)]
-    pub block: Vec<String>,
-}
+pub use crate::state_view::AbstractionView;
 
 /// One predicate of a predicate-analysis precision, for the trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

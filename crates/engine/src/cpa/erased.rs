@@ -80,7 +80,7 @@ pub trait DynCpa: Send + Sync {
     /// See [`Cpa::describe_precision`].
     fn describe_precision(&self, precision: &dyn DynState) -> String;
     /// See [`Cpa::abstraction_report`].
-    fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::trace::AbstractionView>;
+    fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::state_view::AbstractionView>;
     /// See [`Cpa::index_shape`].
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32>;
     /// See [`Cpa::index_may_cover`].
@@ -189,7 +189,7 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     fn describe_precision(&self, precision: &dyn DynState) -> String {
         Cpa::describe_precision(self, down::<C::Precision>(Cpa::name(self), precision))
     }
-    fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::trace::AbstractionView> {
+    fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::state_view::AbstractionView> {
         Cpa::abstraction_report(self, down::<C::State>(Cpa::name(self), state))
     }
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32> {

@@ -111,7 +111,7 @@ pub trait Cpa {
     }
     /// For a state that a transfer just made by computing a predicate
     /// abstraction: what was computed, for [`crate::trace::Event::Abstraction`].
-    fn abstraction_report(&self, _state: &Self::State) -> Option<crate::trace::AbstractionView> {
+    fn abstraction_report(&self, _state: &Self::State) -> Option<crate::state_view::AbstractionView> {
         None
     }
     /// The precision in words, for [`crate::trace::Event::PrecisionAdjusted`].

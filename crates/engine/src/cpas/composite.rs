@@ -281,7 +281,7 @@ impl Cpa for CompositeAnalysis {
         self.cpa.inner.cpas.iter().find_map(|c| c.solver_oracle())
     }
     /// The first component's report (one predicate analysis per composite).
-    fn abstraction_report(&self, state: &CompositeState) -> Option<crate::trace::AbstractionView> {
+    fn abstraction_report(&self, state: &CompositeState) -> Option<crate::state_view::AbstractionView> {
         self.cpa.inner.cpas.iter().enumerate().find_map(|(i, c)| c.abstraction_report(&*state.parts[i]))
     }
     /// The meet of what each component knows (each narrows the range).

@@ -369,9 +369,9 @@ impl Cpa for PredicateCpa {
     fn describe_precision(&self, precision: &Arc<PredicatePrecision>) -> String {
         precision.describe(&self.program)
     }
-    fn abstraction_report(&self, state: &PredicateState) -> Option<crate::trace::AbstractionView> {
+    fn abstraction_report(&self, state: &PredicateState) -> Option<crate::state_view::AbstractionView> {
         let r = state.report.as_ref()?;
-        Some(crate::trace::AbstractionView {
+        Some(crate::state_view::AbstractionView {
             location: r.location,
             kind: r.kind.name().into(),
             predicates: r.predicates.clone(),
