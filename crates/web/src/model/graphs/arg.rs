@@ -162,12 +162,15 @@ pub struct ArgMarks {
     pub current: bool,
     /// Part of the selection.
     pub selected: bool,
+    /// A predicate-analysis abstraction state (a block end: ψ computed,
+    /// φ reset to `true`); drawn with a double border.
+    pub abstraction: bool,
 }
 
 impl ArgMarks {
     /// Each mark: whether it is set, its CSS class, and its words for the
     /// tooltip (`None`: not told, the selection shows itself).
-    fn table(&self) -> [(bool, &'static str, Option<&'static str>); 8] {
+    fn table(&self) -> [(bool, &'static str, Option<&'static str>); 9] {
         [
             (self.reached, "reached", Some("in the reached set")),
             (self.waiting, "waiting", Some("in the waitlist")),
@@ -177,6 +180,7 @@ impl ArgMarks {
             (self.target, "target", Some("target")),
             (self.current, "current", Some("being processed")),
             (self.selected, "selected", None),
+            (self.abstraction, "abstraction", Some("abstraction state")),
         ]
     }
 
@@ -297,6 +301,7 @@ impl ArgGraph {
                     target: s.target,
                     current: snapshot.current_state == Some(n.state),
                     selected: highlight.states.contains(&n.state),
+                    abstraction: crate::model::analysis::is_abstraction_state(snapshot, n.state),
                 },
                 None => ArgMarks::default(),
             })
@@ -407,11 +412,12 @@ mod tests {
             target: true,
             current: true,
             selected: true,
+            abstraction: true,
         };
-        assert_eq!(all_marks.classes().len(), 9);
+        assert_eq!(all_marks.classes().len(), 10);
         assert_eq!(
             all_marks.words(),
-            "in the reached set, in the waitlist, replaced by a merge result, merge result, covered (stop), target, being processed"
+            "in the reached set, in the waitlist, replaced by a merge result, merge result, covered (stop), target, being processed, abstraction state"
         );
         assert_eq!(ArgMarks::default().words(), "");
         assert_eq!(g, ArgGraph::build(&ArgState::of_snapshot(&snap), snap.states.len()), "deterministic");
