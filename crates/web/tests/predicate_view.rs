@@ -11,6 +11,7 @@ use engine::trace::{Event, StateId};
 use web::model::analysis::{break_target, is_abstraction_state, BreakTarget, Breakpoint, CegarView, Panels, Run, RunSpec};
 use web::model::graphs::arg::{ArgGraph, ArgState};
 use web::model::graphs::cfa::{predicate_caption, CfaGraph};
+use web::model::graphs::frame::RunFrame;
 use web::model::predict::{abstraction_question, PredictAction, PredictMode, StepOutcome};
 use web::model::run_driver::drive_sync;
 use web::model::selection::Highlight;
@@ -133,6 +134,28 @@ fn abstraction_states_are_marked_in_lists_and_the_arg() {
     let n = value.cursor.len();
     value.cursor.seek(n);
     assert!(Panels::of(&value.program, &value.cursor).reached.iter().flat_map(|g| &g.states).all(|s| !s.abstraction));
+}
+
+#[test]
+fn the_arg_shows_the_shown_iterations_states_only() {
+    // The refinement restarts from an empty ARG with ids from s0 again: the
+    // picture holds one iteration's states, each id once.
+    let mut run = run("predicate");
+    let restart = position_of(&run, |e| matches!(e, Event::Restart { .. }));
+    for k in [restart - 1, restart, run.cursor.len()] {
+        run.cursor.seek(k);
+        let frame = RunFrame::new(1, &run, true, None);
+        let ids: Vec<u32> = frame.arg_states.iter().map(|s| s.id.0).collect();
+        assert!(ids.iter().enumerate().all(|(i, id)| *id == i as u32), "ids s0, s1, … once each at {k}: {ids:?}");
+        assert_eq!(frame.arg_from == 0, k < restart, "iteration 1 before the restart, 2 from it on (at {k})");
+        let again = RunFrame::new(1, &run, true, Some(&frame));
+        assert!(std::rc::Rc::ptr_eq(&again.arg_states, &frame.arg_states), "reused while the iteration stays");
+    }
+    run.cursor.seek(restart - 1);
+    let first = RunFrame::new(1, &run, true, None);
+    run.cursor.seek(restart + 1);
+    let second = RunFrame::new(1, &run, true, Some(&first));
+    assert!(!std::rc::Rc::ptr_eq(&first.arg_states, &second.arg_states), "a new iteration, new states");
 }
 
 #[test]

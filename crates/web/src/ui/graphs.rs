@@ -673,7 +673,9 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     // only changes marks and which states are drawn).
     let graph: Rc<ArgGraph> = {
         let states = props.frame.arg_states.clone();
-        use_memo((props.frame.run_id, props.frame.events_len, window_start(shown)), move |_| ArgGraph::build(&states, shown))
+        use_memo((props.frame.run_id, props.frame.events_len, props.frame.arg_from, window_start(shown)), move |_| {
+            ArgGraph::build(&states, shown)
+        })
     };
     let marks = graph.marks(&snap, &props.highlight);
     let covered = graph.covered_links(&snap);
