@@ -52,6 +52,17 @@ test('predicate analysis proves the lockstep loop with the page’s Z3 and shows
   // Both presets are offered.
   const presets = await byId('preset').locator('option').evaluateAll((os) => os.map((o) => o.value));
   assert.ok(presets.includes('predicate') && presets.includes('predicate-cartesian'), `${presets}`);
+  // The configuration panel reads the preset as predicate analysis, with
+  // its options as one group.
+  await byId('preset').selectOption('predicate');
+  await page.locator('[data-testid=config-panel] > summary').click();
+  await byId('config-predicate').waitFor();
+  assert.equal(await byId('config-domain').inputValue(), 'predicate');
+  assert.equal(await byId('config-pred-abstraction-cartesian').isChecked(), false);
+  assert.equal(await byId('config-pred-refinement-interpolation').inputValue(), 'WEAKEST');
+  assert.match(await byId('config-predicate').innerText(), /blk\.alwaysAtLoops[\s\S]*merge[\s\S]*refinement\.sharePredicates/);
+  await byId('config-panel').screenshot({ path: path.join(artifacts, 'predicate-0-config.png') });
+  await page.locator('[data-testid=config-panel] > summary').click();
   // The main thread's longest blocking tasks during the run (Z3 loading included).
   await page.evaluate(() => {
     globalThis.__longTasks = [];
@@ -80,6 +91,7 @@ test('predicate analysis proves the lockstep loop with the page’s Z3 and shows
   assert.ok(predicates.some((p) => /main::x == main::y at N\d+/.test(p)), `the precision: ${predicates}`);
   assert.ok((await byId('cegar-predicates').locator('li.new').count()) >= 1, 'the refinement’s predicates are marked new');
   assert.ok((await page.locator('[data-testid=iterations] .iteration').count()) >= 2, 'the refinement starts iteration 2');
+  await byId('cegar-predicates').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'predicate-1-cegar.png') });
 
   // The predicates beside their CFA node (unqualified), new ones marked.
@@ -154,10 +166,15 @@ test('predict mode asks for ψ′ of the next abstraction and grades it', async 
   await atEvent(page, 0);
   await byId('tab-predict').click();
   await byId('predict-toggle').check();
-  // Show steps until one computes an abstraction (the loop head, step 4).
-  for (let i = 0; i < 10 && !(await byId('predict-abstraction-q').isVisible()); i++) {
+  // To the first step's start, then show steps until one computes an
+  // abstraction (the loop head, step 4).
+  await byId('predict-go').click();
+  for (let i = 0; i < 10; i++) {
+    await byId('predict-check').waitFor();
+    if (await byId('predict-abstraction-q').isVisible()) break;
+    const at = await shownEvent(page);
     await byId('predict-check').click();
-    await page.waitForTimeout(100);
+    await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.event !== String(k), at);
   }
   await byId('predict-abstraction-q').waitFor();
   assert.match(await byId('predict-abstraction-q').innerText(), /computes the boolean abstraction of s\d+ at N\d+/);
