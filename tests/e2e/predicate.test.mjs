@@ -167,25 +167,29 @@ test('predict mode asks for ψ′ of the next abstraction and grades it', async 
   await byId('tab-predict').click();
   await byId('predict-toggle').check();
   // To the first step's start, then show steps until one computes an
-  // abstraction (the loop head, step 4).
+  // abstraction over predicates (the loop head in iteration 2, after the
+  // refinement; in iteration 1 there are none, so only true or false).
   await byId('predict-go').click();
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < 20; i++) {
     await byId('predict-check').waitFor();
-    if (await byId('predict-abstraction-q').isVisible()) break;
+    const q = byId('predict-abstraction-q');
+    if ((await q.isVisible()) && /predicates: main::/.test(await q.innerText())) break;
     const at = await shownEvent(page);
     await byId('predict-check').click();
     await page.waitForFunction((k) => document.querySelector('[data-testid=position]').dataset.event !== String(k), at);
   }
   await byId('predict-abstraction-q').waitFor();
-  assert.match(await byId('predict-abstraction-q').innerText(), /computes the boolean abstraction of s\d+ at N\d+/);
+  assert.match(await byId('predict-abstraction-q').innerText(), /computes the boolean abstraction of s\d+ at N\d+ over the predicates: main::x == main::y/);
   const options = await byId('predict-abstraction').locator('option').allInnerTexts();
-  assert.ok(options.length >= 3 && options.includes('true'), `— and at least two formulas: ${options}`);
+  assert.ok(options.length >= 4, `— and at least three formulas: ${options}`);
+  assert.ok(options.some((o) => o.includes('!(main::x == main::y)')), `a flipped literal: ${options}`);
   await byId('predict-abstraction').selectOption({ index: 1 });
+  await byId('predict').screenshot({ path: path.join(artifacts, 'predicate-6-predict-question.png') });
   await byId('predict-check').click();
   const graded = page.locator('[data-testid=predict-result] li[data-question=abstraction]');
   await graded.waitFor();
   assert.match(await graded.innerText(), /(right|wrong) abstraction: you said ψ' of s\d+ is /);
-  await page.screenshot({ path: path.join(artifacts, 'predicate-6-predict.png') });
+  await page.screenshot({ path: path.join(artifacts, 'predicate-7-predict-graded.png') });
   await byId('predict-toggle').uncheck();
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);

@@ -1,6 +1,7 @@
 //! Predict mode (Yew): with the toggle on, the student answers three
 //! questions about the next step before it is shown — which state is
-//! popped, what merge does, whether stop covers — then "Show the step"
+//! popped, what merge does, whether stop covers, and for a predicate
+//! analysis step that computes an abstraction a fourth: its ψ′ — then "Show the step"
 //! grades the answers ([`crate::model::predict::grade`]) and moves the view to the
 //! end of that step. The panel's state is [`PredictMode`], changed only
 //! by its pure reducer ([`crate::model::predict::PredictAction`]).
