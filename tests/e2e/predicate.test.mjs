@@ -184,7 +184,8 @@ test('predict mode asks for ψ′ of the next abstraction and grades it', async 
   assert.ok(options.length >= 4, `— and at least three formulas: ${options}`);
   assert.ok(options.some((o) => o.includes('!(main::x == main::y)')), `a flipped literal: ${options}`);
   await byId('predict-abstraction').selectOption({ index: 1 });
-  await byId('predict').screenshot({ path: path.join(artifacts, 'predicate-6-predict-question.png') });
+  await byId('predict-abstraction-q').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'predicate-6-predict-question.png') });
   await byId('predict-check').click();
   const graded = page.locator('[data-testid=predict-result] li[data-question=abstraction]');
   await graded.waitFor();
