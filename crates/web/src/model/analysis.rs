@@ -52,6 +52,8 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("octagon-join-cex", "octagons, merge^join, each error path rechecked (counterexample check)"),
     ("octagon-widening-cex", "octagons, widening, each error path rechecked (counterexample check)"),
     ("octagon-seq-widening-cegar", "restart algorithm: octagon widening with a check, then octagon CEGAR"),
+    ("predicate", "predicate analysis with CEGAR: Boolean abstraction at loop heads, predicates from interpolants (Z3)"),
+    ("predicate-cartesian", "predicate analysis with CEGAR: Cartesian abstraction at loop heads (Z3)"),
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
@@ -667,6 +669,13 @@ pub struct CegarView {
     /// The CFA edges of the counterexample path, as graph keys (`E7`), to
     /// paint on the CFA.
     pub path_edges: Vec<String>,
+    /// The refiner of the latest refinement (`interpolation`, `predicate
+    /// interpolation (WEAKEST)`, …; empty before one).
+    pub refiner: String,
+    /// Predicate analysis: the predicate precision after the latest
+    /// refinement — (where: `at N4`, `in main`, `everywhere`; the predicate
+    /// in mini-C; added by the latest refinement).
+    pub predicates: Vec<(String, String, bool)>,
 }
 
 impl CegarView {
@@ -696,6 +705,7 @@ impl CegarView {
             .iter()
             .map(|i| format!("after {} (line {}): {}", i.location, program.edge(i.edge).line, i.text))
             .collect();
+        let predicates = snap.predicates.iter().map(|(e, new)| (e.scope.clone(), e.predicate.clone(), *new)).collect();
         let precision = snap
             .precision
             .iter()
@@ -712,12 +722,30 @@ impl CegarView {
             interpolants,
             precision,
             path_edges: path_ids.iter().map(|e| format!("E{}", e.0)).collect(),
+            refiner: String::new(),
+            predicates,
         }
+    }
+
+    /// The CEGAR view at the cursor's position, with the latest
+    /// refinement's refiner named (the fold keeps its results, the trace
+    /// its name).
+    pub fn at(program: &Program, cursor: &Cursor) -> CegarView {
+        let snap = cursor.snapshot();
+        let refiner = cursor.events()[..snap.position.min(cursor.len())].iter().rev().find_map(|e| match e {
+            Event::Refinement { refiner, .. } => Some(refiner.clone()),
+            _ => None,
+        });
+        CegarView { refiner: refiner.unwrap_or_default(), ..CegarView::of(program, snap) }
     }
 
     /// Whether there is anything to show (a CEGAR, check or restart run).
     pub fn is_empty(&self) -> bool {
-        self.segments.len() <= 1 && self.verdict.is_none() && self.precision.is_empty() && self.interpolants.is_empty()
+        self.segments.len() <= 1
+            && self.verdict.is_none()
+            && self.precision.is_empty()
+            && self.interpolants.is_empty()
+            && self.predicates.is_empty()
     }
 
     /// CSS that paints the counterexample path on the CFA graph (its edges
@@ -747,6 +775,8 @@ pub enum Breakpoint {
     SolverCall,
     /// A CEGAR refinement (new precision).
     Refinement,
+    /// Predicate analysis computed the abstraction of a block end.
+    Abstraction,
 }
 
 impl Breakpoint {
@@ -762,6 +792,7 @@ impl Breakpoint {
             }
             Breakpoint::SolverCall => matches!(e, Event::SolverQuery { .. }),
             Breakpoint::Refinement => matches!(e, Event::Refinement { .. }),
+            Breakpoint::Abstraction => matches!(e, Event::Abstraction { .. }),
         }
     }
 
@@ -775,6 +806,7 @@ impl Breakpoint {
             Breakpoint::Widening => "next widening",
             Breakpoint::SolverCall => "next solver call",
             Breakpoint::Refinement => "next refinement",
+            Breakpoint::Abstraction => "next abstraction",
         }
     }
 }
@@ -787,7 +819,7 @@ pub fn next_break(cursor: &Cursor, bp: Breakpoint) -> Option<usize> {
 
 impl Breakpoint {
     /// Every breakpoint, in the order of the "Run to the …" buttons.
-    pub const ALL: [Breakpoint; 7] = [
+    pub const ALL: [Breakpoint; 8] = [
         Breakpoint::MergeChanged,
         Breakpoint::Covered,
         Breakpoint::Target,
@@ -795,6 +827,7 @@ impl Breakpoint {
         Breakpoint::Widening,
         Breakpoint::SolverCall,
         Breakpoint::Refinement,
+        Breakpoint::Abstraction,
     ];
 
     /// The button's short label (after "Run to the next").
@@ -807,6 +840,7 @@ impl Breakpoint {
             Breakpoint::Widening => "widening",
             Breakpoint::SolverCall => "solver call",
             Breakpoint::Refinement => "refinement",
+            Breakpoint::Abstraction => "abstraction",
         }
     }
 
@@ -820,7 +854,20 @@ impl Breakpoint {
             Breakpoint::Widening => "bp-widening",
             Breakpoint::SolverCall => "bp-solver",
             Breakpoint::Refinement => "bp-refinement",
+            Breakpoint::Abstraction => "bp-abstraction",
         }
+    }
+}
+
+impl Breakpoint {
+    /// Whether the pane offers this breakpoint for `run`: "next
+    /// abstraction" only when the run has a predicate CPA (elsewhere it
+    /// would only ever say "none in this run").
+    pub fn offered(self, run: &Run) -> bool {
+        self != Breakpoint::Abstraction
+            || run.cursor.events().first().is_some_and(
+                |e| matches!(e, Event::AnalysisStarted { info } if info.cpas.iter().any(|c| c.contains("Predicate"))),
+            )
     }
 }
 
@@ -878,6 +925,9 @@ pub struct StateLine {
     pub involved: bool,
     /// The waitlist entry the algorithm pops next.
     pub next: bool,
+    /// A predicate-analysis abstraction state (a block end, where ψ was
+    /// computed and φ starts again from `true`).
+    pub abstraction: bool,
 }
 
 /// The states the event `e` is about.
@@ -888,7 +938,8 @@ pub fn involved_states(e: &Event) -> Vec<StateId> {
         | Event::WaitlistPop { state, .. }
         | Event::WaitlistRemove { state }
         | Event::ReachedAdd { state }
-        | Event::TargetReached { state, .. } => vec![*state],
+        | Event::TargetReached { state, .. }
+        | Event::Abstraction { state, .. } => vec![*state],
         Event::ReachedRemove { state, replaced_by } => vec![*state, *replaced_by],
         Event::Transfer { successors, .. } => successors.clone(),
         Event::PrecisionAdjusted { state, result, .. } => vec![*state, *result],
@@ -987,6 +1038,13 @@ pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
     }
 }
 
+/// Whether `id` is a predicate-analysis abstraction state (its predicate
+/// component says so; false for every other analysis).
+pub fn is_abstraction_state(snapshot: &Snapshot, id: StateId) -> bool {
+    let Some(view) = snapshot.state(id).and_then(|s| s.view.as_ref()) else { return false };
+    view.components.iter().any(|c| matches!(c.content, ViewContent::Predicate { abstraction_state: true, .. }))
+}
+
 fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLine {
     let info = snapshot.state(id);
     StateLine {
@@ -997,6 +1055,7 @@ fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLi
         target: info.is_some_and(|s| s.target),
         involved: involved.contains(&id),
         next: false,
+        abstraction: is_abstraction_state(snapshot, id),
     }
 }
 

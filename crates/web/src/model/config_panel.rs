@@ -29,14 +29,21 @@ pub enum Domain {
     Octagon,
     /// Symbolic values + path constraints (`SymbolicValueCPA`, `ConstraintsCPA`; Z3).
     Symbolic,
+    /// Predicate analysis (`cpa.predicate.PredicateCPA`; Z3): its own
+    /// options are the form's predicate group ([`PanelValues::predicate`]).
+    Predicate,
     /// Any other combination (written by hand in the text).
     Other,
 }
 
 impl Domain {
-    /// The three the form offers, with their labels.
-    pub const CHOICES: [(Domain, &'static str); 3] =
-        [(Domain::Value, "values"), (Domain::Octagon, "octagons"), (Domain::Symbolic, "symbolic + constraints (Z3)")];
+    /// The four the form offers, with their labels.
+    pub const CHOICES: [(Domain, &'static str); 4] = [
+        (Domain::Value, "values"),
+        (Domain::Octagon, "octagons"),
+        (Domain::Symbolic, "symbolic + constraints (Z3)"),
+        (Domain::Predicate, "predicates (Z3)"),
+    ];
 
     /// `CompositeCPA.cpas` for this choice.
     pub fn cpas(self) -> Option<&'static str> {
@@ -46,8 +53,16 @@ impl Domain {
             Domain::Symbolic => Some(
                 "cpa.location.LocationCPA, cpa.callstack.CallstackCPA, cpa.value.symbolic.SymbolicValueCPA, cpa.constraints.ConstraintsCPA",
             ),
+            Domain::Predicate => Some("cpa.location.LocationCPA, cpa.callstack.CallstackCPA, cpa.predicate.PredicateCPA"),
             Domain::Other => None,
         }
+    }
+
+    /// Whether the form's generic merge and precision choices apply (the
+    /// value and octagon CPAs; symbolic execution has none, predicate
+    /// analysis its own group).
+    pub fn has_merge_and_precision(self) -> bool {
+        matches!(self, Domain::Value | Domain::Octagon)
     }
 
     /// A short name for the form's value attribute.
@@ -56,6 +71,7 @@ impl Domain {
             Domain::Value => "value",
             Domain::Octagon => "octagon",
             Domain::Symbolic => "symbolic",
+            Domain::Predicate => "predicate",
             Domain::Other => "other",
         }
     }
@@ -90,6 +106,50 @@ pub struct PanelValues {
     /// empty for a single configuration: stages are whole configurations,
     /// which the form cannot compose (they are edited as text).
     pub stages: String,
+    /// Predicate analysis: every `cpa.predicate.*` option of the engine
+    /// with its effective value (empty for the other domains).
+    pub predicate: Vec<OptionField>,
+}
+
+/// One engine option as a form field: its key, effective value, what it
+/// may be and what it means (the engine's option table).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionField {
+    /// The property key (`cpa.predicate.merge`).
+    pub key: &'static str,
+    /// The field's label: the key without its `cpa.predicate.` prefix.
+    pub label: &'static str,
+    /// The effective value (set in the text or the default).
+    pub value: String,
+    /// `None`: a checkbox (`true`/`false`) or a number; `Some`: the words
+    /// a select offers.
+    pub choices: Option<&'static [&'static str]>,
+    /// Whether it is a number (`UInt`).
+    pub number: bool,
+    /// What the option means (the tooltip).
+    pub doc: &'static str,
+}
+
+/// The prefix of predicate analysis' options.
+pub const PREDICATE_PREFIX: &str = "cpa.predicate.";
+
+/// The predicate-analysis options of a configuration, in the engine's
+/// order.
+fn predicate_fields(c: &Config) -> Vec<OptionField> {
+    use engine::config::OptionType;
+    engine::config::OPTIONS
+        .iter()
+        .filter_map(|o| {
+            let label = o.key.strip_prefix(PREDICATE_PREFIX)?;
+            let (choices, number) = match o.ty {
+                OptionType::Bool => (None, false),
+                OptionType::UInt => (None, true),
+                OptionType::Enum(words) => (Some(words), false),
+                _ => return None,
+            };
+            Some(OptionField { key: o.key, label, value: c.get(o.key).to_string(), choices, number, doc: o.doc })
+        })
+        .collect()
 }
 
 /// One form change.
@@ -111,6 +171,8 @@ pub enum Change {
     Cegar(bool),
     /// `limits.states`.
     MaxStates(u64),
+    /// A predicate-analysis option (`cpa.predicate.*`) and its new value.
+    PredicateOption(String, String),
 }
 
 /// The text a panel starts from for a preset.
@@ -161,6 +223,7 @@ impl PanelValues {
             cegar: c.get("analysis.algorithm.CEGAR") == "true",
             max_states: c.get("limits.states").parse().unwrap_or(0),
             stages: c.get("restartAlgorithm.configFiles").to_string(),
+            predicate: if domain == Domain::Predicate { predicate_fields(c) } else { Vec::new() },
         }
     }
 }
@@ -233,6 +296,12 @@ pub fn apply(text: &str, change: &Change) -> Result<String, String> {
         Change::Precision(p) => set(text, precision_key(now.domain), p),
         Change::Cegar(b) => set(text, "analysis.algorithm.CEGAR", &b.to_string()),
         Change::MaxStates(n) => set(text, "limits.states", &n.to_string()),
+        Change::PredicateOption(key, value) => {
+            if !key.starts_with(PREDICATE_PREFIX) || engine::config::option(key).is_none() {
+                return Err(format!("{key} is not a predicate-analysis option"));
+            }
+            set(text, key, value)
+        }
     };
     // The engine checks the result (an illegal value never reaches a run).
     PanelValues::read(&out)?;
@@ -260,6 +329,8 @@ mod tests {
                 Domain::Value
             } else if name.starts_with("octagon") {
                 Domain::Octagon
+            } else if name.starts_with("predicate") {
+                Domain::Predicate
             } else {
                 Domain::Symbolic
             };
@@ -270,6 +341,35 @@ mod tests {
         assert_eq!(w.merge, "WIDENING");
         assert_eq!(PanelValues::read(&preset_text("octagon-join")).unwrap().merge, "JOIN");
         assert_eq!(PanelValues::read(&preset_text("value-join")).unwrap().merge, "JOIN");
+    }
+
+    #[test]
+    fn predicate_analysis_offers_its_options_as_one_group() {
+        let v = PanelValues::read(&preset_text("predicate")).unwrap();
+        assert_eq!(v.domain, Domain::Predicate);
+        assert!(!v.domain.has_merge_and_precision());
+        let keys: Vec<&str> = v.predicate.iter().map(|f| f.key).collect();
+        // Every cpa.predicate.* option of the engine, nothing else.
+        let engine_keys: Vec<&str> =
+            engine::config::OPTIONS.iter().map(|o| o.key).filter(|k| k.starts_with(PREDICATE_PREFIX)).collect();
+        assert_eq!(keys, engine_keys);
+        let field = |v: &PanelValues, label: &str| v.predicate.iter().find(|f| f.label == label).unwrap().clone();
+        assert_eq!(field(&v, "abstraction.cartesian").value, "false");
+        assert_eq!(field(&v, "merge").choices, Some(&["ABE", "SEP"][..]));
+        assert!(field(&v, "blk.threshold").number);
+        let cart = PanelValues::read(&preset_text("predicate-cartesian")).unwrap();
+        assert_eq!(field(&cart, "abstraction.cartesian").value, "true");
+        // A change edits the text; the engine refuses an illegal value and
+        // the form refuses a key that is not a predicate option.
+        let t = apply(&preset_text("predicate"), &Change::PredicateOption("cpa.predicate.merge".into(), "SEP".into())).unwrap();
+        assert!(t.ends_with("cpa.predicate.merge = SEP\n"), "{t}");
+        assert_eq!(field(&PanelValues::read(&t).unwrap(), "merge").value, "SEP");
+        assert!(apply(&t, &Change::PredicateOption("cpa.predicate.merge".into(), "JOIN".into())).is_err());
+        assert!(apply(&t, &Change::PredicateOption("cpa.value.merge".into(), "JOIN".into())).is_err());
+        // Choosing the domain in the form gives predicate analysis' CPAs.
+        let p = apply(&preset_text("value"), &Change::Domain(Domain::Predicate)).unwrap();
+        assert_eq!(PanelValues::read(&p).unwrap().domain, Domain::Predicate);
+        assert!(PanelValues::read(&preset_text("value")).unwrap().predicate.is_empty());
     }
 
     #[test]
@@ -295,6 +395,7 @@ mod tests {
                 cegar: false,
                 max_states: 5000,
                 stages: String::new(),
+                predicate: Vec::new(),
             }
         );
         // The text runs as the form says.

@@ -152,6 +152,10 @@ pub fn summary(d: &StateDetail) -> Vec<String> {
             Part::Values(values) | Part::Symbolic(values) => out.extend(values.iter().map(|(n, v)| format!("{n} = {v}"))),
             Part::Constraints(cs) => out.extend(cs.iter().cloned()),
             Part::Text(_, text) => out.push(text.clone()),
+            Part::Predicate(p) => {
+                out.push(format!("ψ: {}", p.abstraction));
+                out.extend(p.path.iter().map(|c| format!("φ: {c}")));
+            }
         }
     }
     if out.is_empty() {

@@ -42,7 +42,7 @@
 
 pub use exercises::predict::*;
 
-use engine::trace::StateId;
+use engine::trace::{Event, StateId};
 use engine::view::Snapshot;
 
 /// The waitlist at the shown position as predict mode offers it for the
@@ -58,6 +58,78 @@ pub fn waitlist_choices(snapshot: &Snapshot) -> Vec<(StateId, String)> {
         .collect()
 }
 
+/// Predicate analysis: the fourth question of a step that computes an
+/// abstraction — which formula ψ' the new abstraction state gets. The
+/// choices are the recorded result and wrong alternatives built from it
+/// and the predicates, in a fixed order that does not give the answer away.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AbstractionQuestion {
+    /// The abstraction state (a transfer successor of the step).
+    pub state: StateId,
+    /// Its location (`N4`).
+    pub location: String,
+    /// `boolean` or `cartesian`.
+    pub kind: String,
+    /// The predicates of the location.
+    pub predicates: Vec<String>,
+    /// The formulas offered, sorted; one of them is [`AbstractionQuestion::actual`].
+    pub choices: Vec<String>,
+    /// ψ' as the analysis computed it.
+    pub actual: String,
+}
+
+/// The abstraction question of `step`: its first `Abstraction` event, if
+/// any. The wrong choices: `true` when ψ' is a conjunction of literals
+/// (a disjunction could be equivalent to `true` without reading so; then
+/// `false` is offered, as a reachable state's ψ' is never `false`), and
+/// ψ' with its first literal over a predicate flipped — or, when ψ' is
+/// `true`, the first predicate negated and the conjunction of all
+/// predicates (the abstraction knowing more than it can).
+pub fn abstraction_question(events: &[Event], step: &StepOutcome) -> Option<AbstractionQuestion> {
+    let (state, a) = events.get(step.start..step.end.min(events.len()))?.iter().find_map(|e| match e {
+        Event::Abstraction { state, abstraction } => Some((*state, abstraction)),
+        _ => None,
+    })?;
+    let actual = a.result.clone();
+    let mut wrong: Vec<String> = Vec::new();
+    if actual == "true" {
+        if let Some(p) = a.predicates.first() {
+            wrong.push(format!("!({p})"));
+            wrong.push(a.predicates.join(" && "));
+        } else {
+            wrong.push("false".into());
+        }
+    } else {
+        wrong.push(if actual.contains("||") || actual == "false" { "false" } else { "true" }.into());
+        if let Some(f) = flip_first_literal(&actual, &a.predicates) {
+            wrong.push(f);
+        }
+    }
+    let mut choices: Vec<String> = std::iter::once(actual.clone()).chain(wrong).collect();
+    choices.sort();
+    choices.dedup();
+    Some(AbstractionQuestion {
+        state,
+        location: a.location.to_string(),
+        kind: a.kind.clone(),
+        predicates: a.predicates.clone(),
+        choices,
+        actual,
+    })
+}
+
+/// `formula` with the first occurrence of a predicate flipped: `!(p)`
+/// becomes `p`, a bare `p` becomes `!(p)`; `None` when no predicate occurs.
+fn flip_first_literal(formula: &str, predicates: &[String]) -> Option<String> {
+    let (at, p) = predicates.iter().filter_map(|p| formula.find(p.as_str()).map(|i| (i, p))).min_by_key(|(i, _)| *i)?;
+    let negated = formula[..at].ends_with("!(") && formula[at + p.len()..].starts_with(')');
+    Some(if negated {
+        format!("{}{p}{}", &formula[..at - 2], &formula[at + p.len() + 1..])
+    } else {
+        format!("{}!({p}){}", &formula[..at], &formula[at + p.len()..])
+    })
+}
+
 /// Predict mode's panel state: whether it is on, the answers given so far
 /// for the next step, the grading of the step just shown, and the tally.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -67,6 +139,8 @@ pub struct PredictMode {
     pub on: bool,
     /// The answers chosen for the next step.
     pub prediction: Prediction,
+    /// The ψ' chosen for the next step's abstraction state.
+    pub abstraction: Option<String>,
     /// The grading of the step just shown.
     pub last: Option<Grading>,
     /// Right answers and questions asked since predict mode was turned on.
@@ -85,9 +159,12 @@ pub enum PredictAction {
     Merge(Option<MergeOutcome>),
     /// Answers question 3: what stop does.
     Stop(Option<StopOutcome>),
+    /// Answers question 4 (predicate analysis): ψ' of the abstraction state.
+    Abstraction(Option<String>),
     /// Grades the answers against the next step (the pane then shows it)
-    /// and clears them for the following one.
-    Check(StepOutcome),
+    /// and its abstraction question, if it has one, and clears them for
+    /// the following one.
+    Check(StepOutcome, Option<AbstractionQuestion>),
 }
 
 impl PredictMode {
@@ -103,12 +180,22 @@ impl PredictMode {
             PredictAction::Popped(popped) => next.prediction.popped = popped,
             PredictAction::Merge(merge) => next.prediction.merge = merge,
             PredictAction::Stop(stop) => next.prediction.stop = stop,
-            PredictAction::Check(step) => {
-                let g = grade(&self.prediction, &step);
+            PredictAction::Abstraction(psi) => next.abstraction = psi,
+            PredictAction::Check(step, question) => {
+                let mut g = grade(&self.prediction, &step);
+                if let (Some(q), Some(psi)) = (question, &self.abstraction) {
+                    g.answers.push(Answer {
+                        question: "abstraction",
+                        predicted: format!("ψ' of {} is {psi}", q.state),
+                        actual: format!("ψ' of {} is {}", q.state, q.actual),
+                        right: *psi == q.actual,
+                    });
+                }
                 let (right, asked) = g.score();
                 next.tally = (self.tally.0 + right, self.tally.1 + asked);
                 next.last = Some(g);
                 next.prediction = Prediction::default();
+                next.abstraction = None;
             }
         }
         next
@@ -132,12 +219,12 @@ mod tests {
             .reduce(PredictAction::Merge(Some(MergeOutcome::Joined)))
             .reduce(PredictAction::Stop(Some(StopOutcome::NotCovered)));
         assert_eq!(answered.prediction.popped, Some(step.popped));
-        let graded = answered.reduce(PredictAction::Check(step.clone()));
+        let graded = answered.reduce(PredictAction::Check(step.clone(), None));
         assert_eq!(graded.last.as_ref().map(Grading::score), Some((2, 3)), "nothing to merge with in step 1");
         assert_eq!(graded.tally, (2, 3));
         assert_eq!(graded.prediction, Prediction::default(), "the next step starts unanswered");
         // Unanswered questions are not graded, and the tally adds up.
-        let again = graded.reduce(PredictAction::Popped(Some(step.popped))).reduce(PredictAction::Check(step));
+        let again = graded.reduce(PredictAction::Popped(Some(step.popped))).reduce(PredictAction::Check(step, None));
         assert_eq!(again.tally, (3, 4));
         let off = again.reduce(PredictAction::Toggle);
         assert!(!off.on && off.last.is_none() && off.tally == (0, 0));

@@ -27,6 +27,10 @@ pub enum Answer {
     Unsat,
     /// Z3 gave up (timeout, incomplete theory).
     Unknown,
+    /// Not a satisfiability question: a quantifier elimination script
+    /// (`(apply (then qe simplify))`, predicate refinement) answered with
+    /// `(goals …)`, the formula without the quantified variables.
+    Goals,
 }
 
 impl Answer {
@@ -36,6 +40,7 @@ impl Answer {
             Answer::Sat => "sat",
             Answer::Unsat => "unsat",
             Answer::Unknown => "unknown",
+            Answer::Goals => "goals",
         }
     }
 }
@@ -63,7 +68,7 @@ impl std::fmt::Display for SolverError {
 }
 
 /// Reads Z3's output for a script: the answer is the first `sat`, `unsat` or
-/// `unknown` line. An `(error "…")` line *before* it means the script was
+/// `unknown` line, or a `(goals` line for a quantifier elimination script. An `(error "…")` line *before* it means the script was
 /// wrong (Z3 keeps going after errors, so its answer is about a different
 /// script); error lines after it come from later commands — typically
 /// `(get-model)` after `unsat`, "model is not available" — and do not
@@ -74,6 +79,7 @@ pub fn parse_answer(output: &str) -> Result<Answer, SolverError> {
             "sat" => return Ok(Answer::Sat),
             "unsat" => return Ok(Answer::Unsat),
             "unknown" => return Ok(Answer::Unknown),
+            _ if line.starts_with("(goals") => return Ok(Answer::Goals),
             _ if line.starts_with("(error") => {
                 let msg = line.trim_start_matches("(error").trim_end_matches(')').trim().trim_matches('"');
                 return Err(SolverError::Script(msg.to_string()));
@@ -149,12 +155,24 @@ pub struct LogEntry {
 impl LogEntry {
     /// The answer column: `sat`, `unsat`, `unknown`, `error: …`, or `…`
     /// while pending.
+    /// A quantifier elimination answers with its goal's formula, shortened:
+    /// `eliminated: (<= n x) …`.
     pub fn answer_text(&self) -> String {
         match &self.result {
             None => "…".into(),
+            Some(Ok(Answer::Goals)) => format!("eliminated: {}", goal_text(self.output.as_deref().unwrap_or(""))),
             Some(Ok(a)) => a.word().into(),
             Some(Err(e)) => format!("error: {e}"),
         }
+    }
+
+    /// What the query is for: the script's first line when it is an
+    /// SMT-LIB2 comment (the engine names each query so: `; boolean
+    /// abstraction at N3 over 2 predicates`), without the `;`.
+    pub fn purpose(&self) -> Option<String> {
+        let first = self.script.lines().next()?.trim();
+        let text = first.strip_prefix(';')?.trim_start_matches(';').trim();
+        (!text.is_empty()).then(|| text.to_string())
     }
 
     /// Whether the answer differs from the known right one.
@@ -169,8 +187,39 @@ impl LogEntry {
         if !s.ends_with('\n') {
             s.push('\n');
         }
-        s += &format!("; answer: {}\n", self.answer_text());
+        match (&self.result, &self.output) {
+            // The whole goal, one comment line per output line.
+            (Some(Ok(Answer::Goals)), Some(out)) => {
+                s += "; answer:\n";
+                for l in out.lines() {
+                    s += &format!(";   {l}\n");
+                }
+            }
+            _ => s += &format!("; answer: {}\n", self.answer_text()),
+        }
         s
+    }
+}
+
+/// Longest goal text the log shows; the full output is in the copy text.
+const GOAL_CHARS: usize = 160;
+
+/// The formula of a `(goals (goal F₁ F₂ … :precision … :depth …))` answer,
+/// its whitespace collapsed and shortened to [`GOAL_CHARS`]: the conjuncts
+/// without the goal's keywords (`true` when the goal is empty).
+fn goal_text(output: &str) -> String {
+    let flat: String = output.split_whitespace().collect::<Vec<_>>().join(" ");
+    let inner = flat.strip_prefix("(goals").unwrap_or(&flat).trim();
+    let inner = inner.strip_suffix(')').unwrap_or(inner).trim();
+    let inner = inner.strip_prefix("(goal").unwrap_or(inner).trim();
+    let inner = inner.strip_suffix(')').unwrap_or(inner).trim();
+    // The goal's keyword attributes come last.
+    let formula = inner.find(" :precision").or_else(|| inner.find(":precision")).map_or(inner, |i| &inner[..i]).trim();
+    let formula = if formula.is_empty() { "true" } else { formula };
+    if formula.chars().count() > GOAL_CHARS {
+        format!("{}…", formula.chars().take(GOAL_CHARS).collect::<String>())
+    } else {
+        formula.to_string()
     }
 }
 
@@ -308,6 +357,28 @@ mod tests {
         // (get-model) after unsat: Z3 complains after the answer; the answer stands.
         assert_eq!(parse_answer("unsat\n(error \"line 7 column 10: model is not available\")\n"), Ok(Answer::Unsat));
         assert_eq!(parse_answer("success\nsat\n"), Ok(Answer::Sat));
+    }
+
+    #[test]
+    fn a_quantifier_elimination_answers_with_its_goal_and_names_its_purpose() {
+        // The shape of the engine's refinement scripts: a comment naming the
+        // query, then `(apply (then qe simplify))` — answered by Debian's z3
+        // exactly as by the page's z3-solver, with `(goals …)`, no `sat`.
+        let script = "; WEAKEST interpolant at N3 (cut 1 of 2 of the error path)\n(declare-const x Int)\n(declare-const y Int)\n\
+                      (assert (exists ((z Int)) (and (= x (+ z 1)) (> z y))))\n(apply (then qe simplify))\n";
+        let out = native_z3(script);
+        assert_eq!(parse_answer(&out), Ok(Answer::Goals), "{out}");
+        let mut log = SolverLog::default();
+        let id = log.ask("analysis (predicate): query 0", script, None);
+        log.answer(id, Ok(out), 3.0);
+        let e = &log.entries[0];
+        assert_eq!(e.purpose().as_deref(), Some("WEAKEST interpolant at N3 (cut 1 of 2 of the error path)"));
+        assert_eq!(e.answer_text(), "eliminated: (<= (+ y (* (- 1) x)) (- 2))");
+        assert!(e.copy_text().contains("; answer:\n;   (goals\n"), "{}", e.copy_text());
+        // An empty goal is `true`; a script without a comment has no purpose.
+        assert_eq!(goal_text("(goals\n(goal\n  :precision precise :depth 1)\n)\n"), "true");
+        let plain = LogEntry { script: "(check-sat)\n".into(), ..e.clone() };
+        assert_eq!(plain.purpose(), None);
     }
 
     #[test]

@@ -52,8 +52,54 @@ pub enum Part {
     Constraints(Vec<String>),
     /// The symbolic memory: `(variable, expression over α1, α2, …)`.
     Symbolic(Vec<(String, String)>),
+    /// Predicate analysis: ψ and φ, and for an abstraction state how ψ was
+    /// computed.
+    Predicate(PredicatePart),
     /// Anything else: which CPA and its text.
     Text(String, String),
+}
+
+/// A predicate-analysis state made readable: the abstraction formula ψ
+/// (a Boolean combination of predicates, computed at the last block end)
+/// and the path formula φ (the block's edges since then, in SSA form: one
+/// conjunct per line, `x₂ == x₁ + 1`), all in mini-C.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PredicatePart {
+    /// ψ (`true`, `x == y && n <= x`).
+    pub abstraction: String,
+    /// φ's conjuncts; empty for `true` (always so at an abstraction state).
+    pub path: Vec<String>,
+    /// Whether the state is an abstraction state (a block end).
+    pub abstraction_state: bool,
+    /// Edges since the block start.
+    pub block_length: u32,
+    /// For an abstraction state: the predicates ψ was computed over.
+    pub predicates: Vec<String>,
+    /// For an abstraction state of the shown iteration: how ψ was computed
+    /// (Boolean or Cartesian, the solver queries, a note, the block's φ
+    /// that was abstracted), from the trace's `Abstraction` event.
+    pub computed: Option<engine::trace::AbstractionView>,
+}
+
+impl PredicatePart {
+    /// How ψ came to be, in one sentence (`None` when not an abstraction
+    /// state or not computed in the shown iteration).
+    pub fn computed_text(&self) -> Option<String> {
+        let a = self.computed.as_ref()?;
+        let n = a.predicates.len();
+        let mut text = format!(
+            "{} abstraction at {} over {n} predicate{}: {} solver quer{}",
+            a.kind,
+            a.location,
+            if n == 1 { "" } else { "s" },
+            a.queries,
+            if a.queries == 1 { "y" } else { "ies" }
+        );
+        if !a.note.is_empty() {
+            text += &format!(" ({})", a.note);
+        }
+        Some(text)
+    }
 }
 
 /// A state as the inspector shows it.
@@ -98,7 +144,16 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
             ViewContent::SymbolicValues { values } => {
                 parts.push(Part::Symbolic(values.iter().map(|b| (b.name.clone(), b.value.clone())).collect()));
             }
-            ViewContent::Predicate { .. } => parts.push(Part::Text(c.cpa.clone(), c.content.to_string())),
+            ViewContent::Predicate { abstraction, path, abstraction_state, block_length, predicates } => {
+                parts.push(Part::Predicate(PredicatePart {
+                    abstraction: abstraction.clone(),
+                    path: path.clone(),
+                    abstraction_state: *abstraction_state,
+                    block_length: *block_length,
+                    predicates: predicates.clone(),
+                    computed: snapshot.abstractions.get(&id).filter(|_| *abstraction_state).cloned(),
+                }))
+            }
             ViewContent::Text { text } => parts.push(Part::Text(c.cpa.clone(), text.clone())),
         }
     }

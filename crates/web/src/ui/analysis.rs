@@ -274,7 +274,7 @@ fn run_view(
     let snap = run.cursor.snapshot();
     let selected_states = linked.selection.resolve(&run.program, Some(snap)).states;
     // CEGAR, counterexample checks and restarts (empty for plain runs).
-    let cegar = CegarView::of(&run.program, snap);
+    let cegar = CegarView::at(&run.program, &run.cursor);
     let filter_node = linked.selection.node().map(|n| n.to_string()).filter(|_| fresh);
     let (status, status_class) = run_status(st, run);
     let tab = if st.tab == Tab::Cegar && cegar.is_empty() { Tab::Reached } else { st.tab };
@@ -590,7 +590,7 @@ fn breakpoints(pane: &Pane, st: &AnalysisState, run: &Run) -> Html {
     html! {
         <div class="breakpoints" title={title}>
             <span class="bp-label">{ "Run to the next" }</span>
-            { for Breakpoint::ALL.iter().map(|&bp| {
+            { for Breakpoint::ALL.iter().filter(|bp| bp.offered(run)).map(|&bp| {
                 let target = break_target(run, bp);
                 let none = matches!(target, BreakTarget::NoneAfterHere | BreakTarget::NoneInRun);
                 // Only "none in this run" is spelled out on the button; "none
@@ -682,10 +682,11 @@ fn inspect(pane: &Pane, run: &Run) -> Html {
 fn predict(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html {
     let snap = run.cursor.snapshot();
     let next_step = crate::model::predict::StepOutcome::next(run.cursor.events(), run.cursor.position(), run.finished());
+    let abstraction = next_step.as_ref().and_then(|step| crate::model::predict::abstraction_question(run.cursor.events(), step));
     let on_reveal = pane.on(|k: usize| Some(PaneAction::Control(Ctl::Reveal(k))));
     let on_predict_mode = pane.on(|on: bool| Some(PaneAction::Predicting(on)));
     html! {
-        <crate::ui::predict::PredictPanel position={panels.position} next={next_step} computing={st.computing}
+        <crate::ui::predict::PredictPanel position={panels.position} next={next_step} {abstraction} computing={st.computing}
             waitlist={crate::ui::predict::waitlist_choices(snap)} on_seek={on_reveal} on_mode={on_predict_mode} />
     }
 }
@@ -700,16 +701,28 @@ fn cegar_panel(cegar: &CegarView) -> Html {
                     <p class="cegar-verdict" data-testid="cegar-verdict">{ format!("Latest counterexample: {v}") }</p>
                     <ol class="cegar-path">{ for cegar.path.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ol>
                 }
+                if !cegar.refiner.is_empty() {
+                    <p class="cegar-refiner" data-testid="cegar-refiner">{ format!("Latest refinement: {}", cegar.refiner) }</p>
+                }
                 if !cegar.interpolants.is_empty() {
-                    <p class="cegar-sub">{ "Interpolants along the refuted path" }</p>
+                    <p class="cegar-sub">{ "Interpolants along the refuted path (one per cut)" }</p>
                     <ul class="cegar-interpolants" data-testid="cegar-interpolants">{ for cegar.interpolants.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
                 }
+                if !cegar.predicates.is_empty() {
+                    <p class="cegar-sub">{ "Predicate precision (the interpolants' atoms; new ones marked)" }</p>
+                    <ul class="cegar-precision cegar-predicates" data-testid="cegar-predicates">
+                        { for cegar.predicates.iter().map(|(at, p, new)| html! {
+                            <li class={classes!(new.then_some("new"))}>{ format!("{p} {at}") }</li>
+                        }) }
+                    </ul>
+                } else {
                 <p class="cegar-sub">{ if cegar.precision.is_empty() { "Precision: nothing tracked".to_string() } else { "Precision (tracked variables; new ones marked)".to_string() } }</p>
                 <ul class="cegar-precision" data-testid="cegar-precision">
                     { for cegar.precision.iter().map(|(at, var, new)| html! {
                         <li class={classes!(new.then_some("new"))}>{ format!("{var} @ {at}") }</li>
                     }) }
                 </ul>
+                }
             </section>
         </>
     }
@@ -800,6 +813,9 @@ fn state_item_linked(s: &StateLine, selected: &std::collections::BTreeSet<engine
         <li class={class} data-state={s.id.clone()} title="Click to select this state in every panel">
             <span class="sid">{ s.id.clone() }</span>{ " " }
             <span class="sloc">{ format!("@{}", s.location) }</span>{ " " }
+            if s.abstraction {
+                <span class="abs-tag" data-testid="abs-tag" title="an abstraction state: ψ was computed here (a block end) and φ starts again from true">{ "abs" }</span>{ " " }
+            }
             <span class="stext">{ s.text.clone() }</span>
             if s.next {
                 <span class="next-mark" data-testid="popped-next">{ " ← popped next" }</span>

@@ -14,7 +14,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 use yew::prelude::*;
 
-use crate::model::config_panel::{apply, check, preset_text, Change, Domain, PanelValues};
+use crate::model::config_panel::{apply, check, preset_text, Change, Domain, OptionField, PanelValues};
 
 /// Properties of [`ConfigPanel`].
 #[derive(Properties, PartialEq)]
@@ -111,7 +111,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                         </select>
                     </label>
                     <label title="merge^sep keeps states apart; merge^join combines them; merge^widening (octagons) extrapolates">{ "merge " }
-                        <select data-testid="config-merge" onchange={on_merge} disabled={v.domain == Domain::Symbolic || v.domain == Domain::Other}>
+                        <select data-testid="config-merge" onchange={on_merge} disabled={!v.domain.has_merge_and_precision()}>
                             { for ["SEP", "JOIN", "WIDENING"].iter().filter(|m| octagon || **m != "WIDENING").map(|m| html! {
                                 <option value={*m} selected={v.merge == *m}>{ m.to_lowercase() }</option>
                             }) }
@@ -126,7 +126,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                     </label>
                     { checkbox("analysis.traversal.useReversePostorder", "config-rpo", v.reverse_postorder, false, on_rpo, " reverse postorder first") }
                     <label title="FULL: track everything (static); EMPTY: track nothing until CEGAR refines it">{ "precision " }
-                        <select data-testid="config-precision" onchange={on_precision} disabled={v.domain == Domain::Symbolic || v.domain == Domain::Other}>
+                        <select data-testid="config-precision" onchange={on_precision} disabled={!v.domain.has_merge_and_precision()}>
                             <option value="FULL" selected={v.precision == "FULL"}>{ "static (full)" }</option>
                             <option value="EMPTY" selected={v.precision == "EMPTY"}>{ "refinable (empty)" }</option>
                         </select>
@@ -135,6 +135,9 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                     <label title="limits.states: UNKNOWN after this many reached states (0: none)">{ "state limit " }
                         <input type="number" min="0" step="100" data-testid="config-states" value={v.max_states.to_string()} onchange={on_states} />
                     </label>
+                    if !v.predicate.is_empty() {
+                        { predicate_group(&v.predicate, &text, &props.on_change, &problem) }
+                    }
                 </div>
             }
         }
@@ -159,6 +162,55 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                 <button data-testid="config-reset" onclick={on_reset}>{ format!("Back to the {} preset", props.preset) }</button>
             }
         </details>
+    }
+}
+
+/// Predicate analysis' own options (`cpa.predicate.*`, the engine's
+/// option table), one field each: a checkbox, a number or a select,
+/// titled with the option's meaning.
+fn predicate_group(
+    fields: &[OptionField],
+    text: &str,
+    on_change: &Callback<Option<String>>,
+    problem: &UseStateHandle<Option<String>>,
+) -> Html {
+    let field = |f: &OptionField| {
+        let (text, on_change, problem, key) = (text.to_string(), on_change.clone(), problem.clone(), f.key);
+        let number = f.number;
+        let is_bool = f.choices.is_none() && !number;
+        let onchange = Callback::from(move |e: Event| {
+            let value = if is_bool {
+                e.target_unchecked_into::<HtmlInputElement>().checked().to_string()
+            } else if number {
+                e.target_unchecked_into::<HtmlInputElement>().value().trim().to_string()
+            } else {
+                e.target_unchecked_into::<HtmlSelectElement>().value()
+            };
+            match apply(&text, &Change::PredicateOption(key.to_string(), value)) {
+                Ok(t) => {
+                    problem.set(None);
+                    on_change.emit(Some(t));
+                }
+                Err(m) => problem.set(Some(m)),
+            }
+        });
+        let testid = format!("config-pred-{}", f.label.replace('.', "-"));
+        let control = match f.choices {
+            Some(words) => html! {
+                <select data-testid={testid} {onchange}>
+                    { for words.iter().map(|w| html! { <option value={*w} selected={f.value == *w}>{ w.to_lowercase() }</option> }) }
+                </select>
+            },
+            None if number => html! { <input type="number" min="0" data-testid={testid} value={f.value.clone()} {onchange} /> },
+            None => html! { <input type="checkbox" data-testid={testid} checked={f.value == "true"} {onchange} /> },
+        };
+        html! { <label title={format!("{}: {}", f.key, f.doc)}>{ control }{ format!(" {}", f.label) }</label> }
+    };
+    html! {
+        <fieldset class="config-group" data-testid="config-predicate">
+            <legend>{ "Predicate analysis (cpa.predicate.*)" }</legend>
+            { for fields.iter().map(field) }
+        </fieldset>
     }
 }
 

@@ -22,7 +22,9 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::model::graphs::arg::{window_start, ArgGraph};
-use crate::model::graphs::cfa::{CfaGraph, EdgePlace, GraphEdge, GraphNode, InterpolantLabel, Overlay, CHAR_W, LINE_H};
+use crate::model::graphs::cfa::{
+    predicate_caption, CfaGraph, EdgePlace, GraphEdge, GraphNode, InterpolantLabel, Overlay, CHAR_W, LINE_H,
+};
 use crate::model::graphs::frame::FrameSlot;
 use crate::model::graphs::layout::Point;
 use crate::model::graphs::viewport::{wheel_factor, Action, Bounds, PanZoom, ViewTransform};
@@ -461,10 +463,20 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         None => graph.overlay(&Default::default(), None, None, &props.highlight),
     };
     // The latest refinement's interpolants at the shown position (the
-    // fold keeps them; before the first refinement there are none).
+    // fold keeps them; before the first refinement there are none) — for
+    // predicate analysis the predicate precision they gave instead, with
+    // the predicates of no single node in a caption.
+    let predicates = props.frame.as_ref().map(|f| f.snapshot.predicates.as_slice()).unwrap_or_default();
     let interpolants = match &props.frame {
+        Some(_) if !predicates.is_empty() => graph.predicate_labels(predicates),
         Some(f) if !f.snapshot.interpolants.is_empty() => graph.interpolant_labels(&props.program, &f.snapshot.interpolants),
         _ => Vec::new(),
+    };
+    let caption = predicate_caption(predicates);
+    let legend = match (predicates.is_empty(), interpolants.is_empty()) {
+        (true, false) => Legend::Interpolants,
+        (false, _) => Legend::Predicates,
+        _ => Legend::Plain,
     };
     let edges = graph.edges.iter().enumerate().map(|(i, e)| cfa_edge(&graph, &overlay, i, e, &linked));
     let nodes = graph.nodes.iter().enumerate().map(|(i, n)| cfa_node(&overlay, i, n, &linked));
@@ -484,7 +496,15 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
                 { for nodes }
                 { for interpolant_views }
             </Viewport>
-            { cfa_legend(&graph, !interpolants.is_empty()) }
+            { cfa_legend(&graph, legend) }
+            if !caption.is_empty() {
+                <p class="graph-legend predicate-caption" data-testid="cfa-predicate-caption">
+                    { "Predicates of no single location: " }
+                    { for caption.iter().enumerate().map(|(i, (p, new))| html! {
+                        <>{ if i > 0 { ", " } else { "" } }<span class={classes!("lg", "lg-predicate", new.then_some("new"))}>{ p.clone() }</span></>
+                    }) }
+                </p>
+            }
         </>
     }
 }
@@ -596,7 +616,7 @@ fn node_circle(n: &GraphNode) -> Html {
 fn interpolant_view(l: &InterpolantLabel, linked: &SelectionContext) -> Html {
     let sel = Selection::Node(l.node);
     html! {
-        <g class="cfa-interpolant" data-node={l.node.to_string()} onclick={select_on_click(linked, sel)}>
+        <g class={classes!("cfa-interpolant", l.new.then_some("new"))} data-node={l.node.to_string()} onclick={select_on_click(linked, sel)}>
             <title>{ l.full.clone() }</title>
             <rect x={fmt(l.at.x)} y={fmt(l.at.y)} width={fmt(l.width)} height={fmt(l.height)} rx="3" />
             <text x={fmt(l.at.x + 4.0)} y={fmt(l.at.y + 11.0)}>{ l.text.clone() }</text>
@@ -606,7 +626,18 @@ fn interpolant_view(l: &InterpolantLabel, linked: &SelectionContext) -> Html {
 
 /// The line under the CFA graph: how many nodes are drawn (and folded),
 /// and what the marks mean.
-fn cfa_legend(graph: &CfaGraph, has_interpolants: bool) -> Html {
+/// What the labels beside the CFA nodes are, for the legend.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Legend {
+    /// No labels.
+    Plain,
+    /// The latest refinement's interpolants (value CEGAR).
+    Interpolants,
+    /// The predicate precision (predicate analysis).
+    Predicates,
+}
+
+fn cfa_legend(graph: &CfaGraph, labels: Legend) -> Html {
     html! {
         <p class="graph-legend" data-testid="cfa-graph-status">
             { format!("{} nodes drawn", graph.nodes.len()) }
@@ -615,7 +646,10 @@ fn cfa_legend(graph: &CfaGraph, has_interpolants: bool) -> Html {
             { " · " }<span class="lg lg-error">{ "● error" }</span>
             { " · " }<span class="lg lg-entry">{ "entry" }</span>{ "/" }<span class="lg lg-exit">{ "exit" }</span>
             { " · badge: reached states · click a node to filter the reached set" }
-            if has_interpolants { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
+            if labels == Legend::Interpolants { <>{ " · " }<span class="lg lg-interpolant">{ "interpolant" }</span>{ " of the latest refinement" }</> }
+            if labels == Legend::Predicates {
+                <>{ " · " }<span class="lg lg-interpolant" data-testid="cfa-legend-predicates">{ "predicates" }</span>{ " of a location (" }<span class="lg lg-interpolant new">{ "new" }</span>{ ": added by the latest refinement)" }</>
+            }
         </p>
     }
 }
@@ -639,7 +673,9 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     // only changes marks and which states are drawn).
     let graph: Rc<ArgGraph> = {
         let states = props.frame.arg_states.clone();
-        use_memo((props.frame.run_id, props.frame.events_len, window_start(shown)), move |_| ArgGraph::build(&states, shown))
+        use_memo((props.frame.run_id, props.frame.events_len, props.frame.arg_from, window_start(shown)), move |_| {
+            ArgGraph::build(&states, shown)
+        })
     };
     let marks = graph.marks(&snap, &props.highlight);
     let covered = graph.covered_links(&snap);
@@ -681,6 +717,9 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
                 { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
                 { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
                 { " · " }<span class="lg lg-target">{ "target" }</span>
+                if marks.iter().any(|m| m.abstraction) {
+                    { " · " }<span class="lg lg-abstraction" data-testid="arg-legend-abstraction">{ "abstraction state (ψ computed)" }</span>
+                }
             </p>
         </>
     }
@@ -718,6 +757,10 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
         <g class={m.classes()} data-state={sel.to_string()} tabindex="0" {onclick} onkeydown={on_enter(&props.linked, sel)}>
             <title>{ format!("{}{} — {}", props.state, if props.location.is_empty() { String::new() } else { format!(" {}", props.location) }, m.words()) }</title>
             <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(props.width)} height={fmt(props.height)} rx="4" />
+            if m.abstraction {
+                // The double border of an abstraction state.
+                <rect class="abs-ring" x={fmt(x0 + 2.5)} y={fmt(y0 + 2.5)} width={fmt(props.width - 5.0)} height={fmt(props.height - 5.0)} rx="3" />
+            }
             <text class="arg-id" x={fmt(props.x)} y={fmt(y0 + 13.0)}>{ props.state.to_string() }</text>
             <text class="arg-loc" x={fmt(props.x)} y={fmt(y0 + 26.0)}>{ props.location.clone() }</text>
         </g>

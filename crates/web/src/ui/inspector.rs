@@ -15,7 +15,7 @@ use yew::prelude::*;
 use crate::model::merge_card::{summary, MergeCard, ShownMerge};
 use crate::model::octagon_plot::{plot, points_attr, Overlay, Plot};
 use crate::model::selection::Selection;
-use crate::model::state_view::{axes, DbmTable, Part, StateDetail};
+use crate::model::state_view::{axes, DbmTable, Part, PredicatePart, StateDetail};
 use crate::ui::selection::use_selection;
 
 /// Properties of [`StateInspector`].
@@ -140,6 +140,45 @@ pub fn state_card(props: &StateCardProps) -> Html {
     }
 }
 
+/// A predicate-analysis state: ψ, φ one conjunct per line, whether it is
+/// an abstraction state and how long its block is; for an abstraction
+/// state the predicates and how ψ was computed.
+fn predicate_part(p: &PredicatePart) -> Html {
+    let kind = if p.abstraction_state {
+        format!(
+            "abstraction state (a block end: ψ computed here, φ starts again from true; the block had {} edge{})",
+            p.block_length,
+            if p.block_length == 1 { "" } else { "s" }
+        )
+    } else {
+        format!("not an abstraction state: {} edge{} into the block", p.block_length, if p.block_length == 1 { "" } else { "s" })
+    };
+    html! {
+        <div class="insp-predicate" data-testid="inspect-predicate">
+            <p class="insp-abs-kind" data-testid="inspect-abs-kind">{ kind }</p>
+            <div class="insp-sub">{ "ψ — abstraction formula (over the predicates)" }</div>
+            <p class="insp-formula" data-testid="inspect-psi">{ p.abstraction.clone() }</p>
+            <div class="insp-sub">{ "φ — path formula since the block start (SSA)" }</div>
+            if p.path.is_empty() {
+                <p class="insp-formula" data-testid="inspect-phi">{ "true" }</p>
+            } else {
+                <ul class="insp-constraints" data-testid="inspect-phi">{ for p.path.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
+            }
+            if p.abstraction_state {
+                <div class="insp-sub">{ "Predicates the abstraction used" }</div>
+                if p.predicates.is_empty() {
+                    <p class="insp-formula">{ "none (so ψ can only be true or false)" }</p>
+                } else {
+                    <ul class="insp-constraints" data-testid="inspect-predicates">{ for p.predicates.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
+                }
+                if let Some(t) = p.computed_text() {
+                    <p class="insp-abs-result" data-testid="inspect-abs-result">{ t }</p>
+                }
+            }
+        </div>
+    }
+}
+
 /// One part of the state (values, symbolic memory, constraints, a CPA's
 /// text, or an octagon with its plot and DBM).
 fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
@@ -168,6 +207,7 @@ fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
         Part::Constraints(cs) => html! {
             <ul class="insp-constraints">{ for cs.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
         },
+        Part::Predicate(p) => predicate_part(p),
         Part::Text(cpa, text) => {
             html! { <p class="insp-text"><span class="insp-cpa">{ format!("{cpa}: ") }</span>{ text.clone() }</p> }
         }

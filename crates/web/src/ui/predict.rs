@@ -1,6 +1,7 @@
 //! Predict mode (Yew): with the toggle on, the student answers three
 //! questions about the next step before it is shown — which state is
-//! popped, what merge does, whether stop covers — then "Show the step"
+//! popped, what merge does, whether stop covers, and for a predicate
+//! analysis step that computes an abstraction a fourth: its ψ′ — then "Show the step"
 //! grades the answers ([`crate::model::predict::grade`]) and moves the view to the
 //! end of that step. The panel's state is [`PredictMode`], changed only
 //! by its pure reducer ([`crate::model::predict::PredictAction`]).
@@ -10,7 +11,7 @@ use std::rc::Rc;
 use engine::trace::StateId;
 use yew::prelude::*;
 
-use crate::model::predict::{MergeOutcome, PredictAction, PredictMode, StepOutcome, StopOutcome};
+use crate::model::predict::{AbstractionQuestion, MergeOutcome, PredictAction, PredictMode, StepOutcome, StopOutcome};
 
 /// The choices offered for the popped state (computed in [`crate::model::predict`]).
 pub use crate::model::predict::waitlist_choices;
@@ -31,6 +32,10 @@ pub struct PredictPanelProps {
     pub position: usize,
     /// The next step in the trace, if it is recorded.
     pub next: Option<StepOutcome>,
+    /// Predicate analysis: the next step's abstraction question, if the
+    /// step computes an abstraction.
+    #[prop_or_default]
+    pub abstraction: Option<AbstractionQuestion>,
     /// The waitlist at the shown position: `(id, "s12 @N5 …")`.
     pub waitlist: Vec<(StateId, String)>,
     /// Whether the run is still computing (the next step may come later).
@@ -81,7 +86,7 @@ pub fn predict_panel(props: &PredictPanelProps) -> Html {
                 </p>
             }
         }
-        Some(next) => questions(&mode, next, &props.waitlist, &props.on_seek),
+        Some(next) => questions(&mode, next, props.abstraction.as_ref(), &props.waitlist, &props.on_seek),
     };
 
     html! {
@@ -121,6 +126,7 @@ fn grading(g: &crate::model::predict::Grading, tally: (usize, usize)) -> Html {
 fn questions(
     mode: &UseReducerHandle<PredictMode>,
     next: &StepOutcome,
+    abstraction: Option<&AbstractionQuestion>,
     waitlist: &[(StateId, String)],
     on_seek: &Callback<usize>,
 ) -> Html {
@@ -136,10 +142,10 @@ fn questions(
     let pick_merge = pick(|v| PredictAction::Merge(MergeOutcome::from_key(v)));
     let pick_stop = pick(|v| PredictAction::Stop(StopOutcome::from_key(v)));
     let check = {
-        let (mode, next, on_seek) = (mode.clone(), next.clone(), on_seek.clone());
+        let (mode, next, on_seek, q) = (mode.clone(), next.clone(), on_seek.clone(), abstraction.cloned());
         Callback::from(move |_: MouseEvent| {
             let end = next.end;
-            mode.dispatch(PredictAction::Check(next.clone()));
+            mode.dispatch(PredictAction::Check(next.clone(), q.clone()));
             on_seek.emit(end);
         })
     };
@@ -153,7 +159,32 @@ fn questions(
             { question("1. popped: ", "predict-pop", pick_pop, p.popped.is_none(), pops) }
             { question("2. merge: ", "predict-merge", pick_merge, p.merge.is_none(), merges) }
             { question("3. stop: ", "predict-stop", pick_stop, p.stop.is_none(), stops) }
+            { for abstraction.map(|q| abstraction_question(mode, q)) }
             <button class="primary" data-testid="predict-check" onclick={check}>{ "Show the step and grade" }</button>
+        </div>
+    }
+}
+
+/// Question 4 of a step that computes a predicate abstraction: which ψ'
+/// the new abstraction state gets.
+fn abstraction_question(mode: &UseReducerHandle<PredictMode>, q: &AbstractionQuestion) -> Html {
+    let onchange = {
+        let (mode, choices) = (mode.clone(), q.choices.clone());
+        Callback::from(move |e: Event| {
+            let sel: web_sys::HtmlSelectElement = e.target_unchecked_into();
+            let chosen = sel.value().parse::<usize>().ok().and_then(|i| choices.get(i).cloned());
+            mode.dispatch(PredictAction::Abstraction(chosen));
+        })
+    };
+    let chosen = mode.abstraction.as_deref();
+    let answers = q.choices.iter().enumerate().map(|(i, c)| (i.to_string(), c.clone(), chosen == Some(c.as_str())));
+    html! {
+        <div class="predict-abstraction" data-testid="predict-abstraction-q">
+            <p class="hint">
+                { format!("This step computes the {} abstraction of {} at {} over the predicates: {}.", q.kind, q.state, q.location,
+                    if q.predicates.is_empty() { "none".to_string() } else { q.predicates.join(", ") }) }
+            </p>
+            { question("4. ψ' of the abstraction state: ", "predict-abstraction", onchange, chosen.is_none(), answers) }
         </div>
     }
 }

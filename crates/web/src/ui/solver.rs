@@ -125,8 +125,8 @@ pub fn solver_panel(props: &SolverPanelProps) -> Html {
     }
 }
 
-/// One query of the log: its number, origin, answer, time, a Copy button
-/// and the SMT-LIB2 script.
+/// One query of the log: its number, origin, answer, time, a Copy button,
+/// what it is for (the script's first comment line) and the SMT-LIB2 script.
 fn entry(e: &LogEntry) -> Html {
     let answer_class = classes!(
         "solver-answer",
@@ -151,6 +151,9 @@ fn entry(e: &LogEntry) -> Html {
                 <span class="solver-time">{ time }</span>
                 <button class="solver-copy" title="Copy the query and its answer" onclick={copy}>{ "Copy" }</button>
             </div>
+            if let Some(p) = e.purpose() {
+                <p class="solver-purpose" data-testid="solver-purpose">{ p }</p>
+            }
             <pre class="solver-script" data-testid="solver-script">{ e.script.clone() }</pre>
         </li>
     }

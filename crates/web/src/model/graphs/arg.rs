@@ -13,7 +13,8 @@
 //! itself, covered (stopped), a target, the state being processed.
 //!
 //! Stable pictures while stepping: the layout is computed from the states of
-//! the whole trace recorded so far ([`ArgState::of_events`]), and a position
+//! the shown iteration's whole trace recorded so far
+//! ([`ArgState::of_iteration`]), and a position
 //! shows the prefix of states created by then ([`ArgGraph::visible`]), so
 //! stepping only changes marks and adds or removes a few boxes.
 //!
@@ -63,10 +64,32 @@ impl ArgState {
             .collect()
     }
 
+    /// The states of the iteration shown at event position `position`
+    /// (the events between the `Restart` before it and the next one; with
+    /// the index of the iteration's first event). A CEGAR or restart
+    /// iteration starts an empty ARG and numbers its states from `s0`
+    /// again, so the states of earlier iterations do not belong to the
+    /// picture (a restart from the pivot keeps the ARG and its numbering).
+    pub fn of_iteration(events: &[engine::Event], position: usize) -> (usize, Vec<ArgState>) {
+        let start = iteration_start(events, position);
+        let end = events[start..].iter().position(is_restart).map_or(events.len(), |i| start + i);
+        (start, ArgState::of_events(&events[start..end]))
+    }
+
     /// The states created up to a snapshot's position.
     pub fn of_snapshot(snapshot: &Snapshot) -> Vec<ArgState> {
         snapshot.states.iter().map(|s| ArgState { id: s.id, location: s.location, origin: s.origin.clone() }).collect()
     }
+}
+
+fn is_restart(e: &engine::Event) -> bool {
+    matches!(e, engine::Event::Restart { .. })
+}
+
+/// Where the iteration shown at event position `position` begins: just
+/// after the last `Restart` event before it (0 without one).
+pub fn iteration_start(events: &[engine::Event], position: usize) -> usize {
+    events[..position.min(events.len())].iter().rposition(is_restart).map_or(0, |i| i + 1)
 }
 
 /// The first state of the drawn window when `shown` states exist: a
@@ -162,12 +185,15 @@ pub struct ArgMarks {
     pub current: bool,
     /// Part of the selection.
     pub selected: bool,
+    /// A predicate-analysis abstraction state (a block end: ψ computed,
+    /// φ reset to `true`); drawn with a double border.
+    pub abstraction: bool,
 }
 
 impl ArgMarks {
     /// Each mark: whether it is set, its CSS class, and its words for the
     /// tooltip (`None`: not told, the selection shows itself).
-    fn table(&self) -> [(bool, &'static str, Option<&'static str>); 8] {
+    fn table(&self) -> [(bool, &'static str, Option<&'static str>); 9] {
         [
             (self.reached, "reached", Some("in the reached set")),
             (self.waiting, "waiting", Some("in the waitlist")),
@@ -177,6 +203,7 @@ impl ArgMarks {
             (self.target, "target", Some("target")),
             (self.current, "current", Some("being processed")),
             (self.selected, "selected", None),
+            (self.abstraction, "abstraction", Some("abstraction state")),
         ]
     }
 
@@ -297,6 +324,7 @@ impl ArgGraph {
                     target: s.target,
                     current: snapshot.current_state == Some(n.state),
                     selected: highlight.states.contains(&n.state),
+                    abstraction: crate::model::analysis::is_abstraction_state(snapshot, n.state),
                 },
                 None => ArgMarks::default(),
             })
@@ -407,11 +435,12 @@ mod tests {
             target: true,
             current: true,
             selected: true,
+            abstraction: true,
         };
-        assert_eq!(all_marks.classes().len(), 9);
+        assert_eq!(all_marks.classes().len(), 10);
         assert_eq!(
             all_marks.words(),
-            "in the reached set, in the waitlist, replaced by a merge result, merge result, covered (stop), target, being processed"
+            "in the reached set, in the waitlist, replaced by a merge result, merge result, covered (stop), target, being processed, abstraction state"
         );
         assert_eq!(ArgMarks::default().words(), "");
         assert_eq!(g, ArgGraph::build(&ArgState::of_snapshot(&snap), snap.states.len()), "deterministic");

@@ -25,7 +25,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use cfa::{EdgeId, EdgeKind, NodeId, NodeKind, Program};
-use engine::trace::InterpolantView;
+use engine::trace::{InterpolantView, PredicateEntry};
 
 use crate::model::graphs::layout::{layout, EdgeSpec, NodeSpec, Point, Shape, Spacing};
 use crate::model::page::Marker;
@@ -221,6 +221,9 @@ pub struct InterpolantLabel {
     pub width: f64,
     /// Height of the label's box.
     pub height: f64,
+    /// Predicate labels: the node has a predicate the latest refinement
+    /// added (drawn highlighted). Always false for interpolants.
+    pub new: bool,
 }
 
 impl InterpolantLabel {
@@ -243,6 +246,27 @@ impl Rect {
     fn meets(&self, o: &Rect) -> bool {
         self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
     }
+}
+
+/// What one label beside a node says, before it is placed.
+struct LabelItem {
+    node: NodeId,
+    /// The formulas shown, joined by ` | `.
+    texts: Vec<String>,
+    /// The tooltip.
+    full: String,
+    new: bool,
+}
+
+/// The predicates of a precision that hold at no single node, for the
+/// caption under the CFA graph: `x == y (in main)`, `n <= x (everywhere)`;
+/// new ones (added by the latest refinement) marked.
+pub fn predicate_caption(predicates: &[(PredicateEntry, bool)]) -> Vec<(String, bool)> {
+    predicates
+        .iter()
+        .filter(|(p, _)| p.location.is_none())
+        .map(|(p, new)| (format!("{} ({})", p.predicate, p.scope), *new))
+        .collect()
 }
 
 /// An interpolant's text as a label shows it: `{}` (nothing needs to be
@@ -554,6 +578,57 @@ impl CfaGraph {
             }
             list.push(it);
         }
+        let items = order.into_iter().map(|node| {
+            let its = &at_node[&node];
+            let function = self.node_index(node).map(|gi| self.nodes[gi].function.as_str()).unwrap_or("");
+            let mut texts: Vec<String> = Vec::new();
+            for it in its {
+                let t = interpolant_display(&it.text, function);
+                if !texts.contains(&t) {
+                    texts.push(t);
+                }
+            }
+            let mut full = format!("interpolant at {node} (latest refinement)");
+            for it in its {
+                let e = program.edge(it.edge);
+                full += &format!("\nafter {}→{} `{}` (line {}): {}", e.source, e.target, e.label, e.line, it.text);
+            }
+            LabelItem { node, texts, full, new: false }
+        });
+        self.place_labels(items.collect())
+    }
+
+    /// The labels of a predicate precision (predicate analysis): one per
+    /// CFA node with predicates of its own (`location` set), beside the
+    /// node as [`CfaGraph::interpolant_labels`] places interpolants, the
+    /// predicates joined by ` | `; a node with a predicate the latest
+    /// refinement added is marked [`InterpolantLabel::new`]. Function-wide
+    /// and global predicates have no node: [`predicate_caption`] lists them.
+    pub fn predicate_labels(&self, predicates: &[(PredicateEntry, bool)]) -> Vec<InterpolantLabel> {
+        let mut at_node: BTreeMap<NodeId, Vec<(&PredicateEntry, bool)>> = BTreeMap::new();
+        for (p, new) in predicates {
+            if let Some(node) = p.location.filter(|&n| self.node_index(n).is_some()) {
+                at_node.entry(node).or_default().push((p, *new));
+            }
+        }
+        let items = at_node
+            .into_iter()
+            .map(|(node, ps)| {
+                let function = self.node_index(node).map(|gi| self.nodes[gi].function.as_str()).unwrap_or("");
+                let texts: Vec<String> = ps.iter().map(|(p, _)| interpolant_display(&p.predicate, function)).collect();
+                let mut full = format!("predicates at {node} (the abstraction there is computed over them)");
+                for (p, new) in &ps {
+                    full += &format!("\n{}{}", p.predicate, if *new { " (new: added by the latest refinement)" } else { "" });
+                }
+                LabelItem { node, texts, full, new: ps.iter().any(|(_, new)| *new) }
+            })
+            .collect();
+        self.place_labels(items)
+    }
+
+    /// Places one label per item beside its node (see
+    /// [`CfaGraph::interpolant_labels`] for where), in the items' order.
+    fn place_labels(&self, items: Vec<LabelItem>) -> Vec<InterpolantLabel> {
         // What a label must never cover: the nodes' shapes and the place of
         // their count badges (drawn only with states, reserved always so a
         // label does not move while stepping).
@@ -573,24 +648,11 @@ impl CfaGraph {
             })
             .collect();
         let mut labels: Vec<InterpolantLabel> = Vec::new();
-        for node in order {
-            let its = &at_node[&node];
-            let gi = self.node_index(node).expect("only drawn nodes are kept");
+        for LabelItem { node, texts, full, new } in items {
+            let Some(gi) = self.node_index(node) else { continue };
             let g = &self.nodes[gi];
-            let mut texts: Vec<String> = Vec::new();
-            for it in its {
-                let t = interpolant_display(&it.text, &g.function);
-                if !texts.contains(&t) {
-                    texts.push(t);
-                }
-            }
             let shown = texts.join(" | ");
             let text = shorten(&if g.is_folded() { format!("{node}: {shown}") } else { shown }, INTERPOLANT_CHARS);
-            let mut full = format!("interpolant at {node} (latest refinement)");
-            for it in its {
-                let e = program.edge(it.edge);
-                full += &format!("\nafter {}→{} `{}` (line {}): {}", e.source, e.target, e.label, e.line, it.text);
-            }
             let (w, h) = (text.chars().count() as f64 * CHAR_W + 2.0 * INTERPOLANT_PAD, LINE_H);
             let (x0, y0) = (g.center.x - g.width / 2.0, g.center.y - g.height / 2.0);
             let (x1, y1) = (x0 + g.width, y0 + g.height);
@@ -635,7 +697,7 @@ impl CfaGraph {
                     }
                     p
                 });
-            labels.push(InterpolantLabel { node, graph_node: gi, text, full, at, width: w, height: h });
+            labels.push(InterpolantLabel { node, graph_node: gi, text, full, at, width: w, height: h, new });
         }
         labels
     }

@@ -14,7 +14,7 @@ use cfa::Program;
 use engine::view::Snapshot;
 
 use crate::model::analysis::Run;
-use crate::model::graphs::arg::ArgState;
+use crate::model::graphs::arg::{iteration_start, ArgState};
 
 /// What the graphs need of the analysis at the shown position.
 #[derive(Clone, Debug)]
@@ -27,9 +27,11 @@ pub struct RunFrame {
     pub snapshot: Rc<Snapshot>,
     /// Whether the editor still holds the analysed program.
     pub fresh: bool,
-    /// Every state of the trace computed so far (the ARG is laid out from
-    /// them, so its picture stays put while stepping).
+    /// Every state of the shown iteration computed so far (the ARG is laid
+    /// out from them, so its picture stays put while stepping).
     pub arg_states: Rc<Vec<ArgState>>,
+    /// Where the shown iteration begins in the trace (0 without restarts).
+    pub arg_from: usize,
     /// Events in the trace when `arg_states` was collected.
     pub events_len: usize,
 }
@@ -40,9 +42,15 @@ impl RunFrame {
     /// `previous`).
     pub fn new(run_id: u64, run: &Run, fresh: bool, previous: Option<&RunFrame>) -> RunFrame {
         let events = run.cursor.events();
-        let arg_states = match previous {
-            Some(p) if p.run_id == run_id && p.events_len == events.len() => p.arg_states.clone(),
-            _ => Rc::new(ArgState::of_events(events)),
+        let position = run.cursor.snapshot().position;
+        let (arg_from, arg_states) = match previous {
+            Some(p) if p.run_id == run_id && p.events_len == events.len() && iteration_start(events, position) == p.arg_from => {
+                (p.arg_from, p.arg_states.clone())
+            }
+            _ => {
+                let (from, states) = ArgState::of_iteration(events, position);
+                (from, Rc::new(states))
+            }
         };
         RunFrame {
             run_id,
@@ -50,6 +58,7 @@ impl RunFrame {
             snapshot: Rc::new(run.cursor.snapshot().clone()),
             fresh,
             arg_states,
+            arg_from,
             events_len: events.len(),
         }
     }
