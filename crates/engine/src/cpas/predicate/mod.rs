@@ -25,7 +25,9 @@
 //!
 //! * ⊑: between abstraction states, ψ ⇒ ψ' decided propositionally over
 //!   the predicates (as CPAchecker's BDDs); between states inside a block,
-//!   the same ψ and the same φ. Stop is stop^sep with it.
+//!   the same ψ and the same φ, or φ was merged into φ' (a disjunct of
+//!   it). Stop is stop^sep with it, so a state merged into a reached one is
+//!   covered by the merge result.
 //! * Merge (`cpa.predicate.merge = ABE | SEP`): inside a block, states
 //!   with the same ψ are merged by φ ∨ φ' (ABE); abstraction states are
 //!   never merged.
@@ -156,7 +158,9 @@ impl AbstractDomain for PredicateDomain {
     fn is_less_or_equal(&self, a: &PredicateState, b: &PredicateState) -> bool {
         match (a.is_abstraction, b.is_abstraction) {
             (true, true) => a.path.frames.len() == b.path.frames.len() && a.abstraction.implies(&b.abstraction),
-            (false, false) => a.abstraction == b.abstraction && a.path == b.path,
+            (false, false) => {
+                a.abstraction == b.abstraction && (a.path == b.path || b.path.merged_from.iter().any(|m| **m == *a.path))
+            }
             _ => false,
         }
     }

@@ -24,6 +24,7 @@ use cfa::{Edge, EdgeKind, Expr, Program, Rhs, VarId};
 use minic::IntType;
 use smt::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, Term};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// The SMT name of program variable `var` at SSA version `k`: `v{id}@{k}`.
 pub fn ssa_name(var: VarId, k: u32) -> String {
@@ -68,6 +69,11 @@ pub struct PathFormula {
     pub fresh: u32,
     /// Edges since the block start (for `cpa.predicate.blk.threshold`).
     pub length: u32,
+    /// The path formulas merged into this one at this location (directly
+    /// or transitively): each is a disjunct of it, so a state with one of
+    /// them is covered by a state with this one (CPAchecker's
+    /// "merged into"). Empty after a transfer.
+    pub merged_from: Vec<Arc<PathFormula>>,
 }
 
 impl PathFormula {
@@ -124,7 +130,16 @@ impl PathFormula {
             current.insert(v, k);
         }
         let disjunction = Term::or(vec![Term::and(left), Term::and(right)]);
+        let mut merged_from: Vec<Arc<PathFormula>> = Vec::new();
+        for pf in [self, other] {
+            for m in pf.merged_from.iter().cloned().chain(std::iter::once(Arc::new(pf.clone()))) {
+                if !merged_from.contains(&m) {
+                    merged_from.push(m);
+                }
+            }
+        }
         Some(PathFormula {
+            merged_from,
             conjuncts: vec![disjunction],
             current,
             next,
@@ -215,6 +230,7 @@ impl PathFormulaBuilder<'_> {
     /// An assume edge whose condition folds to `false` gives `None`.
     pub fn step(&self, pf: &PathFormula, edge: &Edge) -> Option<PathFormula> {
         let mut next = pf.clone();
+        next.merged_from.clear();
         next.length += 1;
         let mut env = Env { pf: &mut next, program: self.program, enc: self.encoding };
         match &edge.kind {
