@@ -1265,7 +1265,8 @@ mod tests {
                     }
                     // The dialog shows why and offers no download.
                     Err(e) => assert!(
-                        *kind == "precision" && preset != "value" && e.contains("value analysis"),
+                        (*kind == "precision" && preset != "value" && e.contains("value analysis"))
+                            || (*kind == "predicates" && e.contains("predicate analysis")),
                         "{preset} {kind}: {e}\n{text}"
                     ),
                 }
