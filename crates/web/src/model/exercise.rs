@@ -1098,7 +1098,10 @@ mod tests {
         assert_eq!(d.answer(&q), Ok(Answer::NextStep { popped: Some(7), merge: None, stop: Some("covered".into()) }));
         let d = Draft { popped: "x".into(), stop: "covered".into(), ..Draft::default() };
         assert!(d.answer(&q).is_err());
-        let q = Question::Predicates { location: LocationSpec { loop_head: Some(1), ..Default::default() }, refinement: 1 };
+        let q = Question::Predicates {
+            location: exercises::model::LocationSpec { loop_head: Some(1), ..Default::default() },
+            refinement: 1,
+        };
         let d = Draft { predicates: "x == 0, n <= i\n\n mode != 0 ".into(), ..Draft::default() };
         assert_eq!(
             d.answer(&q),
