@@ -52,6 +52,8 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("octagon-join-cex", "octagons, merge^join, each error path rechecked (counterexample check)"),
     ("octagon-widening-cex", "octagons, widening, each error path rechecked (counterexample check)"),
     ("octagon-seq-widening-cegar", "restart algorithm: octagon widening with a check, then octagon CEGAR"),
+    ("predicate", "predicate abstraction (Boolean) with CEGAR: predicates from interpolants, checked by Z3"),
+    ("predicate-cartesian", "predicate abstraction (Cartesian) with CEGAR: predicates from interpolants, checked by Z3"),
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
