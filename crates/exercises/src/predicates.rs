@@ -40,6 +40,11 @@ pub struct Atom {
     pub bound: i64,
 }
 
+/// Longest formula read (the run's ψ' in disjunctive form can be long).
+pub const MAX_FORMULA_LEN: usize = 200_000;
+/// Deepest nesting of `(` and `!` read.
+pub const MAX_DEPTH: usize = 100;
+
 /// At most this many distinct atoms in two formulas compared by truth table.
 pub const MAX_ATOMS: usize = 16;
 
@@ -208,6 +213,7 @@ struct FormulaParser<'a> {
     program: &'a Program,
     toks: Vec<Tok>,
     pos: usize,
+    depth: usize,
 }
 
 impl FormulaParser<'_> {
@@ -231,17 +237,23 @@ impl FormulaParser<'_> {
         Ok(if parts.len() == 1 { parts.remove(0) } else { Formula::And(parts) })
     }
     fn unary(&mut self) -> Result<Formula, String> {
-        if self.pos > 200 {
-            return Err("the formula is too long".into());
+        if self.depth > MAX_DEPTH {
+            return Err(format!("the formula nests `(` and `!` more than {MAX_DEPTH} deep"));
         }
         match self.peek().cloned() {
             Some(Tok::Not) => {
                 self.pos += 1;
-                Ok(Formula::Not(Box::new(self.unary()?)))
+                self.depth += 1;
+                let f = self.unary();
+                self.depth -= 1;
+                Ok(Formula::Not(Box::new(f?)))
             }
             Some(Tok::Open) => {
                 self.pos += 1;
-                let f = self.or()?;
+                self.depth += 1;
+                let f = self.or();
+                self.depth -= 1;
+                let f = f?;
                 if self.peek() != Some(&Tok::Close) {
                     return Err("a `(` is not closed".into());
                 }
@@ -271,10 +283,10 @@ impl FormulaParser<'_> {
 
 /// Reads an abstraction formula over `program`'s variables. Never panics.
 pub fn parse_formula(program: &Program, text: &str) -> Result<Formula, String> {
-    if text.len() > 4000 {
-        return Err("the formula is longer than 4000 characters".into());
+    if text.len() > MAX_FORMULA_LEN {
+        return Err(format!("the formula is longer than {MAX_FORMULA_LEN} characters"));
     }
-    let mut p = FormulaParser { program, toks: tokenize(text), pos: 0 };
+    let mut p = FormulaParser { program, toks: tokenize(text), pos: 0, depth: 0 };
     let f = p.or()?;
     if p.pos < p.toks.len() {
         return Err("unexpected text after the formula (a `)` too many?)".into());
@@ -371,5 +383,11 @@ mod tests {
         for bad in ["(x == 0", "x == 0)", "&& x == 0", "x == 0 ||", ""] {
             assert!(parse_formula(&p, bad).is_err(), "{bad}");
         }
+        // Deep nesting is a message, not a stack overflow; a long flat
+        // disjunction (a Boolean abstraction over many predicates) reads.
+        assert!(parse_formula(&p, &format!("{}x == 0{}", "(".repeat(5000), ")".repeat(5000))).is_err());
+        assert!(parse_formula(&p, &"!".repeat(5000)).is_err());
+        let long = vec!["x == 0 && !(n <= y) && mode != 0"; 300].join(" || ");
+        assert_eq!(equivalent(&f(&long), &f("x == 0 && n > y && mode != 0")), Some(true));
     }
 }
