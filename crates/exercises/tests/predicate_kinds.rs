@@ -2,6 +2,7 @@
 //! answer in any spelling is right, a wrong one is told what is off —
 //! which of its predicates the refinement does not add, how many it left
 //! out, where to look for ψ' — without the run's predicates or formula.
+#![cfg(not(target_arch = "wasm32"))]
 
 use exercises::load::DirFiles;
 use exercises::{check_sync, Answer, Exercise};
