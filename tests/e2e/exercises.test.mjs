@@ -1,5 +1,5 @@
 // Browser end-to-end test of the exercise view (dist/): one exercise of
-// each of the eight question kinds is answered wrong — its feedback must not
+// each of the ten question kinds is answered wrong — its feedback must not
 // give the reference answer away — then right (answers
 // from static/exercises/cpa-basics/solutions.toml, which the test reads from
 // disk and the page never loads), and one next-step exercise is left with a
@@ -227,6 +227,9 @@ const PLAN = [
   // popped right, merge and stop wrong: partial points, still wrong.
   { kind: 'next-step', id: 'short-circuit-stop', wrong: 0, right: 0 },
   { kind: 'invariant', id: 'invariant-lockstep', wrong: 1, right: 0 },
+  // Predicate analysis in the page (its solver queries answered by the page's Z3).
+  { kind: 'predicates', id: 'predicate-predicates', wrong: 0, right: 0 },
+  { kind: 'abstraction', id: 'predicate-boolean', wrong: 0, right: 0 },
 ];
 /** Answered once, partly right, and left so: fractional points in the export. */
 const PARTIAL = { id: 'counter-join-step', wrong: 0 };
@@ -278,6 +281,15 @@ function referencePieces(kind, right, wrong, rightText, optionWords) {
       // The feedback is about the student's own program: the reference
       // program is not shown.
       return [right.program.trim()];
+    case 'predicates':
+      // Neither the predicates the student left out nor the run's own
+      // (qualified) spelling of them.
+      return [...right.predicates.filter((q) => !wrong.predicates.includes(q)), /main::/, /You said/];
+    case 'abstraction': {
+      // Neither ψ' nor the choice that is ψ'.
+      const choices = byExercise[PLAN.find((p) => p.kind === 'abstraction').id].question.choices;
+      return [choices[right.choice - 1], /ψ' =/];
+    }
     default:
       throw new Error(`no reference pieces for ${kind}`);
   }
@@ -367,6 +379,12 @@ async function enter(ex, answer) {
     case 'invariant':
       await type(w('answer-expression'), answer.expression);
       break;
+    case 'predicates':
+      await type(w('answer-predicates'), answer.predicates.join('\n'));
+      break;
+    case 'abstraction':
+      await w(`answer-choice-${answer.choice}`).check();
+      break;
     default:
       throw new Error(`no widget for ${answer.kind}`);
   }
@@ -408,6 +426,20 @@ async function readAnswer(ex) {
     }
     case 'invariant':
       return { kind: 'invariant', expression: await w('answer-expression').inputValue() };
+    case 'predicates':
+      return {
+        kind: 'predicates',
+        predicates: (await w('answer-predicates').inputValue())
+          .split(/[,;\n]/)
+          .map((q) => q.trim())
+          .filter(Boolean),
+      };
+    case 'abstraction': {
+      const checked = [];
+      for (let i = 1; i <= ex.question.choices.length; i++) if (await w(`answer-choice-${i}`).isChecked()) checked.push(i);
+      assert.ok(checked.length <= 1, `${ex.id}: one formula at most is chosen (${checked})`);
+      return { kind: 'abstraction', choice: checked[0] };
+    }
     default:
       throw new Error(`no widget for ${ex.kind}`);
   }
@@ -502,7 +534,7 @@ const shot = (name) => page.screenshot({ path: path.join(artifacts, `exercises-$
 // ---------------------------------------------------------------------------
 
 test('the set list, the top bar button, the first exercise and the student name', async () => {
-  assert.equal(EXERCISES.length, 29, 'the test knows the set (set.toml read)');
+  assert.equal(EXERCISES.length, 34, 'the test knows the set (set.toml read)');
   for (const p of PLAN) assert.equal(byExercise[p.id].kind, p.kind, `${p.id} is a ${p.kind} exercise`);
   assert.deepEqual([...new Set(PLAN.map((p) => p.kind))].sort(), [...new Set(EXERCISES.map((e) => e.kind))].sort(), 'every kind is covered');
 
@@ -577,7 +609,7 @@ for (const p of PLAN) {
     const wrongPoints = p.kind === 'next-step' ? nextStepPoints(ex, wrong, right) : 0;
     assert.ok(Math.abs(w.points - wrongPoints) < 0.006, `${p.id}: the wrong answer earns ${wrongPoints} points, not ${w.points}`);
     await until(page, () => linkClass(p.id), statusClass(graded[p.id]), `${p.id}: the list marks the wrong answer`);
-    if (p.kind === 'next-step' || p.kind === 'invariant') await shot(`${p.id}-wrong`);
+    if (['next-step', 'invariant', 'predicates', 'abstraction'].includes(p.kind)) await shot(`${p.id}-wrong`);
 
     // Then right.
     await enter(ex, right);
@@ -597,7 +629,7 @@ for (const p of PLAN) {
       assert.ok(!found, `${p.id}: the feedback of the wrong answer ${JSON.stringify(wrong)} gives away ${piece}:\n${w.text}`);
     }
     assert.equal(w.solutionShown, false, `${p.id}: no answer is revealed after a wrong answer`);
-    if (p.kind === 'separate' || p.kind === 'choose-configuration') await shot(`${p.id}-right`);
+    if (['separate', 'choose-configuration', 'predicates', 'abstraction'].includes(p.kind)) await shot(`${p.id}-right`);
   });
 }
 

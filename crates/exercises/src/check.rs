@@ -20,7 +20,7 @@ use crate::model::{Answer, ConfigSpec, Exercise, Question, StateDomain, StepQues
 use crate::predict::{self, MergeOutcome, Prediction, StepOutcome, StopOutcome};
 use crate::run::{RunCache, RunRequest, RunResult};
 use crate::state::{self, Relation, StateText};
-use engine::trace::{StateId, Verdict, ViewContent};
+use engine::trace::{Event, StateId, Verdict, ViewContent};
 use serde::Serialize;
 
 /// The result of checking one answer.
@@ -201,6 +201,24 @@ pub fn plan(ex: &Exercise, answer: &Answer) -> Result<Plan, Feedback> {
                 .map_err(|m| Feedback::wrong(ex, format!("your invariant: {m}")))?;
             p.smt = c.scripts();
             p.invariant = Some(c);
+        }
+        (Question::Predicates { .. }, Answer::Predicates { predicates }) => {
+            let program = crate::run::parse_program(&ex.program).map_err(|m| Feedback::wrong(ex, m))?;
+            if predicates.iter().map(String::len).sum::<usize>() > 4000 {
+                return Err(Feedback::wrong(ex, "the predicates are longer than 4000 characters"));
+            }
+            let parsed = crate::predicates::parse_predicates(&program, predicates)
+                .map_err(|m| Feedback::wrong(ex, format!("your predicates: {m}")))?;
+            if parsed.is_empty() {
+                return Err(Feedback::wrong(ex, "write at least one predicate, e.g. `x == 0`"));
+            }
+            p.runs.push(base()?);
+        }
+        (Question::Abstraction { choices, .. }, Answer::Abstraction { choice }) => {
+            if *choice == 0 || *choice as usize > choices.len() {
+                return Err(Feedback::wrong(ex, format!("choose one of the {} formulas", choices.len())));
+            }
+            p.runs.push(base()?);
         }
         _ => return Err(Feedback::wrong(ex, "the answer does not fit the question")),
     }
@@ -455,6 +473,12 @@ impl Plan {
                 }
                 None => Feedback::wrong(ex, "the invariant was not planned"),
             },
+            (Question::Predicates { location, refinement }, Answer::Predicates { predicates }) => {
+                self.grade_predicates(r0, location, *refinement, predicates)
+            }
+            (Question::Abstraction { state, choices }, Answer::Abstraction { choice }) => {
+                self.grade_abstraction(r0, *state, choices, *choice)
+            }
             _ => Feedback::wrong(ex, "the answer does not fit the question"),
         }
     }
@@ -544,6 +568,126 @@ impl Plan {
             }
             _ => Feedback::wrong(ex, "the answer does not fit the domain"),
         }
+    }
+}
+
+impl Plan {
+    fn grade_predicates(
+        &self,
+        r: &RunResult,
+        location: &crate::model::LocationSpec,
+        refinement: u32,
+        said: &[String],
+    ) -> Feedback {
+        use crate::predicates::parse_predicates;
+        let ex = &self.exercise;
+        let label = self.runs.first().map(|r| r.label.clone()).unwrap_or_default();
+        let Some(program) = r.program.as_deref() else { return Feedback::wrong(ex, "the program did not parse") };
+        let node = match location.resolve(program) {
+            Ok(n) => n,
+            Err(m) => return Feedback::wrong(ex, m),
+        };
+        let line = program.nodes.iter().find(|n| n.id == node).map(|n| n.line).unwrap_or(0);
+        let mut refinements = r.events.iter().filter_map(|e| match e {
+            Event::Refinement { predicates_added, .. } => Some(predicates_added),
+            _ => None,
+        });
+        let Some(added) = refinements.nth(refinement.saturating_sub(1) as usize) else {
+            return Feedback::wrong(
+                ex,
+                format!("{label} makes fewer than {refinement} refinement(s): the exercise asks about one the run never makes."),
+            );
+        };
+        let here: Vec<String> =
+            added.iter().filter(|p| p.location.is_none_or(|l| l == node)).map(|p| p.predicate.clone()).collect();
+        let reference = match parse_predicates(program, &here) {
+            Ok(r) => r,
+            Err(m) => {
+                return Feedback::wrong(
+                    ex,
+                    format!("this exercise cannot be graded: a predicate of the run is not a linear comparison ({m})"),
+                )
+            }
+        };
+        let student = match parse_predicates(program, said) {
+            Ok(s) => s,
+            Err(m) => return Feedback::wrong(ex, format!("your predicates: {m}")),
+        };
+        let has = |set: &[(crate::predicates::Atom, String)], a: &crate::predicates::Atom| set.iter().any(|(b, _)| b == a);
+        let extra: Vec<&String> = student.iter().filter(|(a, _)| !has(&reference, a)).map(|(_, t)| t).collect();
+        let missing = reference.iter().filter(|(a, _)| !has(&student, a)).count();
+        let ok = extra.is_empty() && missing == 0;
+        let full = format!(
+            "Refinement {refinement} of {label} adds {} predicate(s) at N{} (line {line}): {}. You said: {}.",
+            here.len(),
+            node.0,
+            if here.is_empty() {
+                "none".to_string()
+            } else {
+                here.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", ")
+            },
+            said.iter().map(|p| format!("`{}`", p.trim())).collect::<Vec<_>>().join(", ")
+        );
+        let mut fb = Feedback::guarded(
+            ex,
+            ok,
+            full,
+            format!("These are not the predicates refinement {refinement} adds at N{} (line {line}).", node.0),
+        );
+        if !ok {
+            fb.details = crate::wrong::predicates(&extra, missing);
+        }
+        fb
+    }
+
+    fn grade_abstraction(&self, r: &RunResult, state: u32, choices: &[String], choice: u32) -> Feedback {
+        use crate::predicates::{equivalent, parse_formula};
+        let ex = &self.exercise;
+        let label = self.runs.first().map(|r| r.label.clone()).unwrap_or_default();
+        let Some(program) = r.program.as_deref() else { return Feedback::wrong(ex, "the program did not parse") };
+        let Some(view) = r.events.iter().find_map(|e| match e {
+            Event::Abstraction { state: s, abstraction } if s.0 == state => Some(abstraction),
+            _ => None,
+        }) else {
+            return Feedback::wrong(
+                ex,
+                format!("{label} computes no abstraction for s{state}: the exercise asks about a state the run never abstracts."),
+            );
+        };
+        let result = match parse_formula(program, &view.result) {
+            Ok(f) => f,
+            Err(m) => {
+                return Feedback::wrong(ex, format!("this exercise cannot be graded: ψ' of s{state} does not read back ({m})"))
+            }
+        };
+        let matching: Vec<usize> = choices
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| parse_formula(program, c).ok().and_then(|f| equivalent(&f, &result)) == Some(true))
+            .map(|(i, _)| i + 1)
+            .collect();
+        if matching.len() != 1 {
+            return Feedback::wrong(
+                ex,
+                format!("this exercise cannot be graded: {} of its choices are ψ' of s{state}, not exactly one", matching.len()),
+            );
+        }
+        let ok = matching[0] == choice as usize;
+        let chosen = choices.get(choice.saturating_sub(1) as usize).map(|c| c.trim()).unwrap_or("");
+        let line = program.nodes.iter().find(|n| n.id == cfa::NodeId(view.location.0)).map(|n| n.line).unwrap_or(0);
+        Feedback::guarded(
+            ex,
+            ok,
+            format!(
+                "{label}: the {} abstraction of s{state} at N{} (line {line}) over the predicates {} is ψ' = `{}` ({} solver queries); you chose `{chosen}`.",
+                view.kind,
+                view.location.0,
+                view.predicates.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(", "),
+                view.result,
+                view.queries
+            ),
+            format!("`{chosen}` is not ψ' of s{state} under {label}. {}", crate::wrong::ABSTRACTION_HINT),
+        )
     }
 }
 

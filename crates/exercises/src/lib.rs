@@ -32,6 +32,9 @@
 //!   operators;
 //! * [`predict`]: reading what a step of the algorithm did off the trace and
 //!   grading a prediction of it (the page's predict mode uses the same);
+//! * [`predicates`]: predicate analysis's predicates and abstraction
+//!   formulas as a student writes them, compared with the run's without a
+//!   solver (normalized linear atoms, truth tables);
 //! * [`invariant`]: loop invariants checked for initiation, consecution and
 //!   sufficiency by SMT queries the caller answers;
 //! * [`answers`]: the answers file a student exports and `cpaplay grade`
@@ -48,6 +51,7 @@ pub mod check;
 pub mod invariant;
 pub mod load;
 pub mod model;
+pub mod predicates;
 pub mod predict;
 pub mod run;
 pub mod skeleton;

@@ -403,6 +403,15 @@ fn has_cpa(config: &engine::Config, class: &str) -> bool {
     config.cpas().iter().any(|c| c == class)
 }
 
+/// Predicate analysis with CEGAR, which a question about refinement
+/// predicates needs.
+fn need_predicate_cegar(config: &engine::Config) -> Result<(), (&'static str, String)> {
+    if !has_cpa(config, "cpa.predicate.PredicateCPA") || !config.get_bool("analysis.algorithm.CEGAR") {
+        return Err(("", "a predicates question needs predicate analysis with CEGAR (the `predicate` presets)".into()));
+    }
+    Ok(())
+}
+
 /// Checks a question's parameters against the configuration and the
 /// program; an error says which key (a text to locate) and what is wrong.
 fn validate_question<'q>(
@@ -474,6 +483,31 @@ fn validate_question<'q>(
             }
             if program.error_nodes().next().is_none() {
                 return Err(("", "the program has no error location, so there is nothing the invariant must exclude".into()));
+            }
+            Ok(())
+        }
+        Question::Predicates { location, refinement } => {
+            location.resolve(program).map_err(|m| ("location", m))?;
+            if *refinement == 0 {
+                return Err(("refinement", "refinements are numbered from 1".into()));
+            }
+            need_predicate_cegar(config)
+        }
+        Question::Abstraction { state, choices } => {
+            if *state == 0 {
+                return Err(("state", "abstraction states are numbered from 1 (`s1`)".into()));
+            }
+            if !(2..=8).contains(&choices.len()) {
+                return Err(("choices", "offer 2 to 8 formulas".into()));
+            }
+            for (i, c) in choices.iter().enumerate() {
+                crate::predicates::parse_formula(program, c).map_err(|m| ("choices", format!("choice {}: {m}", i + 1)))?;
+            }
+            if !has_cpa(config, "cpa.predicate.PredicateCPA") {
+                return Err((
+                    "",
+                    "the configuration does not run cpa.predicate.PredicateCPA, whose abstractions the question asks for".into(),
+                ));
             }
             Ok(())
         }

@@ -288,6 +288,30 @@ pub enum Question {
         /// The loop head.
         location: LocationSpec,
     },
+    /// Predicate analysis: the predicates that the `refinement`-th CEGAR
+    /// refinement adds at a location (mini-C comparisons; a predicate and
+    /// its negation count as one), compared with the run's as a set.
+    Predicates {
+        /// Where (usually a loop head, an abstraction location).
+        location: LocationSpec,
+        /// Which refinement (1-based; default: the first).
+        #[serde(default = "first")]
+        refinement: u32,
+    },
+    /// Predicate analysis: which of `choices` is the abstraction formula ψ'
+    /// computed for abstraction state `s<state>` (its `Abstraction` event),
+    /// compared as Boolean combinations of the predicates — so the same
+    /// question tells the Boolean from the Cartesian abstraction.
+    Abstraction {
+        /// The abstraction state's number (`s63` is 63).
+        state: u32,
+        /// The formulas offered (2 to 8), exactly one of them ψ'.
+        choices: Vec<String>,
+    },
+}
+
+fn first() -> u32 {
+    1
 }
 
 fn all_step_questions() -> Vec<StepQuestion> {
@@ -306,13 +330,25 @@ impl Question {
             Question::Precision { .. } => "precision",
             Question::NextStep { .. } => "next-step",
             Question::Invariant { .. } => "invariant",
+            Question::Predicates { .. } => "predicates",
+            Question::Abstraction { .. } => "abstraction",
         }
     }
 }
 
 /// Every question kind's name, in the order of the docs.
-pub const KINDS: &[&str] =
-    &["verdict", "count", "choose-configuration", "separate", "abstract-state", "precision", "next-step", "invariant"];
+pub const KINDS: &[&str] = &[
+    "verdict",
+    "count",
+    "choose-configuration",
+    "separate",
+    "abstract-state",
+    "precision",
+    "next-step",
+    "invariant",
+    "predicates",
+    "abstraction",
+];
 
 /// A student's answer to one exercise. Its `kind` must match the question's.
 /// The same JSON/TOML shape is used in the answers file, the solutions
@@ -373,6 +409,17 @@ pub enum Answer {
         /// The invariant.
         expression: String,
     },
+    /// Predicates as mini-C comparisons (`x == 2 * y`, `n <= i`), one per
+    /// entry or separated by `,` / `;`.
+    Predicates {
+        /// The predicates.
+        predicates: Vec<String>,
+    },
+    /// The chosen formula's number among the question's `choices` (1-based).
+    Abstraction {
+        /// The choice.
+        choice: u32,
+    },
 }
 
 impl Answer {
@@ -387,6 +434,8 @@ impl Answer {
             Answer::Precision { .. } => "precision",
             Answer::NextStep { .. } => "next-step",
             Answer::Invariant { .. } => "invariant",
+            Answer::Predicates { .. } => "predicates",
+            Answer::Abstraction { .. } => "abstraction",
         }
     }
 }

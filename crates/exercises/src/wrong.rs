@@ -38,6 +38,27 @@ pub const VERDICT_HINT: &str = "Look at how the run ends: whether a state reache
      path is real or a false alarm of the abstraction, and whether the run stops early (a step limit, a refinement that \
      makes no progress). Step through it in the playground.";
 
+/// What a wrong choice of abstraction formula is told: how the two
+/// abstractions build ψ', without naming it.
+pub const ABSTRACTION_HINT: &str = "Look at the block's path formula φ in the Abstraction event and the predicates \
+     of the location: the Boolean abstraction keeps every combination of predicates that ψ ∧ φ allows (a \
+     disjunction), the Cartesian abstraction only the predicates (or negations) that hold on every path.";
+
+/// The lines telling a student how their predicates differ from those a
+/// refinement adds: each of theirs that it does not add, and how many of
+/// its predicates they left out — never which.
+pub fn predicates(extra: &[&String], missing: usize) -> Vec<String> {
+    let mut out: Vec<String> =
+        extra.iter().map(|t| format!("`{}` (or its negation) is not one of the predicates it adds there", t.trim())).collect();
+    if missing > 0 {
+        out.push(format!(
+            "{missing} predicate(s) it adds there {} missing from your list: look at the atoms of the interpolant at this location",
+            if missing == 1 { "is" } else { "are" }
+        ));
+    }
+    out
+}
+
 /// The variables of a constraint as its linear form without the bound:
 /// `x`, `x - y`, `x + y`.
 fn form(c: &state::Constraint) -> String {

@@ -363,3 +363,35 @@ fn the_shipped_set_loads_whole_without_its_solutions() {
     assert_eq!(tokens(text).concat(), *text);
     assert_eq!(damaged(text, &Damage::Lines(vec![])), *text);
 }
+
+/// The predicates and formulas a student types for the predicate-analysis
+/// kinds: any text reads or is a message, and a formula always equals itself.
+mod predicate_answers {
+    use super::*;
+    use exercises::predicates::{equivalent, parse_formula, parse_predicates};
+
+    const PIECES: &[&str] = &[
+        "x", "y", "main::x", "n", "0", "2", "*", "+", "-", "==", "!=", "<=", "<", ">", ">=", "!", "(", ")", "&&", "||", ",",
+        "true", "false", " ",
+    ];
+
+    fn program() -> &'static cfa::Program {
+        static P: OnceLock<cfa::Program> = OnceLock::new();
+        P.get_or_init(|| cfa::from_source("int main(void) { int x = 0; int y = 0; int n = 0; return 0; }").unwrap())
+    }
+
+    proptest! {
+        #![proptest_config(fuzz_config(2000))]
+
+        #[test]
+        fn typed_predicates_and_formulas_never_panic(soup in prop::collection::vec(0..PIECES.len(), 0..40), text in "\\PC{0,80}") {
+            let typed: String = soup.iter().map(|&i| PIECES[i]).collect::<Vec<_>>().join(" ");
+            for t in [typed.as_str(), text.as_str()] {
+                let _ = parse_predicates(program(), &[t.to_string()]);
+                if let Ok(f) = parse_formula(program(), t) {
+                    prop_assert_ne!(equivalent(&f, &f), Some(false));
+                }
+            }
+        }
+    }
+}

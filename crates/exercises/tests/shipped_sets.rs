@@ -78,7 +78,7 @@ fn every_reference_answer_passes_and_a_wrong_answer_fails() {
 
 /// The pieces of the reference answer a wrong answer's feedback must not
 /// show (those the student did not say themselves).
-fn leaks(reference: &Answer, said: &Answer, right: &Feedback) -> Vec<String> {
+fn leaks(ex: &exercises::Exercise, reference: &Answer, said: &Answer, right: &Feedback) -> Vec<String> {
     use exercises::predict::{MergeOutcome, StopOutcome};
     match (reference, said) {
         (Answer::Verdict { verdict }, _) => vec![verdict.to_uppercase(), "finished with".into()],
@@ -104,6 +104,22 @@ fn leaks(reference: &Answer, said: &Answer, right: &Feedback) -> Vec<String> {
             }
             out
         }
+        (Answer::Predicates { predicates }, Answer::Predicates { predicates: p2 }) => {
+            // Every reference predicate the student left out, as written in
+            // the solution and as the engine writes it (qualified names).
+            let mut out: Vec<String> = predicates.iter().filter(|p| !p2.contains(p)).cloned().collect();
+            if !p2.iter().any(|p| p.contains("::")) {
+                out.push("main::".into());
+            }
+            out.push("You said".into());
+            out
+        }
+        (Answer::Abstraction { choice }, _) => {
+            let exercises::Question::Abstraction { choices, .. } = &ex.question else {
+                panic!("{}: not an abstraction question", ex.id)
+            };
+            vec![format!("`{}`", choices[*choice as usize - 1]), "ψ' =".into()]
+        }
         // The other kinds' feedback is about the student's own
         // configuration, program, precision or invariant: there is no one
         // reference answer to give away.
@@ -115,7 +131,7 @@ fn leaks(reference: &Answer, said: &Answer, right: &Feedback) -> Vec<String> {
 /// answer; the solution (shown only when the set reveals it) does.
 fn assert_no_leak(ex: &exercises::Exercise, said: &Answer, reference: &Answer, right: &Feedback, fb: &Feedback) {
     let text = format!("{} {} ", fb.explanation, fb.details.join(" "));
-    for piece in leaks(reference, said, right) {
+    for piece in leaks(ex, reference, said, right) {
         // A state the student wrote themselves may be quoted back.
         if let Answer::AbstractState { state } = said {
             if state.contains(piece.trim_matches('`')) {
@@ -125,7 +141,16 @@ fn assert_no_leak(ex: &exercises::Exercise, said: &Answer, reference: &Answer, r
         assert!(!text.contains(&piece), "{}: the feedback of wrong answer {said:?} gives away `{piece}`: {text}", ex.id);
     }
     let graded = exercises::plan(ex, said).is_ok();
-    if graded && matches!(said, Answer::Verdict { .. } | Answer::Count { .. } | Answer::AbstractState { .. }) {
+    if graded
+        && matches!(
+            said,
+            Answer::Verdict { .. }
+                | Answer::Count { .. }
+                | Answer::AbstractState { .. }
+                | Answer::Predicates { .. }
+                | Answer::Abstraction { .. }
+        )
+    {
         assert!(fb.solution.is_some(), "{}: a wrong {} answer keeps the solution to reveal later", ex.id, said.kind());
     }
 }

@@ -225,6 +225,10 @@ pub struct Draft {
     pub stop: String,
     /// A boolean mini-C expression (invariant).
     pub expression: String,
+    /// Predicates, one per line or separated by commas (predicates).
+    pub predicates: String,
+    /// The chosen formula's number, `1`… (abstraction; empty: none yet).
+    pub choice: String,
 }
 
 impl Draft {
@@ -257,6 +261,8 @@ impl Draft {
                 d.stop = stop.clone().unwrap_or_default();
             }
             Some(Answer::Invariant { expression }) => d.expression = expression.clone(),
+            Some(Answer::Predicates { predicates }) => d.predicates = predicates.join("\n"),
+            Some(Answer::Abstraction { choice }) => d.choice = choice.to_string(),
             None => {}
         }
         d
@@ -331,6 +337,24 @@ impl Draft {
                     Ok(Answer::Invariant { expression: self.expression.trim().to_string() })
                 }
             }
+            Question::Predicates { .. } => {
+                let predicates: Vec<String> = self
+                    .predicates
+                    .split([',', ';', '\n'])
+                    .map(str::trim)
+                    .filter(|p| !p.is_empty())
+                    .map(str::to_string)
+                    .collect();
+                if predicates.is_empty() {
+                    Err("Write the predicates, e.g. `x == 0, n <= i`.".into())
+                } else {
+                    Ok(Answer::Predicates { predicates })
+                }
+            }
+            Question::Abstraction { .. } => match self.choice.parse::<u32>() {
+                Ok(choice) => Ok(Answer::Abstraction { choice }),
+                Err(_) => Err("Choose one of the formulas.".into()),
+            },
         }
     }
 }
@@ -908,6 +932,7 @@ pub const SKELETON_KINDS: &[(&str, &str)] = &[
     ("abstract-state", "the state at the selected location (or the first loop head)"),
     ("invariant", "a loop invariant at the first loop head"),
     ("precision", "the variables value-analysis CEGAR must track"),
+    ("predicates", "the predicates the first refinement adds at the selected location (or the first loop head)"),
     ("choose-configuration", "a configuration that proves the program"),
 ];
 
@@ -932,6 +957,7 @@ pub fn skeleton_question(kind: &str, preset: &str, next_step: u64, node: Option<
         },
         "invariant" => Question::Invariant { location: LocationSpec { node: None, loop_head: Some(1), line: None } },
         "precision" => Question::Precision { minimal: false },
+        "predicates" => Question::Predicates { location, refinement: 1 },
         "choose-configuration" => Question::ChooseConfiguration {
             presets: crate::model::analysis::PRESETS.iter().map(|(p, _)| p.to_string()).collect(),
             open: BTreeMap::new(),
@@ -1072,6 +1098,19 @@ mod tests {
         assert_eq!(d.answer(&q), Ok(Answer::NextStep { popped: Some(7), merge: None, stop: Some("covered".into()) }));
         let d = Draft { popped: "x".into(), stop: "covered".into(), ..Draft::default() };
         assert!(d.answer(&q).is_err());
+        let q = Question::Predicates {
+            location: exercises::model::LocationSpec { loop_head: Some(1), ..Default::default() },
+            refinement: 1,
+        };
+        let d = Draft { predicates: "x == 0, n <= i\n\n mode != 0 ".into(), ..Draft::default() };
+        assert_eq!(
+            d.answer(&q),
+            Ok(Answer::Predicates { predicates: vec!["x == 0".into(), "n <= i".into(), "mode != 0".into()] })
+        );
+        assert!(Draft { predicates: " , ".into(), ..Draft::default() }.answer(&q).is_err());
+        let q = Question::Abstraction { state: 63, choices: vec!["true".into(), "x == 0".into()] };
+        assert_eq!(Draft { choice: "2".into(), ..Draft::default() }.answer(&q), Ok(Answer::Abstraction { choice: 2 }));
+        assert!(Draft::default().answer(&q).is_err());
     }
 
     #[test]
@@ -1229,7 +1268,8 @@ mod tests {
                     }
                     // The dialog shows why and offers no download.
                     Err(e) => assert!(
-                        *kind == "precision" && preset != "value" && e.contains("value analysis"),
+                        (*kind == "precision" && preset != "value" && e.contains("value analysis"))
+                            || (*kind == "predicates" && e.contains("predicate analysis")),
                         "{preset} {kind}: {e}\n{text}"
                     ),
                 }

@@ -66,6 +66,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/cegar-interpolants.md"),
         include_str!("../../../../static/examples/cegar-interpolants.c"),
     ),
+    (
+        "predicate-two-loops",
+        include_str!("../../../../static/examples/predicate-two-loops.md"),
+        include_str!("../../../../static/examples/predicate-two-loops.c"),
+    ),
+    (
+        "predicate-mode",
+        include_str!("../../../../static/examples/predicate-mode.md"),
+        include_str!("../../../../static/examples/predicate-mode.c"),
+    ),
+    (
+        "predicate-doubling",
+        include_str!("../../../../static/examples/predicate-doubling.md"),
+        include_str!("../../../../static/examples/predicate-doubling.c"),
+    ),
 ];
 
 /// One gallery entry: a program, the configurations to run it with, and

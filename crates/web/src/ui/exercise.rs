@@ -652,5 +652,37 @@ fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str, links: &cra
                 <input type="text" data-testid="answer-expression" spellcheck="false" placeholder="x <= n && y == 2 * x" value={d.expression.clone()} oninput={on_text_input(draft, |d, v| d.expression = v)} />
             </label>
         },
+        Question::Predicates { .. } | Question::Abstraction { .. } => predicate_widget(ex, draft),
+    }
+}
+
+/// The answer widgets of the predicate-analysis kinds: the predicates a
+/// refinement adds (a text area), or which formula is ψ' (radio buttons).
+fn predicate_widget(ex: &Exercise, draft: &Drafts) -> Html {
+    let d = (**draft).clone();
+    match &ex.question {
+        Question::Abstraction { state, choices } => html! {
+            <fieldset class="answer-verdict">
+                <legend>{ format!("ψ' of s{state} is") }</legend>
+                { for choices.iter().enumerate().map(|(i, formula)| {
+                    let n = (i + 1).to_string();
+                    let onchange = {
+                        let (set, n) = (edit(draft, |d, v| d.choice = v), n.clone());
+                        Callback::from(move |_: Event| set(n.clone()))
+                    };
+                    html! {
+                        <label class="answer-choice">
+                            <input type="radio" name="abstraction" value={n.clone()} checked={d.choice == n} data-testid={format!("answer-choice-{n}")} {onchange} />
+                            <code>{ formula.clone() }</code>
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        },
+        _ => html! {
+            <label class="answer-block">{ "The predicates, mini-C comparisons one per line or separated by commas (a predicate and its negation count as one)" }
+                <textarea data-testid="answer-predicates" rows="3" spellcheck="false" placeholder="x == 2 * y\nn <= i" value={d.predicates.clone()} oninput={on_text_input(draft, |d, v| d.predicates = v)} />
+            </label>
+        },
     }
 }
