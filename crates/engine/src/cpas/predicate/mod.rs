@@ -25,7 +25,9 @@
 //!
 //! * ⊑: between abstraction states, ψ ⇒ ψ' decided propositionally over
 //!   the predicates (as CPAchecker's BDDs); between states inside a block,
-//!   the same ψ and the same φ. Stop is stop^sep with it.
+//!   the same ψ and the same φ, or φ' the ABE merge of φ into another
+//!   state (so a merged-in state is covered by the merge result, as
+//!   CPAchecker's `mergedInto`). Stop is stop^sep with it.
 //! * Merge (`cpa.predicate.merge = ABE | SEP`): inside a block, states
 //!   with the same ψ are merged by φ ∨ φ' (ABE); abstraction states are
 //!   never merged.
@@ -156,7 +158,7 @@ impl AbstractDomain for PredicateDomain {
     fn is_less_or_equal(&self, a: &PredicateState, b: &PredicateState) -> bool {
         match (a.is_abstraction, b.is_abstraction) {
             (true, true) => a.path.frames.len() == b.path.frames.len() && a.abstraction.implies(&b.abstraction),
-            (false, false) => a.abstraction == b.abstraction && a.path == b.path,
+            (false, false) => a.abstraction == b.abstraction && (a.path == b.path || b.path.is_merge_of(&a.path)),
             _ => false,
         }
     }

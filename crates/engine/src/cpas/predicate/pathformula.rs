@@ -22,7 +22,7 @@
 
 use cfa::{Edge, EdgeKind, Expr, Program, Rhs, VarId};
 use minic::IntType;
-use smt::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, Term};
+use smt::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, Node, Op, Term};
 use std::collections::BTreeMap;
 
 /// The SMT name of program variable `var` at SSA version `k`: `v{id}@{k}`.
@@ -132,6 +132,46 @@ impl PathFormula {
             fresh: self.fresh.max(other.fresh),
             length: self.length.max(other.length),
         })
+    }
+}
+
+impl PathFormula {
+    /// Whether `self` is the result of [`PathFormula::merge`] of some path
+    /// formula with `new` (`new` is its second disjunct, with the version
+    /// equalities the merge added): then every state `new` describes is one
+    /// `self` describes. The stop operator uses it to cover a state by the
+    /// state it was just merged into (CPAchecker's `mergedInto`); without
+    /// it the merged-in state is added as well and every later state at the
+    /// location merges with both, doubling φ with each branch of a block.
+    pub fn is_merge_of(&self, new: &PathFormula) -> bool {
+        if self.frames != new.frames {
+            return false;
+        }
+        let [disjunction] = self.conjuncts.as_slice() else { return false };
+        let Node::App { op: Op::Or, args } = disjunction.node() else { return false };
+        let [_, right] = args.as_slice() else { return false };
+        let vars: std::collections::BTreeSet<VarId> = new.current.keys().chain(self.current.keys()).copied().collect();
+        let mut equalities = Vec::new();
+        for v in vars {
+            let (a, b) = (new.current.get(&v).copied().unwrap_or(0), self.current.get(&v).copied().unwrap_or(0));
+            if a != b {
+                equalities.push((ssa_name(v, b), ssa_name(v, a)));
+            }
+        }
+        let count = new.conjuncts.len() + equalities.len();
+        let parts: &[Term] = match right.node() {
+            _ if count == 1 => std::slice::from_ref(right),
+            Node::App { op: Op::And, args } => args,
+            _ => return false,
+        };
+        parts.len() == count
+            && parts[..new.conjuncts.len()] == new.conjuncts[..]
+            && parts[new.conjuncts.len()..].iter().zip(&equalities).all(|(t, (b, a))| match t.node() {
+                Node::App { op: Op::Eq, args } => {
+                    args.len() == 2 && args[0].as_var() == Some(b.as_str()) && args[1].as_var() == Some(a.as_str())
+                }
+                _ => false,
+            })
     }
 }
 
