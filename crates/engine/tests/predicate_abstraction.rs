@@ -8,7 +8,9 @@
 
 mod predicate_support;
 
-use engine::cpas::predicate::abstraction::{base_constraints, instantiate, instantiate_at, AbstractionKind, Literal, Problem, Region};
+use engine::cpas::predicate::abstraction::{
+    base_constraints, instantiate, instantiate_at, AbstractionKind, Literal, Problem, Region,
+};
 use engine::cpas::predicate::pathformula::{ssa_name, PathFormula};
 use engine::solver::SolverOracle;
 use minic::IntModel;
@@ -101,10 +103,11 @@ fn the_merge_of_two_branches_is_a_disjunction_only_the_boolean_abstraction_keeps
     assert_eq!(boolean.kind, AbstractionKind::Boolean);
     assert_eq!(
         cube_set(&boolean.region),
-        set(&[&[(x0.clone(), true), (y0.clone(), true)], &[(x0.clone(), true), (y0.clone(), false)], &[
-            (x0.clone(), false),
-            (y0.clone(), true)
-        ]]),
+        set(&[
+            &[(x0.clone(), true), (y0.clone(), true)],
+            &[(x0.clone(), true), (y0.clone(), false)],
+            &[(x0.clone(), false), (y0.clone(), true)]
+        ]),
         "{:?}",
         boolean.region
     );
@@ -175,9 +178,8 @@ fn the_abstraction_respects_psi_and_the_c_model_wraps() {
         let enc = Encoding::wrapped(model);
         let phi = path_formula(&p, enc, path);
         let base = base_constraints(&p, enc, &Region::top(), &phi);
-        let (boolean, cartesian) = abstract_both(&p, enc, base, std::slice::from_ref(&ge1), &|v| {
-            phi.current.get(&v).copied().unwrap_or(0)
-        });
+        let (boolean, cartesian) =
+            abstract_both(&p, enc, base, std::slice::from_ref(&ge1), &|v| phi.current.get(&v).copied().unwrap_or(0));
         if wraps {
             // INT_MAX + 1 = INT_MIN: both polarities are possible.
             assert_eq!(cube_set(&boolean.region), set(&[&[(ge1.clone(), true)], &[(ge1.clone(), false)]]), "{model:?}");
@@ -191,9 +193,8 @@ fn the_abstraction_respects_psi_and_the_c_model_wraps() {
     // After `x = x + 1` alone: from ψ = (0 <= x && x < 5), x >= 1 holds in
     // both models; from ψ = (x >= 5) only over the integers (x = INT_MAX).
     let increment = p.edges.iter().find(|e| e.label == "x = x + 1;").expect("the increment edge").id;
-    let bounded = Region {
-        cubes: vec![vec![(Term::le(Term::int(0), x.clone()), true), (Term::lt(x.clone(), Term::int(5)), true)]],
-    };
+    let bounded =
+        Region { cubes: vec![vec![(Term::le(Term::int(0), x.clone()), true), (Term::lt(x.clone(), Term::int(5)), true)]] };
     let at_least_5 = Region { cubes: vec![vec![(Term::le(Term::int(5), x.clone()), true)]] };
     for model in [IntModel::Math, IntModel::C] {
         let enc = Encoding::wrapped(model);
