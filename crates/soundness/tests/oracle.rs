@@ -147,3 +147,28 @@ fn predicate_analysis_is_judged_under_both_models() {
         }
     }
 }
+
+#[test]
+fn predicate_abstraction_states_are_checked_for_coverage() {
+    // A loop whose head is a block end: after the refinement its ψ must
+    // hold for every concrete state there; a ψ that excludes one is caught.
+    let g = program("extern void reach_error(void);\nint main() {\n  int x = 0;\n  int y = 0;\n  while (__VERIFIER_nondet_int()) {\n    x = x + 1;\n    y = y + 1;\n  }\n  if (x != y) reach_error();\n  return 0;\n}\n");
+    let p = Arc::new(cfa::from_source(&g.text).unwrap());
+    let options = OracleOptions::default();
+    let truth = ground_truth(&p, &g, IntModel::Math, &options);
+    let (result, reached) = analyze(&p, "predicate", IntModel::Math, &options).unwrap();
+    assert_eq!(result.verdict, engine::Verdict::True, "{}", result.reason);
+    let mut reached = reached.expect("a predicate reached set");
+    assert!(judge(&p, &result, Some(&reached), &truth).is_empty());
+    let head = p.nodes.iter().find(|n| n.loop_head).expect("a loop head").id;
+    let at_head = reached.states.get(&(head, vec![])).expect("states at the loop head");
+    assert!(at_head.iter().all(|d| matches!(d, DataState::Abstraction(_))), "{at_head:?}");
+    // Replace ψ at the loop head by x != y: every concrete state there has x == y.
+    let x = engine::cpas::predicate::pathformula::var_name(p.variables.iter().find(|v| v.name == "x").unwrap().id);
+    let y = engine::cpas::predicate::pathformula::var_name(p.variables.iter().find(|v| v.name == "y").unwrap().id);
+    let eq = smt::Term::eq(smt::Term::var(&x, smt::Sort::Int), smt::Term::var(&y, smt::Sort::Int));
+    let wrong = engine::cpas::predicate::abstraction::Region { cubes: vec![vec![(eq, false)]] };
+    reached.states.insert((head, vec![]), vec![DataState::Abstraction(wrong)]);
+    let found = judge(&p, &result, Some(&reached), &truth);
+    assert!(matches!(&found[..], [ViolationKind::NotCovered { .. }]), "{found:?}");
+}
