@@ -20,7 +20,10 @@
 //!      concrete state the runs visited: for explicit values, some reached
 //!      state at the same location and call stack agrees with every value it
 //!      knows; for octagons, some reached state at the location contains the
-//!      concrete values — else [`ViolationKind::NotCovered`].
+//!      concrete values; for predicate analysis, at a block end (where the
+//!      states are abstraction states), some state's ψ holds for the values
+//!      (states inside a block are not concretized) — else
+//!      [`ViolationKind::NotCovered`].
 //!
 //! The binary `soundness` runs a campaign of this over many seeds.
 
@@ -32,6 +35,9 @@ use domains::Octagon;
 use engine::cegar::build_verifier;
 use engine::cpas::callstack::CallstackState;
 use engine::cpas::octagon::OctagonState;
+use engine::cpas::predicate::abstraction::Region;
+use engine::cpas::predicate::pathformula::parse_var_name;
+use engine::cpas::predicate::PredicateState;
 use engine::cpas::value::ValueState;
 use engine::Stepper;
 use engine::{Config, Verdict};
@@ -172,6 +178,12 @@ pub enum DataState {
     Values(BTreeMap<cfa::VarId, i128>),
     /// An octagon over the variables (dimension i = `VarId(i)`).
     Octagon(Octagon),
+    /// Predicate analysis at a block end: the abstraction formula ψ, over
+    /// unindexed program variables.
+    Abstraction(Region),
+    /// Predicate analysis inside a block (ψ ∧ φ over SSA versions): not
+    /// concretized, so it covers every state at its location.
+    Unchecked,
 }
 
 impl ReachedSet {
@@ -183,8 +195,21 @@ impl ReachedSet {
             data.iter().any(|d| match d {
                 DataState::Values(v) => v.iter().all(|(var, val)| state.values.get(var).is_none_or(|c| c == val)),
                 DataState::Octagon(o) => octagon_contains(o, &state.values),
+                DataState::Abstraction(r) => abstraction_contains(r, &state.values),
+                DataState::Unchecked => true,
             })
         })
+    }
+}
+
+/// Whether the concrete values satisfy the abstraction formula ψ (each
+/// predicate evaluated over the integers; a predicate over a variable
+/// without a value cannot be judged and counts as satisfied).
+pub fn abstraction_contains(r: &Region, values: &BTreeMap<cfa::VarId, i128>) -> bool {
+    let value = |name: &str| parse_var_name(name).and_then(|v| values.get(&v)).map(|x| smt::Value::Int(*x));
+    match r.to_term().eval(&value) {
+        Some(smt::Value::Bool(b)) => b,
+        _ => true,
     }
 }
 
@@ -207,8 +232,9 @@ pub fn octagon_contains(o: &Octagon, values: &BTreeMap<cfa::VarId, i128>) -> boo
     o.closed().select(&keep).contains(&point)
 }
 
-/// The reached set of a finished analysis, if its states have a value or
-/// octagon part (`None` for other data states, e.g. symbolic execution).
+/// The reached set of a finished analysis, if its states have a value,
+/// octagon or predicate part (`None` for other data states, e.g. symbolic
+/// execution).
 pub fn reached_set(analysis: &engine::Analysis) -> Option<ReachedSet> {
     let mut out = ReachedSet::default();
     for (_, s) in analysis.reached() {
@@ -220,6 +246,12 @@ pub fn reached_set(analysis: &engine::Analysis) -> Option<ReachedSet> {
             DataState::Values(v.values.clone())
         } else if let Some(o) = data.downcast_ref::<OctagonState>() {
             DataState::Octagon(o.octagon.closed().into_owned())
+        } else if let Some(p) = data.downcast_ref::<PredicateState>() {
+            if p.is_abstraction {
+                DataState::Abstraction((*p.abstraction).clone())
+            } else {
+                DataState::Unchecked
+            }
         } else {
             return None;
         };

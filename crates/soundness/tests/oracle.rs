@@ -18,14 +18,14 @@ const OVERFLOW: &str = "extern void reach_error(void);\nint main() {\n  int x = 
 #[test]
 fn a_fixed_slice_of_the_campaign_has_no_violation() {
     let options = OracleOptions { runs: 10, ..OracleOptions::default() };
-    assert_eq!(options.presets.len(), 11, "every preset of static/config but octagon-base");
+    assert_eq!(options.presets.len(), 13, "every preset of static/config but octagon-base");
     let summary = campaign(1, 12, 1, &options, |_, _| {});
     for v in &summary.violations {
         eprintln!("{v}\n");
     }
     print!("{}", summary.table());
     assert!(summary.violations.is_empty(), "{} violation(s)", summary.violations.len());
-    assert_eq!(summary.program_runs(), 12 * 11 * 2);
+    assert_eq!(summary.program_runs(), 12 * 13 * 2);
     // Not vacuous: the slice has safe and unsafe programs, TRUE verdicts
     // whose reached sets were checked, and confirmed error paths.
     let total = |f: fn(&Tally) -> u64| summary.tallies.values().map(f).sum::<u64>();
@@ -58,7 +58,7 @@ fn a_math_analysis_judged_by_the_c_interpreter_is_caught() {
     let p = Arc::new(cfa::from_source(&g.text).unwrap());
     let options = OracleOptions::default();
     let truth = ground_truth(&p, &g, IntModel::C, &options);
-    for preset in ["octagon-sep", "octagon-widening", "symbolic"] {
+    for preset in ["octagon-sep", "octagon-widening", "symbolic", "predicate", "predicate-cartesian"] {
         let (result, reached) = analyze(&p, preset, IntModel::Math, &options).unwrap();
         assert_eq!(result.verdict, engine::Verdict::True, "{preset} under math");
         let found = judge(&p, &result, reached.as_ref(), &truth);
@@ -103,9 +103,18 @@ fn a_reached_set_missing_a_concrete_state_is_a_violation() {
 fn every_preset_but_the_include_helpers_is_judged() {
     let p = presets();
     assert!(!p.contains(&"octagon-base"));
-    for name in
-        ["value", "value-join", "octagon-sep", "octagon-join", "octagon-widening", "value-cegar", "octagon-cegar", "symbolic"]
-    {
+    for name in [
+        "value",
+        "value-join",
+        "octagon-sep",
+        "octagon-join",
+        "octagon-widening",
+        "value-cegar",
+        "octagon-cegar",
+        "symbolic",
+        "predicate",
+        "predicate-cartesian",
+    ] {
         assert!(p.contains(&name), "{name}");
     }
     for name in &p {
@@ -114,4 +123,52 @@ fn every_preset_but_the_include_helpers_is_judged() {
             assert_eq!(c.int_model(), model, "{name}: the model is set explicitly");
         }
     }
+}
+
+#[test]
+fn predicate_analysis_is_judged_under_both_models() {
+    // The oracle runs the predicate presets with the solver and judges them:
+    // a confirmed FALSE under c (INT_MAX + 1 wraps) that replays, and a TRUE
+    // under math that the math interpreter agrees with.
+    let g = program(OVERFLOW);
+    let p = Arc::new(cfa::from_source(&g.text).unwrap());
+    let options = OracleOptions { presets: vec!["predicate".into(), "predicate-cartesian".into()], ..OracleOptions::default() };
+    let report = check_program(&g, &options);
+    assert!(report.violations.is_empty(), "{:?}", report.violations);
+    assert_eq!(report.runs.len(), 4, "two presets × two models");
+    for model in [IntModel::C, IntModel::Math] {
+        let truth = ground_truth(&p, &g, model, &options);
+        for preset in ["predicate", "predicate-cartesian"] {
+            let (result, _) = analyze(&p, preset, model, &options).unwrap();
+            let expected = if model == IntModel::C { engine::Verdict::False } else { engine::Verdict::True };
+            assert_eq!(result.verdict, expected, "{preset} {model:?}: {}", result.reason);
+            assert_eq!(result.confirmed, model == IntModel::C);
+            assert!(judge(&p, &result, None, &truth).is_empty());
+        }
+    }
+}
+
+#[test]
+fn predicate_abstraction_states_are_checked_for_coverage() {
+    // A loop whose head is a block end: after the refinement its ψ must
+    // hold for every concrete state there; a ψ that excludes one is caught.
+    let g = program("extern void reach_error(void);\nint main() {\n  int x = 0;\n  int y = 0;\n  while (__VERIFIER_nondet_int()) {\n    x = x + 1;\n    y = y + 1;\n  }\n  if (x != y) reach_error();\n  return 0;\n}\n");
+    let p = Arc::new(cfa::from_source(&g.text).unwrap());
+    let options = OracleOptions::default();
+    let truth = ground_truth(&p, &g, IntModel::Math, &options);
+    let (result, reached) = analyze(&p, "predicate", IntModel::Math, &options).unwrap();
+    assert_eq!(result.verdict, engine::Verdict::True, "{}", result.reason);
+    let mut reached = reached.expect("a predicate reached set");
+    assert!(judge(&p, &result, Some(&reached), &truth).is_empty());
+    let head = p.nodes.iter().find(|n| n.loop_head).expect("a loop head").id;
+    let at_head = reached.states.get(&(head, vec![])).expect("states at the loop head");
+    assert!(at_head.iter().all(|d| matches!(d, DataState::Abstraction(_))), "{at_head:?}");
+    // Replace ψ at the loop head by x != y: every concrete state there has x == y.
+    let x = engine::cpas::predicate::pathformula::var_name(p.variables.iter().find(|v| v.name == "x").unwrap().id);
+    let y = engine::cpas::predicate::pathformula::var_name(p.variables.iter().find(|v| v.name == "y").unwrap().id);
+    let eq = smt::Term::eq(smt::Term::var(&x, smt::Sort::Int), smt::Term::var(&y, smt::Sort::Int));
+    let wrong = engine::cpas::predicate::abstraction::Region { cubes: vec![vec![(eq, false)]] };
+    reached.states.insert((head, vec![]), vec![DataState::Abstraction(wrong)]);
+    let found = judge(&p, &result, Some(&reached), &truth);
+    assert!(matches!(&found[..], [ViolationKind::NotCovered { .. }]), "{found:?}");
 }

@@ -1,0 +1,172 @@
+//! Sequence interpolants of predicate refinement
+//! (`predicate_refinement::InterpolationJob`, WEAKEST and STRONGEST) on the
+//! infeasible error paths the analysis really refutes — a lockstep loop, a
+//! flag guard, a call in a loop, nested loops — with the native z3 doing
+//! the quantifier eliminations, then checked with the solver: B₁ ⇒ I₁,
+//! Iᵢ ∧ Bᵢ₊₁ ⇒ Iᵢ₊₁, Iₘ₋₁ ∧ Bₘ unsatisfiable, each Iᵢ over the cut's
+//! shared SSA names, the predicates over program variables only and the
+//! same for the same path.
+
+mod predicate_support;
+
+use cfa::{EdgeId, Program};
+use engine::cegar::build_verifier;
+use engine::cpas::predicate::pathformula::parse_var_name;
+use engine::predicate_refinement::{Direction, InterpolationJob};
+use engine::trace::Event;
+use engine::{Config, Stepper};
+use minic::IntModel;
+use predicate_support::*;
+use smt::{Encoding, Status, Term};
+use std::sync::Arc;
+
+const LOCKSTEP: &str = include_str!("programs/predicate/lockstep.c");
+const FLAG: &str = include_str!("programs/predicate/flag.c");
+const CALL: &str = include_str!("programs/predicate/callloop.c");
+const NESTED: &str = include_str!("programs/predicate/nested.c");
+
+fn model_name(m: IntModel) -> &'static str {
+    if m == IntModel::C {
+        "C"
+    } else {
+        "MATH"
+    }
+}
+
+/// The error paths the `predicate` preset refuted on `p` under `model`.
+fn refuted_paths(p: &Arc<Program>, model: IntModel) -> Vec<Vec<EdgeId>> {
+    let mut c = Config::preset("predicate").unwrap();
+    c.set("analysis.intModel", model_name(model)).unwrap();
+    c.set("limits.steps", "5000").unwrap();
+    let mut v = build_verifier(p.clone(), &c, false).unwrap();
+    let events = v.run();
+    events
+        .into_iter()
+        .filter_map(|e| match e {
+            Event::Refinement { path, .. } => Some(path),
+            _ => None,
+        })
+        .collect()
+}
+
+fn job(p: &Arc<Program>, path: &[EdgeId], model: IntModel, direction: Direction) -> InterpolationJob {
+    let c = Config::preset("predicate").unwrap();
+    let blocks = engine::build::predicate_options(&c).blocks;
+    let mut j = InterpolationJob::new(p.clone(), path, blocks, Encoding::wrapped(model), direction);
+    interpolate(&mut j, &mut z3());
+    j
+}
+
+/// Checks the sequence-interpolant conditions of a finished job.
+fn check_sequence(p: &Program, j: &InterpolationJob, model: IntModel, what: &str) {
+    let enc = Encoding::wrapped(model);
+    let bp = j.block_path();
+    let m = bp.blocks.len();
+    assert!(m >= 2, "{what}: a refuted path has a cut");
+    assert_eq!(bp.cuts.len(), m - 1, "{what}");
+    assert!(j.failures().is_empty(), "{what}: {:?}", j.failures());
+    let its: Vec<Term> = j.interpolants().iter().map(|i| i.clone().expect("every cut has an interpolant")).collect();
+    assert_eq!(its.len(), m - 1);
+    let mut z3 = z3();
+    // The path itself is infeasible.
+    let all: Vec<Term> = bp.blocks.iter().flatten().cloned().collect();
+    let mut path = all.clone();
+    path.extend(ranges(p, enc, &all));
+    assert_eq!(status(path, &mut z3), Status::Unsat, "{what}: the refuted path is infeasible");
+    // B₁ ⇒ I₁
+    assert!(entails(p, enc, &bp.blocks[0], &its[0], &mut z3), "{what}: B1 ⇏ I1 = {}", its[0].pretty());
+    // Iᵢ ∧ Bᵢ₊₁ ⇒ Iᵢ₊₁
+    for i in 1..m - 1 {
+        let mut premises = vec![its[i - 1].clone()];
+        premises.extend(bp.blocks[i].iter().cloned());
+        assert!(entails(p, enc, &premises, &its[i], &mut z3), "{what}: I{i} ∧ B{} ⇏ I{}", i + 1, i + 1);
+    }
+    // Iₘ₋₁ ∧ Bₘ unsat
+    let mut last = vec![its[m - 2].clone()];
+    last.extend(bp.blocks[m - 1].iter().cloned());
+    assert!(entails(p, enc, &last, &Term::bool(false), &mut z3), "{what}: I{} ∧ B{m} is satisfiable", m - 1);
+    // Each interpolant speaks about the cut's shared SSA names only.
+    for (i, (it, cut)) in its.iter().zip(&bp.cuts).enumerate() {
+        for name in it.vars().keys() {
+            assert!(cut.shared.contains(name), "{what}: I{} mentions {name}, not shared at the cut", i + 1);
+        }
+    }
+    // The predicates: program variables without versions.
+    for (cut, preds) in j.predicates() {
+        for q in preds {
+            for name in q.vars().keys() {
+                let v = parse_var_name(name).unwrap_or_else(|| panic!("{what}: predicate variable {name} at {}", cut.location));
+                assert!((v.0 as usize) < p.variables.len(), "{what}: {name}");
+            }
+        }
+    }
+}
+
+fn check_program(src: &str, model: IntModel, min_paths: usize) {
+    let p = program(src);
+    let paths = refuted_paths(&p, model);
+    assert!(paths.len() >= min_paths, "{model:?}: only {} refinements", paths.len());
+    for (k, path) in paths.iter().enumerate() {
+        for direction in [Direction::Weakest, Direction::Strongest] {
+            let what = format!("{model:?} path {k} {}", direction.name());
+            let j = job(&p, path, model, direction);
+            check_sequence(&p, &j, model, &what);
+            // Determinism: the same path gives the same interpolants and
+            // predicates (a fresh z3, a fresh job).
+            let again = job(&p, path, model, direction);
+            assert_eq!(j.interpolants(), again.interpolants(), "{what}");
+            assert_eq!(j.predicates(), again.predicates(), "{what}");
+        }
+    }
+}
+
+#[test]
+fn lockstep_loop_interpolants_are_sequence_interpolants() {
+    check_program(LOCKSTEP, IntModel::Math, 1);
+    check_program(LOCKSTEP, IntModel::C, 1);
+}
+
+#[test]
+fn flag_guard_interpolants_are_sequence_interpolants() {
+    check_program(FLAG, IntModel::Math, 1);
+    check_program(FLAG, IntModel::C, 1);
+}
+
+#[test]
+fn call_in_a_loop_interpolants_are_sequence_interpolants() {
+    check_program(CALL, IntModel::Math, 1);
+    check_program(CALL, IntModel::C, 1);
+}
+
+#[test]
+fn nested_loop_interpolants_are_sequence_interpolants() {
+    check_program(NESTED, IntModel::Math, 2);
+}
+
+#[test]
+fn weakest_generalizes_the_lockstep_loop_to_x_equals_y() {
+    // The first refuted path leaves the loop at once (x = y = 0): WEAKEST
+    // gives the loop head x == y, which holds for every iteration.
+    let p = program(LOCKSTEP);
+    let path = refuted_paths(&p, IntModel::Math).remove(0);
+    let weakest = job(&p, &path, IntModel::Math, Direction::Weakest);
+    let shown: Vec<String> = weakest
+        .predicates()
+        .iter()
+        .flat_map(|(_, ps)| ps.iter().map(|q| engine::cpas::predicate::show_predicate(&p, q)))
+        .collect();
+    assert!(shown.iter().any(|s| s == "main::x == main::y" || s == "main::y == main::x"), "{shown:?}");
+    // STRONGEST describes the one prefix: x and y are both 0 there.
+    let strongest = job(&p, &path, IntModel::Math, Direction::Strongest);
+    let first = strongest.interpolants()[0].clone().expect("an interpolant");
+    let mut z3 = z3();
+    let x_is_0 = Term::eq(Term::var(&bp_name(&p, &strongest, "x"), smt::Sort::Int), Term::int(0));
+    assert!(entails(&p, Encoding::wrapped(IntModel::Math), &[first], &x_is_0, &mut z3));
+}
+
+/// The SSA name of `name` shared at the first cut of the job.
+fn bp_name(p: &Program, j: &InterpolationJob, name: &str) -> String {
+    let v = var(p, name);
+    let prefix = format!("v{}@", v.0);
+    j.block_path().cuts[0].shared.iter().find(|n| n.starts_with(&prefix)).expect("x is shared").to_string()
+}

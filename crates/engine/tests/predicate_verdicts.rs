@@ -1,0 +1,213 @@
+//! Verdicts of predicate analysis (presets `predicate` and
+//! `predicate-cartesian`, both integer models) on small programs with known
+//! answers, through `engine::cegar::build_verifier` with the native z3:
+//! safe loops that need one to six refinements, a call, real bugs found
+//! after refinements, overflow that makes a "math-safe" program unsafe in
+//! C, where the Cartesian abstraction is too weak for the interpolants'
+//! predicates, Listing 2.1 of the octagon thesis, and the ABE merge keeping
+//! one state per location through a chain of branches.
+
+use engine::cegar::build_verifier;
+use engine::trace::Event;
+use engine::view::Statistics;
+use engine::{Config, Stepper, Verdict};
+use minic::IntModel;
+use std::sync::Arc;
+
+const BOOLEAN: &str = "predicate";
+const CARTESIAN: &str = "predicate-cartesian";
+
+/// What a run must give: the verdict and, when given, the refinements.
+#[derive(Clone, Copy, Debug)]
+struct Expect {
+    verdict: Verdict,
+    refinements: Option<u64>,
+}
+
+const fn expect(verdict: Verdict, refinements: u64) -> Expect {
+    Expect { verdict, refinements: Some(refinements) }
+}
+
+const fn just(verdict: Verdict) -> Expect {
+    Expect { verdict, refinements: None }
+}
+
+use Verdict::{False, True, Unknown};
+
+/// A program and its expected result per (preset, model); `None` = not run
+/// (too slow under that model, see the notes).
+struct Case {
+    name: &'static str,
+    src: &'static str,
+    /// (predicate, c), (predicate, math), (cartesian, c), (cartesian, math).
+    expect: [Option<Expect>; 4],
+}
+
+fn cases() -> Vec<Case> {
+    let all = |e: Expect| [Some(e); 4];
+    vec![
+        // x == y after a lockstep loop: one refinement gives x == y.
+        Case { name: "lockstep", src: include_str!("programs/predicate/lockstep.c"), expect: all(expect(True, 1)) },
+        // Swapping a and b keeps a != b: one refinement.
+        Case { name: "parity", src: include_str!("programs/predicate/parity.c"), expect: all(expect(True, 1)) },
+        // A call whose result the block's formula decides: no refinement.
+        Case { name: "callsafe", src: include_str!("programs/predicate/callsafe.c"), expect: all(expect(True, 0)) },
+        // The WEAKEST interpolant of the exit is `i == 10 || 10 <= i`'s
+        // negation: two predicates whose Boolean combination `i <= 10` is
+        // inductive; the Cartesian abstraction cannot keep the disjunction,
+        // finds the same path again and stops (UNKNOWN, no progress).
+        Case {
+            name: "counter",
+            src: include_str!("programs/predicate/counter.c"),
+            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(Unknown, 1)), Some(expect(Unknown, 1))],
+        },
+        Case {
+            name: "flag",
+            src: include_str!("programs/predicate/flag.c"),
+            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(Unknown, 1)), Some(expect(Unknown, 1))],
+        },
+        // A call inside the loop.
+        Case {
+            name: "callloop",
+            src: include_str!("programs/predicate/callloop.c"),
+            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(Unknown, 1)), Some(expect(Unknown, 1))],
+        },
+        // Nested loops: six refinements. Under c the interpolants of the
+        // wrapped encoding give many range-like predicates and the run takes
+        // minutes, so only math.
+        Case {
+            name: "nested",
+            src: include_str!("programs/predicate/nested.c"),
+            expect: [None, Some(expect(True, 6)), None, Some(expect(True, 6))],
+        },
+        Case {
+            name: "twoloops",
+            src: include_str!("programs/predicate/twoloops.c"),
+            expect: [None, Some(expect(True, 3)), Some(expect(Unknown, 1)), Some(expect(Unknown, 1))],
+        },
+        // Real bugs: found at once, or after unrolling the loop twice.
+        Case { name: "eq42", src: include_str!("programs/predicate/eq42.c"), expect: all(expect(False, 0)) },
+        Case { name: "loop2", src: include_str!("programs/predicate/loop2.c"), expect: all(expect(False, 2)) },
+        // Overflow: x > 0 && x + 1 <= 0 only with int wrap-around; an
+        // unsigned char at 255 plus one is 0 only in C.
+        Case {
+            name: "overflow",
+            src: include_str!("programs/predicate/overflow.c"),
+            expect: [Some(just(False)), Some(just(True)), Some(just(False)), Some(just(True))],
+        },
+        Case {
+            name: "uwrap",
+            src: include_str!("programs/predicate/uwrap.c"),
+            expect: [Some(just(False)), Some(just(True)), Some(just(False)), Some(just(True))],
+        },
+    ]
+}
+
+fn config(preset: &str, model: IntModel) -> Config {
+    let mut c = Config::preset(preset).unwrap();
+    c.set("analysis.intModel", if model == IntModel::C { "C" } else { "MATH" }).unwrap();
+    c.set("limits.steps", "20000").unwrap();
+    c
+}
+
+struct Outcome {
+    verdict: Verdict,
+    reason: String,
+    confirmed: Option<bool>,
+    stats: Statistics,
+    events: Vec<Event>,
+}
+
+fn run(src: &str, preset: &str, model: IntModel) -> Outcome {
+    let p = Arc::new(cfa::from_source(src).expect("the test program parses"));
+    let mut v = build_verifier(p, &config(preset, model), false).unwrap();
+    let events = v.run();
+    let (verdict, reason) = v.outcome().expect("the run finished");
+    Outcome { verdict, reason: reason.to_string(), confirmed: v.confirmed(), stats: Statistics::of(&events), events }
+}
+
+#[test]
+fn the_table_of_verdicts() {
+    let runs = [(BOOLEAN, IntModel::C), (BOOLEAN, IntModel::Math), (CARTESIAN, IntModel::C), (CARTESIAN, IntModel::Math)];
+    let mut failures = Vec::new();
+    for case in cases() {
+        for ((preset, model), expected) in runs.iter().zip(case.expect) {
+            let Some(e) = expected else { continue };
+            let o = run(case.src, preset, *model);
+            let what = format!("{} {preset} {model:?}", case.name);
+            println!("{what}: {:?} after {} refinements — {}", o.verdict, o.stats.refinements, o.reason);
+            if o.verdict != e.verdict {
+                failures.push(format!("{what}: {:?}, expected {:?} ({})", o.verdict, e.verdict, o.reason));
+                continue;
+            }
+            if o.verdict == False && o.confirmed != Some(true) {
+                failures.push(format!("{what}: FALSE without a confirmed error path"));
+            }
+            if o.verdict == Unknown && !o.reason.contains("no progress") {
+                failures.push(format!("{what}: UNKNOWN for another reason: {}", o.reason));
+            }
+            if let Some(k) = e.refinements {
+                if o.stats.refinements != k {
+                    failures.push(format!("{what}: {} refinements, expected {k}", o.stats.refinements));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_confirmed_overflow_under_c_replays_with_int_max() {
+    for preset in [BOOLEAN, CARTESIAN] {
+        let p = Arc::new(cfa::from_source(include_str!("programs/predicate/overflow.c")).unwrap());
+        let mut v = build_verifier(p.clone(), &config(preset, IntModel::C), false).unwrap();
+        v.run();
+        assert_eq!(v.outcome().map(|o| o.0), Some(False));
+        assert_eq!(v.inputs(), &[i32::MAX as i128], "{preset}: the only input that overflows");
+        let ex = engine::feasibility::replay(&p, v.inputs(), IntModel::C, 10_000);
+        assert!(matches!(ex.outcome, concrete::Outcome::ReachedError { .. }), "{preset}");
+        // Under math the same program is TRUE with the integer-model caveat.
+        let o = run(include_str!("programs/predicate/overflow.c"), preset, IntModel::Math);
+        assert_eq!(o.verdict, True);
+        assert!(o.reason.contains("mathematical integers only"), "{}", o.reason);
+    }
+}
+
+#[test]
+fn listing_2_1_is_true_and_no_predicate_mentions_ticks() {
+    let src = include_str!("../../../static/examples/octagon-listing2-1.c");
+    for preset in [BOOLEAN, CARTESIAN] {
+        for model in [IntModel::C, IntModel::Math] {
+            let o = run(src, preset, model);
+            assert_eq!(o.verdict, True, "{preset} {model:?}: {}", o.reason);
+            // The block from the loop exit to ERROR is infeasible on its own
+            // (flag <= 0 and flag > 0 both fail): no refinement, no predicate.
+            assert_eq!(o.stats.refinements, 0, "{preset} {model:?}");
+            let predicates: Vec<String> = o
+                .events
+                .iter()
+                .flat_map(|e| match e {
+                    Event::Refinement { predicates, predicates_added, .. } => {
+                        predicates.iter().chain(predicates_added).map(|p| p.predicate.clone()).collect()
+                    }
+                    _ => Vec::new(),
+                })
+                .collect();
+            assert!(predicates.iter().all(|p| !p.contains("ticks")), "{preset} {model:?}: {predicates:?}");
+        }
+    }
+}
+
+#[test]
+fn abe_keeps_one_state_per_location_through_a_chain_of_branches() {
+    // Ten sequential ifs in one block. Each state merged into another is
+    // covered by the result; before, it stayed in the reached set too and
+    // every branch doubled the states (and the size of φ).
+    for preset in [BOOLEAN, CARTESIAN] {
+        let o = run(include_str!("programs/predicate/diamonds.c"), preset, IntModel::Math);
+        assert_eq!(o.verdict, True, "{}", o.reason);
+        assert_eq!(o.stats.merges_replaced, 10, "{preset}: one merge per join point");
+        assert!(o.stats.created <= 60, "{preset}: {} states created", o.stats.created);
+        assert!(o.stats.covered >= 10, "{preset}: each merged-in state is covered ({} covered)", o.stats.covered);
+    }
+}
