@@ -46,19 +46,19 @@ fn predicates_are_graded_as_a_set_of_atoms_without_giving_the_missing_ones_away(
 fn the_same_block_has_a_boolean_and_a_cartesian_abstraction() {
     let boolean = exercise("predicate-boolean");
     let cartesian = exercise("predicate-cartesian");
-    let fb = check_sync(&boolean, &Answer::Abstraction { choice: 2 });
+    let fb = check_sync(&boolean, &Answer::Abstraction { choice: 3 });
     assert!(fb.correct, "{}", fb.explanation);
-    assert!(fb.explanation.contains("boolean abstraction of s63"), "{}", fb.explanation);
+    assert!(fb.explanation.contains("boolean abstraction of s22"), "{}", fb.explanation);
     let fb = check_sync(&cartesian, &Answer::Abstraction { choice: 4 });
     assert!(fb.correct, "{}", fb.explanation);
-    assert!(fb.explanation.contains("cartesian abstraction of s63"), "{}", fb.explanation);
+    assert!(fb.explanation.contains("cartesian abstraction of s22"), "{}", fb.explanation);
 
     // The Boolean answer is wrong for the Cartesian abstraction, and its
     // feedback names neither ψ' nor the right choice.
-    let fb = check_sync(&cartesian, &Answer::Abstraction { choice: 2 });
+    let fb = check_sync(&cartesian, &Answer::Abstraction { choice: 3 });
     assert!(!fb.correct);
     let text = format!("{} {}", fb.explanation, fb.details.join(" "));
-    assert!(text.contains("`mode != 0 || x == 0` is not ψ' of s63"), "{text}");
+    assert!(text.contains("`mode == 0 && x == 0 || mode != 0 && x != 0` is not ψ' of s22"), "{text}");
     assert!(!text.contains("`true`") && !text.contains("ψ' ="), "{text}");
     assert!(!check_sync(&cartesian, &Answer::Abstraction { choice: 9 }).correct);
 }

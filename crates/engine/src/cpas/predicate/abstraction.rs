@@ -2,7 +2,7 @@
 //! strongest Boolean combination of the location's predicates implied by
 //! ψ ∧ φ (Graf–Saïdi; Ball, Podelski, Rajamani for the Cartesian
 //! variant), asked of the SMT solver through the run's
-//! [`SolverOracle`](crate::solver::SolverOracle).
+//! [`SolverOracle`].
 //!
 //! * **Boolean abstraction** (`cpa.predicate.abstraction.cartesian =
 //!   false`): all-SAT over the predicates. A Boolean variable `b_i` names
