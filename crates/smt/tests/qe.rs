@@ -89,9 +89,10 @@ fn z3_eliminates_quantifiers_over_the_integers() {
     let (_, answer) = eliminate(&mut z3, Term::and(vec![Term::lt(v("x"), Term::int(0)), Term::lt(Term::int(5), v("x"))]), &["x"]);
     assert_eq!(formula_of(answer), Term::bool(false));
 
-    // ∃x. x·x = y: z3 keeps the quantifier, which is a failure, not a formula.
+    // ∃x. x·x = y: qe keeps the quantifier and qe2 gives up (the script's
+    // fallback), which is a failure, not a formula.
     let (_, answer) = eliminate(&mut z3, Term::eq(Term::mul(v("x"), v("x")), v("y")), &["x"]);
-    assert!(matches!(answer, QeAnswer::Failed(ref r) if r.contains("quantifier")), "{answer:?}");
+    assert!(matches!(answer, QeAnswer::Failed(_)), "{answer:?}");
 }
 
 #[test]
