@@ -462,25 +462,11 @@ impl Verifier {
         if self.stage.pivot && self.restart_from_pivot(&old, &precision) {
             return;
         }
-        match build_analysis_refined(self.program.clone(), &self.stage.config, self.record_views, Some(&precision)) {
-            Ok(mut a) => {
-                if self.detached {
-                    a.set_solver(None);
-                }
-                self.stage.analysis = a;
-                self.stage.precision = precision;
-                self.iteration += 1;
-                self.emit(Event::Restart {
-                    configuration: format!(
-                        "{}, CEGAR iteration {} from the initial state, precision {precision_text}",
-                        self.stage.name,
-                        iteration + 1
-                    ),
-                    iteration: self.iteration,
-                });
-            }
-            Err(e) => self.finish(Verdict::Unknown, e.message),
-        }
+        let built = build_analysis_refined(self.program.clone(), &self.stage.config, self.record_views, Some(&precision));
+        self.stage.precision = precision;
+        let configuration =
+            format!("{}, CEGAR iteration {} from the initial state, precision {precision_text}", self.stage.name, iteration + 1);
+        self.start_iteration(built, configuration);
     }
 
     /// CEGAR for predicate analysis: interpolants along the infeasible
@@ -584,28 +570,31 @@ impl Verifier {
         if self.stage.pivot && self.restart_from_predicate_pivot(&precision) {
             return;
         }
-        match crate::build::build_analysis_with(
+        let built = crate::build::build_analysis_with(
             self.program.clone(),
             &self.stage.config,
             self.record_views,
             None,
             Some(&precision),
-        ) {
+        );
+        self.stage.predicates = precision;
+        let configuration =
+            format!("{}, CEGAR iteration {} from the initial state, predicates {precision_text}", self.stage.name, iteration + 1);
+        self.start_iteration(built, configuration);
+    }
+
+    /// A new CEGAR iteration from the initial state with the analysis
+    /// `built` for the refined precision (a [`Event::Restart`] saying
+    /// `configuration`), or UNKNOWN when it cannot be built.
+    fn start_iteration(&mut self, built: Result<Analysis, ConfigError>, configuration: String) {
+        match built {
             Ok(mut a) => {
                 if self.detached {
                     a.set_solver(None);
                 }
                 self.stage.analysis = a;
-                self.stage.predicates = precision;
                 self.iteration += 1;
-                self.emit(Event::Restart {
-                    configuration: format!(
-                        "{}, CEGAR iteration {} from the initial state, predicates {precision_text}",
-                        self.stage.name,
-                        iteration + 1
-                    ),
-                    iteration: self.iteration,
-                });
+                self.emit(Event::Restart { configuration, iteration: self.iteration });
             }
             Err(e) => self.finish(Verdict::Unknown, e.message),
         }
