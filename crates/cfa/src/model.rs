@@ -83,6 +83,15 @@ pub struct Function {
     pub span: Span,
 }
 
+impl Function {
+    /// The variables of one activation of the function — parameters,
+    /// locals, then the return slot: what the analyses save in a frame at a
+    /// call and restore at the return, so recursion keeps activations apart.
+    pub fn frame_variables(&self) -> Vec<VarId> {
+        self.params.iter().chain(self.locals.iter()).chain(self.ret.iter()).copied().collect()
+    }
+}
+
 /// What kind of location a node is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -227,6 +236,10 @@ impl Program {
         self.node(id).outgoing.iter().map(move |e| self.edge(*e))
     }
     /// The function with this source name, if defined.
+    /// [`Function::frame_variables`] of function `f` (none for an unknown id).
+    pub fn frame_variables(&self, f: FuncId) -> Vec<VarId> {
+        self.functions.get(f.0 as usize).map(Function::frame_variables).unwrap_or_default()
+    }
     pub fn function_by_name(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }

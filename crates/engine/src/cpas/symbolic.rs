@@ -31,7 +31,7 @@
 
 use crate::cpa::{AbstractDomain, Cpa, MergeOperator, MergeSep, StopOperator, StopSep, TransferError, TransferRelation};
 use crate::state_view::{ComponentView, SymbolicBinding, ViewContent};
-use cfa::{Edge, EdgeKind, Expr, FuncId, NodeId, Program, Rhs, VarId};
+use cfa::{Edge, EdgeKind, Expr, NodeId, Program, Rhs, VarId};
 use minic::{IntModel, IntType};
 use smt::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, Node, Term, Theory, Value};
 use std::collections::BTreeMap;
@@ -222,13 +222,6 @@ impl SymbolicSemantics {
         self.program.variables.get(var.0 as usize).map(|v| v.ty).unwrap_or(IntType::Int)
     }
 
-    fn frame_vars(&self, f: FuncId) -> Vec<VarId> {
-        let Some(func) = self.program.functions.get(f.0 as usize) else { return vec![] };
-        let mut vars: Vec<VarId> = func.params.iter().chain(func.locals.iter()).copied().collect();
-        vars.extend(func.ret);
-        vars
-    }
-
     fn var_name(&self, var: VarId) -> String {
         self.program.variables.get(var.0 as usize).map(|v| v.name.clone()).unwrap_or_default()
     }
@@ -298,7 +291,7 @@ impl SymbolicSemantics {
                         .zip(args)
                         .map(|(p, a)| self.value(&mut env, a, self.var_type(*p), &self.var_name(*p)))
                         .collect();
-                    let vars = self.frame_vars(*callee);
+                    let vars = self.program.frame_variables(*callee);
                     let saved: SymBindings =
                         vars.iter().filter_map(|v| env.state.values.get(v).map(|t| (*v, t.clone()))).collect();
                     for v in &vars {
@@ -325,7 +318,7 @@ impl SymbolicSemantics {
                         }
                         _ => None,
                     };
-                    for v in self.frame_vars(*callee) {
+                    for v in self.program.frame_variables(*callee) {
                         env.state.values.remove(&v);
                     }
                     if let Some(saved) = env.state.frames.pop() {

@@ -159,15 +159,6 @@ impl ValueCpa {
         }
     }
 
-    /// The variables of a function's activation: parameters, locals,
-    /// temporaries and the return slot.
-    fn frame_vars(&self, f: cfa::FuncId) -> Vec<VarId> {
-        let Some(func) = self.program.functions.get(f.0 as usize) else { return vec![] };
-        let mut vars: Vec<VarId> = func.params.iter().chain(func.locals.iter()).copied().collect();
-        vars.extend(func.ret);
-        vars
-    }
-
     /// Decides `[cond]` (`positive`) or `[!(cond)]`: `None` = infeasible,
     /// otherwise the (possibly strengthened) state.
     fn assume(&self, state: &ValueState, cond: &Expr, positive: bool) -> Option<ValueState> {
@@ -237,7 +228,7 @@ impl TransferRelation for ValueCpa {
             }
             EdgeKind::Call { callee, args, .. } => {
                 let arg_values: Vec<Option<i128>> = args.iter().map(|a| self.eval(state, a)).collect();
-                let vars = self.frame_vars(*callee);
+                let vars = self.program.frame_variables(*callee);
                 let saved: Bindings = vars.iter().filter_map(|v| state.get(*v).map(|x| (*v, x))).collect();
                 for v in &vars {
                     next.values.remove(v);
@@ -251,7 +242,7 @@ impl TransferRelation for ValueCpa {
             EdgeKind::Return { callee, result, .. } => {
                 let ret = self.program.functions.get(callee.0 as usize).and_then(|f| f.ret);
                 let value = ret.and_then(|r| state.get(r));
-                for v in self.frame_vars(*callee) {
+                for v in self.program.frame_variables(*callee) {
                     next.values.remove(&v);
                 }
                 if let Some(saved) = next.frames.pop() {

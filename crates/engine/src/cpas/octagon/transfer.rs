@@ -253,9 +253,7 @@ impl OctagonCpa {
     /// The variables of an activation of `f`: parameters, locals and
     /// temporaries, the return slot.
     pub(super) fn frame_vars(&self, f: FuncId) -> Vec<usize> {
-        let Some(func) = self.program.functions.get(f.0 as usize) else { return vec![] };
-        let mut vars: Vec<usize> = func.params.iter().chain(func.locals.iter()).map(|v| v.0 as usize).collect();
-        vars.extend(func.ret.map(|v| v.0 as usize));
+        let mut vars: Vec<usize> = self.program.frame_variables(f).into_iter().map(|v| v.0 as usize).collect();
         vars.sort_unstable();
         vars.dedup();
         vars

@@ -220,12 +220,6 @@ impl EncodeEnv for Env<'_> {
 }
 
 impl PathFormulaBuilder<'_> {
-    /// The callee's variables, saved and restored around a call.
-    fn frame_vars(&self, callee: cfa::FuncId) -> Vec<VarId> {
-        let Some(f) = self.program.functions.get(callee.0 as usize) else { return Vec::new() };
-        f.params.iter().chain(f.locals.iter()).chain(f.ret.iter()).copied().collect()
-    }
-
     /// φ extended by `edge`: the constraints it adds and the new versions.
     /// An assume edge whose condition folds to `false` gives `None`.
     pub fn step(&self, pf: &PathFormula, edge: &Edge) -> Option<PathFormula> {
@@ -257,7 +251,7 @@ impl PathFormulaBuilder<'_> {
             EdgeKind::Call { callee, args, .. } => {
                 let params = self.program.functions.get(callee.0 as usize).map(|f| f.params.clone()).unwrap_or_default();
                 let values: Vec<(Term, IntType)> = args.iter().map(|a| (env.value(a), a.ty())).collect();
-                let vars = self.frame_vars(*callee);
+                let vars = self.program.frame_variables(*callee);
                 let saved: BTreeMap<VarId, Option<u32>> =
                     vars.iter().map(|v| (*v, Some(env.pf.current.get(v).copied().unwrap_or(0)))).collect();
                 env.pf.frames.push(saved);
