@@ -329,21 +329,9 @@ impl Verifier {
                 self.decide(p.target, p.path, p.reason, check);
             }
             Awaiting::Interpolation(mut job, check) => {
-                let answer = match job.next_elimination() {
-                    Some(_) => {
-                        let sort_of = crate::cpas::predicate::abstraction::sort_of_ssa(&self.program, job.encoding());
-                        match smt::parse_qe_answer(output, &sort_of) {
-                            smt::QeAnswer::Formula(t) => {
-                                format!("eliminated: {}", crate::cpas::predicate::show_ssa(&self.program, &t))
-                            }
-                            smt::QeAnswer::Failed(why) => format!("failed: {why}"),
-                        }
-                    }
-                    None => String::new(),
-                };
+                let answer = job.answer(output);
                 self.emit(Event::SolverQuery { id: self.queries, smtlib: p.query.smtlib.clone(), answer });
                 self.queries += 1;
-                job.answer(output);
                 self.continue_interpolation(job, p.path, check);
             }
             Awaiting::TargetConstraints(count) => {
@@ -448,14 +436,7 @@ impl Verifier {
                 ),
             );
         }
-        if self.stage.refinements >= self.stage.max_refinements {
-            return self.stage_end(
-                Verdict::Unknown,
-                format!("CEGAR gave up after cegar.maxIterations = {} refinements", self.stage.max_refinements),
-            );
-        }
-        self.stage.refinements += 1;
-        let iteration = self.stage.refinements as u32;
+        let Some(iteration) = self.count_refinement() else { return };
         let precision_text = refined.precision.describe(&self.program);
         self.emit(refinement::refinement_event(&self.program, &old, &refined, path, &check.check, iteration));
         let precision = Arc::new(refined.precision);
@@ -544,14 +525,7 @@ impl Verifier {
                 ),
             );
         }
-        if self.stage.refinements >= self.stage.max_refinements {
-            return self.stage_end(
-                Verdict::Unknown,
-                format!("CEGAR gave up after cegar.maxIterations = {} refinements", self.stage.max_refinements),
-            );
-        }
-        self.stage.refinements += 1;
-        let iteration = self.stage.refinements as u32;
+        let Some(iteration) = self.count_refinement() else { return };
         let precision_text = precision.describe(&self.program);
         let added_text = added.iter().map(|e| format!("{} {}", e.predicate, e.scope)).collect::<Vec<_>>().join(", ");
         self.emit(Event::Refinement {
@@ -581,6 +555,20 @@ impl Verifier {
         let configuration =
             format!("{}, CEGAR iteration {} from the initial state, predicates {precision_text}", self.stage.name, iteration + 1);
         self.start_iteration(built, configuration);
+    }
+
+    /// Counts one more refinement and returns its CEGAR iteration (1-based),
+    /// or ends the stage with UNKNOWN when `cegar.maxIterations` is used up.
+    fn count_refinement(&mut self) -> Option<u32> {
+        if self.stage.refinements >= self.stage.max_refinements {
+            self.stage_end(
+                Verdict::Unknown,
+                format!("CEGAR gave up after cegar.maxIterations = {} refinements", self.stage.max_refinements),
+            );
+            return None;
+        }
+        self.stage.refinements += 1;
+        Some(self.stage.refinements as u32)
     }
 
     /// A new CEGAR iteration from the initial state with the analysis

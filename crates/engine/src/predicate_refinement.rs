@@ -227,21 +227,27 @@ impl InterpolationJob {
         self.next_elimination().map(|e| e.to_smtlib())
     }
 
-    /// Takes the solver's output for [`Self::next_query`] and moves on.
-    pub fn answer(&mut self, output: &str) {
+    /// Takes the solver's output for [`Self::next_query`] and moves on;
+    /// returns what the solver log shows as its answer (`eliminated: …` in
+    /// mini-C, or `failed: …`; empty when no query was pending).
+    pub fn answer(&mut self, output: &str) -> String {
         if self.done() {
-            return;
+            return String::new();
         }
         let sort_of = sort_of_ssa(&self.program, self.enc);
         let i = self.next;
-        let result = match smt::parse_qe_answer(output, &sort_of) {
-            QeAnswer::Formula(t) => Some(match self.direction {
-                Direction::Strongest => t,
-                Direction::Weakest => Term::not(t),
-            }),
+        let (result, log) = match smt::parse_qe_answer(output, &sort_of) {
+            QeAnswer::Formula(t) => {
+                let log = format!("eliminated: {}", show_ssa(&self.program, &t));
+                let interpolant = match self.direction {
+                    Direction::Strongest => t,
+                    Direction::Weakest => Term::not(t),
+                };
+                (Some(interpolant), log)
+            }
             QeAnswer::Failed(why) => {
                 self.failures.push(format!("cut {}: {why}", i + 1));
-                None
+                (None, format!("failed: {why}"))
             }
         };
         // A failed elimination breaks the induction: go on from the
@@ -260,6 +266,7 @@ impl InterpolationJob {
         if self.direction == Direction::Weakest && i == 0 {
             self.next = usize::MAX;
         }
+        log
     }
 
     /// The interpolants per cut (SSA terms), once done.
