@@ -363,33 +363,19 @@ impl<C: Cpa> Reachability<C> {
     /// it, in path order (following, for merge results, the newly merged
     /// state, and for adjusted states the state they were adjusted from).
     pub fn target_path(&self) -> Option<Vec<(StateId, EdgeId)>> {
-        let mut cur = self.target?;
-        let mut steps = Vec::new();
-        // Each step goes to a state with a smaller id, so this terminates.
-        loop {
-            match &self.states[cur.0 as usize].origin {
-                Origin::Initial => break,
-                Origin::Transfer { parent, edge } => {
-                    steps.push((cur, *edge));
-                    cur = *parent;
-                }
-                Origin::Precision { of } => cur = *of,
-                Origin::Merge { new, .. } => cur = *new,
-            }
-        }
-        steps.reverse();
-        Some(steps)
+        self.target_paths(1).into_iter().next()
     }
 
-    /// Up to `limit` error paths to the target state: every choice at
-    /// merge results between the new and the reached operand (a merged
-    /// state stands for the paths of both, e.g. the disjunction of two path
-    /// formulas); the first is [`Reachability::error_path`].
-    pub fn error_paths(&self, limit: usize) -> Vec<Vec<EdgeId>> {
+    /// Up to `limit` ARG paths from the initial state to the target state,
+    /// as in [`Reachability::target_path`] but taking, at merge results,
+    /// either the new or the reached operand (a merged state stands for the
+    /// paths of both, e.g. the disjunction of two path formulas); the first
+    /// follows the new operands, as `target_path` does.
+    pub fn target_paths(&self, limit: usize) -> Vec<Vec<(StateId, EdgeId)>> {
         let Some(t) = self.target else { return Vec::new() };
         let mut out = Vec::new();
-        let mut stack: Vec<(StateId, Vec<EdgeId>)> = vec![(t, Vec::new())];
-        while let Some((mut cur, mut suffix)) = stack.pop() {
+        let mut stack: Vec<(StateId, Vec<(StateId, EdgeId)>)> = vec![(t, Vec::new())];
+        while let Some((mut cur, mut steps)) = stack.pop() {
             if out.len() >= limit {
                 break;
             }
@@ -397,18 +383,18 @@ impl<C: Cpa> Reachability<C> {
             loop {
                 match &self.states[cur.0 as usize].origin {
                     Origin::Initial => {
-                        suffix.reverse();
-                        out.push(suffix);
+                        steps.reverse();
+                        out.push(steps);
                         break;
                     }
                     Origin::Transfer { parent, edge } => {
-                        suffix.push(*edge);
+                        steps.push((cur, *edge));
                         cur = *parent;
                     }
                     Origin::Precision { of } => cur = *of,
                     Origin::Merge { new, reached } => {
                         if stack.len() < 4 * limit {
-                            stack.push((*reached, suffix.clone()));
+                            stack.push((*reached, steps.clone()));
                         }
                         cur = *new;
                     }
@@ -416,6 +402,13 @@ impl<C: Cpa> Reachability<C> {
             }
         }
         out
+    }
+
+    /// Up to `limit` error paths to the target state (the CFA edges of
+    /// [`Reachability::target_paths`]); the first is
+    /// [`Reachability::error_path`].
+    pub fn error_paths(&self, limit: usize) -> Vec<Vec<EdgeId>> {
+        self.target_paths(limit).into_iter().map(|p| p.into_iter().map(|(_, e)| e).collect()).collect()
     }
 
     /// The CFA edges from the initial state to the target state along the
