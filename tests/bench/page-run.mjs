@@ -1,0 +1,69 @@
+// Benchmark (run by hand, not a test): one analysis of a C file in the page,
+// as a student would start it — the file becomes the editor's program, the
+// preset is chosen, Analyze is clicked — with a fresh browser profile, so the
+// time includes Z3's first download and start when the analysis asks the
+// solver. Prints the wall time from the click to the verdict, the verdict,
+// the page's statistics, and the main thread's tasks over 50 ms during the
+// run (the longest is what a student feels as a frozen page).
+//
+//   trunk build --release
+//   node tests/bench/page-run.mjs FILE.c [PRESET]      (DIST_DIR, CHROMIUM as for tests/e2e)
+//
+// PRESET defaults to `predicate`. Environment: LIMIT (the page's step limit;
+// the page's default otherwise), TIMEOUT_MS (default 600000). The figures
+// depend on the machine and its load; nothing is asserted.
+
+import fs from 'node:fs';
+import { openBrowser } from '../e2e/harness.mjs';
+
+const [file, preset = 'predicate'] = process.argv.slice(2);
+if (!file) {
+  console.error('usage: node tests/bench/page-run.mjs FILE.c [PRESET]');
+  process.exit(2);
+}
+const program = fs.readFileSync(file, 'utf8');
+const timeout = Number(process.env.TIMEOUT_MS ?? 600_000);
+const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-page-run-', timeout });
+try {
+  const byId = (id) => page.locator(`[data-testid=${id}]`);
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
+  await page.reload();
+  await byId('cfa-listing').waitFor();
+  await byId('preset').selectOption(preset);
+  if (process.env.LIMIT) {
+    await byId('step-limit').fill(process.env.LIMIT);
+    await byId('step-limit').dispatchEvent('change');
+  }
+  await page.evaluate(() => {
+    globalThis.__longTasks = [];
+    new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
+  });
+  const start = Date.now();
+  await byId('analyze').click();
+  await page.waitForFunction(
+    (p) => {
+      const status = document.querySelector('[data-testid=run-status]');
+      return status && !status.classList.contains('computing') && status.innerText.startsWith(`${p}, `);
+    },
+    preset,
+    { timeout },
+  );
+  const wall = Date.now() - start;
+  const longTasks = await page.evaluate(() => globalThis.__longTasks);
+  console.log(`file: ${file}`);
+  console.log(`preset: ${preset}`);
+  console.log(`status: ${await byId('run-status').innerText()}`);
+  console.log(`wall time from Analyze to the verdict (Z3's first load included): ${(wall / 1000).toFixed(1)} s`);
+  console.log(
+    `main-thread tasks over 50 ms: ${longTasks.length}; longest ${Math.max(0, ...longTasks).toFixed(0)} ms; ` +
+      `sum ${longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms`,
+  );
+  await byId('run-end').click();
+  await byId('verdict').waitFor();
+  console.log(`statistics:\n${await byId('stats').innerText()}`);
+  if (pageErrors.length) console.log(`page errors: ${pageErrors.join('\n')}`);
+} finally {
+  await close();
+}
