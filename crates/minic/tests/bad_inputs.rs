@@ -523,10 +523,8 @@ fn a_megabyte_of_valid_code_parses() {
         i += 1;
     }
     src.push_str("int main() { return f0(1, 2u); }\n");
-    let start = std::time::Instant::now();
+    // Its speed is measured by `cargo bench -p cfa --bench frontend`, not here.
     let out = minic::parse(&src);
     assert!(out.diagnostics.is_empty(), "{:?}", &out.diagnostics[..out.diagnostics.len().min(3)]);
     assert_eq!(out.unit.expect("parses").items.len(), i + 2);
-    // Generous even for unoptimized builds; catches accidental quadratic work.
-    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
 }

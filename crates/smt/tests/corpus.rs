@@ -111,10 +111,10 @@ fn a_query_over_time_is_cut_off() {
         Term::eq(Term::add(cube(v("x")), Term::add(cube(v("y")), cube(v("z")))), Term::int(33)),
         Term::lt(Term::int(1000), Term::mul(v("x"), v("x"))),
     ]);
-    let t = Instant::now();
+    // Cut off, the query is `unknown` (never a made-up sat or unsat); how
+    // long the cut-off takes is not asserted (no timed tests).
     let out = z.solve_text(&q.to_smtlib());
-    assert!(t.elapsed() < Duration::from_secs(5), "took {:?}", t.elapsed());
-    assert_ne!(parse_response(&out).status(), Status::Unsat, "{out}");
+    assert_eq!(parse_response(&out).status(), Status::Unknown, "{out}");
 }
 
 mod agree {
