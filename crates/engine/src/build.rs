@@ -204,7 +204,8 @@ pub fn build_analysis_with(
             _ => ctor(&program, config)?,
         });
     }
-    let composite = CompositeCpa::new(cpas);
+    let stop = if config.get("cpa.composite.stop") == "NEVER" { crate::cpa::StopKind::Never } else { crate::cpa::StopKind::Sep };
+    let composite = CompositeCpa::with_stop(cpas, stop);
     let info = RunInfo {
         cpas: composite.component_names(),
         merge: None,

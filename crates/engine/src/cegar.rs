@@ -539,6 +539,8 @@ impl Verifier {
             tracked: Vec::new(),
             predicates_added: added,
             predicates: predicate_refinement::precision_entries(&self.program, &precision),
+            thresholds_raised: Vec::new(),
+            precision_function: Vec::new(),
         });
         let precision = Arc::new(precision);
         if self.stage.pivot && self.restart_from_predicate_pivot(&precision) {
