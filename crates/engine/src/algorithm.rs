@@ -695,6 +695,7 @@ impl<C: Cpa> Reachability<C> {
                     self.phase = Phase::AwaitSolver { popped, edges, next, query };
                     return;
                 }
+                let pruned = self.cpa.take_prune_report();
                 let succ_states = match result {
                     Ok(s) => s,
                     Err(err) => return self.finish(Verdict::Unknown, err.reason),
@@ -712,9 +713,21 @@ impl<C: Cpa> Reachability<C> {
                     label: edge.label.clone(),
                     successors: succs.clone(),
                 });
+                if let (true, Some(p)) = (succs.is_empty(), pruned) {
+                    self.emit(Event::BranchPruned {
+                        from: popped,
+                        edge: edge.id,
+                        location: edge.target,
+                        reason: p.reason,
+                        detail: p.detail,
+                    });
+                }
                 for s in &succs {
                     if let Some(abstraction) = self.cpa.abstraction_report(&self.states[s.0 as usize].state) {
                         self.emit(Event::Abstraction { state: *s, abstraction });
+                    }
+                    if let Some(point) = self.cpa.abstraction_point_report(&self.states[s.0 as usize].state) {
+                        self.emit(Event::AbstractionPoint { state: *s, point });
                     }
                 }
                 self.phase = Phase::Successors { popped, edges, edge: next, succs, k: 0 };

@@ -62,6 +62,7 @@ pub const KNOWN_CPAS: &[&str] = &[
     "cpa.value.symbolic.SymbolicValueCPA",
     "cpa.constraints.ConstraintsCPA",
     "cpa.predicate.PredicateCPA",
+    "cpa.symexec.SymExecCPA",
 ];
 
 /// Every option the engine understands.
@@ -259,6 +260,24 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Predicate analysis with CEGAR: a predicate found at an abstraction location is used there only (LOCATION), at every location of its function (FUNCTION) or everywhere (GLOBAL).",
     },
     OptionDecl {
+        key: "cpa.composite.stop",
+        default: "SEP",
+        ty: OptionType::Enum(&["SEP", "NEVER"]),
+        doc: "The composite's stop operator: SEP (stop^sep: a state covered by a reached one is not added) or NEVER (stop^never: no state is ever covered, every path is explored on its own — symbolic execution's tree; needed by cpa.symexec.SymExecCPA).",
+    },
+    OptionDecl {
+        key: "symexec.abstraction",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "SymExecCPA: implicit predicate abstraction (SYMEXPA). false: standard symbolic execution (SYMEX: every path, the whole path condition checked after each assumption); true: at a loop head visited at least symexec.abstraction.threshold times before on the path, the memory is replaced by fresh symbolic values constrained only to agree with the old ones on the location's predicates, and a path whose predicate valuation repeats an earlier abstraction at that location (not p-simple) is pruned.",
+    },
+    OptionDecl {
+        key: "symexec.abstraction.threshold",
+        default: "0",
+        ty: OptionType::UInt,
+        doc: "SymExecCPA with symexec.abstraction: the initial threshold c of every loop head (abstract once the location was visited at least c times before on the path). CEGAR raises it (doubling, at least 1) at the error path's abstraction locations when interpolation finds no new predicate.",
+    },
+    OptionDecl {
         key: "solver.timeout",
         default: "10000",
         ty: OptionType::UInt,
@@ -301,6 +320,8 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
     ),
     ("symbolic", "symbolic.properties", include_str!("../../../static/config/symbolic.properties")),
     ("predicate", "predicate.properties", include_str!("../../../static/config/predicate.properties")),
+    ("symexec", "symexec.properties", include_str!("../../../static/config/symexec.properties")),
+    ("symexec-predabs", "symexec-predabs.properties", include_str!("../../../static/config/symexec-predabs.properties")),
     (
         "predicate-cartesian",
         "predicate-cartesian.properties",
@@ -352,6 +373,7 @@ pub fn uint_range(key: &str) -> (u64, u64) {
         "solver.timeout" => (1, 86_400_000),
         "cegar.maxIterations" => (0, 1_000_000),
         "limits.states" => (0, u32::MAX as u64),
+        "symexec.abstraction.threshold" => (0, 1_000_000),
         _ => (0, HUGE),
     }
 }

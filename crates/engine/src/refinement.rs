@@ -109,6 +109,8 @@ pub fn refinement_event(
         tracked,
         predicates_added: Vec::new(),
         predicates: Vec::new(),
+        thresholds_raised: Vec::new(),
+        precision_function: Vec::new(),
     }
 }
 

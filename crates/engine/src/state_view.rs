@@ -59,11 +59,94 @@ pub enum ViewContent {
         /// For an abstraction state: the predicates ψ was computed over.
         predicates: Vec<String>,
     },
+    /// SymExec CPA: a state of symbolic execution — the symbolic memory,
+    /// the whole path condition, and what the history of the path says
+    /// (visits of abstraction locations).
+    SymbolicExecution {
+        /// The symbolic memory (variables of the current activation and
+        /// globals; unknown variables are absent). Sorted by variable id.
+        memory: Vec<SymbolicBinding>,
+        /// The path condition's conjuncts over symbolic identifiers.
+        path_condition: Vec<String>,
+        /// How often each location of dom(p) was visited on the path
+        /// before this state (including this state's location).
+        visits: Vec<LocationVisits>,
+        /// Whether the transfer into this state abstracted the memory.
+        abstraction_point: bool,
+        /// The number of edges from the root of the tree (path length).
+        depth: u32,
+    },
     /// Anything else, as text.
     Text {
         /// The text.
         text: String,
     },
+}
+
+/// How often a location was visited along a path (the history of
+/// symbolic execution, as far as ABSTRACT? asks it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LocationVisits {
+    /// The location.
+    pub location: NodeId,
+    /// Visits on the path up to and including the state.
+    pub visits: u32,
+}
+
+/// Why a branch of symbolic execution has no successor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PruneReason {
+    /// The path condition became unsatisfiable: no execution takes the
+    /// branch.
+    Infeasible,
+    /// The path is not p-simple: its predicate valuation at an abstraction
+    /// location repeats an earlier abstraction there on the same path.
+    NotSimple,
+}
+
+impl PruneReason {
+    /// In words: `infeasible` or `not p-simple`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PruneReason::Infeasible => "infeasible",
+            PruneReason::NotSimple => "not p-simple",
+        }
+    }
+}
+
+/// What a symbolic-execution transfer reports when its branch has no
+/// successor (see [`crate::trace::Event::BranchPruned`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PruneView {
+    /// Infeasible or not p-simple.
+    pub reason: PruneReason,
+    /// What decided it, in words.
+    pub detail: String,
+}
+
+/// One abstraction point of symbolic execution with implicit predicate
+/// abstraction, for the trace: the memory m became fresh m_A and the path
+/// condition got eq(P, m, m_A) ∧ simple(P, l, m_A, h).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbstractionPointView {
+    /// The abstraction location l.
+    pub location: NodeId,
+    /// Visits of l on the path before this one.
+    pub visits: u32,
+    /// Its threshold c in the precision.
+    pub threshold: u32,
+    /// P(l), in mini-C.
+    pub predicates: Vec<String>,
+    /// eq's conjuncts over program variables, the fresh values primed by
+    /// their identifier's number (`(x <= y) == (x₁ <= y₁)`); empty = true.
+    pub eq: Vec<String>,
+    /// simple's conjuncts, one per earlier abstraction at l on the path
+    /// (`false` when P(l) is empty); empty = true (the first abstraction).
+    pub simple: Vec<String>,
+    /// How many abstractions at l (with the same call stack) came before
+    /// on this path.
+    pub earlier: u32,
 }
 
 /// One binding of the symbolic memory: `name = value`.
@@ -234,6 +317,15 @@ impl fmt::Display for ViewContent {
             ViewContent::SymbolicValues { values } => {
                 let parts: Vec<String> = values.iter().map(|b| format!("{}={}", b.name, b.value)).collect();
                 write!(f, "{{{}}}", parts.join(", "))
+            }
+            ViewContent::SymbolicExecution { memory, path_condition, abstraction_point, .. } => {
+                let parts: Vec<String> = memory.iter().map(|b| format!("{}={}", b.name, b.value)).collect();
+                let mark = if *abstraction_point { "abstraction point " } else { "" };
+                if path_condition.is_empty() {
+                    write!(f, "{mark}{{{}}}", parts.join(", "))
+                } else {
+                    write!(f, "{mark}{{{}}} PC: {}", parts.join(", "), path_condition.join(" && "))
+                }
             }
             ViewContent::Text { text } => f.write_str(text),
         }

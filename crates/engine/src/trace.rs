@@ -128,7 +128,21 @@ pub struct InterpolantView {
     pub text: String,
 }
 
-pub use crate::state_view::AbstractionView;
+pub use crate::state_view::{AbstractionPointView, AbstractionView, PruneReason};
+
+/// One row of the precision function p : L ⇀ ℕ₀ × 𝒫(formulas) of symbolic
+/// execution with implicit predicate abstraction (SYMEXPA): an abstraction
+/// location with its threshold and predicates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrecisionRow {
+    /// The abstraction location l ∈ dom(p).
+    pub location: NodeId,
+    /// The threshold c: abstract once l was visited at least c times before
+    /// on the path.
+    pub threshold: u32,
+    /// The predicates P(l), in mini-C.
+    pub predicates: Vec<String>,
+}
 
 /// One predicate of a predicate-analysis precision, for the trace.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -295,6 +309,34 @@ pub enum Event {
         /// What was computed.
         abstraction: AbstractionView,
     },
+    /// Symbolic execution with implicit predicate abstraction: the
+    /// transfer into `state` abstracted its memory (ABSTRACT? held: the
+    /// location is in dom(p) and was visited at least `threshold` times
+    /// before on the path): fresh symbolic values for every variable, tied
+    /// to the old ones by `eq` and kept apart from earlier abstractions at
+    /// the same location by `simple`.
+    AbstractionPoint {
+        /// The abstraction state (a transfer successor).
+        state: StateId,
+        /// What was added.
+        point: AbstractionPointView,
+    },
+    /// The transfer from `from` along `edge` has no successor, and why:
+    /// the path condition became unsatisfiable (infeasible), or the
+    /// abstraction made it so because the path is not p-simple (pruned).
+    /// Follows the [`Event::Transfer`] with no successors.
+    BranchPruned {
+        /// The state the transfer started from.
+        from: StateId,
+        /// The CFA edge.
+        edge: EdgeId,
+        /// The location the branch would have reached.
+        location: NodeId,
+        /// Infeasible or not p-simple.
+        reason: PruneReason,
+        /// What decided it, in words.
+        detail: String,
+    },
     /// A query to an SMT solver (SMT-LIB2 text) and its answer (`sat`,
     /// `unsat`, `unknown`). Reserved for the symbolic analyses.
     SolverQuery {
@@ -360,6 +402,15 @@ pub enum Event {
         /// Predicate analysis: the whole new predicate precision.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         predicates: Vec<PredicateEntry>,
+        /// Symbolic execution with predicate abstraction: the abstraction
+        /// locations whose threshold this refinement raised (with the new
+        /// threshold).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        thresholds_raised: Vec<PrecisionRow>,
+        /// Symbolic execution with predicate abstraction: the whole new
+        /// precision function p, one row per abstraction location.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        precision_function: Vec<PrecisionRow>,
     },
     /// The algorithm starts over with an empty reached set and waitlist:
     /// a new CEGAR iteration (same configuration, refined precision) or
@@ -416,6 +467,8 @@ impl Event {
             Event::TargetReached { .. } => "target_reached",
             Event::TargetRefuted { .. } => "target_refuted",
             Event::Abstraction { .. } => "abstraction",
+            Event::AbstractionPoint { .. } => "abstraction_point",
+            Event::BranchPruned { .. } => "branch_pruned",
             Event::SolverQuery { .. } => "solver_query",
             Event::Counterexample { .. } => "counterexample",
             Event::Refinement { .. } => "refinement",

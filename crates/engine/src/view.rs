@@ -73,6 +73,27 @@ pub struct Statistics {
     pub restarts: u64,
     /// Predicate abstractions computed.
     pub abstractions: u64,
+    /// Paths explored: branches of the search that ended — a transfer
+    /// without a successor (infeasible or pruned), or a state popped
+    /// without any transfer (the program's exit). For symbolic execution,
+    /// the leaves of the symbolic-execution tree.
+    #[serde(default)]
+    pub paths_explored: u64,
+    /// Symbolic execution with predicate abstraction: abstraction points.
+    #[serde(default)]
+    pub abstraction_points: u64,
+    /// Symbolic execution: branches whose path condition became
+    /// unsatisfiable.
+    #[serde(default)]
+    pub infeasible_branches: u64,
+    /// Symbolic execution with predicate abstraction: paths pruned as not
+    /// p-simple.
+    #[serde(default)]
+    pub pruned_not_simple: u64,
+    /// Whether the latest pop has had no transfer yet (a path ends there
+    /// if none follows).
+    #[serde(skip)]
+    open_pop: bool,
 }
 
 impl Statistics {
@@ -83,17 +104,28 @@ impl Statistics {
             Event::StateCreated { .. } => self.created += 1,
             Event::WaitlistPush { .. } => self.waitlist += 1,
             Event::WaitlistPop { .. } => {
+                if self.open_pop {
+                    self.paths_explored += 1;
+                }
+                self.open_pop = true;
                 self.steps += 1;
                 self.waitlist = self.waitlist.saturating_sub(1);
             }
             Event::WaitlistRemove { .. } => self.waitlist = self.waitlist.saturating_sub(1),
             Event::Transfer { successors, .. } => {
+                self.open_pop = false;
                 self.transfers += 1;
                 self.successors += successors.len() as u64;
                 if successors.is_empty() {
                     self.infeasible += 1;
+                    self.paths_explored += 1;
                 }
             }
+            Event::BranchPruned { reason, .. } => match reason {
+                crate::trace::PruneReason::Infeasible => self.infeasible_branches += 1,
+                crate::trace::PruneReason::NotSimple => self.pruned_not_simple += 1,
+            },
+            Event::AbstractionPoint { .. } => self.abstraction_points += 1,
             Event::PrecisionAdjusted { .. } => self.precision_adjustments += 1,
             Event::Merge { replaced, .. } => {
                 self.merges += 1;
@@ -127,6 +159,7 @@ impl Statistics {
             Event::Counterexample { .. } => self.counterexample_checks += 1,
             Event::Restart { .. } => {
                 // A restart empties the reached set and the waitlist.
+                self.open_pop = false;
                 self.restarts += 1;
                 self.reached = 0;
                 self.waitlist = 0;
@@ -137,7 +170,12 @@ impl Statistics {
                 self.restarts += 1;
                 self.reached = self.reached.saturating_sub(removed.len() as u64);
             }
-            Event::ReachedRemove { .. } | Event::AnalysisStarted { .. } | Event::AnalysisFinished { .. } => {}
+            Event::AnalysisFinished { .. } => {
+                if std::mem::take(&mut self.open_pop) {
+                    self.paths_explored += 1;
+                }
+            }
+            Event::ReachedRemove { .. } | Event::AnalysisStarted { .. } => {}
         }
     }
 
@@ -180,6 +218,9 @@ pub struct StateInfo {
     pub pruned: bool,
     /// A target state a precise check refuted (it left the reached set).
     pub refuted: bool,
+    /// Symbolic execution with predicate abstraction: the transfer into
+    /// this state abstracted the memory (see [`Event::AbstractionPoint`]).
+    pub abstraction_point: bool,
 }
 
 /// The UI's model at one position of the trace: the fold of an event prefix.
@@ -229,6 +270,52 @@ pub struct Snapshot {
     /// Predicate analysis: every abstraction computed in this iteration, by
     /// the abstraction state.
     pub abstractions: BTreeMap<StateId, crate::trace::AbstractionView>,
+    /// Symbolic execution with predicate abstraction: every abstraction
+    /// point of this iteration (eq and simple), by the abstraction state.
+    pub abstraction_points: BTreeMap<StateId, crate::trace::AbstractionPointView>,
+    /// Symbolic execution: every branch of this iteration that had no
+    /// successor, with why (infeasible or not p-simple).
+    pub pruned_branches: Vec<PrunedBranch>,
+    /// Symbolic execution with predicate abstraction: the precision
+    /// function p after the latest refinement, one row per abstraction
+    /// location, with whether the refinement changed the row (empty before
+    /// the first refinement: every loop head with the configured threshold
+    /// and no predicates).
+    pub precision_function: Vec<(crate::trace::PrecisionRow, bool)>,
+    /// The state the latest step expanded (popped), for backtracking.
+    pub last_expanded: Option<StateId>,
+    /// The latest backtrack of the search: the popped state is not a child
+    /// of the state expanded before it (derived from the pops, for every
+    /// analysis; the step text leaves it out).
+    pub backtrack: Option<Backtrack>,
+}
+
+/// A branch of symbolic execution without a successor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrunedBranch {
+    /// The state the transfer started from.
+    pub from: StateId,
+    /// The CFA edge.
+    pub edge: EdgeId,
+    /// The location the branch would have reached.
+    pub location: NodeId,
+    /// Infeasible or not p-simple.
+    pub reason: crate::trace::PruneReason,
+    /// In words.
+    pub detail: String,
+}
+
+/// A backtrack of the depth-first search, derived from two consecutive
+/// pops: `to` is popped, but its parent is not `from`, the state expanded
+/// just before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Backtrack {
+    /// The state expanded by the previous step.
+    pub from: StateId,
+    /// The state popped now.
+    pub to: StateId,
+    /// `to`'s parent, where the search resumes (None for a root).
+    pub parent: Option<StateId>,
 }
 
 /// The latest counterexample check, as the page shows it.
@@ -369,6 +456,10 @@ impl Snapshot {
         self.finished = None;
         self.int_model_caveat = None;
         self.abstractions.clear();
+        self.abstraction_points.clear();
+        self.pruned_branches.clear();
+        self.last_expanded = None;
+        self.backtrack = None;
         self.iteration += 1;
         self.iteration_starts.push(self.position - 1);
     }
@@ -404,6 +495,16 @@ impl Snapshot {
                 }
             }
             Event::WaitlistPop { state, step } => {
+                let parent = match self.state(*state).map(|s| &s.origin) {
+                    Some(Origin::Transfer { parent, .. }) => Some(*parent),
+                    Some(Origin::Precision { of }) => Some(*of),
+                    _ => None,
+                };
+                let last = self.last_expanded.replace(*state);
+                self.backtrack = match last {
+                    Some(from) if parent != Some(from) => Some(Backtrack { from, to: *state, parent }),
+                    _ => None,
+                };
                 self.waitlist.retain(|s| s != state);
                 if let Some(s) = self.st(*state) {
                     s.in_waitlist = false;
@@ -512,8 +613,45 @@ impl Snapshot {
                 ));
                 self.abstractions.insert(*state, abstraction.clone());
             }
-            Event::Refinement { precision, tracked, added, interpolants, path, predicates, predicates_added, .. } => {
+            Event::AbstractionPoint { state, point } => {
+                let eq = if point.eq.is_empty() { "true".to_string() } else { point.eq.join(" && ") };
+                let simple = if point.simple.is_empty() { "true".to_string() } else { point.simple.join(" && ") };
+                self.current_step.push(format!("abstraction point {state} at {}: eq: {eq}; simple: {simple}", point.location));
+                if let Some(s) = self.st(*state) {
+                    s.abstraction_point = true;
+                }
+                self.abstraction_points.insert(*state, point.clone());
+            }
+            Event::BranchPruned { from, edge, location, reason, detail } => {
+                self.current_step.push(format!("branch {from} → {location} {}: {detail}", reason.describe()));
+                self.pruned_branches.push(PrunedBranch {
+                    from: *from,
+                    edge: *edge,
+                    location: *location,
+                    reason: *reason,
+                    detail: detail.clone(),
+                });
+            }
+            Event::Refinement {
+                precision,
+                tracked,
+                added,
+                interpolants,
+                path,
+                predicates,
+                predicates_added,
+                thresholds_raised,
+                precision_function,
+                ..
+            } => {
                 self.current_step.push(format!("refinement: new precision {precision}"));
+                if !precision_function.is_empty() {
+                    let changed = |row: &crate::trace::PrecisionRow| {
+                        thresholds_raised.iter().any(|t| t.location == row.location)
+                            || predicates_added.iter().any(|p| p.location == Some(row.location))
+                    };
+                    self.precision_function = precision_function.iter().map(|r| (r.clone(), changed(r))).collect();
+                }
                 self.predicates = predicates.iter().map(|e| (e.clone(), predicates_added.contains(e))).collect();
                 self.precision = tracked.iter().map(|e| TrackedEntry { entry: e.clone(), new: added.contains(e) }).collect();
                 self.interpolants = interpolants.clone();
@@ -564,6 +702,7 @@ fn blank_state(id: StateId) -> StateInfo {
         target: false,
         pruned: false,
         refuted: false,
+        abstraction_point: false,
     }
 }
 
@@ -801,6 +940,32 @@ pub fn describe_event(e: &Event) -> String {
             abstraction.queries,
             if abstraction.queries == 1 { "y" } else { "ies" }
         ),
+        Event::AbstractionPoint { state, point } => {
+            let eq = if point.eq.is_empty() { "true".to_string() } else { point.eq.join(" && ") };
+            let simple = if point.simple.is_empty() { "true".to_string() } else { point.simple.join(" && ") };
+            format!(
+                "{state} is an abstraction point at {} (visited {} time{} before, threshold {}): fresh values for every variable; the path condition gets eq: {eq} and simple: {simple}",
+                point.location,
+                point.visits,
+                if point.visits == 1 { "" } else { "s" },
+                point.threshold
+            )
+        }
+        Event::BranchPruned { from, location, reason, detail, .. } => match reason {
+            crate::trace::PruneReason::Infeasible => {
+                format!("the branch from {from} to {location} is infeasible: {detail}")
+            }
+            crate::trace::PruneReason::NotSimple => {
+                format!("the path from {from} to {location} is pruned as not p-simple: {detail}")
+            }
+        },
+        Event::Refinement { precision, thresholds_raised, .. } if !thresholds_raised.is_empty() => {
+            let raised: Vec<String> = thresholds_raised.iter().map(|r| format!("{} to {}", r.location, r.threshold)).collect();
+            format!(
+                "refinement: no new predicate, so the thresholds are raised ({}); the new precision is {precision}",
+                raised.join(", ")
+            )
+        }
         Event::Refinement { precision, .. } => format!("refinement: the new precision is {precision}"),
         Event::Restart { configuration, iteration } => {
             format!("restart: iteration {iteration} begins with an empty reached set ({configuration})")

@@ -333,6 +333,8 @@ fn fold_of_a_synthetic_restart() {
             tracked: vec![entry.clone()],
             predicates_added: vec![],
             predicates: vec![],
+            thresholds_raised: Vec::new(),
+            precision_function: Vec::new(),
         },
         Event::Restart { configuration: "again".into(), iteration: 2 },
         created(0, 7),

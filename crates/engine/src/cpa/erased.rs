@@ -81,6 +81,10 @@ pub trait DynCpa: Send + Sync {
     fn describe_precision(&self, precision: &dyn DynState) -> String;
     /// See [`Cpa::abstraction_report`].
     fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::state_view::AbstractionView>;
+    /// See [`Cpa::abstraction_point_report`].
+    fn abstraction_point_report(&self, state: &dyn DynState) -> Option<crate::state_view::AbstractionPointView>;
+    /// See [`Cpa::take_prune_report`].
+    fn take_prune_report(&self) -> Option<crate::state_view::PruneView>;
     /// See [`Cpa::index_shape`].
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32>;
     /// See [`Cpa::index_may_cover`].
@@ -191,6 +195,12 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     }
     fn abstraction_report(&self, state: &dyn DynState) -> Option<crate::state_view::AbstractionView> {
         Cpa::abstraction_report(self, down::<C::State>(Cpa::name(self), state))
+    }
+    fn abstraction_point_report(&self, state: &dyn DynState) -> Option<crate::state_view::AbstractionPointView> {
+        Cpa::abstraction_point_report(self, down::<C::State>(Cpa::name(self), state))
+    }
+    fn take_prune_report(&self) -> Option<crate::state_view::PruneView> {
+        Cpa::take_prune_report(self)
     }
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32> {
         Cpa::index_shape(self, down::<C::State>(Cpa::name(self), state))

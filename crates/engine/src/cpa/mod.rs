@@ -40,7 +40,7 @@ pub use domain::AbstractDomain;
 pub use erased::{DynCpa, DynState, ErasedPrecision, ErasedState};
 pub use merge::{MergeJoin, MergeKind, MergeOperator, MergeSep};
 pub use precision_adjustment::{PrecisionAdjustment, StaticPrecision};
-pub use stop::{Coverage, StopJoin, StopKind, StopOperator, StopSep};
+pub use stop::{Coverage, StopJoin, StopKind, StopNever, StopOperator, StopSep};
 pub use transfer::{TransferError, TransferRelation};
 
 use crate::int_caveat::Range;
@@ -112,6 +112,18 @@ pub trait Cpa {
     /// For a state that a transfer just made by computing a predicate
     /// abstraction: what was computed, for [`crate::trace::Event::Abstraction`].
     fn abstraction_report(&self, _state: &Self::State) -> Option<crate::state_view::AbstractionView> {
+        None
+    }
+    /// For a state that a transfer just made an abstraction point of
+    /// symbolic execution with implicit predicate abstraction: what the
+    /// abstraction added, for [`crate::trace::Event::AbstractionPoint`].
+    fn abstraction_point_report(&self, _state: &Self::State) -> Option<crate::state_view::AbstractionPointView> {
+        None
+    }
+    /// After a transfer without successors: why this CPA had none (and
+    /// forgets it), for [`crate::trace::Event::BranchPruned`]. Asked after
+    /// every transfer, so a stale report never outlives its transfer.
+    fn take_prune_report(&self) -> Option<crate::state_view::PruneView> {
         None
     }
     /// The precision in words, for [`crate::trace::Event::PrecisionAdjusted`].

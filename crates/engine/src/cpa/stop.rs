@@ -1,5 +1,5 @@
 //! The stop operator of a CPA, `stop(e, R, π)` (coverage by the reached
-//! set), and the stock operators stop^sep and stop^join.
+//! set), and the stock operators stop^sep, stop^join and stop^never.
 
 use super::AbstractDomain;
 use serde::{Deserialize, Serialize};
@@ -13,6 +13,21 @@ pub enum StopKind {
     Sep,
     /// stop^join(e, R) = e ⊑ ⊔R.
     Join,
+    /// stop^never(e, R) = false: no state is ever covered, so every path
+    /// is explored on its own (symbolic execution's tree; terminates only
+    /// when the tree is finite).
+    Never,
+}
+
+impl StopKind {
+    /// `sep`, `join` or `never` (as in the configuration and the trace).
+    pub fn name(self) -> &'static str {
+        match self {
+            StopKind::Sep => "sep",
+            StopKind::Join => "join",
+            StopKind::Never => "never",
+        }
+    }
 }
 
 /// The answer of a stop operator: whether the state is covered and by which
@@ -87,5 +102,21 @@ where
         } else {
             Coverage::default()
         }
+    }
+}
+
+/// stop^never(e, R) = false: trivially satisfies the stop contract (it
+/// never claims coverage). With merge^sep and a DFS waitlist the CPA+
+/// algorithm becomes plain symbolic execution: the ARG is the
+/// symbolic-execution tree.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StopNever;
+
+impl<S, P> StopOperator<S, P> for StopNever {
+    fn kind(&self) -> StopKind {
+        StopKind::Never
+    }
+    fn stop(&self, _state: &S, _reached: &[&S], _precision: &P) -> Coverage {
+        Coverage::default()
     }
 }

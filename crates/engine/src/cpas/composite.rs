@@ -9,14 +9,15 @@
 //! * Merge (CPAchecker's "AGREE"): two states are merged only when their
 //!   location and call-stack components agree; then every component applies
 //!   its own merge operator. Otherwise merge^sep (the reached state stays).
-//! * Stop: stop^sep on the product order (∃e' ∈ R: e ⊑ e').
+//! * Stop: stop^sep on the product order (∃e' ∈ R: e ⊑ e'), or stop^never
+//!   (`cpa.composite.stop = NEVER`: no state is ever covered).
 //! * Precision adjustment: component-wise, each component told the
 //!   state's location (for per-location precisions).
 
 use crate::cpa::MergeKind;
 use crate::cpa::{
-    AbstractDomain, Cpa, DynCpa, ErasedPrecision, ErasedState, MergeOperator, PrecisionAdjustment, StopOperator, StopSep,
-    TransferError, TransferRelation,
+    AbstractDomain, Coverage, Cpa, DynCpa, ErasedPrecision, ErasedState, MergeOperator, PrecisionAdjustment, StopKind, StopNever,
+    StopOperator, StopSep, TransferError, TransferRelation,
 };
 use crate::state_view::{ComponentView, StateView, ViewContent};
 use cfa::{Edge, NodeId};
@@ -79,18 +80,55 @@ impl AbstractDomain for CompositeDomain {
     }
 }
 
+/// The composite's stop operator: stop^sep on the product order, or
+/// stop^never.
+pub enum CompositeStop {
+    /// stop^sep with the component-wise ⊑.
+    Sep(StopSep<CompositeDomain>),
+    /// stop^never: nothing is covered.
+    Never,
+}
+
+impl StopOperator<CompositeState, CompositePrecision> for CompositeStop {
+    fn kind(&self) -> StopKind {
+        match self {
+            CompositeStop::Sep(_) => StopKind::Sep,
+            CompositeStop::Never => StopKind::Never,
+        }
+    }
+    fn stop(&self, state: &CompositeState, reached: &[&CompositeState], precision: &CompositePrecision) -> Coverage {
+        match self {
+            CompositeStop::Sep(op) => op.stop(state, reached, precision),
+            CompositeStop::Never => {
+                StopOperator::<CompositeState, CompositePrecision>::stop(&StopNever, state, reached, precision)
+            }
+        }
+    }
+}
+
 /// The Composite CPA.
 pub struct CompositeCpa {
     inner: Arc<Components>,
     domain: CompositeDomain,
-    stop: StopSep<CompositeDomain>,
+    stop: CompositeStop,
 }
 
 impl CompositeCpa {
-    /// The product of `cpas` (in this order).
+    /// The product of `cpas` (in this order), with stop^sep.
     pub fn new(cpas: Vec<Box<dyn DynCpa>>) -> Self {
+        Self::with_stop(cpas, StopKind::Sep)
+    }
+
+    /// The product of `cpas` with the stop operator `stop`
+    /// (`cpa.composite.stop`; only sep and never are offered, join falls
+    /// back to sep).
+    pub fn with_stop(cpas: Vec<Box<dyn DynCpa>>, stop: StopKind) -> Self {
         let inner = Arc::new(Components { cpas });
-        CompositeCpa { domain: CompositeDomain(inner.clone()), stop: StopSep(CompositeDomain(inner.clone())), inner }
+        let stop = match stop {
+            StopKind::Never => CompositeStop::Never,
+            StopKind::Sep | StopKind::Join => CompositeStop::Sep(StopSep(CompositeDomain(inner.clone()))),
+        };
+        CompositeCpa { domain: CompositeDomain(inner.clone()), stop, inner }
     }
 
     /// The component CPAs' names, in order.
@@ -283,6 +321,17 @@ impl Cpa for CompositeAnalysis {
     /// The first component's report (one predicate analysis per composite).
     fn abstraction_report(&self, state: &CompositeState) -> Option<crate::state_view::AbstractionView> {
         self.cpa.inner.cpas.iter().enumerate().find_map(|(i, c)| c.abstraction_report(&*state.parts[i]))
+    }
+    /// The first component's report (one SymExec CPA per composite).
+    fn abstraction_point_report(&self, state: &CompositeState) -> Option<crate::state_view::AbstractionPointView> {
+        self.cpa.inner.cpas.iter().enumerate().find_map(|(i, c)| c.abstraction_point_report(&*state.parts[i]))
+    }
+    /// Every component forgets its report; the first one is returned.
+    fn take_prune_report(&self) -> Option<crate::state_view::PruneView> {
+        self.cpa.inner.cpas.iter().fold(None, |first, c| {
+            let r = c.take_prune_report();
+            first.or(r)
+        })
     }
     /// The meet of what each component knows (each narrows the range).
     fn var_range(&self, state: &CompositeState, var: cfa::VarId) -> crate::int_caveat::Range {

@@ -1027,7 +1027,7 @@ pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
             ViewContent::Octagon { octagon } => parts.extend(octagon.constraints.iter().cloned()),
             ViewContent::Constraints { constraints } => parts.extend(constraints.iter().cloned()),
             ViewContent::SymbolicValues { values } => parts.extend(values.iter().map(|b| format!("{}={}", b.name, b.value))),
-            ViewContent::Predicate { .. } => parts.push(c.content.to_string()),
+            ViewContent::Predicate { .. } | ViewContent::SymbolicExecution { .. } => parts.push(c.content.to_string()),
             ViewContent::Text { text } => parts.push(text.clone()),
         }
     }

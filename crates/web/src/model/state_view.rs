@@ -154,6 +154,9 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
                     computed: snapshot.abstractions.get(&id).filter(|_| *abstraction_state).cloned(),
                 }))
             }
+            // Symbolic execution (SymExecCPA): memory and path condition,
+            // shown as text until the page has its own part for it.
+            ViewContent::SymbolicExecution { .. } => parts.push(Part::Text(c.cpa.clone(), c.content.to_string())),
             ViewContent::Text { text } => parts.push(Part::Text(c.cpa.clone(), text.clone())),
         }
     }
