@@ -18,14 +18,14 @@ const OVERFLOW: &str = "extern void reach_error(void);\nint main() {\n  int x = 
 #[test]
 fn a_fixed_slice_of_the_campaign_has_no_violation() {
     let options = OracleOptions { runs: 10, ..OracleOptions::default() };
-    assert_eq!(options.presets.len(), 13, "every preset of static/config but octagon-base");
+    assert_eq!(options.presets.len(), 15, "every preset of static/config but octagon-base");
     let summary = campaign(1, 12, 1, &options, |_, _| {});
     for v in &summary.violations {
         eprintln!("{v}\n");
     }
     print!("{}", summary.table());
     assert!(summary.violations.is_empty(), "{} violation(s)", summary.violations.len());
-    assert_eq!(summary.program_runs(), 12 * 13 * 2);
+    assert_eq!(summary.program_runs(), 12 * 15 * 2);
     // Not vacuous: the slice has safe and unsafe programs, TRUE verdicts
     // whose reached sets were checked, and confirmed error paths.
     let total = |f: fn(&Tally) -> u64| summary.tallies.values().map(f).sum::<u64>();
@@ -58,7 +58,7 @@ fn a_math_analysis_judged_by_the_c_interpreter_is_caught() {
     let p = Arc::new(cfa::from_source(&g.text).unwrap());
     let options = OracleOptions::default();
     let truth = ground_truth(&p, &g, IntModel::C, &options);
-    for preset in ["octagon-sep", "octagon-widening", "symbolic", "predicate", "predicate-cartesian"] {
+    for preset in ["octagon-sep", "octagon-widening", "symbolic", "predicate", "predicate-cartesian", "symexec", "symexec-predabs"] {
         let (result, reached) = analyze(&p, preset, IntModel::Math, &options).unwrap();
         assert_eq!(result.verdict, engine::Verdict::True, "{preset} under math");
         let found = judge(&p, &result, reached.as_ref(), &truth);
