@@ -236,7 +236,17 @@ impl InterpolationJob {
         }
         let sort_of = sort_of_ssa(&self.program, self.enc);
         let i = self.next;
-        let (result, log) = match smt::parse_qe_answer(output, &sort_of) {
+        let answer = if output.len() > MAX_INTERPOLANT_TEXT {
+            QeAnswer::Failed(format!("the eliminated formula is too large ({} characters)", output.len()))
+        } else {
+            match smt::parse_qe_answer(output, &sort_of) {
+                QeAnswer::Formula(t) if !within_size(&t, MAX_INTERPOLANT_NODES) => QeAnswer::Failed(format!(
+                    "the eliminated formula is too large (more than {MAX_INTERPOLANT_NODES} term nodes)"
+                )),
+                a => a,
+            }
+        };
+        let (result, log) = match answer {
             QeAnswer::Formula(t) => {
                 let log = format!("eliminated: {}", show_ssa(&self.program, &t));
                 let interpolant = match self.direction {
@@ -311,6 +321,29 @@ impl InterpolationJob {
     pub fn blocks_text(&self) -> Vec<String> {
         self.path.blocks.iter().map(|b| b.iter().map(|c| show_ssa(&self.program, c)).collect::<Vec<_>>().join(" && ")).collect()
     }
+}
+
+/// The longest quantifier-elimination answer (characters) a refinement
+/// reads: along a path through a recursion the eliminated formulas can grow
+/// exponentially, and one that large yields no useful predicate anyway.
+pub const MAX_INTERPOLANT_TEXT: usize = 100_000;
+
+/// The most term nodes (counted as a tree, as it is printed) an
+/// interpolant may have; a larger one counts as a failed elimination.
+pub const MAX_INTERPOLANT_NODES: usize = 20_000;
+
+/// Whether `t`, counted as a tree, has at most `limit` nodes (stops
+/// counting at the limit: a shared DAG may be exponentially large).
+fn within_size(t: &Term, limit: usize) -> bool {
+    fn count(t: &Term, left: &mut usize) -> bool {
+        if *left == 0 {
+            return false;
+        }
+        *left -= 1;
+        t.args().iter().all(|a| count(a, left))
+    }
+    let mut left = limit;
+    count(t, &mut left)
 }
 
 /// The atoms of `t` over the variables in `shared` (a Boolean structure's

@@ -213,3 +213,46 @@ fn abe_keeps_one_state_per_location_through_a_chain_of_branches() {
         assert!(o.stats.covered >= 10, "{preset}: each merged-in state is covered ({} covered)", o.stats.covered);
     }
 }
+
+#[test]
+fn a_recursion_is_cut_off_by_the_abstraction_at_the_recursive_call() {
+    // `down(3)` returns at once; the recursive call's block
+    // (`cpa.predicate.blk.alwaysAtRecursion`) is infeasible on its own
+    // (k == 3 && 5 <= k): TRUE without a refinement and without ever
+    // meeting the recursion bound.
+    for preset in [BOOLEAN, CARTESIAN] {
+        for model in [IntModel::C, IntModel::Math] {
+            let o = run(include_str!("programs/predicate/countdown_safe.c"), preset, model);
+            assert_eq!(o.verdict, True, "{preset} {model:?}: {}", o.reason);
+            assert_eq!(o.stats.refinements, 0, "{preset} {model:?}");
+        }
+    }
+}
+
+#[test]
+fn a_path_into_the_recursion_bound_is_refuted_and_refined_away() {
+    // With no predicates `down(6)` recurses until cpa.callstack.depth; the
+    // path there is infeasible (k falls below 5 after two calls), so CEGAR
+    // refines it like a spurious counterexample (predicates on k at
+    // down's entry) and the next iteration finds the real bug.
+    let o = run(include_str!("programs/predicate/countdown_bug.c"), BOOLEAN, IntModel::C);
+    assert_eq!(o.verdict, False, "{}", o.reason);
+    assert_eq!(o.confirmed, Some(true));
+    assert_eq!(o.stats.refinements, 1);
+    let refuted_bound = o.events.iter().any(|e| {
+        matches!(e, Event::Counterexample { feasible: Some(false), description, .. } if description.contains("cpa.callstack.depth"))
+    });
+    assert!(refuted_bound, "the first counterexample is the path into the recursion bound");
+}
+
+#[test]
+fn a_feasible_path_into_the_recursion_bound_stays_unknown() {
+    // sum(n) with n up to 100 really recurses deeper than 32: the path to
+    // the bound is feasible, so no refinement and no TRUE.
+    for preset in [BOOLEAN, CARTESIAN] {
+        let o = run(include_str!("programs/predicate/unbounded_recursion.c"), preset, IntModel::C);
+        assert_eq!(o.verdict, Unknown, "{preset}: {}", o.reason);
+        assert!(o.reason.contains("recursion deeper than") && o.reason.contains("cannot be refuted"), "{}", o.reason);
+        assert_eq!(o.stats.refinements, 0, "{preset}");
+    }
+}
