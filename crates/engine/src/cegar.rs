@@ -530,9 +530,10 @@ impl Verifier {
         let options = crate::build::predicate_options(config);
         let direction = predicate_refinement::Direction::parse(config.get("cpa.predicate.refinement.interpolation"));
         // First over mathematical integers (clean interpolants without the
-        // wrap-around of C's arithmetic); under `c`, when that finds no new
-        // predicate (the path may be infeasible only because of an
-        // overflow), again over the exact encoding. Predicates are only a
+        // wrap-around of C's arithmetic); when that finds no new predicate,
+        // in the other direction, then under `c` over the exact encoding
+        // (the path may be infeasible only because of an overflow), see
+        // `predicate_refinement::next_attempt`. Predicates are only a
         // heuristic: soundness comes from the abstraction, which is exact.
         let encoding = smt::Encoding::wrapped(minic::IntModel::Math);
         let job = predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, encoding, direction);
@@ -566,13 +567,15 @@ impl Verifier {
         let found = job.predicates();
         let (precision, added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
         let exact = crate::build::predicate_encoding(self.stage.config.int_model());
-        if added.is_empty() && job.encoding() != exact {
+        let configured = predicate_refinement::Direction::parse(self.stage.config.get("cpa.predicate.refinement.interpolation"));
+        let next = predicate_refinement::next_attempt(configured, exact, (job.encoding(), job.direction()));
+        if let (true, Some((encoding, direction))) = (added.is_empty(), next) {
             let retry = predicate_refinement::InterpolationJob::new(
                 self.program.clone(),
                 &path,
                 crate::build::predicate_options(&self.stage.config).blocks,
-                exact,
-                job.direction(),
+                encoding,
+                direction,
             );
             return self.continue_interpolation(Box::new(retry), path, check.to_string());
         }

@@ -66,6 +66,32 @@ impl Direction {
     }
 }
 
+impl Direction {
+    /// The other direction.
+    pub fn other(self) -> Direction {
+        match self {
+            Direction::Weakest => Direction::Strongest,
+            Direction::Strongest => Direction::Weakest,
+        }
+    }
+}
+
+/// The interpolation to try after `done` found no new predicate, if any:
+/// over mathematical integers in the `configured` direction, then in the
+/// other one (the two see different atoms: WEAKEST the error's
+/// precondition, STRONGEST the initial values — a loop whose first
+/// iteration differs needs both), then the same two over the `exact`
+/// encoding (a path infeasible only by an overflow).
+pub fn next_attempt(configured: Direction, exact: Encoding, done: (Encoding, Direction)) -> Option<(Encoding, Direction)> {
+    let math = Encoding::wrapped(minic::IntModel::Math);
+    let mut order = vec![(math, configured), (math, configured.other())];
+    if exact != math {
+        order.extend([(exact, configured), (exact, configured.other())]);
+    }
+    let at = order.iter().position(|a| *a == done)?;
+    order.get(at + 1).copied()
+}
+
 /// One cut of the error path: an abstraction location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
