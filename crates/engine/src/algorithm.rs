@@ -517,6 +517,7 @@ impl<C: Cpa> Reachability<C> {
             }
         }
         self.outcome = None;
+        self.failed_transfer = None;
         self.target = None;
         self.phase = Phase::Pop;
         Ok(readd)
@@ -540,6 +541,7 @@ impl<C: Cpa> Reachability<C> {
         self.waitlist.remove(target);
         self.emit(Event::TargetRefuted { state: target, reason });
         self.outcome = None;
+        self.failed_transfer = None;
         self.target = None;
         self.phase = resume;
         Ok(())
