@@ -195,6 +195,9 @@ pub struct Reachability<C: Cpa> {
     /// Where the main loop goes on should the target state that ended the
     /// run be refuted (see [`Reachability::refute_target`]).
     resume: Option<Phase>,
+    /// The state whose transfer failed and the edge it failed on, when a
+    /// [`crate::cpa::TransferError`] ended the run.
+    failed_transfer: Option<(StateId, EdgeId)>,
 }
 
 impl<C: Cpa> Reachability<C> {
@@ -226,6 +229,7 @@ impl<C: Cpa> Reachability<C> {
             mid_step: false,
             solver_times: Vec::new(),
             resume: None,
+            failed_transfer: None,
         }
         .with_oracle()
     }
@@ -373,6 +377,22 @@ impl<C: Cpa> Reachability<C> {
     /// follows the new operands, as `target_path` does.
     pub fn target_paths(&self, limit: usize) -> Vec<Vec<(StateId, EdgeId)>> {
         let Some(t) = self.target else { return Vec::new() };
+        self.paths_to(t, limit)
+    }
+
+    /// The state whose transfer failed and the CFA edge it failed on, when
+    /// a [`crate::cpa::TransferError`] (e.g. the call stack's recursion
+    /// bound) ended the run with UNKNOWN.
+    pub fn failed_transfer(&self) -> Option<(StateId, EdgeId)> {
+        self.failed_transfer
+    }
+
+    /// Up to `limit` ARG paths from the initial state to the state `t`, as
+    /// in [`Reachability::target_paths`].
+    pub fn paths_to(&self, t: StateId, limit: usize) -> Vec<Vec<(StateId, EdgeId)>> {
+        if t.0 as usize >= self.states.len() {
+            return Vec::new();
+        }
         let mut out = Vec::new();
         let mut stack: Vec<(StateId, Vec<(StateId, EdgeId)>)> = vec![(t, Vec::new())];
         while let Some((mut cur, mut steps)) = stack.pop() {
@@ -497,6 +517,7 @@ impl<C: Cpa> Reachability<C> {
             }
         }
         self.outcome = None;
+        self.failed_transfer = None;
         self.target = None;
         self.phase = Phase::Pop;
         Ok(readd)
@@ -520,6 +541,7 @@ impl<C: Cpa> Reachability<C> {
         self.waitlist.remove(target);
         self.emit(Event::TargetRefuted { state: target, reason });
         self.outcome = None;
+        self.failed_transfer = None;
         self.target = None;
         self.phase = resume;
         Ok(())
@@ -698,7 +720,10 @@ impl<C: Cpa> Reachability<C> {
                 let pruned = self.cpa.take_prune_report();
                 let succ_states = match result {
                     Ok(s) => s,
-                    Err(err) => return self.finish(Verdict::Unknown, err.reason),
+                    Err(err) => {
+                        self.failed_transfer = Some((popped, edge.id));
+                        return self.finish(Verdict::Unknown, err.reason);
+                    }
                 };
                 let mut succs = Vec::with_capacity(succ_states.len());
                 for s in succ_states {

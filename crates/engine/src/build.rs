@@ -124,6 +124,7 @@ pub fn predicate_options(c: &Config) -> crate::cpas::predicate::PredicateOptions
             at_functions: c.get_bool("cpa.predicate.blk.alwaysAtFunctions"),
             at_function_heads: c.get_bool("cpa.predicate.blk.alwaysAtFunctionHeads"),
             threshold: c.get_u64("cpa.predicate.blk.threshold").min(u32::MAX as u64) as u32,
+            at_recursion: c.get_bool("cpa.predicate.blk.alwaysAtRecursion"),
         },
         kind: if c.get_bool("cpa.predicate.abstraction.cartesian") {
             AbstractionKind::Cartesian

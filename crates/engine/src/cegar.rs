@@ -21,6 +21,11 @@
 //!       stage ends UNKNOWN and another stage follows ─▶ Restart (next stage)
 //! ```
 //!
+//! Predicate analysis with CEGAR treats a transfer that fails (the call
+//! stack's recursion bound, `cpa.callstack.depth`) like a target: the ARG
+//! path to it is checked, refined away when infeasible, and ends the stage
+//! UNKNOWN otherwise (never FALSE: it does not reach the error location).
+//!
 //! Symbolic execution (`cpa.constraints.checkTargets`, a ConstraintsCPA in
 //! the composite) checks each target before it is reported: zero inputs
 //! replayed; else *all* of the target state's path constraints on the
@@ -100,6 +105,10 @@ pub struct Verifier {
     /// The last stage's integer-model caveat (a TRUE under `math`).
     int_model_caveat: Option<crate::int_caveat::IntModelCaveat>,
     inputs: Vec<i128>,
+    /// Predicate CEGAR checking the ARG path to a state whose transfer
+    /// failed (the recursion bound) instead of an error path: the run's
+    /// reason, for the UNKNOWN when the path cannot be refuted.
+    failed_transfer: Option<String>,
 }
 
 impl Verifier {
@@ -131,6 +140,7 @@ impl Verifier {
             int_model_caveat: None,
             error_path: None,
             inputs: Vec::new(),
+            failed_transfer: None,
         })
     }
 
@@ -218,6 +228,7 @@ impl Verifier {
 
     /// A stage decided (or gave up): finish, or restart with the next stage.
     fn stage_end(&mut self, verdict: Verdict, reason: String) {
+        self.failed_transfer = None;
         let conclusive = verdict == Verdict::True || (verdict == Verdict::False && self.confirmed != Some(false));
         if conclusive || self.stage_index + 1 >= self.stages.len() {
             let reason = if self.stages.len() > 1 {
@@ -253,6 +264,11 @@ impl Verifier {
 
     fn inner_finished(&mut self, verdict: Verdict, reason: String) {
         let stage = &self.stage;
+        if let (Verdict::Unknown, true, Some((state, edge))) =
+            (verdict, stage.predicate && stage.cegar, stage.analysis.failed_transfer())
+        {
+            return self.check_failed_transfer(state, edge, reason);
+        }
         if verdict == Verdict::False && stage.check_targets && !stage.cegar {
             return self.check_target(reason);
         }
@@ -284,6 +300,35 @@ impl Verifier {
             return self.decide(target, path, reason, check);
         }
         self.ask_path_formula(target, path, reason);
+    }
+
+    /// Predicate CEGAR on a transfer that failed (the call stack's
+    /// recursion bound, `cpa.callstack.depth`): the ARG path to the state
+    /// and the failing edge are checked like an error path; infeasible, it
+    /// is refined away like a spurious counterexample (the state is
+    /// unreachable, so not computing its successors is sound); otherwise
+    /// the stage ends UNKNOWN with the run's reason. TRUE still needs an
+    /// iteration that ends with an empty waitlist, so never while such a
+    /// state remains.
+    fn check_failed_transfer(&mut self, state: StateId, edge: EdgeId, reason: String) {
+        let mut paths: Vec<Vec<EdgeId>> = self
+            .stage
+            .analysis
+            .paths_to(state, MAX_ERROR_PATHS)
+            .into_iter()
+            .map(|p| p.into_iter().map(|(_, e)| e).chain(std::iter::once(edge)).collect())
+            .collect();
+        if paths.is_empty() {
+            return self.stage_end(Verdict::Unknown, reason);
+        }
+        let first = paths.remove(0);
+        self.stage.other_paths = paths;
+        self.failed_transfer = Some(reason.clone());
+        let second = self.stage.second.clone();
+        if let Some(check) = counterexample::cheap_checks(&self.program, &self.stage.config, second.as_deref(), &first) {
+            return self.decide(state, first, reason, check);
+        }
+        self.ask_path_formula(state, first, reason);
     }
 
     /// Symbolic execution's check of a target before it is reported
@@ -376,6 +421,9 @@ impl Verifier {
     /// Acts on the check of the error path ending in `target`: FALSE when
     /// confirmed, refinement (CEGAR) or UNKNOWN otherwise.
     fn decide(&mut self, target: StateId, path: Vec<EdgeId>, reason: String, check: PathCheck) {
+        if let Some(failure) = self.failed_transfer.clone() {
+            return self.decide_failed_transfer(target, path, failure, check);
+        }
         self.emit(Event::Counterexample {
             target,
             feasible: check.feasible,
@@ -417,6 +465,30 @@ impl Verifier {
                 format!("an error path was found but could not be confirmed: {}", check.description),
             ),
         }
+    }
+
+    /// [`Self::decide`] for the path to a failed transfer: refinement when
+    /// infeasible, else UNKNOWN with the run's `failure` reason (never FALSE:
+    /// the path does not end at the error location).
+    fn decide_failed_transfer(&mut self, state: StateId, path: Vec<EdgeId>, failure: String, check: PathCheck) {
+        let infeasible = check.feasible == Some(false);
+        self.emit(Event::Counterexample {
+            target: state,
+            feasible: if infeasible { Some(false) } else { None },
+            description: format!("the path to the transfer that failed ({failure}): {}", check.description),
+            path: path.clone(),
+            check: check.check.clone(),
+            inputs: vec![],
+            confirmed: false,
+        });
+        if infeasible {
+            return self.refine(path, &check);
+        }
+        self.failed_transfer = None;
+        self.stage_end(
+            Verdict::Unknown,
+            format!("{failure}; the path to it cannot be refuted ({}: {})", check.check, check.description),
+        );
     }
 
     /// CEGAR: refine the precision with the infeasible `path` and restart
@@ -468,9 +540,10 @@ impl Verifier {
         let options = crate::build::predicate_options(config);
         let direction = predicate_refinement::Direction::parse(config.get("cpa.predicate.refinement.interpolation"));
         // First over mathematical integers (clean interpolants without the
-        // wrap-around of C's arithmetic); under `c`, when that finds no new
-        // predicate (the path may be infeasible only because of an
-        // overflow), again over the exact encoding. Predicates are only a
+        // wrap-around of C's arithmetic); when that finds no new predicate,
+        // in the other direction, then under `c` over the exact encoding
+        // (the path may be infeasible only because of an overflow), see
+        // `predicate_refinement::next_attempt`. Predicates are only a
         // heuristic: soundness comes from the abstraction, which is exact.
         let encoding = smt::Encoding::wrapped(minic::IntModel::Math);
         let job = predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, encoding, direction);
@@ -479,6 +552,13 @@ impl Verifier {
 
     /// Asks the next elimination of `job`, or finishes the refinement.
     fn continue_interpolation(&mut self, job: Box<predicate_refinement::InterpolationJob>, path: Vec<EdgeId>, check: String) {
+        if self.stage.over_time() {
+            let ms = self.stage.time_limit_ms;
+            return self.stage_end(
+                Verdict::Unknown,
+                format!("time limit reached during a refinement: restartAlgorithm.stageTimeMs = {ms}"),
+            );
+        }
         match job.next_query() {
             Some(script) => {
                 let target = self.stage.analysis.target().unwrap_or(StateId(0));
@@ -612,13 +692,15 @@ impl Verifier {
         let found = job.predicates();
         let (precision, added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
         let exact = crate::build::predicate_encoding(self.stage.config.int_model());
-        if added.is_empty() && job.encoding() != exact {
+        let configured = predicate_refinement::Direction::parse(self.stage.config.get("cpa.predicate.refinement.interpolation"));
+        let next = predicate_refinement::next_attempt(configured, exact, (job.encoding(), job.direction()));
+        if let (true, Some((encoding, direction))) = (added.is_empty(), next) {
             let retry = predicate_refinement::InterpolationJob::new(
                 self.program.clone(),
                 &path,
                 crate::build::predicate_options(&self.stage.config).blocks,
-                exact,
-                job.direction(),
+                encoding,
+                direction,
             );
             return self.continue_interpolation(Box::new(retry), path, check.to_string());
         }
@@ -642,6 +724,7 @@ impl Verifier {
             let next = self.stage.other_paths.remove(0);
             return self.check_error_path(next, "a target state was reached".into());
         }
+        self.failed_transfer = None;
         if added.is_empty() {
             return self.stage_end(
                 Verdict::Unknown,

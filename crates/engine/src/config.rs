@@ -236,6 +236,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Predicate analysis: end a block after this many edges (0: never; 1 is single-block encoding, an abstraction after every edge).",
     },
     OptionDecl {
+        key: "cpa.predicate.blk.alwaysAtRecursion",
+        default: "true",
+        ty: OptionType::Bool,
+        doc: "Predicate analysis: end a block at the entry of a function called recursively (a call along a cycle of the call graph), so every activation of a recursion gets an abstraction that can cut off deeper calls and a place for the predicates CEGAR finds on a path into the recursion bound.",
+    },
+    OptionDecl {
         key: "cpa.predicate.abstraction.cartesian",
         default: "false",
         ty: OptionType::Bool,

@@ -66,6 +66,32 @@ impl Direction {
     }
 }
 
+impl Direction {
+    /// The other direction.
+    pub fn other(self) -> Direction {
+        match self {
+            Direction::Weakest => Direction::Strongest,
+            Direction::Strongest => Direction::Weakest,
+        }
+    }
+}
+
+/// The interpolation to try after `done` found no new predicate, if any:
+/// over mathematical integers in the `configured` direction, then in the
+/// other one (the two see different atoms: WEAKEST the error's
+/// precondition, STRONGEST the initial values — a loop whose first
+/// iteration differs needs both), then the same two over the `exact`
+/// encoding (a path infeasible only by an overflow).
+pub fn next_attempt(configured: Direction, exact: Encoding, done: (Encoding, Direction)) -> Option<(Encoding, Direction)> {
+    let math = Encoding::wrapped(minic::IntModel::Math);
+    let mut order = vec![(math, configured), (math, configured.other())];
+    if exact != math {
+        order.extend([(exact, configured), (exact, configured.other())]);
+    }
+    let at = order.iter().position(|a| *a == done)?;
+    order.get(at + 1).copied()
+}
+
 /// One cut of the error path: an abstraction location.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cut {
@@ -259,7 +285,17 @@ impl InterpolationJob {
         }
         let sort_of = sort_of_ssa(&self.program, self.enc);
         let i = self.next;
-        let (result, log) = match smt::parse_qe_answer(output, &sort_of) {
+        let answer = if output.len() > MAX_INTERPOLANT_TEXT {
+            QeAnswer::Failed(format!("the eliminated formula is too large ({} characters)", output.len()))
+        } else {
+            match smt::parse_qe_answer(output, &sort_of) {
+                QeAnswer::Formula(t) if !within_size(&t, MAX_INTERPOLANT_NODES) => QeAnswer::Failed(format!(
+                    "the eliminated formula is too large (more than {MAX_INTERPOLANT_NODES} term nodes)"
+                )),
+                a => a,
+            }
+        };
+        let (result, log) = match answer {
             QeAnswer::Formula(t) => {
                 let log = format!("eliminated: {}", show_ssa(&self.program, &t));
                 let interpolant = match self.direction {
@@ -336,6 +372,29 @@ impl InterpolationJob {
     }
 }
 
+/// The longest quantifier-elimination answer (characters) a refinement
+/// reads: along a path through a recursion the eliminated formulas can grow
+/// exponentially, and one that large yields no useful predicate anyway.
+pub const MAX_INTERPOLANT_TEXT: usize = 100_000;
+
+/// The most term nodes (counted as a tree, as it is printed) an
+/// interpolant may have; a larger one counts as a failed elimination.
+pub const MAX_INTERPOLANT_NODES: usize = 20_000;
+
+/// Whether `t`, counted as a tree, has at most `limit` nodes (stops
+/// counting at the limit: a shared DAG may be exponentially large).
+fn within_size(t: &Term, limit: usize) -> bool {
+    fn count(t: &Term, left: &mut usize) -> bool {
+        if *left == 0 {
+            return false;
+        }
+        *left -= 1;
+        t.args().iter().all(|a| count(a, left))
+    }
+    let mut left = limit;
+    count(t, &mut left)
+}
+
 /// The atoms of `t` over the variables in `shared` (a Boolean structure's
 /// leaves; negations dropped), as predicates without SSA versions. Atoms
 /// that only restate a variable's type range are left out.
@@ -354,7 +413,12 @@ pub fn predicates_of(program: &Program, t: &Term, shared: &BTreeSet<Arc<str>>) -
         if is_range_atom(program, &a) || is_constant_over_range(program, &a) {
             continue;
         }
-        let p = uninstantiate(&canonical_atom(&a));
+        // An atom with a shifted `div`/`mod` is reduced and normalised
+        // with its non-linear parts as variables; others keep the solver's
+        // form (more readable: `x - 2 * (x div 2) == 0`).
+        let reduced = normalize_div(&a);
+        let canonical = if reduced == a { canonical_atom(&a) } else { canonical_atom_opaque(&reduced) };
+        let p = uninstantiate(&canonical);
         if is_predicate(&p, program) && !out.contains(&p) {
             out.push(p);
         }
@@ -500,6 +564,96 @@ fn constant_truth(program: &Program, a: &Term) -> Option<bool> {
         Node::App { op: Op::Not, args } if args.len() == 1 => constant_truth(program, &args[0]).map(|b| !b),
         _ => None,
     }
+}
+
+/// `t` with the constant of each `div`/`mod` by a positive constant k
+/// reduced below k: `(-x - 2) div 2` becomes `(-x) div 2 - 1` and
+/// `(x + 5) mod 2` becomes `(x + 1) mod 2` (SMT-LIB's division is
+/// Euclidean, so `(a + q·k) div k = a div k + q`). The interpolants of a
+/// loop unrolled once more differ only in such shifted constants; reduced,
+/// the linear normalisation ([`canonical_atom_opaque`]) makes them equal.
+fn normalize_div(t: &Term) -> Term {
+    use smt::{Node, Op};
+    let Node::App { op, args } = t.node() else { return t.clone() };
+    let args: Vec<Term> = args.iter().map(normalize_div).collect();
+    if let (Op::Div | Op::Mod, [a, k]) = (op, args.as_slice()) {
+        if let (Some(k), Some((c, rest))) = (k.as_signed().filter(|k| *k > 0), split_constant(a)) {
+            let (q, r) = (c.div_euclid(k), c.rem_euclid(k));
+            if q != 0 {
+                let reduced = if r == 0 { rest } else { Term::add(rest, Term::int(r)) };
+                return match op {
+                    Op::Div => Term::add(Term::div(reduced, Term::int(k)), Term::int(q)),
+                    _ => Term::modulo(reduced, Term::int(k)),
+                };
+            }
+        }
+    }
+    Term::app(*op, args)
+}
+
+/// A linear term as (its constant, the term without it), when it has a
+/// nonzero constant and at least one variable.
+fn split_constant(t: &Term) -> Option<(i128, Term)> {
+    use smt::Value;
+    if !is_linear(t) || t.vars().is_empty() {
+        return None;
+    }
+    let c = match t.eval(&|_| Some(Value::Int(0))) {
+        Some(Value::Int(c)) if c != 0 => c,
+        _ => return None,
+    };
+    let mut rest = Term::int(0);
+    for (name, sort) in t.vars() {
+        let coefficient = match t.eval(&|n| Some(Value::Int(if n == &*name { 1 } else { 0 }))) {
+            Some(Value::Int(v)) => v - c,
+            _ => return None,
+        };
+        let x = Term::var(&name, sort);
+        rest = match coefficient {
+            0 => rest,
+            1 => Term::add(rest, x),
+            -1 => Term::sub(rest, x),
+            m => Term::add(rest, Term::mul(Term::int(m), x)),
+        };
+    }
+    Some((c, rest))
+}
+
+/// [`canonical_atom`] for atoms with non-linear parts (`x div 2`,
+/// `x * y`): each maximal non-linear subterm counts as one variable, so
+/// `x + 2 * (x div 2 - 1) <= -3` and `x + 2 * (x div 2) <= -1` read the same.
+fn canonical_atom_opaque(a: &Term) -> Term {
+    use smt::{Node, Op, Sort};
+    fn hide(t: &Term, hidden: &mut Vec<Term>) -> Term {
+        match t.node() {
+            Node::Int(_) | Node::Var { .. } => t.clone(),
+            Node::App { op, args }
+                if matches!(op, Op::Add | Op::Sub | Op::Neg)
+                    || (*op == Op::Mul && args.iter().filter(|x| !x.is_const()).count() <= 1) =>
+            {
+                Term::app(*op, args.iter().map(|x| hide(x, hidden)).collect())
+            }
+            _ if t.sort() == Sort::Int => {
+                let i = hidden.iter().position(|h| h == t).unwrap_or_else(|| {
+                    hidden.push(t.clone());
+                    hidden.len() - 1
+                });
+                Term::var(&format!("opaque@{i}"), Sort::Int)
+            }
+            _ => t.clone(),
+        }
+    }
+    let Node::App { op, args } = a.node() else { return a.clone() };
+    if !matches!(op, Op::Le | Op::Lt | Op::Eq) || args.len() != 2 || args[0].sort() != Sort::Int {
+        return a.clone();
+    }
+    let mut hidden = Vec::new();
+    let linear = Term::app(*op, args.iter().map(|x| hide(x, &mut hidden)).collect());
+    if hidden.is_empty() {
+        return canonical_atom(a);
+    }
+    canonical_atom(&linear)
+        .substitute(&|n| n.strip_prefix("opaque@").and_then(|i| i.parse::<usize>().ok()).and_then(|i| hidden.get(i).cloned()))
 }
 
 /// A linear integer atom with the variables on one side and the constant on

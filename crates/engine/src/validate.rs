@@ -76,6 +76,7 @@ const NOT_INHERITED_BY_STAGES: &[&str] = &[
     "cpa.predicate.blk.alwaysAtFunctions",
     "cpa.predicate.blk.alwaysAtFunctionHeads",
     "cpa.predicate.blk.threshold",
+    "cpa.predicate.blk.alwaysAtRecursion",
     "cpa.predicate.abstraction.cartesian",
     "cpa.predicate.merge",
     "cpa.predicate.refinement.interpolation",

@@ -170,3 +170,48 @@ fn bp_name(p: &Program, j: &InterpolationJob, name: &str) -> String {
     let prefix = format!("v{}@", v.0);
     j.block_path().cuts[0].shared.iter().find(|n| n.starts_with(&prefix)).expect("x is shared").to_string()
 }
+
+#[test]
+fn a_refinement_without_new_predicates_tries_the_other_direction_then_c() {
+    use engine::predicate_refinement::next_attempt;
+    let math = Encoding::wrapped(IntModel::Math);
+    let c = Encoding::wrapped(IntModel::C);
+    let w = Direction::Weakest;
+    let s = Direction::Strongest;
+    assert_eq!(next_attempt(w, c, (math, w)), Some((math, s)));
+    assert_eq!(next_attempt(w, c, (math, s)), Some((c, w)));
+    assert_eq!(next_attempt(w, c, (c, w)), Some((c, s)));
+    assert_eq!(next_attempt(w, c, (c, s)), None);
+    // Under math there is no second encoding.
+    assert_eq!(next_attempt(s, math, (math, s)), Some((math, w)));
+    assert_eq!(next_attempt(s, math, (math, w)), None);
+}
+
+#[test]
+fn atoms_with_shifted_divisions_give_one_predicate() {
+    // The parity atoms of a loop unrolled once more differ only in the
+    // constant inside `div` (`(-x - 2) div 2`, `(-x - 4) div 2`, …); reduced
+    // (`(-x) div 2 - 1`) and normalised they are one predicate.
+    use engine::cpas::predicate::pathformula::ssa_name;
+    use engine::predicate_refinement::predicates_of;
+    let p = program("int main() { int x = 0; int y = 0; return x + y; }");
+    let x = Term::var(&ssa_name(var(&p, "x"), 1), smt::Sort::Int);
+    let y = Term::var(&ssa_name(var(&p, "y"), 1), smt::Sort::Int);
+    let shifted = |k: i128| {
+        // (x + 2 * ((-x - k) div 2)) - y + 2 * (y div 2) <= -(k + 1)
+        let d = Term::div(Term::sub(Term::neg(x.clone()), Term::int(k)), Term::int(2));
+        let lhs = Term::add(
+            Term::sub(Term::add(x.clone(), Term::mul(Term::int(2), d)), y.clone()),
+            Term::mul(Term::int(2), Term::div(y.clone(), Term::int(2))),
+        );
+        Term::le(lhs, Term::int(-(k + 1)))
+    };
+    let shared = [x.clone(), y.clone()].iter().map(|t| std::sync::Arc::from(t.as_var().unwrap())).collect();
+    let found = predicates_of(&p, &Term::and(vec![shifted(2), shifted(4), shifted(6)]), &shared);
+    assert_eq!(found.len(), 1, "{found:?}");
+    // An atom without a shifted division keeps the solver's form.
+    let plain = Term::eq(Term::sub(x.clone(), Term::mul(Term::int(2), Term::div(x.clone(), Term::int(2)))), Term::int(0));
+    let kept = predicates_of(&p, &plain, &shared);
+    assert_eq!(kept.len(), 1);
+    assert!(kept[0].to_string().contains("div"), "{}", kept[0]);
+}

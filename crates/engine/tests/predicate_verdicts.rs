@@ -3,9 +3,11 @@
 //! answers, through `engine::cegar::build_verifier` with the native z3:
 //! safe loops that need one to six refinements, a call, real bugs found
 //! after refinements, overflow that makes a "math-safe" program unsafe in
-//! C, where the Cartesian abstraction is too weak for the interpolants'
-//! predicates, Listing 2.1 of the octagon thesis, and the ABE merge keeping
-//! one state per location through a chain of branches.
+//! C, where the Cartesian abstraction is too weak for the WEAKEST
+//! interpolants' predicates and needs the STRONGEST ones too, Listing 2.1 of the octagon thesis, and the ABE merge keeping
+//! one state per location through a chain of branches; recursion cut off by
+//! the abstraction at a recursive call, a path into the recursion bound
+//! refined away, and one that cannot be.
 
 use engine::cegar::build_verifier;
 use engine::trace::Event;
@@ -54,25 +56,26 @@ fn cases() -> Vec<Case> {
         Case { name: "callsafe", src: include_str!("programs/predicate/callsafe.c"), expect: all(expect(True, 0)) },
         // The WEAKEST interpolant of the exit is `i == 10 || 10 <= i`'s
         // negation: two predicates whose Boolean combination `i <= 10` is
-        // inductive; the Cartesian abstraction cannot keep the disjunction,
-        // finds the same path again and stops (UNKNOWN, no progress).
+        // inductive; the Cartesian abstraction cannot keep the disjunction
+        // and finds the same path again, where WEAKEST has nothing new but
+        // the STRONGEST fallback has (`predicate_refinement::next_attempt`).
         Case {
             name: "counter",
             src: include_str!("programs/predicate/counter.c"),
-            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(Unknown, 1)), Some(expect(Unknown, 1))],
+            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(True, 2)), Some(expect(True, 2))],
         },
         Case {
             name: "flag",
             src: include_str!("programs/predicate/flag.c"),
-            // Cartesian refines along the other paths through the merges
-            // before it gives up.
-            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(Unknown, 5)), Some(expect(Unknown, 3))],
+            // Cartesian needs the other paths through the merges and the
+            // STRONGEST fallback.
+            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(True, 6)), Some(expect(True, 5))],
         },
         // A call inside the loop.
         Case {
             name: "callloop",
             src: include_str!("programs/predicate/callloop.c"),
-            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(Unknown, 1)), Some(expect(Unknown, 1))],
+            expect: [Some(expect(True, 1)), Some(expect(True, 1)), Some(expect(True, 2)), Some(expect(True, 2))],
         },
         // Nested loops: six refinements. Under c the interpolants of the
         // wrapped encoding give many range-like predicates and the run takes
@@ -85,7 +88,7 @@ fn cases() -> Vec<Case> {
         Case {
             name: "twoloops",
             src: include_str!("programs/predicate/twoloops.c"),
-            expect: [None, Some(expect(True, 3)), Some(expect(Unknown, 1)), Some(expect(Unknown, 1))],
+            expect: [None, Some(expect(True, 3)), Some(expect(True, 2)), Some(expect(True, 2))],
         },
         // Real bugs: found at once, or after unrolling the loop twice.
         Case { name: "eq42", src: include_str!("programs/predicate/eq42.c"), expect: all(expect(False, 0)) },
@@ -211,5 +214,48 @@ fn abe_keeps_one_state_per_location_through_a_chain_of_branches() {
         assert_eq!(o.stats.merges_replaced, 10, "{preset}: one merge per join point");
         assert!(o.stats.created <= 60, "{preset}: {} states created", o.stats.created);
         assert!(o.stats.covered >= 10, "{preset}: each merged-in state is covered ({} covered)", o.stats.covered);
+    }
+}
+
+#[test]
+fn a_recursion_is_cut_off_by_the_abstraction_at_the_recursive_call() {
+    // `down(3)` returns at once; the recursive call's block
+    // (`cpa.predicate.blk.alwaysAtRecursion`) is infeasible on its own
+    // (k == 3 && 5 <= k): TRUE without a refinement and without ever
+    // meeting the recursion bound.
+    for preset in [BOOLEAN, CARTESIAN] {
+        for model in [IntModel::C, IntModel::Math] {
+            let o = run(include_str!("programs/predicate/countdown_safe.c"), preset, model);
+            assert_eq!(o.verdict, True, "{preset} {model:?}: {}", o.reason);
+            assert_eq!(o.stats.refinements, 0, "{preset} {model:?}");
+        }
+    }
+}
+
+#[test]
+fn a_path_into_the_recursion_bound_is_refuted_and_refined_away() {
+    // With no predicates `down(6)` recurses until cpa.callstack.depth; the
+    // path there is infeasible (k falls below 5 after two calls), so CEGAR
+    // refines it like a spurious counterexample (predicates on k at
+    // down's entry) and the next iteration finds the real bug.
+    let o = run(include_str!("programs/predicate/countdown_bug.c"), BOOLEAN, IntModel::C);
+    assert_eq!(o.verdict, False, "{}", o.reason);
+    assert_eq!(o.confirmed, Some(true));
+    assert_eq!(o.stats.refinements, 1);
+    let refuted_bound = o.events.iter().any(|e| {
+        matches!(e, Event::Counterexample { feasible: Some(false), description, .. } if description.contains("cpa.callstack.depth"))
+    });
+    assert!(refuted_bound, "the first counterexample is the path into the recursion bound");
+}
+
+#[test]
+fn a_feasible_path_into_the_recursion_bound_stays_unknown() {
+    // sum(n) with n up to 100 really recurses deeper than 32: the path to
+    // the bound is feasible, so no refinement and no TRUE.
+    for preset in [BOOLEAN, CARTESIAN] {
+        let o = run(include_str!("programs/predicate/unbounded_recursion.c"), preset, IntModel::C);
+        assert_eq!(o.verdict, Unknown, "{preset}: {}", o.reason);
+        assert!(o.reason.contains("recursion deeper than") && o.reason.contains("cannot be refuted"), "{}", o.reason);
+        assert_eq!(o.stats.refinements, 0, "{preset}");
     }
 }

@@ -14,6 +14,10 @@
 //! Block ends (`cpa.predicate.blk.*`): loop heads (`alwaysAtLoops`,
 //! default true), function entries and return sites
 //! (`alwaysAtFunctions`), function entries only (`alwaysAtFunctionHeads`),
+//! entries of recursive calls (`alwaysAtRecursion`, default true: calls
+//! along a cycle of the call graph, so a recursion gets abstractions that
+//! can cut off deeper calls and a place for CEGAR's predicates when a path
+//! into `cpa.callstack.depth` is refuted, see [`crate::cegar`]),
 //! every `threshold` edges (0 = off), and always the error location. The
 //! transfer to a block end computes the abstraction there
 //! ([`abstraction::Problem::compute`]: ψ' = the Boolean or Cartesian
@@ -60,11 +64,16 @@ pub struct BlockOptions {
     pub at_function_heads: bool,
     /// `threshold`: after this many edges (0 = never).
     pub threshold: u32,
+    /// `alwaysAtRecursion`: at the entry of a function called along a
+    /// cycle of the call graph (a recursive call), so each activation of a
+    /// recursion starts a block: its abstraction can refute a deeper call,
+    /// and refinement puts predicates there that bound the recursion.
+    pub at_recursion: bool,
 }
 
 impl Default for BlockOptions {
     fn default() -> Self {
-        BlockOptions { at_loops: true, at_functions: false, at_function_heads: false, threshold: 0 }
+        BlockOptions { at_loops: true, at_functions: false, at_function_heads: false, threshold: 0, at_recursion: true }
     }
 }
 
@@ -88,8 +97,40 @@ impl BlockOptions {
         if self.at_functions && matches!(edge.kind, EdgeKind::Return { .. }) {
             return true;
         }
+        if let EdgeKind::Call { callee, .. } = edge.kind {
+            if self.at_recursion && target.kind == NodeKind::Entry {
+                let caller = program.nodes.get(edge.source.0 as usize).map(|n| n.function);
+                if caller.is_some_and(|caller| calls_reach(program, callee, caller)) {
+                    return true;
+                }
+            }
+        }
         self.threshold > 0 && length >= self.threshold
     }
+}
+
+/// Whether `from` reaches `to` in the call graph (`from == to` counts):
+/// a call from `to` to `from` then lies on a cycle, a recursion.
+pub fn calls_reach(program: &Program, from: cfa::FuncId, to: cfa::FuncId) -> bool {
+    let mut seen = vec![false; program.functions.len()];
+    let mut stack = vec![from];
+    while let Some(f) = stack.pop() {
+        if f == to {
+            return true;
+        }
+        match seen.get_mut(f.0 as usize) {
+            Some(s) if !*s => *s = true,
+            _ => continue,
+        }
+        for e in &program.edges {
+            if let EdgeKind::Call { callee, .. } = e.kind {
+                if program.nodes.get(e.source.0 as usize).is_some_and(|n| n.function == f) {
+                    stack.push(callee);
+                }
+            }
+        }
+    }
+    false
 }
 
 /// The options of the Predicate CPA.
