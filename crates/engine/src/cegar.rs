@@ -541,8 +541,8 @@ impl Verifier {
         let direction = predicate_refinement::Direction::parse(config.get("cpa.predicate.refinement.interpolation"));
         // First over mathematical integers (clean interpolants without the
         // wrap-around of C's arithmetic); when that finds no new predicate,
-        // in the other direction, then under `c` over the exact encoding
-        // (the path may be infeasible only because of an overflow), see
+        // under `c` over the exact encoding (the path may be infeasible only
+        // because of an overflow), then both in the other direction, see
         // `predicate_refinement::next_attempt`. Predicates are only a
         // heuristic: soundness comes from the abstraction, which is exact.
         let encoding = smt::Encoding::wrapped(minic::IntModel::Math);

@@ -77,16 +77,23 @@ impl Direction {
 }
 
 /// The interpolation to try after `done` found no new predicate, if any:
-/// over mathematical integers in the `configured` direction, then in the
-/// other one (the two see different atoms: WEAKEST the error's
-/// precondition, STRONGEST the initial values — a loop whose first
-/// iteration differs needs both), then the same two over the `exact`
-/// encoding (a path infeasible only by an overflow).
+/// over mathematical integers in the `configured` direction, then over the
+/// `exact` encoding (a path infeasible only by an overflow — C's wrapped
+/// `x == 2 * y`), then both in the other direction (the two see different
+/// atoms: WEAKEST the error's precondition, STRONGEST the initial values —
+/// a loop whose first iteration differs needs both). The encoding is
+/// switched first: the other direction over mathematical integers can keep
+/// finding new constant bounds (`y <= 7`, `y <= 8`, …) on a path that only
+/// the wrapped encoding refutes once and for all.
 pub fn next_attempt(configured: Direction, exact: Encoding, done: (Encoding, Direction)) -> Option<(Encoding, Direction)> {
     let math = Encoding::wrapped(minic::IntModel::Math);
-    let mut order = vec![(math, configured), (math, configured.other())];
+    let mut order = vec![(math, configured)];
     if exact != math {
-        order.extend([(exact, configured), (exact, configured.other())]);
+        order.push((exact, configured));
+    }
+    order.push((math, configured.other()));
+    if exact != math {
+        order.push((exact, configured.other()));
     }
     let at = order.iter().position(|a| *a == done)?;
     order.get(at + 1).copied()

@@ -172,15 +172,15 @@ fn bp_name(p: &Program, j: &InterpolationJob, name: &str) -> String {
 }
 
 #[test]
-fn a_refinement_without_new_predicates_tries_the_other_direction_then_c() {
+fn a_refinement_without_new_predicates_tries_c_then_the_other_direction() {
     use engine::predicate_refinement::next_attempt;
     let math = Encoding::wrapped(IntModel::Math);
     let c = Encoding::wrapped(IntModel::C);
     let w = Direction::Weakest;
     let s = Direction::Strongest;
-    assert_eq!(next_attempt(w, c, (math, w)), Some((math, s)));
-    assert_eq!(next_attempt(w, c, (math, s)), Some((c, w)));
-    assert_eq!(next_attempt(w, c, (c, w)), Some((c, s)));
+    assert_eq!(next_attempt(w, c, (math, w)), Some((c, w)));
+    assert_eq!(next_attempt(w, c, (c, w)), Some((math, s)));
+    assert_eq!(next_attempt(w, c, (math, s)), Some((c, s)));
     assert_eq!(next_attempt(w, c, (c, s)), None);
     // Under math there is no second encoding.
     assert_eq!(next_attempt(s, math, (math, s)), Some((math, w)));

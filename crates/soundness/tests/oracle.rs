@@ -58,7 +58,9 @@ fn a_math_analysis_judged_by_the_c_interpreter_is_caught() {
     let p = Arc::new(cfa::from_source(&g.text).unwrap());
     let options = OracleOptions::default();
     let truth = ground_truth(&p, &g, IntModel::C, &options);
-    for preset in ["octagon-sep", "octagon-widening", "symbolic", "predicate", "predicate-cartesian", "symexec", "symexec-predabs"] {
+    for preset in
+        ["octagon-sep", "octagon-widening", "symbolic", "predicate", "predicate-cartesian", "symexec", "symexec-predabs"]
+    {
         let (result, reached) = analyze(&p, preset, IntModel::Math, &options).unwrap();
         assert_eq!(result.verdict, engine::Verdict::True, "{preset} under math");
         let found = judge(&p, &result, reached.as_ref(), &truth);
