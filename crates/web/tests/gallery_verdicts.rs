@@ -30,3 +30,34 @@ fn every_example_reaches_its_stated_verdicts() {
     }
     assert!(checked >= 15, "only {checked} runs");
 }
+
+/// The thresholds card quotes, per threshold, the refinements and steps of
+/// `symexec-predabs` (set in the configuration panel, which the front
+/// matter cannot carry): its table must stay what the engine does.
+#[test]
+fn the_thresholds_card_shows_what_each_threshold_does() {
+    use web::model::gallery::{plain_text, Block};
+    let e = web::model::gallery::example("symexec-thresholds").expect("the thresholds example is shipped");
+    let rows: Vec<Vec<String>> = e
+        .body
+        .iter()
+        .filter_map(|b| match b {
+            Block::Table { rows, .. } => Some(rows.iter().map(|r| r.iter().map(|c| plain_text(c)).collect())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(rows.len(), 3, "one row per threshold: {rows:?}");
+    let program = Arc::new(cfa::from_source(e.program).unwrap());
+    for row in &rows {
+        let threshold = &row[0];
+        let mut config = Config::preset("symexec-predabs").unwrap();
+        config.set("analysis.intModel", &e.int_model).unwrap();
+        config.set("symexec.abstraction.threshold", threshold).unwrap();
+        let mut analysis = build_verifier(program.clone(), &config, false).unwrap();
+        let stats = engine::view::Statistics::of(&analysis.run());
+        let verdict = analysis.outcome().unwrap().0.lower().to_uppercase();
+        let measured = vec![threshold.clone(), verdict, stats.refinements.to_string(), stats.steps.to_string()];
+        assert_eq!(&measured, row, "threshold {threshold}: the card's row is not what the run does");
+    }
+}
