@@ -61,3 +61,25 @@ fn the_thresholds_card_shows_what_each_threshold_does() {
         assert_eq!(&measured, row, "threshold {threshold}: the card's row is not what the run does");
     }
 }
+
+/// The running-example and thresholds cards say that plain symbolic
+/// execution (`symexec`, and `symbolic` on the running example) never ends
+/// on them; they are too slow in the page to be card configurations, so the
+/// claim is checked here (UNKNOWN at a small step limit).
+#[test]
+fn plain_symbolic_execution_ends_unknown_on_the_symexec_cards() {
+    for (id, configs) in [("symexec-running-example", &["symexec", "symbolic"][..]), ("symexec-thresholds", &["symexec"][..])] {
+        let e = web::model::gallery::example(id).expect("the example is shipped");
+        let program = Arc::new(cfa::from_source(e.program).unwrap());
+        for config_name in configs {
+            let mut config = Config::preset(config_name).unwrap();
+            config.set("analysis.intModel", &e.int_model).unwrap();
+            config.set("limits.steps", "500").unwrap();
+            let mut analysis = build_verifier(program.clone(), &config, false).unwrap();
+            analysis.run();
+            let (verdict, reason) = analysis.outcome().unwrap();
+            assert_eq!(verdict.lower(), "unknown", "{id} under {config_name}: {reason}");
+            assert!(reason.contains("step limit"), "{id} under {config_name} stops at its step limit: {reason}");
+        }
+    }
+}
