@@ -403,11 +403,23 @@ fn has_cpa(config: &engine::Config, class: &str) -> bool {
     config.cpas().iter().any(|c| c == class)
 }
 
-/// Predicate analysis with CEGAR, which a question about refinement
-/// predicates needs.
+/// Symbolic execution with implicit predicate abstraction (SymExecCPA with
+/// `symexec.abstraction = true`), whose abstraction points and p-simple
+/// pruning some questions count.
+fn runs_symexec_abstraction(config: &engine::Config) -> bool {
+    has_cpa(config, "cpa.symexec.SymExecCPA") && config.get_bool("symexec.abstraction")
+}
+
+/// A CEGAR loop whose refinements add predicates — predicate analysis or
+/// symbolic execution with predicate abstraction — which a question about
+/// refinement predicates needs.
 fn need_predicate_cegar(config: &engine::Config) -> Result<(), (&'static str, String)> {
-    if !has_cpa(config, "cpa.predicate.PredicateCPA") || !config.get_bool("analysis.algorithm.CEGAR") {
-        return Err(("", "a predicates question needs predicate analysis with CEGAR (the `predicate` presets)".into()));
+    let refines_predicates = has_cpa(config, "cpa.predicate.PredicateCPA") || runs_symexec_abstraction(config);
+    if !refines_predicates || !config.get_bool("analysis.algorithm.CEGAR") {
+        return Err((
+            "",
+            "a predicates question needs predicate analysis or symbolic execution with predicate abstraction, with CEGAR (the `predicate` or `symexec-predabs` presets)".into(),
+        ));
     }
     Ok(())
 }
@@ -421,7 +433,19 @@ fn validate_question<'q>(
     spec: &ConfigSpec,
 ) -> Result<(), (&'q str, String)> {
     match q {
-        Question::Verdict | Question::Count { .. } => Ok(()),
+        Question::Verdict => Ok(()),
+        Question::Count { measure, .. } => {
+            if measure.needs_symexec_abstraction() && !runs_symexec_abstraction(config) {
+                return Err((
+                    "measure",
+                    format!(
+                        "`{}` counts symbolic execution with predicate abstraction (cpa.symexec.SymExecCPA with symexec.abstraction = true, the `symexec-predabs` preset)",
+                        measure.words()
+                    ),
+                ));
+            }
+            Ok(())
+        }
         Question::ChooseConfiguration { presets, open, max_states: _ } => {
             for p in presets {
                 engine::Config::preset(p).map_err(|e| (p.as_str(), e.message))?;

@@ -123,6 +123,13 @@ pub enum Measure {
     Steps,
     /// CEGAR refinements.
     Refinements,
+    /// Symbolic execution with predicate abstraction: abstraction points
+    /// (transfers that replaced the memory by fresh values and added eq and
+    /// simple to the path condition), over every CEGAR iteration.
+    AbstractionPoints,
+    /// Symbolic execution with predicate abstraction: branches pruned
+    /// because their path is not p-simple, over every CEGAR iteration.
+    PrunedNotSimple,
 }
 
 impl Measure {
@@ -133,6 +140,8 @@ impl Measure {
             Measure::Created => "abstract states created",
             Measure::Steps => "steps (waitlist pops)",
             Measure::Refinements => "CEGAR refinements",
+            Measure::AbstractionPoints => "abstraction points (all CEGAR iterations)",
+            Measure::PrunedNotSimple => "branches pruned as not p-simple (all CEGAR iterations)",
         }
     }
 
@@ -143,7 +152,15 @@ impl Measure {
             Measure::Created => s.created,
             Measure::Steps => s.steps,
             Measure::Refinements => s.refinements,
+            Measure::AbstractionPoints => s.abstraction_points,
+            Measure::PrunedNotSimple => s.pruned_not_simple,
         }
+    }
+
+    /// Whether the measure only means something for symbolic execution
+    /// with predicate abstraction (`symexec.abstraction = true`).
+    pub fn needs_symexec_abstraction(self) -> bool {
+        matches!(self, Measure::AbstractionPoints | Measure::PrunedNotSimple)
     }
 }
 

@@ -101,6 +101,14 @@ fn table() -> Vec<(&'static str, String, u32, u32, &'static str)> {
             1,
             "does not run cpa.octagon.OctagonCPA",
         ),
+        // A count of abstraction points on a configuration without SymExecCPA's abstraction.
+        (
+            "symexec-measure.toml",
+            good("kind = \"verdict\"", "kind = \"count\"\nmeasure = \"pruned-not-simple\""),
+            14,
+            1,
+            "counts symbolic execution with predicate abstraction",
+        ),
         // A next-step question at step 0.
         ("step-zero.toml", good("kind = \"verdict\"", "kind = \"next-step\"\nstep = 0"), 14, 1, "numbered from 1"),
         // An open key that is not an option.

@@ -81,6 +81,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/predicate-doubling.md"),
         include_str!("../../../../static/examples/predicate-doubling.c"),
     ),
+    (
+        "symexec-running-example",
+        include_str!("../../../../static/examples/symexec-running-example.md"),
+        include_str!("../../../../static/examples/symexec-running-example.c"),
+    ),
+    (
+        "symexec-fig2-path",
+        include_str!("../../../../static/examples/symexec-fig2-path.md"),
+        include_str!("../../../../static/examples/symexec-fig2-path.c"),
+    ),
+    (
+        "symexec-thresholds",
+        include_str!("../../../../static/examples/symexec-thresholds.md"),
+        include_str!("../../../../static/examples/symexec-thresholds.c"),
+    ),
 ];
 
 /// One gallery entry: a program, the configurations to run it with, and
