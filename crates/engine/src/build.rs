@@ -94,6 +94,7 @@ pub fn component_constructor(class: &str) -> Option<CpaConstructor> {
         "cpa.value.symbolic.SymbolicValueCPA" => Some(make_symbolic_value),
         "cpa.constraints.ConstraintsCPA" => Some(make_constraints),
         "cpa.predicate.PredicateCPA" => Some(make_predicate),
+        "cpa.symexec.SymExecCPA" => Some(make_symexec),
         _ => None,
     }
 }
@@ -156,6 +157,41 @@ fn make_predicate_refined(
     Ok(Box::new(crate::cpas::predicate::PredicateCpa::new(p.clone(), predicate_options(c), precision, oracle)))
 }
 
+fn make_symexec(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
+    make_symexec_refined(p, c, None)
+}
+
+/// The initial precision function of the SymExec CPA: every loop head
+/// with `symexec.abstraction.threshold` and no predicates.
+pub fn symexec_initial_precision(p: &Program, c: &Config) -> crate::cpas::symexec::precision::SymExecPrecision {
+    let threshold = c.get_u64("symexec.abstraction.threshold").min(u32::MAX as u64) as u32;
+    crate::cpas::symexec::precision::SymExecPrecision::initial(p, threshold)
+}
+
+/// The SymExec CPA with the CEGAR precision `refined` (none: the initial
+/// precision function).
+fn make_symexec_refined(
+    p: &Arc<Program>,
+    c: &Config,
+    refined: Option<&Arc<crate::cpas::symexec::precision::SymExecPrecision>>,
+) -> Result<Box<dyn DynCpa>, ConfigError> {
+    use crate::cpas::symexec::{SymExecCpa, SymExecOptions};
+    let precision = refined.map(|r| (**r).clone()).unwrap_or_else(|| symexec_initial_precision(p, c));
+    let options = SymExecOptions { abstraction: c.get_bool("symexec.abstraction"), encoding: predicate_encoding(c.int_model()) };
+    Ok(Box::new(SymExecCpa::new(p.clone(), options, precision, crate::solver::SolverOracle::new())))
+}
+
+/// [`build_analysis`] for one CEGAR iteration of symbolic execution with
+/// predicate abstraction: the SymExec CPA starts from `precision`.
+pub fn build_analysis_symexec(
+    program: Arc<Program>,
+    config: &Config,
+    record_views: bool,
+    precision: &Arc<crate::cpas::symexec::precision::SymExecPrecision>,
+) -> Result<Analysis, ConfigError> {
+    build_analysis_inner(program, config, record_views, None, None, Some(precision))
+}
+
 /// A runnable analysis: the reachability algorithm over the composite CPA.
 pub type Analysis = Reachability<CompositeAnalysis>;
 
@@ -186,6 +222,17 @@ pub fn build_analysis_with(
     refined: Option<&Arc<VarPrecision>>,
     predicates: Option<&Arc<crate::cpas::predicate::precision::PredicatePrecision>>,
 ) -> Result<Analysis, ConfigError> {
+    build_analysis_inner(program, config, record_views, refined, predicates, None)
+}
+
+fn build_analysis_inner(
+    program: Arc<Program>,
+    config: &Config,
+    record_views: bool,
+    refined: Option<&Arc<VarPrecision>>,
+    predicates: Option<&Arc<crate::cpas::predicate::precision::PredicatePrecision>>,
+    symexec: Option<&Arc<crate::cpas::symexec::precision::SymExecPrecision>>,
+) -> Result<Analysis, ConfigError> {
     let names = config.cpas();
     let where_ = config.origin("CompositeCPA.cpas").map(|o| format!("{o}: ")).unwrap_or_default();
     // A composite the engine cannot run soundly never starts (no location,
@@ -201,6 +248,7 @@ pub fn build_analysis_with(
             ("cpa.value.ValueAnalysisCPA", Some(_)) => make_value_refined(&program, config, refined)?,
             ("cpa.octagon.OctagonCPA", Some(_)) => make_octagon_refined(&program, config, refined)?,
             ("cpa.predicate.PredicateCPA", _) => make_predicate_refined(&program, config, predicates)?,
+            ("cpa.symexec.SymExecCPA", _) => make_symexec_refined(&program, config, symexec)?,
             _ => ctor(&program, config)?,
         });
     }

@@ -67,6 +67,7 @@ use crate::refinement;
 use crate::restart::{self, Stage};
 use crate::solver::SolverQuery;
 use crate::stepper::Stepper;
+use crate::symexec_refinement;
 use crate::trace::{Event, StateId, Verdict};
 use cfa::{EdgeId, Program};
 use smt::{parse_response, SolverBackend};
@@ -178,6 +179,12 @@ impl Verifier {
     /// The current precision of the running stage (what CEGAR tracks where).
     pub fn precision(&self) -> &VarPrecision {
         &self.stage.precision
+    }
+
+    /// The precision function p of the running stage, when it is symbolic
+    /// execution with predicate abstraction (what CEGAR found so far).
+    pub fn symexec_precision(&self) -> Option<&crate::cpas::symexec::precision::SymExecPrecision> {
+        self.stage.symexec.then_some(&*self.stage.symexec_precision)
     }
 
     /// The predicates of the running stage, when it is a predicate
@@ -418,6 +425,9 @@ impl Verifier {
         if self.stage.predicate {
             return self.refine_predicates(path, check.check.clone());
         }
+        if self.stage.symexec {
+            return self.refine_symexec(path, check.check.clone());
+        }
         let model = self.stage.config.int_model();
         let old = (*self.stage.precision).clone();
         let Some(refined) = refinement::refine(&self.program, &path, model, &old, self.stage.backup) else {
@@ -474,8 +484,123 @@ impl Verifier {
                 let target = self.stage.analysis.target().unwrap_or(StateId(0));
                 self.ask(script, Awaiting::Interpolation(job, check), target, path, String::new());
             }
+            None if self.stage.symexec => self.finish_symexec_refinement(&job, path, &check),
             None => self.finish_predicate_refinement(&job, path, &check),
         }
+    }
+
+    /// CEGAR for symbolic execution with predicate abstraction: sequence
+    /// interpolants cut at the error path's abstraction points (see
+    /// [`crate::symexec_refinement`]), first over mathematical integers,
+    /// under `c` again over the exact encoding when that finds nothing new.
+    fn refine_symexec(&mut self, path: Vec<EdgeId>, check: String) {
+        let cuts: Vec<usize> = symexec_refinement::abstraction_cuts(&self.stage.analysis).into_iter().map(|(i, _)| i).collect();
+        let direction = predicate_refinement::Direction::parse(self.stage.config.get("cpa.predicate.refinement.interpolation"));
+        let encoding = smt::Encoding::wrapped(minic::IntModel::Math);
+        let job = predicate_refinement::InterpolationJob::with_cuts(self.program.clone(), &path, &cuts, encoding, direction);
+        self.continue_interpolation(Box::new(job), path, check);
+    }
+
+    /// New predicates at the cuts, or else raised thresholds at the
+    /// path's abstraction locations; then a restart (root or pivot), or
+    /// UNKNOWN when the precision did not grow.
+    fn finish_symexec_refinement(&mut self, job: &predicate_refinement::InterpolationJob, path: Vec<EdgeId>, check: &str) {
+        let cuts = job.block_path().cuts.clone();
+        let found: Vec<(cfa::NodeId, Vec<smt::Term>)> = job.predicates().into_iter().map(|(c, ps)| (c.location, ps)).collect();
+        let old = self.stage.symexec_precision.clone();
+        let mut refined = symexec_refinement::add_predicates(&self.program, &old, &found);
+        let exact = crate::build::predicate_encoding(self.stage.config.int_model());
+        if !refined.grew() && job.encoding() != exact {
+            let positions: Vec<usize> = cuts.iter().map(|c| c.position).collect();
+            let retry = predicate_refinement::InterpolationJob::with_cuts(
+                self.program.clone(),
+                &path,
+                &positions,
+                exact,
+                job.direction(),
+            );
+            return self.continue_interpolation(Box::new(retry), path, check.to_string());
+        }
+        let how = if refined.grew() {
+            format!(
+                "{} interpolants by quantifier elimination at the {} abstraction point{} of the path",
+                job.direction().name(),
+                cuts.len(),
+                if cuts.len() == 1 { "" } else { "s" }
+            )
+        } else {
+            let locations: Vec<cfa::NodeId> = cuts.iter().map(|c| c.location).collect();
+            refined = symexec_refinement::raise_thresholds(&self.program, &old, &locations);
+            "no new predicate, so the thresholds of the path's abstraction locations are doubled (at least 1)".to_string()
+        };
+        if !refined.grew() {
+            return self.stage_end(
+                Verdict::Unknown,
+                format!(
+                    "CEGAR made no progress: the infeasible error path ({check}) has no abstraction point to refine, so the same counterexample would be found again"
+                ),
+            );
+        }
+        let Some(iteration) = self.count_refinement() else { return };
+        let precision_text = refined.precision.describe(&self.program);
+        let added: Vec<String> = refined
+            .predicates_added
+            .iter()
+            .map(|e| format!("{} {}", e.predicate, e.scope))
+            .chain(refined.thresholds_raised.iter().map(|r| format!("threshold {} at {}", r.threshold, r.location)))
+            .collect();
+        self.emit(Event::Refinement {
+            precision: precision_text.clone(),
+            reason: format!("the error path is infeasible ({check}); {how}: {}", added.join(", ")),
+            iteration,
+            refiner: if refined.predicates_added.is_empty() {
+                "symexec thresholds".into()
+            } else {
+                format!("symexec interpolation ({})", job.direction().name())
+            },
+            path,
+            interpolants: job.views(),
+            added: Vec::new(),
+            tracked: Vec::new(),
+            predicates_added: refined.predicates_added.clone(),
+            predicates: symexec_refinement::predicate_entries(&self.program, &refined.precision),
+            thresholds_raised: refined.thresholds_raised.clone(),
+            precision_function: refined.precision.rows(&self.program),
+        });
+        let changed = refined.changed_locations();
+        let precision = Arc::new(refined.precision);
+        if self.stage.pivot && self.restart_from_symexec_pivot(&changed, &precision) {
+            return;
+        }
+        let built = crate::build::build_analysis_symexec(self.program.clone(), &self.stage.config, self.record_views, &precision);
+        self.stage.symexec_precision = precision;
+        let configuration =
+            format!("{}, CEGAR iteration {} from the initial state, precision {precision_text}", self.stage.name, iteration + 1);
+        self.start_iteration(built, configuration);
+    }
+
+    /// `cegar.restart = PIVOT` for symbolic execution: backtracks to the
+    /// state of the error path closest to the root whose location's
+    /// precision grew, and re-explores from its parent with the new
+    /// precision function.
+    fn restart_from_symexec_pivot(
+        &mut self,
+        changed: &[cfa::NodeId],
+        precision: &Arc<crate::cpas::symexec::precision::SymExecPrecision>,
+    ) -> bool {
+        let analysis = &self.stage.analysis;
+        let Some(pivot) = symexec_refinement::pivot(analysis, changed) else { return false };
+        let parent_precision = match analysis.record(pivot).map(|r| r.origin.clone()) {
+            Some(crate::trace::Origin::Transfer { parent, .. }) => analysis.record(parent).map(|r| (*r.precision).clone()),
+            _ => None,
+        };
+        let Some(p) = parent_precision else { return false };
+        if self.stage.analysis.prune_subtree(pivot, symexec_refinement::with_precision(&p, precision)).is_err() {
+            return false;
+        }
+        self.stage.symexec_precision = precision.clone();
+        self.iteration += 1;
+        true
     }
 
     /// The predicates of a finished interpolation: a new precision and a

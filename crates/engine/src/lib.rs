@@ -72,6 +72,7 @@ pub mod solver;
 pub mod ssa;
 pub mod state_view;
 pub mod stepper;
+pub mod symexec_refinement;
 pub mod testkit;
 pub mod trace;
 pub mod validate;

@@ -92,6 +92,18 @@ pub struct BlockPath {
 
 /// Cuts `path` (edges from `main`'s entry) into blocks as the analysis did.
 pub fn block_path(program: &Program, path: &[EdgeId], blocks: BlockOptions, enc: Encoding) -> BlockPath {
+    cut_path(program, path, enc, &|_, edge, length| blocks.ends_block(program, edge, length))
+}
+
+/// Cuts `path` after the edges at the given `positions` (0-based; the
+/// last edge is never a cut): the abstraction points of symbolic
+/// execution with predicate abstraction.
+pub fn block_path_at(program: &Program, path: &[EdgeId], positions: &[usize], enc: Encoding) -> BlockPath {
+    cut_path(program, path, enc, &|i, _, _| positions.contains(&i))
+}
+
+/// Cuts `path` after each edge `i` for which `is_cut(i, edge, block length)`.
+fn cut_path(program: &Program, path: &[EdgeId], enc: Encoding, is_cut: &dyn Fn(usize, &cfa::Edge, u32) -> bool) -> BlockPath {
     let builder = PathFormulaBuilder { program, encoding: enc };
     let mut pf = PathFormula::default();
     let mut out = BlockPath { blocks: vec![Vec::new()], cuts: Vec::new() };
@@ -106,7 +118,7 @@ pub fn block_path(program: &Program, path: &[EdgeId], blocks: BlockOptions, enc:
             }
         }
         let last = i + 1 == path.len();
-        if !last && blocks.ends_block(program, edge, pf.length) {
+        if !last && is_cut(i, edge, pf.length) {
             let current = out.blocks.last_mut().expect("one block");
             current.extend(pf.conjuncts[taken..].iter().cloned());
             taken = pf.conjuncts.len();
@@ -147,6 +159,17 @@ impl InterpolationJob {
     /// The job for the infeasible `path`.
     pub fn new(program: Arc<Program>, path: &[EdgeId], blocks: BlockOptions, enc: Encoding, direction: Direction) -> Self {
         let bp = block_path(&program, path, blocks, enc);
+        Self::for_blocks(program, bp, enc, direction)
+    }
+
+    /// The job for the infeasible `path` cut at explicit `positions` (see
+    /// [`block_path_at`]), for symbolic execution's abstraction points.
+    pub fn with_cuts(program: Arc<Program>, path: &[EdgeId], positions: &[usize], enc: Encoding, direction: Direction) -> Self {
+        let bp = block_path_at(&program, path, positions, enc);
+        Self::for_blocks(program, bp, enc, direction)
+    }
+
+    fn for_blocks(program: Arc<Program>, bp: BlockPath, enc: Encoding, direction: Direction) -> Self {
         let n = bp.cuts.len();
         let (next, previous) = match direction {
             Direction::Strongest => (0, Term::bool(true)),

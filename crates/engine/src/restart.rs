@@ -48,6 +48,12 @@ pub(crate) struct Stage {
     pub(crate) predicate: bool,
     /// The predicates CEGAR found so far (predicate analysis).
     pub(crate) predicates: Arc<crate::cpas::predicate::precision::PredicatePrecision>,
+    /// Whether the composite has a SymExec CPA with abstraction (CEGAR
+    /// refines its precision function).
+    pub(crate) symexec: bool,
+    /// Symbolic execution with predicate abstraction: the precision
+    /// function p CEGAR found so far.
+    pub(crate) symexec_precision: Arc<crate::cpas::symexec::precision::SymExecPrecision>,
     /// Predicate analysis: the other error paths to the current target
     /// (through the other operands of merges), tried in turn when a
     /// refinement of one finds no new predicate.
@@ -76,9 +82,13 @@ impl Stage {
             Config::load(s)?;
         }
         let predicate = config.cpas().iter().any(|c| c == "cpa.predicate.PredicateCPA");
+        let symexec = config.cpas().iter().any(|c| c == "cpa.symexec.SymExecCPA") && config.get("symexec.abstraction") == "true";
+        let symexec_precision = Arc::new(crate::build::symexec_initial_precision(program, &config));
         Ok(Stage {
             other_paths: Vec::new(),
             predicate,
+            symexec,
+            symexec_precision,
             name,
             cegar,
             check: config.get("analysis.checkCounterexamples") == "true",

@@ -42,6 +42,7 @@ const OCTAGON: &str = "cpa.octagon.OctagonCPA";
 const SYMBOLIC: &str = "cpa.value.symbolic.SymbolicValueCPA";
 const CONSTRAINTS: &str = "cpa.constraints.ConstraintsCPA";
 const PREDICATE: &str = "cpa.predicate.PredicateCPA";
+const SYMEXEC: &str = "cpa.symexec.SymExecCPA";
 
 /// Options only CEGAR reads.
 const CEGAR_OPTIONS: &[&str] = &["cegar.maxIterations", "cegar.restart", "cegar.backupRefiner"];
@@ -162,6 +163,26 @@ pub fn composite_problems(config: &Config, program: Option<&Program>) -> Vec<Con
             ),
         });
     }
+    if has(SYMEXEC) {
+        for other in [SYMBOLIC, CONSTRAINTS, PREDICATE] {
+            if has(other) {
+                out.push(ConfigError {
+                    message: format!(
+                        "{key}: {SYMEXEC} keeps its own symbolic memory and path condition and asks the solver itself; it cannot run together with {other} (use one of them)"
+                    ),
+                });
+            }
+        }
+        if config.get("cpa.composite.stop") != "NEVER" {
+            out.push(ConfigError {
+                message: format!(
+                    "{} = {}: {SYMEXEC} needs cpa.composite.stop = NEVER (coverage of states with path histories is not defined by symbolic execution; each path is explored on its own)",
+                    at(config, "cpa.composite.stop"),
+                    config.get("cpa.composite.stop")
+                ),
+            });
+        }
+    }
     if let Some(p) = program {
         if !has(CALLSTACK) {
             if let Some(calls) = calls_in(p) {
@@ -220,14 +241,22 @@ fn check_config(config: &Config, out: &mut Vec<ConfigError>, depth: usize, progr
     if cegar {
         let value = has(VALUE) && config.get("cpa.value.precision") == "EMPTY";
         let octagon = has(OCTAGON) && config.get("cpa.octagon.precision") == "EMPTY";
-        if !value && !octagon && !has(PREDICATE) {
+        let symexec = has(SYMEXEC) && config.get("symexec.abstraction") == "true";
+        if has(SYMEXEC) && !symexec {
+            out.push(ConfigError {
+                message: format!(
+                    "{} = true with {SYMEXEC} needs symexec.abstraction = true (standard symbolic execution has no precision to refine)",
+                    at(config, "analysis.algorithm.CEGAR")
+                ),
+            });
+        } else if !value && !octagon && !has(PREDICATE) && !symexec {
             let hint = if has(VALUE) {
                 "set cpa.value.precision = EMPTY".to_string()
             } else if has(OCTAGON) {
                 "set cpa.octagon.precision = EMPTY".to_string()
             } else {
                 format!(
-                    "add {VALUE} with cpa.value.precision = EMPTY, {OCTAGON} with cpa.octagon.precision = EMPTY, or {PREDICATE}"
+                    "add {VALUE} with cpa.value.precision = EMPTY, {OCTAGON} with cpa.octagon.precision = EMPTY, {PREDICATE}, or {SYMEXEC} with symexec.abstraction = true"
                 )
             };
             out.push(ConfigError {

@@ -127,6 +127,9 @@ pub struct Outcome {
     pub inputs: Vec<i128>,
     /// The final precision, when CEGAR refined it (in words).
     pub precision: Option<String>,
+    /// Symbolic execution with predicate abstraction: the final precision
+    /// function p, one row per abstraction location.
+    pub precision_function: Option<Vec<engine::trace::PrecisionRow>>,
     /// For a TRUE under mathematical integers: the first reached operation
     /// whose C result could differ.
     pub int_model_caveat: Option<engine::int_caveat::IntModelCaveat>,
@@ -164,10 +167,12 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
     let confirmed = (verdict == Verdict::False).then(|| verifier.confirmed() == Some(true));
     let error_edges = if verdict == Verdict::False { verifier.error_path().unwrap_or_default().to_vec() } else { vec![] };
     let precision = (config.get("analysis.algorithm.CEGAR") == "true" || config.get("analysis.restartAfterUnknown") == "true")
-        .then(|| match verifier.predicates() {
-            Some(p) => format!("predicates {}", p.describe(&program)),
-            None => verifier.precision().describe(&program),
+        .then(|| match (verifier.predicates(), verifier.symexec_precision()) {
+            (Some(p), _) => format!("predicates {}", p.describe(&program)),
+            (_, Some(p)) => format!("precision function {}", p.describe(&program)),
+            (None, None) => verifier.precision().describe(&program),
         });
+    let precision_function = verifier.symexec_precision().map(|p| p.rows(&program));
     Ok(Outcome {
         verdict,
         reason,
@@ -178,6 +183,7 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
         confirmed,
         inputs: verifier.inputs().to_vec(),
         precision,
+        precision_function,
         int_model_caveat: verifier.int_model_caveat().cloned(),
     })
 }
@@ -206,6 +212,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "confirmed": out.confirmed,
             "inputs": out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
             "precision": out.precision,
+            "precision_function": out.precision_function,
             "error_path": out.error_path,
             "path_check": path_check.as_ref().map(|c| json!({
                 "feasible": c.feasible,
@@ -246,7 +253,17 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     } else if out.confirmed == Some(false) && !a.check_path {
         println!("(`--check-path` checks this path: feasibility, then a concrete replay of inputs that follow it)");
     }
-    if let Some(p) = &out.precision {
+    if let Some(rows) = &out.precision_function {
+        println!(
+            "Precision function p (after {} refinements): {} abstraction location{}",
+            out.stats.refinements,
+            rows.len(),
+            if rows.len() == 1 { "" } else { "s" }
+        );
+        for r in rows {
+            println!("  {:<6} threshold {:<4} predicates {{{}}}", r.location.to_string(), r.threshold, r.predicates.join(", "));
+        }
+    } else if let Some(p) = &out.precision {
         println!("Precision (after {} refinements): {p}", out.stats.refinements);
     }
     let s = &out.stats;
@@ -266,6 +283,12 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     println!("  restarts:                 {}", s.restarts);
     if s.abstractions > 0 {
         println!("  abstractions:             {}", s.abstractions);
+    }
+    if config.cpas().iter().any(|c| c == "cpa.symexec.SymExecCPA") {
+        println!("  paths explored:           {}", s.paths_explored);
+        println!("  infeasible branches:      {}", s.infeasible_branches);
+        println!("  abstraction points:       {}", s.abstraction_points);
+        println!("  pruned (not p-simple):    {}", s.pruned_not_simple);
     }
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);

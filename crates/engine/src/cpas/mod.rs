@@ -10,4 +10,5 @@ pub mod mock;
 pub mod octagon;
 pub mod predicate;
 pub mod symbolic;
+pub mod symexec;
 pub mod value;
