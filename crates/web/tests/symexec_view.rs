@@ -3,13 +3,17 @@
 //! CEGAR": x and y grow alternately while n counts down, so x >= y at the
 //! end), driven as the page drives it (parked on every query, answered by
 //! Debian's z3 as the page's z3-solver answers): `symexec-predabs` proves it
-//! with abstraction points, not p-simple prunes and refinements that the
+//! with abstraction points, infeasible branches and a refinement that the
 //! tree view, the inspector, the CEGAR tab's precision function table and
-//! the statistics line show; plain `symexec` runs into its step limit.
+//! the statistics line show; plain `symexec` runs into its step limit. A
+//! path that is not p-simple (the running example has none: its repeated
+//! valuations show up as infeasible branches one step later) is shown on a
+//! counting loop without CEGAR, whose second abstraction has simple = false.
 //! Native only (it runs Debian's z3).
 #![cfg(not(target_arch = "wasm32"))]
 
 use engine::trace::{Event, PruneReason};
+use minic::IntModel;
 use web::model::analysis::{break_target, BreakTarget, Breakpoint, CegarView, Panels, Run, RunSpec};
 use web::model::graphs::arg::{is_symbolic_execution, ArgGraph};
 use web::model::graphs::frame::RunFrame;
@@ -32,10 +36,22 @@ fn z3(script: &str) -> String {
     String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
 }
 
-/// The run, every query answered through the page's driver loop.
+/// A counting loop: without predicates (and without CEGAR to add some)
+/// its second abstraction at the loop head repeats the first's (empty)
+/// valuation, so that path is not p-simple.
+const COUNTING_LOOP: &str = "int main() {\n  int i = 0;\n  while (i < 10) {\n    i = i + 1;\n  }\n  return 0;\n}\n";
+
+/// The run on the running example, every query answered through the
+/// page's driver loop.
 fn run(preset: &str, max_steps: u64) -> Run {
-    let mut run =
-        Run::start(RUNNING_EXAMPLE, RunSpec { preset: preset.into(), max_steps, ..RunSpec::default() }).unwrap();
+    // Mathematical integers: under C the loop's predicates cannot bound x
+    // against overflow and CEGAR gives up (UNKNOWN, the engine's test).
+    let spec = RunSpec { preset: preset.into(), max_steps, int_model: IntModel::Math, ..RunSpec::default() };
+    run_on(RUNNING_EXAMPLE, spec)
+}
+
+fn run_on(source: &str, spec: RunSpec) -> Run {
+    let mut run = Run::start(source, spec).unwrap();
     run.detach_solver();
     drive_sync(&mut run, |q| Ok(z3(&q.script)), || false);
     assert!(run.finished());
@@ -60,19 +76,12 @@ fn symexec_predabs_proves_the_running_example_and_counts_what_it_did() {
     let stats = panels.symexec.clone().expect("a SymExecCPA run has the statistics line");
     assert!(stats.abstraction);
     assert!(stats.paths > 0 && stats.abstraction_points > 0 && stats.solver_queries > 0, "{stats:?}");
-    assert!(stats.pruned > 0, "some path is not p-simple: {stats:?}");
+    assert!(stats.infeasible > 0, "{stats:?}");
     assert!(stats.refinements >= 1, "{stats:?}");
     let labels: Vec<&str> = stats.entries().iter().map(|e| e.0).collect();
     assert_eq!(
         labels,
-        [
-            "paths explored",
-            "abstraction points",
-            "pruned (not p-simple)",
-            "infeasible branches",
-            "solver queries",
-            "refinements"
-        ]
+        ["paths explored", "abstraction points", "pruned (not p-simple)", "infeasible branches", "solver queries", "refinements"]
     );
     assert!(panels.text().contains(&stats.text()), "{}", panels.text());
 }
@@ -92,52 +101,84 @@ fn plain_symbolic_execution_stops_at_its_limit_with_unknown() {
 }
 
 #[test]
-fn the_tree_view_marks_the_path_abstraction_points_and_pruned_branches() {
+fn the_tree_view_marks_the_path_abstraction_points_and_infeasible_branches() {
     let mut run = run("symexec-predabs", 5000);
-    // Where a path is pruned as not p-simple: its stub is drawn below its
-    // state, labelled, apart from every state.
-    let k = *positions(&run, |e| matches!(e, Event::BranchPruned { reason: PruneReason::NotSimple, .. }))
-        .first()
-        .expect("a not p-simple path");
-    run.cursor.seek(k);
+    let n = run.cursor.len();
+    run.cursor.seek(n);
     let frame = RunFrame::new(1, &run, true, None);
     let snap = &frame.snapshot;
     assert!(is_symbolic_execution(snap));
     let graph = ArgGraph::build_with_stubs(&frame.arg_states, &frame.arg_stubs, snap.states.len());
+    // The last iteration's infeasible branches are labelled stubs below
+    // their states, apart from every state.
     let stubs: Vec<_> = graph.visible_stubs(snap).collect();
-    let pruned = stubs.iter().find(|s| s.stub.reason == PruneReason::NotSimple).expect("its stub is drawn");
-    assert_eq!(pruned.stub.label(), "not p-simple");
-    assert!(pruned.center.y > graph.nodes[pruned.from].center.y);
-    for n in &graph.nodes {
-        let apart = (pruned.center.x - n.center.x).abs() >= (pruned.width + n.width) / 2.0
-            || (pruned.center.y - n.center.y).abs() >= (pruned.height + n.height) / 2.0;
-        assert!(apart, "{pruned:?} overlaps {n:?}");
+    assert!(stubs.len() >= 2 && stubs.iter().all(|s| s.stub.reason == PruneReason::Infeasible), "{stubs:?}");
+    for s in &stubs {
+        assert_eq!(s.stub.label(), "infeasible");
+        assert!(s.center.y > graph.nodes[s.from].center.y);
+        for n in &graph.nodes {
+            let apart = (s.center.x - n.center.x).abs() >= (s.width + n.width) / 2.0
+                || (s.center.y - n.center.y).abs() >= (s.height + n.height) / 2.0;
+            assert!(apart, "{s:?} overlaps {n:?}");
+        }
     }
     // Abstraction points are marked, and the current path runs from the
     // root to the state at the cursor through parent links only.
     let marks = graph.marks(snap, &Highlight::default());
+    assert_eq!(marks.iter().filter(|m| m.abstraction_point).count(), snap.states.iter().filter(|s| s.abstraction_point).count());
     assert!(marks.iter().any(|m| m.abstraction_point));
     let current = snap.current_state.unwrap();
     assert!(marks[graph.node_index(current).unwrap()].on_path);
     assert!(marks[0].on_path, "the root is on every path");
     let on_path = graph.path_edges(&marks);
-    assert_eq!(on_path.iter().filter(|b| **b).count() + 1, marks.iter().filter(|m| m.on_path).count(), "a path: n states, n-1 links");
-    // Infeasible branches are stubs too, told apart by their label.
-    let infeasible = positions(&run, |e| matches!(e, Event::BranchPruned { reason: PruneReason::Infeasible, .. }));
-    assert!(!infeasible.is_empty(), "the loop's exit or the error branch is infeasible somewhere");
+    assert_eq!(
+        on_path.iter().filter(|b| **b).count() + 1,
+        marks.iter().filter(|m| m.on_path).count(),
+        "a path: n states, n-1 links"
+    );
     // Nothing is covered: stop^never.
-    let n = run.cursor.len();
-    run.cursor.seek(n);
-    assert!(run.cursor.snapshot().states.iter().all(|s| s.covered_by.is_empty()));
+    assert!(snap.states.iter().all(|s| s.covered_by.is_empty()));
     // Depth-first search backtracks, and the step says so.
-    let backtracks = (1..=run.cursor.len())
-        .filter(|&k| matches!(run.cursor.events()[k - 1], Event::WaitlistPop { .. }))
+    let pops = positions(&run, |e| matches!(e, Event::WaitlistPop { .. }));
+    let backtracks = pops
+        .into_iter()
         .filter(|&k| {
             run.cursor.seek(k);
             run.cursor.snapshot().step_text().contains("backtrack")
         })
         .count();
     assert!(backtracks >= 1);
+}
+
+#[test]
+fn a_path_that_is_not_p_simple_is_a_stub_of_its_own() {
+    let properties = "#include symexec-predabs.properties\nanalysis.algorithm.CEGAR = false\n".to_string();
+    let spec = RunSpec {
+        preset: "symexec-predabs".into(),
+        properties: Some(properties),
+        int_model: IntModel::Math,
+        ..RunSpec::default()
+    };
+    let mut run = run_on(COUNTING_LOOP, spec);
+    let panels = at_end(&mut run);
+    assert!(panels.verdict.as_deref().is_some_and(|v| v.starts_with("TRUE")), "{:?}", panels.verdict);
+    let stats = panels.symexec.unwrap();
+    assert_eq!((stats.pruned, stats.refinements), (1, 0), "{stats:?}");
+    let k = positions(&run, |e| matches!(e, Event::BranchPruned { reason: PruneReason::NotSimple, .. }))[0];
+    // Not drawn before its event, drawn from it on.
+    run.cursor.seek(k - 1);
+    let before = RunFrame::new(1, &run, true, None);
+    let graph = ArgGraph::build_with_stubs(&before.arg_states, &before.arg_stubs, before.snapshot.states.len());
+    assert!(graph.visible_stubs(&before.snapshot).all(|s| s.stub.reason != PruneReason::NotSimple));
+    run.cursor.seek(k);
+    let frame = RunFrame::new(1, &run, true, Some(&before));
+    let snap = &frame.snapshot;
+    let graph = ArgGraph::build_with_stubs(&frame.arg_states, &frame.arg_stubs, snap.states.len());
+    let stub = graph.visible_stubs(snap).find(|s| s.stub.reason == PruneReason::NotSimple).expect("its stub is drawn");
+    assert_eq!((stub.stub.label(), stub.stub.css_class()), ("not p-simple", "arg-stub not-simple"));
+    assert!(stub.stub.detail.contains("simple = false"), "{}", stub.stub.detail);
+    assert!(stub.center.y > graph.nodes[stub.from].center.y, "below the state it left");
+    assert!(snap.step_text().contains("not p-simple"), "{}", snap.step_text());
 }
 
 #[test]
