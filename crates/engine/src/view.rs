@@ -284,8 +284,9 @@ pub struct Snapshot {
     pub precision_function: Vec<(crate::trace::PrecisionRow, bool)>,
     /// The state the latest step expanded (popped), for backtracking.
     pub last_expanded: Option<StateId>,
-    /// The latest backtrack of the depth-first search: the popped state is
-    /// not a child of the state expanded before it.
+    /// The latest backtrack of the search: the popped state is not a child
+    /// of the state expanded before it (derived from the pops, for every
+    /// analysis; the step text leaves it out).
     pub backtrack: Option<Backtrack>,
 }
 
@@ -512,10 +513,6 @@ impl Snapshot {
                 self.current_state = Some(*state);
                 self.current_edge = None;
                 self.current_step = vec![format!("step {step}: pop {state}{}", self.loc(*state))];
-                if let Some(b) = self.backtrack {
-                    let at = b.parent.map(|p| format!(" to {p}")).unwrap_or_default();
-                    self.current_step.push(format!("backtrack{at}: {} is not a child of {}", b.to, b.from));
-                }
             }
             Event::WaitlistRemove { state } => {
                 let was_waiting = self.waitlist.contains(state);

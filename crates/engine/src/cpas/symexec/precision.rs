@@ -110,3 +110,24 @@ pub fn row(program: &Program, l: NodeId, p: &LocationPrecision) -> PrecisionRow 
         predicates: p.predicates.iter().map(|t| show_predicate(program, t)).collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_double_at_least_to_one_and_predicates_are_added_once() {
+        let mut p = SymExecPrecision::default();
+        p.locations.insert(NodeId(3), LocationPrecision { threshold: 0, predicates: vec![] });
+        p.locations.insert(NodeId(5), LocationPrecision { threshold: 3, predicates: vec![] });
+        let (q, raised) = p.with_raised_thresholds(&[NodeId(3), NodeId(5), NodeId(3), NodeId(9)]);
+        assert_eq!(raised, [NodeId(3), NodeId(5)], "each location once; N9 is not in dom(p)");
+        assert_eq!((q.locations[&NodeId(3)].threshold, q.locations[&NodeId(5)].threshold), (1, 6));
+        let x = Term::le(Term::var("v0", smt::Sort::Int), Term::int(0));
+        let (r, added) = q.with_predicates(&[(NodeId(3), vec![x.clone(), x.clone()]), (NodeId(7), vec![x.clone()])]);
+        assert_eq!(added, [(NodeId(3), x.clone()), (NodeId(7), x.clone())]);
+        assert_eq!(r.locations[&NodeId(7)].threshold, 0, "a new abstraction location starts at threshold 0");
+        let (_, again) = r.with_predicates(&[(NodeId(3), vec![x])]);
+        assert!(again.is_empty());
+    }
+}
