@@ -1009,7 +1009,8 @@ pub fn involved_states(e: &Event) -> Vec<StateId> {
         | Event::WaitlistRemove { state }
         | Event::ReachedAdd { state }
         | Event::TargetReached { state, .. }
-        | Event::Abstraction { state, .. } => vec![*state],
+        | Event::Abstraction { state, .. }
+        | Event::AbstractionPoint { state, .. } => vec![*state],
         Event::ReachedRemove { state, replaced_by } => vec![*state, *replaced_by],
         Event::Transfer { successors, .. } => successors.clone(),
         Event::PrecisionAdjusted { state, result, .. } => vec![*state, *result],
@@ -1146,6 +1147,20 @@ fn position_text(s: &Snapshot, events: &[Event]) -> String {
     format!("iteration {}, step {here} ({all} in all) · {event}", s.iteration)
 }
 
+/// The current step in words; for symbolic execution (a depth-first
+/// search over the tree) with the backtrack that began it, right after the
+/// pop: `step 10: pop s6 @N6; backtrack to s5: s6 is not a child of s9; …`.
+fn step_text(s: &Snapshot, events: &[Event]) -> String {
+    let symexec =
+        matches!(events.first(), Some(Event::AnalysisStarted { info }) if info.cpas.iter().any(|c| c.contains("SymExec")));
+    let mut lines = s.current_step.clone();
+    if let (true, Some(b), false) = (symexec, s.backtrack, lines.is_empty()) {
+        let at = b.parent.map(|p| format!(" to {p}")).unwrap_or_default();
+        lines.insert(1, format!("backtrack{at}: {} is not a child of {}", b.to, b.from));
+    }
+    lines.join("; ")
+}
+
 /// A state's content without its location and call stack parts.
 pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
     let Some(view) = snapshot.state(id).and_then(|s| s.view.clone()) else { return "?".into() };
@@ -1252,7 +1267,7 @@ impl Panels {
             position_text: position_text(s, events),
             step: st.steps,
             event_text: s.position.checked_sub(1).and_then(|i| events.get(i)).map(describe_event).unwrap_or_default(),
-            step_text: s.step_text(),
+            step_text: step_text(s, events),
             waitlist,
             reached,
             stats: format!("reached {} · created {} · steps {}", st.reached, st.created, st.steps),
