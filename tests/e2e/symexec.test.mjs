@@ -124,6 +124,9 @@ test('symexec-predabs proves the running example with the page’s Z3 and shows 
   assert.equal(await page.locator('[data-testid=arg-graph] g.arg-node.covered').count(), 0, 'stop^never covers nothing');
   await page.locator('[data-testid=graphs] [data-testid=graph-fit]').click();
   await page.screenshot({ path: path.join(artifacts, 'symexec-1-tree.png') });
+  // Zoomed in, the labels are readable.
+  for (let i = 0; i < 4; i++) await page.locator('[data-testid=graphs] .graph-zoom button[title="Zoom in"]').click();
+  await byId('graphs').screenshot({ path: path.join(artifacts, 'symexec-1-tree-zoomed.png') });
 });
 
 test('the inspector shows memory, path condition, history and eq/simple at an abstraction point', async () => {

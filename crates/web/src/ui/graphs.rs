@@ -700,7 +700,7 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     let (any_infeasible, any_not_simple) =
         (has(engine::trace::PruneReason::Infeasible), has(engine::trace::PruneReason::NotSimple));
     let any_point = marks.iter().any(|m| m.abstraction_point);
-    let tree = marks.iter().any(|m| m.on_path);
+    let tree = crate::model::graphs::arg::is_symbolic_execution(&snap);
     let covers =
         covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
     // One memoized component per state: a step re-renders only the states
@@ -733,14 +733,17 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
                 }
                 { " · " }<span class="lg lg-reached">{ "reached" }</span>
                 { " · " }<span class="lg lg-waiting">{ "waitlist" }</span>
-                { " · " }<span class="lg lg-merged">{ "merge result" }</span>
-                { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
-                { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
+                if !tree {
+                    // merge^sep and stop^never: no merge result, nothing replaced or covered.
+                    { " · " }<span class="lg lg-merged">{ "merge result" }</span>
+                    { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
+                    { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
+                }
                 { " · " }<span class="lg lg-target">{ "target" }</span>
                 if marks.iter().any(|m| m.abstraction) {
                     { " · " }<span class="lg lg-abstraction" data-testid="arg-legend-abstraction">{ "abstraction state (ψ computed)" }</span>
                 }
-                if tree {
+                if tree && marks.iter().any(|m| m.on_path) {
                     { " · " }<span class="lg lg-on-path" data-testid="arg-legend-path">{ "current path" }</span>
                 }
                 if any_point {
