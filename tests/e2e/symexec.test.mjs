@@ -16,8 +16,9 @@
 // symbolic side by side. The crate's native test
 // crates/web/tests/symexec_view.rs checks the same runs' view model.
 //
-// Prints (not asserted) the page's paths/s and queries/s and the longest
-// main-thread task during the symexec-predabs run.
+// Prints (not asserted) the page's paths/s and queries/s (symexec-predabs
+// with Z3's loading, plain symexec after it) and the longest main-thread
+// task during the symexec-predabs run.
 //
 //   DIST_DIR=dist node --test tests/e2e/symexec.test.mjs   (after `trunk build --release`)
 
@@ -155,11 +156,17 @@ test('the inspector shows memory, path condition, history and eq/simple at an ab
 });
 
 test('plain symexec runs into its step limit on the running example: UNKNOWN', async () => {
+  // Z3 is loaded by now: this run's rates are the search's own.
+  const t0 = Date.now();
   await analyze(page, 'symexec', 300);
+  const seconds = (Date.now() - t0) / 1000;
   assert.match(await byId('run-status').innerText(), /symexec, math, .*UNKNOWN/);
   await byId('run-end').click();
   await expectText(byId('verdict'), /^Verdict: UNKNOWN/);
-  assert.ok((await count('symexec-paths')) > 0);
+  const paths = await count('symexec-paths');
+  const queries = await count('symexec-queries');
+  assert.ok(paths > 0);
+  console.log(`symexec (300 steps) on the running example in the page: ${seconds.toFixed(1)} s, ${paths} paths (${(paths / seconds).toFixed(1)}/s), ${queries} solver queries (${(queries / seconds).toFixed(1)}/s)`);
   assert.equal(await byId('symexec-abstraction-points').count(), 0, 'no abstraction in plain symbolic execution');
   await byId('graph-tab-arg').click();
   await untilOk(page, () => page.locator('[data-testid=arg-graph] g.arg-node.abstraction-point').count(), (n) => assert.equal(n, 0));
