@@ -108,6 +108,7 @@ test('symexec-predabs proves the running example with the page’s Z3 and shows 
   assert.ok(rows.length >= 1, JSON.stringify(rows));
   assert.ok(rows.some((r) => /main::n <= 0/.test(r[2]) && /main::y <= main::x/.test(r[2])), `predicates in the table: ${JSON.stringify(rows)}`);
   assert.ok((await table.locator('tbody tr.new').count()) >= 1, 'the refined row is marked');
+  await table.scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'symexec-2-cegar.png') });
 
   // The tree: abstraction points as hexagons, infeasible branches as
