@@ -55,7 +55,10 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("predicate", "predicate analysis with CEGAR: Boolean abstraction at loop heads, predicates from interpolants (Z3)"),
     ("predicate-cartesian", "predicate analysis with CEGAR: Cartesian abstraction at loop heads (Z3)"),
     ("symexec", "symbolic execution (SYMEX): stop^never, DFS — the ARG is the symbolic-execution tree (Z3)"),
-    ("symexec-predabs", "symbolic execution with implicit predicate abstraction at loop heads and CEGAR (SYMEXPA; Z3)"),
+    (
+        "symexec-predabs",
+        "symbolic execution with implicit predicate abstraction at loop heads and CEGAR (SYMEXPA; Z3); the paper's examples need math integers (under C, overflow defeats the loop's predicates)",
+    ),
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
