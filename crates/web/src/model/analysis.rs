@@ -54,6 +54,11 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("octagon-seq-widening-cegar", "restart algorithm: octagon widening with a check, then octagon CEGAR"),
     ("predicate", "predicate analysis with CEGAR: Boolean abstraction at loop heads, predicates from interpolants (Z3)"),
     ("predicate-cartesian", "predicate analysis with CEGAR: Cartesian abstraction at loop heads (Z3)"),
+    ("symexec", "symbolic execution (SYMEX): stop^never, DFS — the ARG is the symbolic-execution tree (Z3)"),
+    (
+        "symexec-predabs",
+        "symbolic execution with implicit predicate abstraction at loop heads and CEGAR (SYMEXPA; Z3); the paper's examples need math integers (under C, overflow defeats the loop's predicates)",
+    ),
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
@@ -676,6 +681,53 @@ pub struct CegarView {
     /// refinement — (where: `at N4`, `in main`, `everywhere`; the predicate
     /// in mini-C; added by the latest refinement).
     pub predicates: Vec<(String, String, bool)>,
+    /// Symbolic execution with implicit predicate abstraction: the
+    /// precision function p, one row per abstraction location (before the
+    /// first refinement: every loop head with the configured threshold and
+    /// no predicates).
+    pub precision_function: Vec<PrecisionFunctionRow>,
+}
+
+/// One row of the precision function p : L ⇀ ℕ₀ × 𝒫(formulas) of symbolic
+/// execution with implicit predicate abstraction, as the CEGAR tab's table
+/// shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrecisionFunctionRow {
+    /// The abstraction location (`N4`).
+    pub location: String,
+    /// Its source line (0 when unknown).
+    pub line: u32,
+    /// The threshold c.
+    pub threshold: u32,
+    /// The predicates P(l), in mini-C.
+    pub predicates: Vec<String>,
+    /// Changed by the latest refinement (a raised threshold or new
+    /// predicates).
+    pub changed: bool,
+}
+
+impl PrecisionFunctionRow {
+    /// The initial precision function of a run with implicit predicate
+    /// abstraction (`symexec.abstraction = true`): every loop head with
+    /// the configured threshold and no predicates. Empty for other runs.
+    pub fn initial(program: &Program, info: &engine::trace::RunInfo) -> Vec<PrecisionFunctionRow> {
+        if info.properties.get("symexec.abstraction").map(String::as_str) != Some("true") {
+            return Vec::new();
+        }
+        let threshold = info.properties.get("symexec.abstraction.threshold").and_then(|t| t.parse().ok()).unwrap_or(0);
+        program
+            .nodes
+            .iter()
+            .filter(|n| n.loop_head)
+            .map(|n| PrecisionFunctionRow {
+                location: n.id.to_string(),
+                line: n.line,
+                threshold,
+                predicates: Vec::new(),
+                changed: false,
+            })
+            .collect()
+    }
 }
 
 impl CegarView {
@@ -724,6 +776,17 @@ impl CegarView {
             path_edges: path_ids.iter().map(|e| format!("E{}", e.0)).collect(),
             refiner: String::new(),
             predicates,
+            precision_function: snap
+                .precision_function
+                .iter()
+                .map(|(row, changed)| PrecisionFunctionRow {
+                    location: row.location.to_string(),
+                    line: program.node(row.location).line,
+                    threshold: row.threshold,
+                    predicates: row.predicates.clone(),
+                    changed: *changed,
+                })
+                .collect(),
         }
     }
 
@@ -736,7 +799,13 @@ impl CegarView {
             Event::Refinement { refiner, .. } => Some(refiner.clone()),
             _ => None,
         });
-        CegarView { refiner: refiner.unwrap_or_default(), ..CegarView::of(program, snap) }
+        let mut view = CegarView { refiner: refiner.unwrap_or_default(), ..CegarView::of(program, snap) };
+        if view.precision_function.is_empty() {
+            if let Some(Event::AnalysisStarted { info }) = cursor.events().first() {
+                view.precision_function = PrecisionFunctionRow::initial(program, info);
+            }
+        }
+        view
     }
 
     /// Whether there is anything to show (a CEGAR, check or restart run).
@@ -746,6 +815,7 @@ impl CegarView {
             && self.precision.is_empty()
             && self.interpolants.is_empty()
             && self.predicates.is_empty()
+            && self.precision_function.is_empty()
     }
 
     /// CSS that paints the counterexample path on the CFA graph (its edges
@@ -775,7 +845,8 @@ pub enum Breakpoint {
     SolverCall,
     /// A CEGAR refinement (new precision).
     Refinement,
-    /// Predicate analysis computed the abstraction of a block end.
+    /// Predicate analysis computed the abstraction of a block end, or
+    /// symbolic execution abstracted the memory (an abstraction point).
     Abstraction,
 }
 
@@ -792,7 +863,7 @@ impl Breakpoint {
             }
             Breakpoint::SolverCall => matches!(e, Event::SolverQuery { .. }),
             Breakpoint::Refinement => matches!(e, Event::Refinement { .. }),
-            Breakpoint::Abstraction => matches!(e, Event::Abstraction { .. }),
+            Breakpoint::Abstraction => matches!(e, Event::Abstraction { .. } | Event::AbstractionPoint { .. }),
         }
     }
 
@@ -861,13 +932,15 @@ impl Breakpoint {
 
 impl Breakpoint {
     /// Whether the pane offers this breakpoint for `run`: "next
-    /// abstraction" only when the run has a predicate CPA (elsewhere it
-    /// would only ever say "none in this run").
+    /// abstraction" only when the run has a predicate CPA or symbolic
+    /// execution with implicit predicate abstraction (elsewhere it would
+    /// only ever say "none in this run").
     pub fn offered(self, run: &Run) -> bool {
         self != Breakpoint::Abstraction
-            || run.cursor.events().first().is_some_and(
-                |e| matches!(e, Event::AnalysisStarted { info } if info.cpas.iter().any(|c| c.contains("Predicate"))),
-            )
+            || run.cursor.events().first().is_some_and(|e| {
+                matches!(e, Event::AnalysisStarted { info } if info.cpas.iter().any(|c| c.contains("Predicate"))
+                    || info.properties.get("symexec.abstraction").is_some_and(|v| v == "true"))
+            })
     }
 }
 
@@ -939,7 +1012,8 @@ pub fn involved_states(e: &Event) -> Vec<StateId> {
         | Event::WaitlistRemove { state }
         | Event::ReachedAdd { state }
         | Event::TargetReached { state, .. }
-        | Event::Abstraction { state, .. } => vec![*state],
+        | Event::Abstraction { state, .. }
+        | Event::AbstractionPoint { state, .. } => vec![*state],
         Event::ReachedRemove { state, replaced_by } => vec![*state, *replaced_by],
         Event::Transfer { successors, .. } => successors.clone(),
         Event::PrecisionAdjusted { state, result, .. } => vec![*state, *result],
@@ -997,6 +1071,69 @@ pub struct Panels {
     pub current_line: Option<u32>,
     /// How many reached states each node holds.
     pub node_counts: BTreeMap<String, usize>,
+    /// Symbolic execution (a SymExecCPA run): its statistics box.
+    pub symexec: Option<SymExecStats>,
+}
+
+/// What symbolic execution has done so far, from the engine's
+/// [`engine::view::Statistics`] (over all CEGAR iterations).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SymExecStats {
+    /// Paths explored: leaves of the symbolic-execution tree (a branch
+    /// without a successor or a path that ended).
+    pub paths: u64,
+    /// Abstraction points (implicit predicate abstraction).
+    pub abstraction_points: u64,
+    /// Paths pruned as not p-simple.
+    pub pruned: u64,
+    /// Branches whose path condition became unsatisfiable.
+    pub infeasible: u64,
+    /// Queries to the SMT solver.
+    pub solver_queries: u64,
+    /// CEGAR refinements.
+    pub refinements: u64,
+    /// Whether the run abstracts at all (`symexec.abstraction`): the box
+    /// shows abstraction points, pruned paths and refinements only then.
+    pub abstraction: bool,
+}
+
+impl SymExecStats {
+    /// The statistics of a fold, for a run described by `info`; `None`
+    /// when the run has no SymExecCPA.
+    pub fn of(info: &engine::trace::RunInfo, stats: &engine::view::Statistics) -> Option<SymExecStats> {
+        if !info.cpas.iter().any(|c| c.contains("SymExec")) {
+            return None;
+        }
+        Some(SymExecStats {
+            paths: stats.paths_explored,
+            abstraction_points: stats.abstraction_points,
+            pruned: stats.pruned_not_simple,
+            infeasible: stats.infeasible_branches,
+            solver_queries: stats.solver_queries,
+            refinements: stats.refinements,
+            abstraction: info.properties.get("symexec.abstraction").is_some_and(|v| v == "true"),
+        })
+    }
+
+    /// The box's entries: (label, value, test id).
+    pub fn entries(&self) -> Vec<(&'static str, u64, &'static str)> {
+        let mut out = vec![("paths explored", self.paths, "symexec-paths")];
+        if self.abstraction {
+            out.push(("abstraction points", self.abstraction_points, "symexec-abstraction-points"));
+            out.push(("pruned (not p-simple)", self.pruned, "symexec-pruned"));
+        }
+        out.push(("infeasible branches", self.infeasible, "symexec-infeasible"));
+        out.push(("solver queries", self.solver_queries, "symexec-queries"));
+        if self.abstraction {
+            out.push(("refinements", self.refinements, "symexec-refinements"));
+        }
+        out
+    }
+
+    /// In one line: `paths explored 12 · abstraction points 3 · …`.
+    pub fn text(&self) -> String {
+        self.entries().iter().map(|(label, n, _)| format!("{label} {n}")).collect::<Vec<_>>().join(" · ")
+    }
 }
 
 /// Where `s` is in its trace, in steps and events (see
@@ -1011,6 +1148,20 @@ fn position_text(s: &Snapshot, events: &[Event]) -> String {
     let start = s.iteration_starts.last().copied().unwrap_or(0).min(s.position);
     let here = step_number_at(&events[start..], s.position - start).unwrap_or(0);
     format!("iteration {}, step {here} ({all} in all) · {event}", s.iteration)
+}
+
+/// The current step in words; for symbolic execution (a depth-first
+/// search over the tree) with the backtrack that began it, right after the
+/// pop: `step 10: pop s6 @N6; backtrack to s5: s6 is not a child of s9; …`.
+fn step_text(s: &Snapshot, events: &[Event]) -> String {
+    let symexec =
+        matches!(events.first(), Some(Event::AnalysisStarted { info }) if info.cpas.iter().any(|c| c.contains("SymExec")));
+    let mut lines = s.current_step.clone();
+    if let (true, Some(b), false) = (symexec, s.backtrack, lines.is_empty()) {
+        let at = b.parent.map(|p| format!(" to {p}")).unwrap_or_default();
+        lines.insert(1, format!("backtrack{at}: {} is not a child of {}", b.to, b.from));
+    }
+    lines.join("; ")
 }
 
 /// A state's content without its location and call stack parts.
@@ -1039,10 +1190,21 @@ pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
 }
 
 /// Whether `id` is a predicate-analysis abstraction state (its predicate
-/// component says so; false for every other analysis).
+/// component says so) or an abstraction point of symbolic execution with
+/// implicit predicate abstraction; false for every other analysis.
 pub fn is_abstraction_state(snapshot: &Snapshot, id: StateId) -> bool {
-    let Some(view) = snapshot.state(id).and_then(|s| s.view.as_ref()) else { return false };
-    view.components.iter().any(|c| matches!(c.content, ViewContent::Predicate { abstraction_state: true, .. }))
+    let Some(info) = snapshot.state(id) else { return false };
+    if info.abstraction_point {
+        return true;
+    }
+    let Some(view) = info.view.as_ref() else { return false };
+    view.components.iter().any(|c| {
+        matches!(
+            c.content,
+            ViewContent::Predicate { abstraction_state: true, .. }
+                | ViewContent::SymbolicExecution { abstraction_point: true, .. }
+        )
+    })
 }
 
 fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLine {
@@ -1108,7 +1270,7 @@ impl Panels {
             position_text: position_text(s, events),
             step: st.steps,
             event_text: s.position.checked_sub(1).and_then(|i| events.get(i)).map(describe_event).unwrap_or_default(),
-            step_text: s.step_text(),
+            step_text: step_text(s, events),
             waitlist,
             reached,
             stats: format!("reached {} · created {} · steps {}", st.reached, st.created, st.steps),
@@ -1122,6 +1284,10 @@ impl Panels {
             current_edge,
             current_line,
             node_counts,
+            symexec: match events.first() {
+                Some(Event::AnalysisStarted { info }) => SymExecStats::of(info, st),
+                _ => None,
+            },
         }
     }
 
@@ -1161,6 +1327,9 @@ impl Panels {
         }
         out += &self.stats;
         out.push('\n');
+        if let Some(x) = &self.symexec {
+            out += &format!("{}\n", x.text());
+        }
         if let Some(v) = &self.verdict {
             out += &format!("verdict: {v}\n");
         }

@@ -11,8 +11,10 @@
 //! so comments and the student's own lines survive. A panel starts from a
 //! preset as `#include <preset>.properties` ([`preset_text`]).
 //!
-//! The stop operator is stop^sep in every configuration the engine offers;
-//! the panel says so rather than offering a choice that does nothing. The
+//! The stop operator is stop^sep in every configuration but symbolic
+//! execution's, which needs stop^never (every path on its own, the ARG a
+//! tree); the panel shows which one and sets it with the domain rather
+//! than offering a choice that would only be refused. The
 //! integer model and the step limit stay in the analysis chooser (they
 //! override the text, as the CLI's `--int-model`/`--max-steps` do).
 //!
@@ -32,17 +34,22 @@ pub enum Domain {
     /// Predicate analysis (`cpa.predicate.PredicateCPA`; Z3): its own
     /// options are the form's predicate group ([`PanelValues::predicate`]).
     Predicate,
+    /// Symbolic execution (`cpa.symexec.SymExecCPA`; Z3) with stop^never,
+    /// optionally with implicit predicate abstraction: its options are the
+    /// form's symbolic-execution group ([`PanelValues::symexec`]).
+    SymExec,
     /// Any other combination (written by hand in the text).
     Other,
 }
 
 impl Domain {
-    /// The four the form offers, with their labels.
-    pub const CHOICES: [(Domain, &'static str); 4] = [
+    /// The five the form offers, with their labels.
+    pub const CHOICES: [(Domain, &'static str); 5] = [
         (Domain::Value, "values"),
         (Domain::Octagon, "octagons"),
         (Domain::Symbolic, "symbolic + constraints (Z3)"),
         (Domain::Predicate, "predicates (Z3)"),
+        (Domain::SymExec, "symbolic execution tree (Z3)"),
     ];
 
     /// `CompositeCPA.cpas` for this choice.
@@ -54,6 +61,7 @@ impl Domain {
                 "cpa.location.LocationCPA, cpa.callstack.CallstackCPA, cpa.value.symbolic.SymbolicValueCPA, cpa.constraints.ConstraintsCPA",
             ),
             Domain::Predicate => Some("cpa.location.LocationCPA, cpa.callstack.CallstackCPA, cpa.predicate.PredicateCPA"),
+            Domain::SymExec => Some("cpa.location.LocationCPA, cpa.callstack.CallstackCPA, cpa.symexec.SymExecCPA"),
             Domain::Other => None,
         }
     }
@@ -72,6 +80,7 @@ impl Domain {
             Domain::Octagon => "octagon",
             Domain::Symbolic => "symbolic",
             Domain::Predicate => "predicate",
+            Domain::SymExec => "symexec",
             Domain::Other => "other",
         }
     }
@@ -109,6 +118,12 @@ pub struct PanelValues {
     /// Predicate analysis: every `cpa.predicate.*` option of the engine
     /// with its effective value (empty for the other domains).
     pub predicate: Vec<OptionField>,
+    /// The composite's stop operator (`SEP`, or `NEVER` for symbolic
+    /// execution).
+    pub stop: String,
+    /// Symbolic execution: every `symexec.*` option of the engine with its
+    /// effective value (empty for the other domains).
+    pub symexec: Vec<OptionField>,
 }
 
 /// One engine option as a form field: its key, effective value, what it
@@ -133,14 +148,17 @@ pub struct OptionField {
 /// The prefix of predicate analysis' options.
 pub const PREDICATE_PREFIX: &str = "cpa.predicate.";
 
-/// The predicate-analysis options of a configuration, in the engine's
-/// order.
-fn predicate_fields(c: &Config) -> Vec<OptionField> {
+/// The prefix of symbolic execution's options.
+pub const SYMEXEC_PREFIX: &str = "symexec.";
+
+/// The options of a configuration whose key starts with `prefix`, in the
+/// engine's order, labelled without the prefix.
+fn option_fields(c: &Config, prefix: &str) -> Vec<OptionField> {
     use engine::config::OptionType;
     engine::config::OPTIONS
         .iter()
         .filter_map(|o| {
-            let label = o.key.strip_prefix(PREDICATE_PREFIX)?;
+            let label = o.key.strip_prefix(prefix)?;
             let (choices, number) = match o.ty {
                 OptionType::Bool => (None, false),
                 OptionType::UInt => (None, true),
@@ -173,6 +191,8 @@ pub enum Change {
     MaxStates(u64),
     /// A predicate-analysis option (`cpa.predicate.*`) and its new value.
     PredicateOption(String, String),
+    /// A symbolic-execution option (`symexec.*`) and its new value.
+    SymExecOption(String, String),
 }
 
 /// The text a panel starts from for a preset.
@@ -223,7 +243,9 @@ impl PanelValues {
             cegar: c.get("analysis.algorithm.CEGAR") == "true",
             max_states: c.get("limits.states").parse().unwrap_or(0),
             stages: c.get("restartAlgorithm.configFiles").to_string(),
-            predicate: if domain == Domain::Predicate { predicate_fields(c) } else { Vec::new() },
+            predicate: if domain == Domain::Predicate { option_fields(c, PREDICATE_PREFIX) } else { Vec::new() },
+            stop: c.get("cpa.composite.stop").to_string(),
+            symexec: if domain == Domain::SymExec { option_fields(c, SYMEXEC_PREFIX) } else { Vec::new() },
         }
     }
 }
@@ -282,6 +304,12 @@ pub fn apply(text: &str, change: &Change) -> Result<String, String> {
             if *d == Domain::Value && now.merge == "WIDENING" {
                 t = set(&t, "cpa.value.merge", "JOIN");
             }
+            // Symbolic execution needs stop^never (its tree); every other
+            // CPA stop^sep.
+            let stop = if *d == Domain::SymExec { "NEVER" } else { "SEP" };
+            if now.stop != stop {
+                t = set(&t, "cpa.composite.stop", stop);
+            }
             t
         }
         Change::Merge(m) => {
@@ -299,6 +327,12 @@ pub fn apply(text: &str, change: &Change) -> Result<String, String> {
         Change::PredicateOption(key, value) => {
             if !key.starts_with(PREDICATE_PREFIX) || engine::config::option(key).is_none() {
                 return Err(format!("{key} is not a predicate-analysis option"));
+            }
+            set(text, key, value)
+        }
+        Change::SymExecOption(key, value) => {
+            if !key.starts_with(SYMEXEC_PREFIX) || engine::config::option(key).is_none() {
+                return Err(format!("{key} is not a symbolic-execution option"));
             }
             set(text, key, value)
         }
@@ -331,6 +365,8 @@ mod tests {
                 Domain::Octagon
             } else if name.starts_with("predicate") {
                 Domain::Predicate
+            } else if name.starts_with("symexec") {
+                Domain::SymExec
             } else {
                 Domain::Symbolic
             };
@@ -373,6 +409,33 @@ mod tests {
     }
 
     #[test]
+    fn symbolic_execution_offers_its_options_and_stop_never() {
+        let v = PanelValues::read(&preset_text("symexec-predabs")).unwrap();
+        assert_eq!((v.domain, v.stop.as_str()), (Domain::SymExec, "NEVER"));
+        assert!(!v.domain.has_merge_and_precision());
+        let keys: Vec<&str> = v.symexec.iter().map(|f| f.key).collect();
+        let engine_keys: Vec<&str> =
+            engine::config::OPTIONS.iter().map(|o| o.key).filter(|k| k.starts_with(SYMEXEC_PREFIX)).collect();
+        assert_eq!(keys, engine_keys);
+        let field = |v: &PanelValues, label: &str| v.symexec.iter().find(|f| f.label == label).unwrap().clone();
+        assert_eq!(field(&v, "abstraction").value, "true");
+        assert!(field(&v, "abstraction.threshold").number);
+        assert_eq!(field(&PanelValues::read(&preset_text("symexec")).unwrap(), "abstraction").value, "false");
+        let t =
+            apply(&preset_text("symexec-predabs"), &Change::SymExecOption("symexec.abstraction.threshold".into(), "2".into()))
+                .unwrap();
+        assert_eq!(field(&PanelValues::read(&t).unwrap(), "abstraction.threshold").value, "2");
+        assert!(apply(&t, &Change::SymExecOption("cpa.value.merge".into(), "JOIN".into())).is_err());
+        // Choosing the domain sets stop^never; leaving it sets stop^sep.
+        let s = apply(&preset_text("value"), &Change::Domain(Domain::SymExec)).unwrap();
+        let sv = PanelValues::read(&s).unwrap();
+        assert_eq!((sv.domain, sv.stop.as_str()), (Domain::SymExec, "NEVER"), "{s}");
+        let back = apply(&s, &Change::Domain(Domain::Value)).unwrap();
+        assert_eq!(PanelValues::read(&back).unwrap().stop, "SEP");
+        assert!(PanelValues::read(&preset_text("value")).unwrap().symexec.is_empty());
+    }
+
+    #[test]
     fn form_changes_edit_the_text_and_read_back() {
         let t0 = preset_text("octagon-sep");
         let t1 = apply(&t0, &Change::Merge("JOIN".into())).unwrap();
@@ -396,6 +459,8 @@ mod tests {
                 max_states: 5000,
                 stages: String::new(),
                 predicate: Vec::new(),
+                stop: "SEP".into(),
+                symexec: Vec::new(),
             }
         );
         // The text runs as the form says.

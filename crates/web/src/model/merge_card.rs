@@ -156,6 +156,10 @@ pub fn summary(d: &StateDetail) -> Vec<String> {
                 out.push(format!("ψ: {}", p.abstraction));
                 out.extend(p.path.iter().map(|c| format!("φ: {c}")));
             }
+            Part::SymExec(p) => {
+                out.extend(p.memory.iter().map(|(n, v)| format!("{n} = {v}")));
+                out.extend(p.path_condition.iter().map(|c| format!("PC: {c}")));
+            }
         }
     }
     if out.is_empty() {

@@ -55,6 +55,9 @@ pub enum Part {
     /// Predicate analysis: ψ and φ, and for an abstraction state how ψ was
     /// computed.
     Predicate(PredicatePart),
+    /// Symbolic execution (SymExecCPA): memory, path condition, history,
+    /// and at an abstraction point the eq/simple constraints added.
+    SymExec(SymExecPart),
     /// Anything else: which CPA and its text.
     Text(String, String),
 }
@@ -99,6 +102,57 @@ impl PredicatePart {
             text += &format!(" ({})", a.note);
         }
         Some(text)
+    }
+}
+
+/// A symbolic-execution state made readable, all in mini-C with the
+/// engine's identifiers (`n₁`): the symbolic memory, the path condition one
+/// conjunct per line, the history (visits per abstraction location) and,
+/// at an abstraction point, what the abstraction added.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SymExecPart {
+    /// `(variable, symbolic value)`.
+    pub memory: Vec<(String, String)>,
+    /// The path condition's conjuncts; empty for `true`.
+    pub path_condition: Vec<String>,
+    /// `(location, visits on the path up to this state)`.
+    pub visits: Vec<(String, u32)>,
+    /// Edges from the root of the tree.
+    pub depth: u32,
+    /// At an abstraction point of the shown iteration: the abstraction
+    /// (location, visits before, threshold, P(l), eq, simple).
+    pub point: Option<engine::trace::AbstractionPointView>,
+    /// Whether the transfer into the state abstracted the memory (also
+    /// when the point's event is not in the shown iteration).
+    pub abstraction_point: bool,
+}
+
+impl SymExecPart {
+    /// The history in one line: `N4 visited 2×, N9 visited 1×`
+    /// (`no abstraction location visited yet` when empty).
+    pub fn history_text(&self) -> String {
+        if self.visits.is_empty() {
+            return "no abstraction location visited yet".into();
+        }
+        self.visits.iter().map(|(l, n)| format!("{l} visited {n}×")).collect::<Vec<_>>().join(", ")
+    }
+
+    /// At an abstraction point, in one sentence: where, after how many
+    /// visits, against which threshold, over which predicates.
+    pub fn point_text(&self) -> Option<String> {
+        let p = self.point.as_ref()?;
+        let over = if p.predicates.is_empty() {
+            "no predicates (every path through it again is not p-simple)".to_string()
+        } else {
+            format!("the predicates {}", p.predicates.join(", "))
+        };
+        Some(format!(
+            "abstraction point at {}: visited {} time{} before (threshold {}); fresh values for every variable, kept only over {over}",
+            p.location,
+            p.visits,
+            if p.visits == 1 { "" } else { "s" },
+            p.threshold
+        ))
     }
 }
 
@@ -154,9 +208,16 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
                     computed: snapshot.abstractions.get(&id).filter(|_| *abstraction_state).cloned(),
                 }))
             }
-            // Symbolic execution (SymExecCPA): memory and path condition,
-            // shown as text until the page has its own part for it.
-            ViewContent::SymbolicExecution { .. } => parts.push(Part::Text(c.cpa.clone(), c.content.to_string())),
+            ViewContent::SymbolicExecution { memory, path_condition, visits, abstraction_point, depth } => {
+                parts.push(Part::SymExec(SymExecPart {
+                    memory: memory.iter().map(|b| (b.name.clone(), b.value.clone())).collect(),
+                    path_condition: path_condition.clone(),
+                    visits: visits.iter().map(|v| (v.location.to_string(), v.visits)).collect(),
+                    depth: *depth,
+                    point: snapshot.abstraction_points.get(&id).cloned(),
+                    abstraction_point: *abstraction_point || info.abstraction_point,
+                }))
+            }
             ViewContent::Text { text } => parts.push(Part::Text(c.cpa.clone(), text.clone())),
         }
     }

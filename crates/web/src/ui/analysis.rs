@@ -635,7 +635,46 @@ fn step_panels(panels: &Panels, error_path: Html) -> Html {
                 }
             </p>
             <p class="stats" data-testid="stats">{ panels.stats.clone() }</p>
+            if let Some(x) = &panels.symexec {
+                { symexec_stats(x) }
+            }
         </div>
+    }
+}
+
+/// Symbolic execution's statistics as one line of labelled numbers
+/// (paths explored, abstraction points, pruned paths, infeasible branches,
+/// solver queries, refinements).
+fn symexec_stats(x: &crate::model::analysis::SymExecStats) -> Html {
+    html! {
+        <p class="symexec-stats" data-testid="symexec-stats" title="symbolic execution so far (all CEGAR iterations)">
+            { for x.entries().into_iter().map(|(label, n, testid)| html! {
+                <span class="symexec-stat" data-testid={testid}><b>{ n.to_string() }</b>{ format!(" {label}") }</span>
+            }) }
+        </p>
+    }
+}
+
+/// The precision function p of symbolic execution with implicit predicate
+/// abstraction as a table: location, threshold, predicates; the rows the
+/// latest refinement changed marked.
+fn precision_function_table(rows: &[crate::model::analysis::PrecisionFunctionRow]) -> Html {
+    html! {
+        <>
+            <p class="cegar-sub">{ "Precision function p (abstraction locations; rows the latest refinement changed marked)" }</p>
+            <table class="precision-function" data-testid="cegar-precision-function">
+                <thead><tr><th>{ "location" }</th><th>{ "threshold" }</th><th>{ "predicates" }</th></tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| html! {
+                        <tr class={classes!(r.changed.then_some("new"))} data-location={r.location.clone()}>
+                            <td>{ if r.line > 0 { format!("{} (line {})", r.location, r.line) } else { r.location.clone() } }</td>
+                            <td class="num">{ r.threshold.to_string() }</td>
+                            <td class="preds">{ if r.predicates.is_empty() { "—".to_string() } else { r.predicates.join(", ") } }</td>
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </>
     }
 }
 
@@ -708,7 +747,9 @@ fn cegar_panel(cegar: &CegarView) -> Html {
                     <p class="cegar-sub">{ "Interpolants along the refuted path (one per cut)" }</p>
                     <ul class="cegar-interpolants" data-testid="cegar-interpolants">{ for cegar.interpolants.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
                 }
-                if !cegar.predicates.is_empty() {
+                if !cegar.precision_function.is_empty() {
+                    { precision_function_table(&cegar.precision_function) }
+                } else if !cegar.predicates.is_empty() {
                     <p class="cegar-sub">{ "Predicate precision (the interpolants' atoms; new ones marked)" }</p>
                     <ul class="cegar-precision cegar-predicates" data-testid="cegar-predicates">
                         { for cegar.predicates.iter().map(|(at, p, new)| html! {

@@ -447,6 +447,9 @@ fn panes(view: &View, shown: &Shown) -> Html {
                         if pane.marked { <p class="diverges-here">{ "diverges here" }</p> }
                         <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
                         <p class="stats">{ p.stats.clone() }</p>
+                        if let Some(x) = &p.symexec {
+                            <p class="stats" data-testid="compare-symexec-stats">{ x.text() }</p>
+                        }
                         if let Some(g) = &shown.graph {
                             { heat_cfa(g, &shown.heats[i], shown.heat_max) }
                         }

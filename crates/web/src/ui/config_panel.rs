@@ -118,7 +118,7 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                         </select>
                     </label>
                     { checkbox("cpa.octagon.mergeop.onlyMergeAtLoopHeads", "config-loop-heads", v.only_loop_heads, !octagon, on_loop_heads, " only at loop heads") }
-                    <span class="config-fixed" title="the engine's stop operator in every configuration">{ "stop: sep" }</span>
+                    <span class="config-fixed" data-testid="config-stop" title="cpa.composite.stop: stop^sep (a state covered by a reached one is not added) in every configuration but symbolic execution's, which needs stop^never (every path on its own: the ARG is the symbolic-execution tree); set with the CPAs">{ format!("stop: {}", v.stop.to_lowercase()) }</span>
                     <label>{ "waitlist " }
                         <select data-testid="config-order" onchange={on_order}>
                             { for ["DFS", "BFS"].iter().map(|o| html! { <option value={*o} selected={v.order == *o}>{ *o }</option> }) }
@@ -136,7 +136,10 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
                         <input type="number" min="0" step="100" data-testid="config-states" value={v.max_states.to_string()} onchange={on_states} />
                     </label>
                     if !v.predicate.is_empty() {
-                        { predicate_group(&v.predicate, &text, &props.on_change, &problem) }
+                        { option_group(OptionGroup::Predicate, &v.predicate, &text, &props.on_change, &problem) }
+                    }
+                    if !v.symexec.is_empty() {
+                        { option_group(OptionGroup::SymExec, &v.symexec, &text, &props.on_change, &problem) }
                     }
                 </div>
             }
@@ -165,10 +168,38 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
     }
 }
 
-/// Predicate analysis' own options (`cpa.predicate.*`, the engine's
+/// A domain's own group of options in the form.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum OptionGroup {
+    /// `cpa.predicate.*`.
+    Predicate,
+    /// `symexec.*`.
+    SymExec,
+}
+
+impl OptionGroup {
+    /// The form change that sets `key` to `value`.
+    fn change(self, key: String, value: String) -> Change {
+        match self {
+            OptionGroup::Predicate => Change::PredicateOption(key, value),
+            OptionGroup::SymExec => Change::SymExecOption(key, value),
+        }
+    }
+
+    /// (legend, test id of the group, prefix of its fields' test ids).
+    fn words(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            OptionGroup::Predicate => ("Predicate analysis (cpa.predicate.*)", "config-predicate", "config-pred-"),
+            OptionGroup::SymExec => ("Symbolic execution (symexec.*; stop^never)", "config-symexec", "config-symexec-"),
+        }
+    }
+}
+
+/// A domain's own options (`cpa.predicate.*` or `symexec.*`, the engine's
 /// option table), one field each: a checkbox, a number or a select,
 /// titled with the option's meaning.
-fn predicate_group(
+fn option_group(
+    group: OptionGroup,
     fields: &[OptionField],
     text: &str,
     on_change: &Callback<Option<String>>,
@@ -186,7 +217,7 @@ fn predicate_group(
             } else {
                 e.target_unchecked_into::<HtmlSelectElement>().value()
             };
-            match apply(&text, &Change::PredicateOption(key.to_string(), value)) {
+            match apply(&text, &group.change(key.to_string(), value)) {
                 Ok(t) => {
                     problem.set(None);
                     on_change.emit(Some(t));
@@ -194,7 +225,7 @@ fn predicate_group(
                 Err(m) => problem.set(Some(m)),
             }
         });
-        let testid = format!("config-pred-{}", f.label.replace('.', "-"));
+        let testid = format!("{}{}", group.words().2, f.label.replace('.', "-"));
         let control = match f.choices {
             Some(words) => html! {
                 <select data-testid={testid} {onchange}>
@@ -207,8 +238,8 @@ fn predicate_group(
         html! { <label title={format!("{}: {}", f.key, f.doc)}>{ control }{ format!(" {}", f.label) }</label> }
     };
     html! {
-        <fieldset class="config-group" data-testid="config-predicate">
-            <legend>{ "Predicate analysis (cpa.predicate.*)" }</legend>
+        <fieldset class="config-group" data-testid={group.words().1}>
+            <legend>{ group.words().0 }</legend>
             { for fields.iter().map(field) }
         </fieldset>
     }

@@ -21,7 +21,7 @@ use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::model::graphs::arg::{window_start, ArgGraph};
+use crate::model::graphs::arg::{window_start, ArgGraph, ArgStubNode};
 use crate::model::graphs::cfa::{
     predicate_caption, CfaGraph, EdgePlace, GraphEdge, GraphNode, InterpolantLabel, Overlay, CHAR_W, LINE_H,
 };
@@ -672,16 +672,35 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     // Laid out from the whole trace's states, once per window (stepping
     // only changes marks and which states are drawn).
     let graph: Rc<ArgGraph> = {
-        let states = props.frame.arg_states.clone();
+        let (states, stubs) = (props.frame.arg_states.clone(), props.frame.arg_stubs.clone());
         use_memo((props.frame.run_id, props.frame.events_len, props.frame.arg_from, window_start(shown)), move |_| {
-            ArgGraph::build(&states, shown)
+            ArgGraph::build_with_stubs(&states, &stubs, shown)
         })
     };
     let marks = graph.marks(&snap, &props.highlight);
     let covered = graph.covered_links(&snap);
-    let edges = graph.edges.iter().filter(|e| graph.visible(e.to, shown)).map(|e| {
-        html! { <path class={classes!("arg-edge", e.link.css_class())} d={e.path.clone()} marker-end="url(#arrow)" /> }
+    let on_path = graph.path_edges(&marks);
+    let edges = graph.edges.iter().zip(&on_path).filter(|(e, _)| graph.visible(e.to, shown)).map(|(e, on)| {
+        html! { <path class={classes!("arg-edge", e.link.css_class(), on.then_some("on-path"))} d={e.path.clone()} marker-end="url(#arrow)" /> }
     });
+    // Branches without a successor: a dashed link to a labelled leaf.
+    let stubs: Vec<&ArgStubNode> = graph.visible_stubs(&snap).collect();
+    let stub_views = stubs.iter().map(|s| {
+        let (x0, y0) = (s.center.x - s.width / 2.0, s.center.y - s.height / 2.0);
+        html! {
+            <g class={s.stub.css_class()} data-stub={s.index.to_string()}>
+                <title>{ format!("{} → {}: {} — {}", s.stub.from, s.stub.location, s.stub.label(), s.stub.detail) }</title>
+                <path class="arg-stub-link" d={s.path.clone()} />
+                <rect class="arg-stub-box" x={fmt(x0)} y={fmt(y0)} width={fmt(s.width)} height={fmt(s.height)} rx="8" />
+                <text x={fmt(s.center.x)} y={fmt(s.center.y + 4.0)}>{ s.stub.label() }</text>
+            </g>
+        }
+    });
+    let has = |reason: engine::trace::PruneReason| stubs.iter().any(|s| s.stub.reason == reason);
+    let (any_infeasible, any_not_simple) =
+        (has(engine::trace::PruneReason::Infeasible), has(engine::trace::PruneReason::NotSimple));
+    let any_point = marks.iter().any(|m| m.abstraction_point);
+    let tree = crate::model::graphs::arg::is_symbolic_execution(&snap);
     let covers =
         covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
     // One memoized component per state: a step re-renders only the states
@@ -704,6 +723,7 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
             <Viewport drawing={graph.visible_bounds(shown)} fit_key={fit_key} testid="arg-graph" {follow} {reveal}>
                 { for edges }
                 { for covers }
+                { for stub_views }
                 { for nodes }
             </Viewport>
             <p class="graph-legend" data-testid="arg-status">
@@ -713,12 +733,27 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
                 }
                 { " · " }<span class="lg lg-reached">{ "reached" }</span>
                 { " · " }<span class="lg lg-waiting">{ "waitlist" }</span>
-                { " · " }<span class="lg lg-merged">{ "merge result" }</span>
-                { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
-                { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
+                if !tree {
+                    // merge^sep and stop^never: no merge result, nothing replaced or covered.
+                    { " · " }<span class="lg lg-merged">{ "merge result" }</span>
+                    { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
+                    { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
+                }
                 { " · " }<span class="lg lg-target">{ "target" }</span>
                 if marks.iter().any(|m| m.abstraction) {
                     { " · " }<span class="lg lg-abstraction" data-testid="arg-legend-abstraction">{ "abstraction state (ψ computed)" }</span>
+                }
+                if tree && marks.iter().any(|m| m.on_path) {
+                    { " · " }<span class="lg lg-on-path" data-testid="arg-legend-path">{ "current path" }</span>
+                }
+                if any_point {
+                    { " · " }<span class="lg lg-abstraction-point" data-testid="arg-legend-abstraction-point">{ "⬡ abstraction point" }</span>
+                }
+                if any_infeasible {
+                    { " · " }<span class="lg lg-stub-infeasible" data-testid="arg-legend-infeasible">{ "infeasible branch" }</span>
+                }
+                if any_not_simple {
+                    { " · " }<span class="lg lg-stub-not-simple" data-testid="arg-legend-not-simple">{ "pruned: not p-simple" }</span>
                 }
             </p>
         </>
@@ -756,7 +791,12 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
     html! {
         <g class={m.classes()} data-state={sel.to_string()} tabindex="0" {onclick} onkeydown={on_enter(&props.linked, sel)}>
             <title>{ format!("{}{} — {}", props.state, if props.location.is_empty() { String::new() } else { format!(" {}", props.location) }, m.words()) }</title>
-            <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(props.width)} height={fmt(props.height)} rx="4" />
+            if m.abstraction_point {
+                // An abstraction point of symbolic execution: a hexagon.
+                <polygon class="shape hexagon" points={hexagon(x0, y0, props.width, props.height)} />
+            } else {
+                <rect class="shape" x={fmt(x0)} y={fmt(y0)} width={fmt(props.width)} height={fmt(props.height)} rx="4" />
+            }
             if m.abstraction {
                 // The double border of an abstraction state.
                 <rect class="abs-ring" x={fmt(x0 + 2.5)} y={fmt(y0 + 2.5)} width={fmt(props.width - 5.0)} height={fmt(props.height - 5.0)} rx="3" />
@@ -788,6 +828,17 @@ fn on_enter(linked: &SelectionContext, sel: Selection) -> Callback<KeyboardEvent
             linked.click(sel);
         }
     })
+}
+
+/// The points of a hexagon in the box at (x0, y0) of the given size (the
+/// left and right corners at mid height).
+fn hexagon(x0: f64, y0: f64, width: f64, height: f64) -> String {
+    let (x1, y1, cut, ym) = (x0 + width, y0 + height, 7.0_f64.min(width / 4.0), y0 + height / 2.0);
+    [(x0 + cut, y0), (x1 - cut, y0), (x1, ym), (x1 - cut, y1), (x0 + cut, y1), (x0, ym)]
+        .iter()
+        .map(|(x, y)| format!("{},{}", fmt(*x), fmt(*y)))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// A coordinate as the SVG attributes take it (one decimal).

@@ -15,7 +15,7 @@ use yew::prelude::*;
 use crate::model::merge_card::{summary, MergeCard, ShownMerge};
 use crate::model::octagon_plot::{plot, points_attr, Overlay, Plot};
 use crate::model::selection::Selection;
-use crate::model::state_view::{axes, DbmTable, Part, PredicatePart, StateDetail};
+use crate::model::state_view::{axes, DbmTable, Part, PredicatePart, StateDetail, SymExecPart};
 use crate::ui::selection::use_selection;
 
 /// Properties of [`StateInspector`].
@@ -179,6 +179,44 @@ fn predicate_part(p: &PredicatePart) -> Html {
     }
 }
 
+/// A symbolic-execution state: the symbolic memory, the path condition
+/// one conjunct per line, the history; at an abstraction point what it
+/// added (eq and simple).
+fn symexec_part(p: &SymExecPart) -> Html {
+    let list = |testid: &'static str, items: &[String]| {
+        if items.is_empty() {
+            html! { <p class="insp-formula" data-testid={testid}>{ "true" }</p> }
+        } else {
+            html! { <ul class="insp-constraints" data-testid={testid}>{ for items.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul> }
+        }
+    };
+    html! {
+        <div class="insp-symexec" data-testid="inspect-symexec">
+            if p.abstraction_point {
+                <p class="insp-abs-kind" data-testid="inspect-point-kind">{ p.point_text().unwrap_or_else(|| "abstraction point (memory abstracted)".into()) }</p>
+            }
+            <div class="insp-sub">{ format!("Symbolic memory (depth {} in the tree)", p.depth) }</div>
+            if p.memory.is_empty() {
+                <p class="insp-values">{ "nothing assigned yet" }</p>
+            } else {
+                <table class="insp-values" data-testid="inspect-memory">
+                    { for p.memory.iter().map(|(n, v)| html! { <tr><td class="vname">{ n.clone() }</td><td class="vval">{ v.clone() }</td></tr> }) }
+                </table>
+            }
+            <div class="insp-sub">{ "Path condition" }</div>
+            { list("inspect-pc", &p.path_condition) }
+            <div class="insp-sub">{ "History (visits per abstraction location on this path)" }</div>
+            <p class="insp-formula" data-testid="inspect-history">{ p.history_text() }</p>
+            if let Some(point) = &p.point {
+                <div class="insp-sub">{ "eq(P, m, m_A) — agrees with the old memory on the predicates" }</div>
+                { list("inspect-eq", &point.eq) }
+                <div class="insp-sub">{ "simple(P, l, m_A, h) — differs from each earlier abstraction here" }</div>
+                { list("inspect-simple", &point.simple) }
+            }
+        </div>
+    }
+}
+
 /// One part of the state (values, symbolic memory, constraints, a CPA's
 /// text, or an octagon with its plot and DBM).
 fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
@@ -208,6 +246,7 @@ fn part(p: &Part, axes_choice: &UseStateHandle<(String, String)>) -> Html {
             <ul class="insp-constraints">{ for cs.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
         },
         Part::Predicate(p) => predicate_part(p),
+        Part::SymExec(p) => symexec_part(p),
         Part::Text(cpa, text) => {
             html! { <p class="insp-text"><span class="insp-cpa">{ format!("{cpa}: ") }</span>{ text.clone() }</p> }
         }

@@ -18,6 +18,13 @@
 //! shows the prefix of states created by then ([`ArgGraph::visible`]), so
 //! stepping only changes marks and adds or removes a few boxes.
 //!
+//! Symbolic execution (stop^never: nothing is covered, so the ARG is the
+//! symbolic-execution tree): the current path (root → the state at the
+//! cursor) is marked ([`ArgMarks::on_path`], [`ArgGraph::path_edges`]),
+//! abstraction points of implicit predicate abstraction are marked, and
+//! every branch without a successor is a stub leaf ([`ArgStub`]) labelled
+//! `infeasible` or `not p-simple`, laid out with the states.
+//!
 //! Large runs: at most [`ARG_CAP`] states are drawn — a window of the most
 //! recent ones, moved in chunks of [`ARG_CHUNK`] states so that it is laid
 //! out again only every [`ARG_CHUNK`] states — with a note saying how many
@@ -80,6 +87,111 @@ impl ArgState {
     pub fn of_snapshot(snapshot: &Snapshot) -> Vec<ArgState> {
         snapshot.states.iter().map(|s| ArgState { id: s.id, location: s.location, origin: s.origin.clone() }).collect()
     }
+}
+
+/// A branch of symbolic execution without a successor, drawn as a small
+/// leaf below the state it left: infeasible (the path condition became
+/// unsatisfiable) or pruned as not p-simple (implicit predicate
+/// abstraction).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArgStub {
+    /// The state the transfer started from.
+    pub from: StateId,
+    /// The CFA edge of the branch.
+    pub edge: cfa::EdgeId,
+    /// The location the branch would have reached.
+    pub location: cfa::NodeId,
+    /// Infeasible or not p-simple.
+    pub reason: engine::trace::PruneReason,
+    /// What decided it, in words (the tooltip).
+    pub detail: String,
+}
+
+impl ArgStub {
+    /// The pruned branches of a trace (in order; `BranchPruned` events).
+    pub fn of_events(events: &[engine::Event]) -> Vec<ArgStub> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                engine::Event::BranchPruned { from, edge, location, reason, detail } => {
+                    Some(ArgStub { from: *from, edge: *edge, location: *location, reason: *reason, detail: detail.clone() })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The pruned branches of the iteration shown at event position
+    /// `position` (see [`ArgState::of_iteration`]).
+    pub fn of_iteration(events: &[engine::Event], position: usize) -> Vec<ArgStub> {
+        let start = iteration_start(events, position);
+        let end = events[start..].iter().position(is_restart).map_or(events.len(), |i| start + i);
+        ArgStub::of_events(&events[start..end])
+    }
+
+    /// The stub's label: `infeasible` or `not p-simple`.
+    pub fn label(&self) -> &'static str {
+        self.reason.describe()
+    }
+
+    /// Its CSS class: `arg-stub infeasible` or `arg-stub not-simple`.
+    pub fn css_class(&self) -> &'static str {
+        match self.reason {
+            engine::trace::PruneReason::Infeasible => "arg-stub infeasible",
+            engine::trace::PruneReason::NotSimple => "arg-stub not-simple",
+        }
+    }
+}
+
+/// One drawn stub: which [`ArgStub`] (index into the iteration's stubs),
+/// the box of its label and the dashed link from its state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArgStubNode {
+    /// Index into the stubs the graph was built from (the fold's
+    /// `pruned_branches` of the iteration are a prefix of them).
+    pub index: usize,
+    /// The stub.
+    pub stub: ArgStub,
+    /// The drawn node of the state it leaves.
+    pub from: usize,
+    /// Center of its label.
+    pub center: Point,
+    /// Label box size.
+    pub width: f64,
+    /// Label box size.
+    pub height: f64,
+    /// The SVG path of the dashed link.
+    pub path: String,
+}
+
+/// The current path of symbolic execution at the shown position: the
+/// state at the cursor and its ancestors up to the root (by transfer and
+/// precision origins; a merge result has no single path and ends it).
+pub fn current_path(snapshot: &Snapshot) -> std::collections::BTreeSet<StateId> {
+    let mut path = std::collections::BTreeSet::new();
+    let mut at = snapshot.current_state;
+    while let Some(id) = at {
+        if !path.insert(id) {
+            break;
+        }
+        at = match snapshot.state(id).map(|s| &s.origin) {
+            Some(Origin::Transfer { parent, .. }) => Some(*parent),
+            Some(Origin::Precision { of }) => Some(*of),
+            _ => None,
+        };
+    }
+    path
+}
+
+/// Whether the snapshot is of symbolic execution (its states carry a
+/// SymExecCPA component): only then is the ARG a tree whose current path
+/// is marked.
+pub fn is_symbolic_execution(snapshot: &Snapshot) -> bool {
+    snapshot
+        .states
+        .first()
+        .and_then(|s| s.view.as_ref())
+        .is_some_and(|v| v.components.iter().any(|c| matches!(c.content, engine::trace::ViewContent::SymbolicExecution { .. })))
 }
 
 fn is_restart(e: &engine::Event) -> bool {
@@ -164,6 +276,9 @@ pub struct ArgGraph {
     pub total: usize,
     /// Id of the first drawn state (the ones before are hidden).
     pub first: u32,
+    /// Symbolic execution: the branches without a successor whose state is
+    /// drawn, as labelled leaves.
+    pub stubs: Vec<ArgStubNode>,
 }
 
 /// What one state is at the shown position.
@@ -188,12 +303,18 @@ pub struct ArgMarks {
     /// A predicate-analysis abstraction state (a block end: ψ computed,
     /// φ reset to `true`); drawn with a double border.
     pub abstraction: bool,
+    /// Symbolic execution with implicit predicate abstraction: the
+    /// transfer into this state abstracted the memory (eq and simple added
+    /// to the path condition); drawn as a hexagon.
+    pub abstraction_point: bool,
+    /// On the current path: the root → the state at the cursor.
+    pub on_path: bool,
 }
 
 impl ArgMarks {
     /// Each mark: whether it is set, its CSS class, and its words for the
     /// tooltip (`None`: not told, the selection shows itself).
-    fn table(&self) -> [(bool, &'static str, Option<&'static str>); 9] {
+    fn table(&self) -> [(bool, &'static str, Option<&'static str>); 11] {
         [
             (self.reached, "reached", Some("in the reached set")),
             (self.waiting, "waiting", Some("in the waitlist")),
@@ -204,6 +325,8 @@ impl ArgMarks {
             (self.current, "current", Some("being processed")),
             (self.selected, "selected", None),
             (self.abstraction, "abstraction", Some("abstraction state")),
+            (self.abstraction_point, "abstraction-point", Some("abstraction point (memory abstracted)")),
+            (self.on_path, "on-path", Some("on the current path")),
         ]
     }
 
@@ -225,11 +348,19 @@ impl ArgGraph {
     /// id order) that a position with `shown` created states draws: ids
     /// from [`window_start`]`(shown)` up to [`ARG_CAP`] states further.
     pub fn build(states: &[ArgState], shown: usize) -> ArgGraph {
+        ArgGraph::build_with_stubs(states, &[], shown)
+    }
+
+    /// [`ArgGraph::build`] with the branches without a successor (symbolic
+    /// execution's infeasible and not p-simple branches) as labelled leaves
+    /// below their state, laid out with the states so that nothing
+    /// overlaps.
+    pub fn build_with_stubs(states: &[ArgState], stubs: &[ArgStub], shown: usize) -> ArgGraph {
         let first = window_start(shown).min(states.len());
         let end = (first + ARG_CAP).min(states.len());
         let total = states.len();
         let shown = &states[first..end];
-        let index = |id: StateId| (id.0 as usize).checked_sub(first).filter(|&i| i < shown.len());
+        let index_of = |id: StateId| (id.0 as usize).checked_sub(first).filter(|&i| i < shown.len());
         let mut nodes: Vec<ArgNode> = shown
             .iter()
             .map(|s| {
@@ -253,24 +384,63 @@ impl ArgGraph {
                 Origin::Merge { .. } => ArgLink::Merge,
             };
             for p in s.origin.parents() {
-                if let Some(from) = index(p) {
+                if let Some(from) = index_of(p) {
                     if from != i {
                         edges.push(ArgEdge { from, to: i, link, path: String::new() });
                     }
                 }
             }
         }
-        let specs: Vec<NodeSpec> =
+        let mut stub_nodes: Vec<ArgStubNode> = stubs
+            .iter()
+            .enumerate()
+            .filter_map(|(index, stub)| {
+                let from = index_of(stub.from)?;
+                Some(ArgStubNode {
+                    index,
+                    stub: stub.clone(),
+                    from,
+                    center: Point { x: 0.0, y: 0.0 },
+                    width: stub.label().chars().count() as f64 * CHAR_W + 10.0,
+                    height: LINE_H + 4.0,
+                    path: String::new(),
+                })
+            })
+            .collect();
+        let mut specs: Vec<NodeSpec> =
             nodes.iter().map(|n| NodeSpec { width: n.width, height: n.height, shape: Shape::Rect }).collect();
-        let espec: Vec<EdgeSpec> = edges.iter().map(|e| EdgeSpec { from: e.from, to: e.to, label: None }).collect();
+        specs.extend(stub_nodes.iter().map(|s| NodeSpec { width: s.width, height: s.height, shape: Shape::Rect }));
+        let mut espec: Vec<EdgeSpec> = edges.iter().map(|e| EdgeSpec { from: e.from, to: e.to, label: None }).collect();
+        espec.extend(stub_nodes.iter().enumerate().map(|(k, s)| EdgeSpec { from: s.from, to: nodes.len() + k, label: None }));
         let l = layout(&specs, &espec, Spacing { node_gap: 12.0, layer_gap: 22.0, margin: 12.0 });
         for (n, c) in nodes.iter_mut().zip(&l.nodes) {
             n.center = *c;
         }
+        for (s, c) in stub_nodes.iter_mut().zip(&l.nodes[nodes.len()..]) {
+            s.center = *c;
+        }
         for (e, r) in edges.iter_mut().zip(&l.edges) {
             e.path = svg_path(&r.points);
         }
-        ArgGraph { nodes, edges, width: l.width, height: l.height, total, first: first as u32 }
+        for (s, r) in stub_nodes.iter_mut().zip(&l.edges[edges.len()..]) {
+            s.path = svg_path(&r.points);
+        }
+        ArgGraph { nodes, edges, width: l.width, height: l.height, total, first: first as u32, stubs: stub_nodes }
+    }
+
+    /// The stubs drawn at the position of `snapshot`: those of its
+    /// iteration's pruned branches so far whose state is drawn.
+    pub fn visible_stubs<'a>(&'a self, snapshot: &Snapshot) -> impl Iterator<Item = &'a ArgStubNode> {
+        let known = snapshot.pruned_branches.len();
+        let shown = snapshot.states.len();
+        self.stubs.iter().filter(move |s| s.index < known && self.visible(s.from, shown))
+    }
+
+    /// Which drawn parent links lie on the current path (both ends marked
+    /// [`ArgMarks::on_path`]), by index into [`ArgGraph::edges`].
+    pub fn path_edges(&self, marks: &[ArgMarks]) -> Vec<bool> {
+        let on = |i: usize| marks.get(i).is_some_and(|m| m.on_path);
+        self.edges.iter().map(|e| e.link != ArgLink::Merge && on(e.from) && on(e.to)).collect()
     }
 
     /// How many states are hidden (created before the first drawn one).
@@ -312,6 +482,7 @@ impl ArgGraph {
     /// may be earlier than the one the graph was built from: states created
     /// later get default marks and should not be drawn).
     pub fn marks(&self, snapshot: &Snapshot, highlight: &Highlight) -> Vec<ArgMarks> {
+        let path = if is_symbolic_execution(snapshot) { current_path(snapshot) } else { Default::default() };
         self.nodes
             .iter()
             .map(|n| match snapshot.state(n.state) {
@@ -324,7 +495,9 @@ impl ArgGraph {
                     target: s.target,
                     current: snapshot.current_state == Some(n.state),
                     selected: highlight.states.contains(&n.state),
-                    abstraction: crate::model::analysis::is_abstraction_state(snapshot, n.state),
+                    abstraction: crate::model::analysis::is_abstraction_state(snapshot, n.state) && !s.abstraction_point,
+                    abstraction_point: s.abstraction_point,
+                    on_path: path.contains(&n.state),
                 },
                 None => ArgMarks::default(),
             })
@@ -436,6 +609,8 @@ mod tests {
             current: true,
             selected: true,
             abstraction: true,
+            abstraction_point: false,
+            on_path: false,
         };
         assert_eq!(all_marks.classes().len(), 10);
         assert_eq!(
@@ -467,5 +642,114 @@ mod tests {
         assert_eq!(window_start(ARG_CAP), 0);
         assert_eq!(window_start(ARG_CAP + 1), ARG_CHUNK);
         assert_eq!(window_start(ARG_CAP + ARG_CHUNK), ARG_CHUNK);
+    }
+
+    /// A hand-made symbolic-execution trace: s0 → s1 (an abstraction
+    /// point) → s2, an infeasible branch from s0 and a not p-simple one
+    /// from s1; the cursor pops s2.
+    fn symexec_trace() -> Vec<engine::Event> {
+        use engine::trace::{AbstractionPointView, ComponentView, Event, PruneReason, StateView, ViewContent};
+        let view = |point: bool| {
+            Some(StateView {
+                components: vec![ComponentView {
+                    cpa: "SymExecCPA".into(),
+                    content: ViewContent::SymbolicExecution {
+                        memory: vec![],
+                        path_condition: vec![],
+                        visits: vec![],
+                        abstraction_point: point,
+                        depth: 0,
+                    },
+                }],
+            })
+        };
+        let created = |id: u32, origin: Origin, point: bool| Event::StateCreated {
+            state: StateId(id),
+            location: Some(cfa::NodeId(id + 1)),
+            callstack: vec![],
+            origin,
+            view: view(point),
+        };
+        let child = |parent: u32| Origin::Transfer { parent: StateId(parent), edge: cfa::EdgeId(parent) };
+        let pruned = |from: u32, reason: PruneReason| Event::BranchPruned {
+            from: StateId(from),
+            edge: cfa::EdgeId(10 + from),
+            location: cfa::NodeId(9),
+            reason,
+            detail: "because".into(),
+        };
+        vec![
+            Event::AnalysisStarted { info: Default::default() },
+            created(0, Origin::Initial, false),
+            Event::WaitlistPop { state: StateId(0), step: 1 },
+            created(1, child(0), true),
+            Event::AbstractionPoint {
+                state: StateId(1),
+                point: AbstractionPointView {
+                    location: cfa::NodeId(2),
+                    visits: 0,
+                    threshold: 0,
+                    predicates: vec![],
+                    eq: vec![],
+                    simple: vec![],
+                    earlier: 0,
+                },
+            },
+            pruned(0, PruneReason::Infeasible),
+            Event::WaitlistPop { state: StateId(1), step: 2 },
+            created(2, child(1), false),
+            pruned(1, PruneReason::NotSimple),
+            Event::WaitlistPop { state: StateId(2), step: 3 },
+        ]
+    }
+
+    #[test]
+    fn the_symbolic_execution_tree_marks_its_path_points_and_pruned_branches() {
+        let events = symexec_trace();
+        let snap = Snapshot::of(&events);
+        assert!(is_symbolic_execution(&snap));
+        let stubs = ArgStub::of_events(&events);
+        assert_eq!(stubs.len(), 2);
+        assert_eq!((stubs[0].label(), stubs[1].label()), ("infeasible", "not p-simple"));
+        assert_eq!(stubs[1].css_class(), "arg-stub not-simple");
+        let g = ArgGraph::build_with_stubs(&ArgState::of_snapshot(&snap), &stubs, snap.states.len());
+        let marks = g.marks(&snap, &Highlight::default());
+        // The current path: s0 → s1 → s2 (the popped state and its ancestors).
+        assert!(marks.iter().all(|m| m.on_path), "{marks:?}");
+        assert_eq!(g.path_edges(&marks), vec![true, true]);
+        assert!(marks[1].abstraction_point && !marks[1].abstraction, "a hexagon, not predicate analysis' double border");
+        assert!(marks[1].classes().contains(&"abstraction-point"));
+        assert!(marks[1].words().contains("abstraction point"));
+        assert!(!marks[0].abstraction_point && !marks[2].abstraction_point);
+        // Each stub is a leaf below its state, apart from every box.
+        let drawn: Vec<&ArgStubNode> = g.visible_stubs(&snap).collect();
+        assert_eq!(drawn.len(), 2);
+        for s in &drawn {
+            let parent = &g.nodes[s.from];
+            assert!(s.center.y > parent.center.y, "{s:?} below {parent:?}");
+            assert!(!s.path.is_empty());
+            for n in &g.nodes {
+                let apart = (s.center.x - n.center.x).abs() >= (s.width + n.width) / 2.0
+                    || (s.center.y - n.center.y).abs() >= (s.height + n.height) / 2.0;
+                assert!(apart, "{s:?} overlaps {n:?}");
+            }
+        }
+        // Earlier, at the first pop: only s0 is on the path, no stub yet.
+        let early = Snapshot::of(&events[..3]);
+        let early_marks = g.marks(&early, &Highlight::default());
+        assert!(early_marks[0].on_path && !early_marks[1].on_path);
+        assert_eq!(g.visible_stubs(&early).count(), 0);
+        // One stub once the first BranchPruned is folded.
+        assert_eq!(g.visible_stubs(&Snapshot::of(&events[..6])).count(), 1);
+        // Each pop here is a child of the one before: no backtrack.
+        assert!(Snapshot::of(&events).backtrack.is_none());
+        // Other analyses have no path marks.
+        let mut r = run("value", 200);
+        let n = r.cursor.len();
+        r.cursor.seek(n);
+        let vs = r.cursor.snapshot();
+        let vg = ArgGraph::build(&ArgState::of_snapshot(vs), vs.states.len());
+        assert!(vg.marks(vs, &Highlight::default()).iter().all(|m| !m.on_path && !m.abstraction_point));
+        assert!(vg.stubs.is_empty());
     }
 }

@@ -14,7 +14,7 @@ use cfa::Program;
 use engine::view::Snapshot;
 
 use crate::model::analysis::Run;
-use crate::model::graphs::arg::{iteration_start, ArgState};
+use crate::model::graphs::arg::{iteration_start, ArgState, ArgStub};
 
 /// What the graphs need of the analysis at the shown position.
 #[derive(Clone, Debug)]
@@ -30,6 +30,9 @@ pub struct RunFrame {
     /// Every state of the shown iteration computed so far (the ARG is laid
     /// out from them, so its picture stays put while stepping).
     pub arg_states: Rc<Vec<ArgState>>,
+    /// Symbolic execution: every branch without a successor of the shown
+    /// iteration computed so far (stubs laid out with the states).
+    pub arg_stubs: Rc<Vec<ArgStub>>,
     /// Where the shown iteration begins in the trace (0 without restarts).
     pub arg_from: usize,
     /// Events in the trace when `arg_states` was collected.
@@ -43,13 +46,13 @@ impl RunFrame {
     pub fn new(run_id: u64, run: &Run, fresh: bool, previous: Option<&RunFrame>) -> RunFrame {
         let events = run.cursor.events();
         let position = run.cursor.snapshot().position;
-        let (arg_from, arg_states) = match previous {
+        let (arg_from, arg_states, arg_stubs) = match previous {
             Some(p) if p.run_id == run_id && p.events_len == events.len() && iteration_start(events, position) == p.arg_from => {
-                (p.arg_from, p.arg_states.clone())
+                (p.arg_from, p.arg_states.clone(), p.arg_stubs.clone())
             }
             _ => {
                 let (from, states) = ArgState::of_iteration(events, position);
-                (from, Rc::new(states))
+                (from, Rc::new(states), Rc::new(ArgStub::of_iteration(events, position)))
             }
         };
         RunFrame {
@@ -58,6 +61,7 @@ impl RunFrame {
             snapshot: Rc::new(run.cursor.snapshot().clone()),
             fresh,
             arg_states,
+            arg_stubs,
             arg_from,
             events_len: events.len(),
         }
