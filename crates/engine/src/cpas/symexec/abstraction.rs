@@ -4,7 +4,7 @@
 //! scope (the globals, the current activation's variables and every saved
 //! frame), so nothing of m survives except what the path condition gets:
 //!
-//! * eq(P, m, m_A) = ∧_{φ∈P(l)} (φ[m] ⇔ φ[m_A]) — the predicates keep
+//! * `eq(P, m, m_A) = ∧_{φ∈P(l)} (φ[m] ⇔ φ[m_A])` — the predicates keep
 //!   their truth values;
 //! * simple(P, l, m_A, h) = ∧ over every earlier abstraction point at l on
 //!   the path with memory m_i of ¬eq(P(l), m_A, m_i) — the predicate
@@ -44,7 +44,7 @@ pub fn predicate_vars(p: &Term) -> BTreeSet<VarId> {
     p.vars().keys().filter_map(|n| parse_var_name(n)).collect()
 }
 
-/// φ[m]: the predicate over the memory `m` (a variable `m` does not bind
+/// `φ[m]`: the predicate over the memory `m` (a variable `m` does not bind
 /// stays as it is; callers bind every variable first, see
 /// [`bind_unknown`]).
 pub fn instantiate(p: &Term, m: &SymBindings) -> Term {
@@ -94,7 +94,7 @@ pub fn fresh_memory(m: &SymState, program: &Program, l: NodeId, enc: Encoding, a
     out
 }
 
-/// eq(P, a, b) as its conjuncts φ[a] ⇔ φ[b] (trivially true ones left out).
+/// `eq(P, a, b)` as its conjuncts `φ[a] ⇔ φ[b]` (trivially true ones left out).
 pub fn eq_conjuncts(predicates: &[Term], a: &SymBindings, b: &SymBindings) -> Vec<Term> {
     predicates
         .iter()
