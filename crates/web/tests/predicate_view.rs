@@ -31,23 +31,19 @@ int main() {
 }
 ";
 
-fn z3(script: &str) -> String {
-    use std::io::Write;
-    let mut child = std::process::Command::new("z3")
-        .args(["-in", "-smt2"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("z3 is installed (scripts/setup.sh)");
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+/// Debian's z3 as the page's solver: one incremental process per run, as
+/// the CLI asks it (the driver loop is the page's).
+fn z3() -> impl FnMut(&web::model::run_driver::Query) -> Result<String, String> {
+    use smt::SolverBackend;
+    let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(30));
+    move |q| z3.solve(&q.script).map_err(|e| e.to_string())
 }
 
 /// The run, with every query answered through the page's driver loop.
 fn run(preset: &str) -> Run {
     let mut run = Run::start(LOCKSTEP, RunSpec { preset: preset.into(), max_steps: 2000, ..RunSpec::default() }).unwrap();
     run.detach_solver();
-    drive_sync(&mut run, |q| Ok(z3(&q.script)), || false);
+    drive_sync(&mut run, z3(), || false);
     assert!(run.finished());
     run
 }

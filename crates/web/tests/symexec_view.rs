@@ -24,16 +24,12 @@ use web::model::state_view::{detail, Part, SymExecPart};
 /// The running example (the engine's test program).
 const RUNNING_EXAMPLE: &str = include_str!("../../engine/tests/programs/symexec/running_example.c");
 
-fn z3(script: &str) -> String {
-    use std::io::Write;
-    let mut child = std::process::Command::new("z3")
-        .args(["-in", "-smt2"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("z3 is installed (scripts/setup.sh)");
-    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
-    String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap()
+/// Debian's z3 as the page's solver: one incremental process per run, as
+/// the CLI asks it (the driver loop is the page's).
+fn z3() -> impl FnMut(&web::model::run_driver::Query) -> Result<String, String> {
+    use smt::SolverBackend;
+    let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(30));
+    move |q| z3.solve(&q.script).map_err(|e| e.to_string())
 }
 
 /// A counting loop: without predicates (and without CEGAR to add some)
@@ -53,7 +49,7 @@ fn run(preset: &str, max_steps: u64) -> Run {
 fn run_on(source: &str, spec: RunSpec) -> Run {
     let mut run = Run::start(source, spec).unwrap();
     run.detach_solver();
-    drive_sync(&mut run, |q| Ok(z3(&q.script)), || false);
+    drive_sync(&mut run, z3(), || false);
     assert!(run.finished());
     run
 }
