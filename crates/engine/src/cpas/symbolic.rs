@@ -77,6 +77,29 @@ pub fn is_identifier(name: &str) -> bool {
     name.rsplit_once('!').is_some_and(|(base, k)| !base.is_empty() && !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()))
 }
 
+/// The symbolic memory of `state` as the page and the CLI show it: one
+/// binding per variable, its term printed as mini-C, and the integer it is
+/// when the term is a constant (a bit-vector constant of an unsigned type
+/// reads unsigned).
+pub fn symbolic_bindings(program: &Program, state: &SymState) -> Vec<SymbolicBinding> {
+    state
+        .values
+        .iter()
+        .map(|(var, t)| {
+            let variable = program.variables.get(var.0 as usize);
+            SymbolicBinding {
+                var: *var,
+                name: variable.map(|v| v.qualified.clone()).unwrap_or_else(|| format!("v{}", var.0)),
+                value: show_term(t),
+                constant: t.as_signed().map(|c| match t.as_value() {
+                    Some(Value::Bv { value, .. }) if !variable.map(|v| v.ty).unwrap_or(IntType::Int).is_signed() => value as i128,
+                    _ => c,
+                }),
+            }
+        })
+        .collect()
+}
+
 /// A term for people: identifiers `n!1` written `n₁`.
 pub fn show_term(t: &Term) -> String {
     subscript_identifiers(&t.pretty())
@@ -548,24 +571,7 @@ impl Cpa for SymbolicValueCpa {
         }
     }
     fn view(&self, state: &SymState) -> ComponentView {
-        let program = &self.semantics.program;
-        let values = state
-            .values
-            .iter()
-            .map(|(var, t)| SymbolicBinding {
-                var: *var,
-                name: program.variables.get(var.0 as usize).map(|v| v.qualified.clone()).unwrap_or_else(|| format!("v{}", var.0)),
-                value: show_term(t),
-                constant: t.as_signed().map(|c| {
-                    // Bit-vector constants of unsigned types read unsigned.
-                    let ty = program.variables.get(var.0 as usize).map(|v| v.ty).unwrap_or(IntType::Int);
-                    match t.as_value() {
-                        Some(Value::Bv { value, .. }) if !ty.is_signed() => value as i128,
-                        _ => c,
-                    }
-                }),
-            })
-            .collect();
+        let values = symbolic_bindings(&self.semantics.program, state);
         ComponentView { cpa: "SymbolicValueCPA".into(), content: ViewContent::SymbolicValues { values } }
     }
     /// The bound variables (sorted): `e ⊑ e'` needs `dom(e') ⊆ dom(e)`.

@@ -39,11 +39,9 @@ pub mod abstraction;
 pub mod precision;
 
 use crate::cpa::{AbstractDomain, Cpa, MergeOperator, MergeSep, StopNever, StopOperator, TransferError, TransferRelation};
-use crate::cpas::symbolic::{apply_definite, show_term, SymState, SymbolicSemantics};
+use crate::cpas::symbolic::{apply_definite, show_term, symbolic_bindings, SymState, SymbolicSemantics};
 use crate::solver::{Ask, SolverOracle};
-use crate::state_view::{
-    AbstractionPointView, ComponentView, LocationVisits, PruneReason, PruneView, SymbolicBinding, ViewContent,
-};
+use crate::state_view::{AbstractionPointView, ComponentView, LocationVisits, PruneReason, PruneView, ViewContent};
 use abstraction::{bind_unknown, differs, eq_conjuncts, fresh_memory, predicate_vars, show_eq, show_simple};
 use cfa::{Edge, EdgeKind, NodeId, Program};
 use precision::SymExecPrecision;
@@ -312,18 +310,7 @@ impl Cpa for SymExecCpa {
         Some(self.oracle.clone())
     }
     fn view(&self, state: &SymExecState) -> ComponentView {
-        let program = self.program();
-        let memory = state
-            .memory
-            .values
-            .iter()
-            .map(|(var, t)| SymbolicBinding {
-                var: *var,
-                name: program.variables.get(var.0 as usize).map(|v| v.qualified.clone()).unwrap_or_else(|| format!("v{}", var.0)),
-                value: show_term(t),
-                constant: t.as_signed(),
-            })
-            .collect();
+        let memory = symbolic_bindings(self.program(), &state.memory);
         ComponentView {
             cpa: "SymExecCPA".into(),
             content: ViewContent::SymbolicExecution {
