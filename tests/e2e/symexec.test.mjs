@@ -30,7 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { analyze, artifacts, atEvent, expectText, shownEvent, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-const RUNNING_EXAMPLE = fs.readFileSync(path.join(repo, 'crates', 'engine', 'tests', 'programs', 'symexec', 'running_example.c'), 'utf8');
+const RUNNING_EXAMPLE = fs.readFileSync(path.join(repo, 'static', 'examples', 'symexec-running-example.c'), 'utf8');
 const COUNTING_LOOP = 'int main() {\n  int i = 0;\n  while (i < 10) {\n    i = i + 1;\n  }\n  return 0;\n}\n';
 
 /** Puts `program` in the editor (through the stored program and a reload), over mathematical integers. */

@@ -21,7 +21,7 @@ use minic::IntModel;
 use smt::{Sort, Term};
 use std::sync::Arc;
 
-const RUNNING_EXAMPLE: &str = include_str!("programs/symexec/running_example.c");
+const RUNNING_EXAMPLE: &str = include_str!("../../../static/examples/symexec-running-example.c");
 
 fn program(src: &str) -> Arc<Program> {
     Arc::new(cfa::from_source(src).expect("the test program parses"))

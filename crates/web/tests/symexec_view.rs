@@ -22,7 +22,7 @@ use web::model::selection::Highlight;
 use web::model::state_view::{detail, Part, SymExecPart};
 
 /// The running example (the engine's test program).
-const RUNNING_EXAMPLE: &str = include_str!("../../engine/tests/programs/symexec/running_example.c");
+const RUNNING_EXAMPLE: &str = include_str!("../../../static/examples/symexec-running-example.c");
 
 /// Debian's z3 as the page's solver: one incremental process per run, as
 /// the CLI asks it (the driver loop is the page's).
