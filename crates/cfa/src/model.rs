@@ -216,18 +216,23 @@ pub struct Program {
 }
 
 impl Program {
+    /// The node with id `id` (a CFA location).
     pub fn node(&self, id: NodeId) -> &Node {
         &self.nodes[id.0 as usize]
     }
+    /// The edge with id `id` (a CFA operation between two locations).
     pub fn edge(&self, id: EdgeId) -> &Edge {
         &self.edges[id.0 as usize]
     }
+    /// The variable with id `id`.
     pub fn variable(&self, id: VarId) -> &Variable {
         &self.variables[id.0 as usize]
     }
+    /// The function with id `id`.
     pub fn function(&self, id: FuncId) -> &Function {
         &self.functions[id.0 as usize]
     }
+    /// The function analysis starts in.
     pub fn main_function(&self) -> &Function {
         self.function(self.main)
     }
@@ -235,11 +240,18 @@ impl Program {
     pub fn successors(&self, id: NodeId) -> impl Iterator<Item = &Edge> {
         self.node(id).outgoing.iter().map(move |e| self.edge(*e))
     }
-    /// The function with this source name, if defined.
     /// [`Function::frame_variables`] of function `f` (none for an unknown id).
     pub fn frame_variables(&self, f: FuncId) -> Vec<VarId> {
         self.functions.get(f.0 as usize).map(Function::frame_variables).unwrap_or_default()
     }
+    /// The return slot of the function `node` belongs to: the variable a
+    /// `return e;` edge leaving `node` assigns (none for a `void` function
+    /// or an unknown node).
+    pub fn return_slot_at(&self, node: NodeId) -> Option<VarId> {
+        let f = self.nodes.get(node.0 as usize)?.function;
+        self.functions.get(f.0 as usize)?.ret
+    }
+    /// The function with this source name, if defined.
     pub fn function_by_name(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }

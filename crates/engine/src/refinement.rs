@@ -143,8 +143,7 @@ pub fn assumption_closure(program: &Program, path: &[EdgeId]) -> BTreeSet<VarId>
                 }
             }
             EdgeKind::ReturnStatement { value: Some(x) } => {
-                let f = program.nodes.get(edge.source.0 as usize).map(|n| n.function);
-                let slot = f.and_then(|f| program.functions.get(f.0 as usize)).and_then(|f| f.ret);
+                let slot = program.return_slot_at(edge.source);
                 if slot.is_some_and(|s| need.contains(&s)) {
                     need.extend(x.variables());
                 }

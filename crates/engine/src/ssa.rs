@@ -223,8 +223,7 @@ impl Encoder<'_> {
                 if let Some(e) = value {
                     self.read_inputs(e);
                     let t = self.value(e);
-                    let f = self.program().nodes.get(edge.source.0 as usize).map(|n| n.function);
-                    if let Some(r) = f.and_then(|f| self.program().functions.get(f.0 as usize)).and_then(|f| f.ret) {
+                    if let Some(r) = self.program().return_slot_at(edge.source) {
                         self.set(r, t, e.ty());
                     }
                 }

@@ -354,8 +354,7 @@ impl SymbolicSemantics {
                     }
                 }
                 EdgeKind::ReturnStatement { value } => {
-                    let f = self.program.nodes.get(edge.source.0 as usize).map(|n| n.function);
-                    let slot = f.and_then(|f| self.program.functions.get(f.0 as usize)).and_then(|f| f.ret);
+                    let slot = self.program.return_slot_at(edge.source);
                     if let Some(slot) = slot {
                         match value {
                             Some(e) => {

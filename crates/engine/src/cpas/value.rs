@@ -253,8 +253,7 @@ impl TransferRelation for ValueCpa {
                 }
             }
             EdgeKind::ReturnStatement { value } => {
-                let f = self.program.nodes.get(edge.source.0 as usize).map(|n| n.function);
-                let slot = f.and_then(|f| self.program.functions.get(f.0 as usize)).and_then(|f| f.ret);
+                let slot = self.program.return_slot_at(edge.source);
                 if let Some(slot) = slot {
                     let v = value.as_ref().and_then(|e| self.eval(state, e));
                     self.assign(&mut next, slot, v);

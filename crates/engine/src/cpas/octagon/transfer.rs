@@ -389,8 +389,7 @@ impl TransferRelation for OctagonCpa {
             EdgeKind::Return { callee, result, .. } => self.ret(state, *callee, *result),
             EdgeKind::ReturnStatement { value } => {
                 let mut s = state.clone();
-                let f = self.program.nodes.get(edge.source.0 as usize).map(|n| n.function);
-                let slot = f.and_then(|f| self.program.functions.get(f.0 as usize)).and_then(|f| f.ret);
+                let slot = self.program.return_slot_at(edge.source);
                 if let (Some(slot), Some(e)) = (slot, value) {
                     self.assign_rhs(&mut s.octagon, slot, &Rhs::Expr(e.clone()));
                 }
