@@ -128,6 +128,18 @@ mod native {
         asserts: Vec<String>,
     }
 
+    /// Whether the process holds so many more declarations than a query
+    /// declares that it is cheaper to start afresh. Declarations are global
+    /// (they outlive the `(pop)` of the asserts that used them), and
+    /// `(get-model)` prints every declared constant: a long symbolic run
+    /// that keeps declaring fresh inputs would make every answer, and so
+    /// the whole run, grow quadratically. Resetting once the process holds
+    /// twice the query's declarations (plus some slack) keeps each answer
+    /// proportional to its query and the resets amortized.
+    fn too_many_declarations(held: usize, wanted: usize) -> bool {
+        held > 2 * wanted + 64
+    }
+
     /// A script in the shape `Query::to_smtlib` prints.
     struct Parsed {
         logic: String,
@@ -267,7 +279,9 @@ mod native {
                 (Some(p), running) => {
                     let compatible = running
                         && self.incremental.as_ref().is_some_and(|inc| {
-                            inc.logic == p.logic && p.decls.iter().all(|(n, l)| inc.decls.get(n).is_none_or(|m| m == l))
+                            inc.logic == p.logic
+                                && p.decls.iter().all(|(n, l)| inc.decls.get(n).is_none_or(|m| m == l))
+                                && !too_many_declarations(inc.decls.len(), p.decls.len())
                         });
                     let mut input = String::new();
                     if !compatible {

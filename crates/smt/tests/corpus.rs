@@ -93,6 +93,26 @@ fn the_process_is_reused_and_survives_bad_input() {
     assert_eq!(r.model.get("x"), Some(&smt::Value::Int(5)));
 }
 
+/// A long symbolic run declares a fresh input per query. The process keeps
+/// declarations across queries, and `(get-model)` prints every declared
+/// constant: the answers must stay the size of their query, not grow with
+/// the run (which made long runs quadratic).
+#[test]
+fn models_stay_the_size_of_their_query_over_many_fresh_declarations() {
+    let mut z3 = z3();
+    let mut largest = 0;
+    for i in 0..300 {
+        let v = Term::var(&format!("in{i}"), smt::Sort::Int);
+        let mut q = Query::new(vec![Term::lt(Term::int(0), v)]);
+        q.want_model = true;
+        let r = parse_response(&z3.solve(&q.to_smtlib()).unwrap());
+        assert_eq!(r.status(), Status::Sat);
+        assert!(r.model.contains_key(&format!("in{i}")));
+        largest = largest.max(r.model.len());
+    }
+    assert!(largest <= 70, "a one-variable query's model had {largest} entries");
+}
+
 #[test]
 fn a_missing_solver_is_an_error_not_a_panic() {
     let mut z = Z3Process::new("/nonexistent/z3", Duration::from_secs(1));
