@@ -14,9 +14,9 @@ cpaplay — CPA Playground on the command line
 usage:
   cpaplay cfa FILE.c [--dot|--json]
   cpaplay run FILE.c --inputs 3,-1,... [--int-model math|c]
-  cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--check-path] [--json]
+  cpaplay verify FILE.c|TASK.yml [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--check-path] [--witness OUT.yml] [--json]
   cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
-  cpaplay table DIR [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
+  cpaplay table DIR (MANIFEST.tsv or *.yml task files) [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
   cpaplay exercise check DIR          validate an exercise set against its solutions.toml
   cpaplay grade DIR ANSWERS.json...   re-grade students' answers files; CSV student,exercise,points
                                      (--first-attempt: score each exercise's first checked answer)
