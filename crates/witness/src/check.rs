@@ -47,18 +47,30 @@ pub fn invariant_program(program: &Program, vars: &[(VarId, String)], invariant:
     text
 }
 
+/// The check program of `invariant` ([`invariant_program`]) as a CFA;
+/// `Err` when mini-C does not read the invariant as an expression.
+pub fn compile_invariant(program: &Program, vars: &[(VarId, String)], invariant: &str) -> Result<Program, String> {
+    cfa::from_source(&invariant_program(program, vars, invariant))
+        .map_err(|d| format!("`{invariant}` is not a mini-C expression: {:?}", d.first().map(|d| &d.message)))
+}
+
+/// Whether the invariant compiled into `check` holds for the variable
+/// values `values` (in the order of its variables); `Err` when its
+/// evaluation is undefined.
+pub fn holds(check: &Program, values: &[i128]) -> Result<bool, String> {
+    let exec = concrete::execute(check, &mut concrete::SliceInputs::new(values.to_vec()), concrete::Options::default());
+    match exec.outcome {
+        concrete::Outcome::ReachedError { .. } => Ok(false),
+        concrete::Outcome::Returned { .. } => Ok(true),
+        other => Err(format!("evaluating the invariant: {other}")),
+    }
+}
+
 /// Whether `invariant` holds for the variable values `values` (in the order
 /// of `vars`); `Err` when the check program does not compile or the
 /// evaluation is undefined.
 pub fn invariant_holds(program: &Program, vars: &[(VarId, String)], invariant: &str, values: &[i128]) -> Result<bool, String> {
-    let check = cfa::from_source(&invariant_program(program, vars, invariant))
-        .map_err(|d| format!("`{invariant}` is not a mini-C expression: {:?}", d.first().map(|d| &d.message)))?;
-    let exec = concrete::execute(&check, &mut concrete::SliceInputs::new(values.to_vec()), concrete::Options::default());
-    match exec.outcome {
-        concrete::Outcome::ReachedError { .. } => Ok(false),
-        concrete::Outcome::Returned { .. } => Ok(true),
-        other => Err(format!("evaluating `{invariant}`: {other}")),
-    }
+    holds(&compile_invariant(program, vars, invariant)?, values)
 }
 
 /// What [`check_structure`] found in a witness file.

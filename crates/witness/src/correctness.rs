@@ -26,7 +26,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// At most this many different state formulas are joined by `||`; more
 /// become the conjuncts they share.
-const MAX_DISJUNCTS: usize = 8;
+const MAX_DISJUNCTS: usize = 16;
 
 /// One loop invariant the analysis proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
