@@ -54,6 +54,8 @@ pub struct AnalysisArgs {
     pub check_path: bool,
     /// `--witness OUT.yml` (`verify` only): where to write the witness.
     pub witness: Option<String>,
+    /// `--data-model ILP32|LP64` (`verify` only; only ILP32 is implemented).
+    pub data_model: Option<String>,
 }
 
 /// Parses the shared options; `command` names the subcommand in messages.
@@ -67,6 +69,7 @@ pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliErr
         json: false,
         check_path: false,
         witness: None,
+        data_model: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -81,6 +84,7 @@ pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliErr
             "--json" => out.json = true,
             "--check-path" if command == "verify" => out.check_path = true,
             "--witness" if command == "verify" => out.witness = Some(value_of("--witness")?),
+            "--data-model" if command == "verify" => out.data_model = Some(value_of("--data-model")?),
             s if s.starts_with("--config=") => out.config = Some(s["--config=".len()..].to_string()),
             s if s.starts_with("--set=") => out.sets.push(s["--set=".len()..].to_string()),
             s if s.starts_with("--int-model=") => out.int_model = Some(s["--int-model=".len()..].to_string()),
@@ -221,6 +225,11 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let task = is_task_file(file).then(|| read_task(file)).transpose()?;
     let file = task.as_ref().map(|t| t.input_file.display().to_string()).unwrap_or_else(|| file.clone());
     let file = file.as_str();
+    if let Some(m) = a.data_model.as_deref().filter(|m| *m != super::task::DATA_MODEL) {
+        return Err(CliError::usage(format!(
+            "--data-model {m}: not supported; the analyses implement ILP32 only (docs/minic.md)"
+        )));
+    }
     let config = make_config(a.config.as_deref(), &a)?;
     if a.witness.is_some() && config.int_model() != minic::IntModel::C {
         return Err(CliError::usage(
