@@ -7,7 +7,7 @@
 //! * a TRUE gets a *correctness witness* ([`correctness`]): loop invariants
 //!   that the final reached set proves, as C expressions.
 //!
-//! [`format`] holds the file format as serde types, [`metadata`] the
+//! [`format`](mod@format) holds the file format as serde types, [`metadata`] the
 //! provenance every entry carries, [`source_map`] and [`scope`] how
 //! locations and variable names are found in the source, and [`check`] the
 //! concrete checks the tests run on what we write.

@@ -240,12 +240,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let source = std::fs::read_to_string(file).ok();
     let out = verify_with_source(program.clone(), &config, source.as_deref(), a.witness.is_some())?;
     let path_check = (a.check_path && out.confirmed == Some(false)).then(|| check_path(&program, &config, &out.error_edges));
-    let written = match &a.witness {
-        Some(target) => {
-            Some(write_witness(target, file, &program, source.as_deref().unwrap_or(""), &config, &out, path_check.as_ref()))
-        }
-        None => None,
-    };
+    let written = a
+        .witness
+        .as_ref()
+        .map(|target| write_witness(target, file, &program, source.as_deref().unwrap_or(""), &config, &out, path_check.as_ref()));
     let task_report = task.as_ref().map(|t| compare_with_task(t, out.verdict));
     if a.json {
         let value = json!({
