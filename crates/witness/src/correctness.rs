@@ -68,7 +68,7 @@ pub fn loop_invariants(analysis: &engine::Analysis, source: &str) -> Vec<LoopInv
         for view in &views {
             match &view.content {
                 ViewContent::Values { values } => {
-                    for b in values.iter().filter(|b| program.variable(b.var).ty.min_value() <= b.value) {
+                    for b in values {
                         if let Some(name) = scope.get(&b.var) {
                             conjuncts.insert(format!("{name} == {}", crate::c_int(b.value)));
                         }
