@@ -12,11 +12,12 @@ const USAGE: &str = "\
 cpaplay — CPA Playground on the command line
 
 usage:
+  cpaplay --version
   cpaplay cfa FILE.c [--dot|--json]
   cpaplay run FILE.c --inputs 3,-1,... [--int-model math|c]
-  cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--check-path] [--json]
+  cpaplay verify FILE.c|TASK.yml [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--check-path] [--witness OUT.yml] [--data-model ILP32] [--json]
   cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
-  cpaplay table DIR [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
+  cpaplay table DIR (MANIFEST.tsv or *.yml task files) [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
   cpaplay exercise check DIR          validate an exercise set against its solutions.toml
   cpaplay grade DIR ANSWERS.json...   re-grade students' answers files; CSV student,exercise,points
                                      (--first-attempt: score each exercise's first checked answer)
@@ -49,6 +50,10 @@ fn main() -> ExitCode {
         "table" => commands::table::run(rest),
         "exercise" => commands::exercise::run(rest),
         "grade" => commands::grade::run(rest),
+        "--version" | "version" => {
+            println!("cpaplay {}", env!("CARGO_PKG_VERSION"));
+            Ok(())
+        }
         "help" | "--help" | "-h" => {
             print!("{USAGE}");
             Ok(())

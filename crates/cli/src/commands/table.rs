@@ -1,6 +1,7 @@
 //! `cpaplay table DIR [--config NAME,NAME...] [--int-model math|c]
 //! [--max-steps N] [--set key=value]...`: runs every task of
-//! `DIR/MANIFEST.tsv` (SV-COMP tasks with their expected verdicts) under
+//! `DIR/MANIFEST.tsv` (SV-COMP tasks with their expected verdicts) — or,
+//! without a manifest, every task file `*.yml` under `DIR` — under
 //! each configuration and prints a Markdown table: expected verdict, and per
 //! configuration our verdict (✓: confirmed by concrete replay) with reached /
 //! created / steps / CEGAR refinements. A TRUE where
@@ -20,7 +21,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let [dir] = a.files.as_slice() else {
         return Err(CliError::usage("`table` takes exactly one directory (holding MANIFEST.tsv)"));
     };
-    let tasks = svcomp_tasks::read_folder(std::path::Path::new(dir)).map_err(CliError::input)?;
+    let tasks = super::task::folder_tasks(dir)?;
     let names: Vec<String> = a
         .config
         .clone()
@@ -56,7 +57,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     for task in &tasks {
         let (path, expected) = (task.path.as_str(), task.expected.lower());
         let mut row = format!("| {path} | {expected} |");
-        let program = match load_program(&format!("{dir}/{path}")) {
+        let program = match load_program(&task.file.display().to_string()) {
             Ok(p) => Arc::new(p),
             Err(e) => {
                 let first = e.message.lines().next().unwrap_or("").replace('|', "\\|");

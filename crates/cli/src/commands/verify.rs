@@ -1,5 +1,5 @@
-//! `cpaplay verify FILE.c [--config NAME|FILE.properties] [--set key=value]...
-//! [--int-model math|c] [--max-steps N] [--check-path] [--json]`: runs the
+//! `cpaplay verify FILE.c|TASK.yml [--config NAME|FILE.properties] [--set key=value]...
+//! [--int-model math|c] [--max-steps N] [--check-path] [--witness OUT.yml] [--json]`: runs the
 //! configured analysis to the end and prints the verdict, as CPAchecker
 //! does (`Verification result: TRUE|FALSE|UNKNOWN`), its reason, the error
 //! path of a FALSE and statistics — or, with `--json`, one JSON object.
@@ -18,9 +18,15 @@
 //! `c` (`docs/minic.md`). Statistics are counted from the run's events
 //! ([`engine::view::Statistics`]).
 //!
+//! A task file (`TASK.yml`, [`super::task`]) names the program and the
+//! expected verdict, which is compared with ours. `--witness OUT.yml`
+//! writes an SV-COMP witness (`docs/witnesses.md`): a violation witness for
+//! a confirmed FALSE, a correctness witness (loop invariants) for TRUE.
+//!
 //! Also home of the option parsing `trace` and `table` share.
 
 use super::cfa::load_program;
+use super::task::{is_task_file, read_task};
 use super::CliError;
 use engine::cegar::build_verifier;
 use engine::view::Statistics;
@@ -46,6 +52,10 @@ pub struct AnalysisArgs {
     pub json: bool,
     /// `--check-path` (`verify` only).
     pub check_path: bool,
+    /// `--witness OUT.yml` (`verify` only): where to write the witness.
+    pub witness: Option<String>,
+    /// `--data-model ILP32|LP64` (`verify` only; only ILP32 is implemented).
+    pub data_model: Option<String>,
 }
 
 /// Parses the shared options; `command` names the subcommand in messages.
@@ -58,6 +68,8 @@ pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliErr
         max_steps: None,
         json: false,
         check_path: false,
+        witness: None,
+        data_model: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -71,6 +83,8 @@ pub fn parse_args(command: &str, args: &[String]) -> Result<AnalysisArgs, CliErr
             "--max-steps" => out.max_steps = Some(value_of("--max-steps")?),
             "--json" => out.json = true,
             "--check-path" if command == "verify" => out.check_path = true,
+            "--witness" if command == "verify" => out.witness = Some(value_of("--witness")?),
+            "--data-model" if command == "verify" => out.data_model = Some(value_of("--data-model")?),
             s if s.starts_with("--config=") => out.config = Some(s["--config=".len()..].to_string()),
             s if s.starts_with("--set=") => out.sets.push(s["--set=".len()..].to_string()),
             s if s.starts_with("--int-model=") => out.int_model = Some(s["--int-model=".len()..].to_string()),
@@ -133,17 +147,26 @@ pub struct Outcome {
     /// For a TRUE under mathematical integers: the first reached operation
     /// whose C result could differ.
     pub int_model_caveat: Option<engine::int_caveat::IntModelCaveat>,
+    /// For a TRUE, when asked for: the loop invariants of the final reached
+    /// set (for a correctness witness).
+    pub loop_invariants: Vec<witness::correctness::LoopInvariant>,
 }
 
 /// Runs the analysis `config` describes on `program` (no views recorded):
 /// the reachability algorithm, wrapped by CEGAR, the counterexample check
 /// or the restart algorithm when the configuration asks for them.
 pub fn verify(program: Arc<cfa::Program>, config: &Config) -> Result<Outcome, CliError> {
-    verify_with_source(program, config, None)
+    verify_with_source(program, config, None, false)
 }
 
-/// [`verify`], with the program's source text to quote the error path's lines.
-pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: Option<&str>) -> Result<Outcome, CliError> {
+/// [`verify`], with the program's source text to quote the error path's
+/// lines; `invariants`: also collect a TRUE's loop invariants.
+pub fn verify_with_source(
+    program: Arc<cfa::Program>,
+    config: &Config,
+    source: Option<&str>,
+    invariants: bool,
+) -> Result<Outcome, CliError> {
     let mut verifier = build_verifier(program.clone(), config, false).map_err(|e| CliError::config(e.message))?;
     let start = Instant::now();
     let mut stats = Statistics::default();
@@ -173,6 +196,10 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
             (None, None) => verifier.precision().describe(&program),
         });
     let precision_function = verifier.symexec_precision().map(|p| p.rows(&program));
+    let loop_invariants = match (invariants, verdict, source) {
+        (true, Verdict::True, Some(text)) => witness::correctness::loop_invariants(verifier.analysis(), text),
+        _ => vec![],
+    };
     Ok(Outcome {
         verdict,
         reason,
@@ -185,6 +212,7 @@ pub fn verify_with_source(program: Arc<cfa::Program>, config: &Config, source: O
         precision,
         precision_function,
         int_model_caveat: verifier.int_model_caveat().cloned(),
+        loop_invariants,
     })
 }
 
@@ -194,11 +222,29 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let [file] = a.files.as_slice() else {
         return Err(CliError::usage("`verify` takes exactly one file"));
     };
+    let task = is_task_file(file).then(|| read_task(file)).transpose()?;
+    let file = task.as_ref().map(|t| t.input_file.display().to_string()).unwrap_or_else(|| file.clone());
+    let file = file.as_str();
+    if let Some(m) = a.data_model.as_deref().filter(|m| *m != super::task::DATA_MODEL) {
+        return Err(CliError::usage(format!(
+            "--data-model {m}: not supported; the analyses implement ILP32 only (docs/minic.md)"
+        )));
+    }
     let config = make_config(a.config.as_deref(), &a)?;
+    if a.witness.is_some() && config.int_model() != minic::IntModel::C {
+        return Err(CliError::usage(
+            "`--witness` needs the C integer model (`--int-model c`): a witness is about the C program (data model ILP32)",
+        ));
+    }
     let program = Arc::new(load_program(file)?);
     let source = std::fs::read_to_string(file).ok();
-    let out = verify_with_source(program.clone(), &config, source.as_deref())?;
+    let out = verify_with_source(program.clone(), &config, source.as_deref(), a.witness.is_some())?;
     let path_check = (a.check_path && out.confirmed == Some(false)).then(|| check_path(&program, &config, &out.error_edges));
+    let written = a
+        .witness
+        .as_ref()
+        .map(|target| write_witness(target, file, &program, source.as_deref().unwrap_or(""), &config, &out, path_check.as_ref()));
+    let task_report = task.as_ref().map(|t| compare_with_task(t, out.verdict));
     if a.json {
         let value = json!({
             "verdict": out.verdict.lower(),
@@ -226,12 +272,42 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "config_name": config.source,
             "config": config.effective(),
             "statistics": out.stats,
+            "witness": written.as_ref().map(|w| match w {
+                Ok(text) => json!({ "written": true, "description": text }),
+                Err(text) => json!({ "written": false, "description": text }),
+            }),
+            "task": task.as_ref().map(|t| json!({
+                "input_file": t.input_file.display().to_string(),
+                "expected_verdict": t.expected,
+                "data_model": t.data_model,
+                "ignored_properties": t.ignored_properties,
+                "matches_expected": task_report.as_ref().and_then(|r| r.0),
+            })),
         });
         println!("{}", serde_json::to_string_pretty(&value).expect("JSON values serialize"));
         return Ok(());
     }
+    if let Some(t) = &task {
+        println!(
+            "Task: {} (data model {}, unreach-call{})",
+            t.input_file.display(),
+            t.data_model,
+            t.expected.map(|e| format!(", expected verdict {e}")).unwrap_or_default()
+        );
+        if !t.ignored_properties.is_empty() {
+            println!("  not checked (not supported): {}", t.ignored_properties.join(", "));
+        }
+    }
     println!("Verification result: {}", out.verdict.upper());
     println!("Reason: {}", out.reason);
+    if let Some((_, line)) = &task_report {
+        println!("{line}");
+    }
+    match &written {
+        Some(Ok(text)) => println!("Witness: {text}"),
+        Some(Err(text)) => println!("Witness: none written — {text}"),
+        None => {}
+    }
     if let Some(c) = out.confirmed {
         if c {
             let inputs = out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ");
@@ -293,6 +369,69 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);
     Ok(())
+}
+
+/// Whether `verdict` matches the task's expected verdict (`None`: no
+/// comparison, UNKNOWN or no expectation), and the line that says so.
+fn compare_with_task(task: &super::task::TaskFile, verdict: Verdict) -> (Option<bool>, String) {
+    match (task.expected, verdict) {
+        (None, _) => (None, "Expected verdict: not given in the task".into()),
+        (Some(e), Verdict::Unknown) => (None, format!("Expected verdict: {e} — UNKNOWN gives no answer to compare")),
+        (Some(e), v) => {
+            let ok = (v == Verdict::True) == e;
+            (Some(ok), format!("Expected verdict: {e} — {}", if ok { "matches" } else { "does NOT match" }))
+        }
+    }
+}
+
+/// Writes the witness of the run to `target`: a violation witness for a
+/// confirmed FALSE (the analysis's or `--check-path`'s inputs), a
+/// correctness witness for TRUE. `Ok`: what was written; `Err`: why nothing was.
+fn write_witness(
+    target: &str,
+    file: &str,
+    program: &cfa::Program,
+    source: &str,
+    config: &Config,
+    out: &Outcome,
+    path_check: Option<&engine::counterexample::PathCheck>,
+) -> Result<String, String> {
+    let run = witness::RunInfo {
+        file_name: file.to_string(),
+        file_bytes: source.as_bytes().to_vec(),
+        configuration: config.source.clone(),
+        data_model: super::task::DATA_MODEL.into(),
+        created_at: std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs()).unwrap_or(0),
+    };
+    let (entries, what) = match out.verdict {
+        Verdict::False => {
+            let inputs = match (out.confirmed, path_check) {
+                (Some(true), _) => &out.inputs,
+                (_, Some(c)) if c.confirmed => &c.inputs,
+                _ => {
+                    return Err(
+                        "the FALSE is not confirmed (use a configuration with a counterexample check, or `--check-path`)".into()
+                    )
+                }
+            };
+            let entries = witness::violation_witness(program, source, &run, inputs)?;
+            let n = match &entries[0] {
+                witness::Entry::ViolationSequence { content, .. } => content.len(),
+                _ => 0,
+            };
+            (entries, format!("violation witness with {n} waypoints"))
+        }
+        Verdict::True => {
+            let n = out.loop_invariants.len();
+            (
+                witness::correctness_witness(program, source, &run, &out.loop_invariants),
+                format!("correctness witness with {n} loop invariants"),
+            )
+        }
+        Verdict::Unknown => return Err("the verdict is UNKNOWN".into()),
+    };
+    std::fs::write(target, witness::to_yaml(&entries)).map_err(|e| format!("{target}: cannot write: {e}"))?;
+    Ok(format!("{what} written to {target}"))
 }
 
 /// The on-demand check of an error path (`--check-path`): the engine's

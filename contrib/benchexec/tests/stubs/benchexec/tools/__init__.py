@@ -1,0 +1,1 @@
+# Stand-in for benchexec.tools (see ../__init__.py).
