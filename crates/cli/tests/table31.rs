@@ -43,7 +43,7 @@ fn gallery_card_shows_the_commands_table() {
     let out = cpaplay(&["table31", "--card"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let table = String::from_utf8(out.stdout).unwrap();
-    assert!(table.contains("| sep | 902 reached | 112 / 113 | 1012 / 1013 | 10012 / 10013 |"), "{table}");
+    assert!(table.contains("| sep, reached | 902 | 112 | 1012 | 10012 |"), "{table}");
     let card =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../static/examples/octagon-listing2-1-bounded.md"))
             .unwrap();
