@@ -291,23 +291,25 @@ const DIFFERENCES: &str = "
   than the thesis.
 * **The CFA shape is not the explanation.** The suspected cause is CPAchecker's
   lowering of `while (!systemCall() && ticks < 100)` and `ticks++`. Read in CPAchecker's
-  C front end of the thesis's time (`CFAFunctionBuilder`): a call inside a condition
-  becomes a declaration edge for a temporary (`int __CPAchecker_TMP_0;`) and an
-  assignment edge `__CPAchecker_TMP_0 = systemCall();`, then the assumes
-  `[__CPAchecker_TMP_0 == 0]` / `[!(__CPAchecker_TMP_0 == 0)]`; `ticks++` is one
-  assignment edge; and the end of a `while` body is joined to the loop head by an
-  extra blank edge. Ours has the temporary, the assumes and the single `ticks = ticks +
-  1;` edge too, but no declaration edge and no blank edge: N4 `ticks = ticks + 1;` goes
-  straight back to N3. So a CPAchecker-shaped CFA has one location more in the loop
-  (two, unless `cfa.moveDeclarationsToFunctionStart` moves the declaration out, as
-  CPAchecker's octagon configuration of that time did): eleven states per iteration
-  under merge^sep, 11·B + c, and at least 13 reachable locations under merge^join.
-  Both move away from the thesis's 902 and 11, not towards them, so we did not add a
-  CPAchecker-shaped lowering option.
+  C front end as of 2014 (`CFAFunctionBuilder`): a call inside a condition becomes a
+  declaration edge for a temporary (`int __CPAchecker_TMP_0;`) and an assignment edge
+  `__CPAchecker_TMP_0 = systemCall();`, then the assumes `[__CPAchecker_TMP_0 == 0]` /
+  `[!(__CPAchecker_TMP_0 == 0)]`; `ticks++` is one assignment edge; and the end of a
+  `while` body is joined to the loop head by an extra blank edge. Ours has the
+  temporary, the assumes and the single `ticks = ticks + 1;` edge too, but no
+  declaration edge and no blank edge: N4 `ticks = ticks + 1;` goes straight back to N3.
+  So CPAchecker's CFA of this program has no location fewer than ours, and one more in
+  the loop while the blank edge stays (we did not trace whether a later CFA
+  simplification, `cfa.simplifyCfa`, removes it; CPAchecker's octagon configuration of
+  the time moved the declaration to the function start with
+  `cfa.moveDeclarationsToFunctionStart`). That gives 11·B + c under merge^sep and at
+  least 13 reachable locations under merge^join, or ours again: away from the thesis's
+  902 and 11 or no nearer, never towards them. So we did not add a CPAchecker-shaped
+  lowering option.
 * **merge^join: 12 here, 11 in the thesis.** merge^join at every location keeps one
   state per reachable location, whatever the order (the table above), so the thesis's
-  CFA had 11 reachable locations: one fewer than ours (the 12 listed above) and at least
-  two fewer than CPAchecker's lowering of this program. Joining only at loop heads
+  CFA had 11 reachable locations: one fewer than ours (the 12 listed above), so also
+  fewer than CPAchecker's lowering of this program. Joining only at loop heads
   (`cpa.octagon.mergeop.onlyMergeAtLoopHeads = true`) gives 4·B + 12 instead, so the
   thesis's 11 means it joined everywhere, as our preset does. Together with 902 this
   says the thesis measured a smaller program than our reconstruction, or counted
