@@ -5,6 +5,7 @@ pub mod exercise;
 pub mod grade;
 pub mod run;
 pub mod table;
+pub mod table31;
 pub mod task;
 pub mod trace;
 pub mod verify;
