@@ -143,7 +143,8 @@ impl ShareState {
         if self.compare.len() > MAX_COMPARE {
             return err(format!("the compare set has {} configurations (at most {MAX_COMPARE})", self.compare.len()));
         }
-        if let Some(bad) = self.compare.iter().find(|p| !known_preset(p)) {
+        // Compare entries may carry option overrides (`symbolic[solver.theory=INTEGER]`).
+        if let Some(bad) = self.compare.iter().find(|p| crate::model::config_choice::parse(p).is_err()) {
             return err(format!("unknown configuration `{}` in the compare set", shorten(bad)));
         }
         Ok(())
