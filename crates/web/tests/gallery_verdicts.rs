@@ -102,7 +102,13 @@ fn the_theory_card_integer_misses_the_overflow_bitvector_confirms_it() {
         let mut analysis = build_verifier(program.clone(), &config, false).unwrap();
         let stats = engine::view::Statistics::of(&analysis.run());
         let (verdict, reason) = analysis.outcome().unwrap();
-        seen.push((config.get("solver.theory").to_string(), verdict.lower(), stats.solver_queries, analysis.confirmed(), reason.to_string()));
+        seen.push((
+            config.get("solver.theory").to_string(),
+            verdict.lower(),
+            stats.solver_queries,
+            analysis.confirmed(),
+            reason.to_string(),
+        ));
     }
     assert_eq!((seen[0].0.as_str(), seen[0].1, seen[0].2), ("INTEGER", "true", 3), "{seen:?}");
     assert!(seen[0].4.contains("ignores arithmetic overflow"), "the unsound TRUE says why: {}", seen[0].4);

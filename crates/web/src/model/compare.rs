@@ -338,11 +338,8 @@ pub struct QueryTimes {
 pub fn query_times(log: &crate::model::solver::SolverLog, preset: &str) -> Option<QueryTimes> {
     let prefix = format!("compare ({preset}): query ");
     let first = log.entries.iter().rposition(|e| e.origin == format!("{prefix}0"))?;
-    let times: Vec<f64> = log.entries[first..]
-        .iter()
-        .filter(|e| e.id != 1 && e.origin.starts_with(&prefix))
-        .filter_map(|e| e.elapsed_ms)
-        .collect();
+    let times: Vec<f64> =
+        log.entries[first..].iter().filter(|e| e.id != 1 && e.origin.starts_with(&prefix)).filter_map(|e| e.elapsed_ms).collect();
     (!times.is_empty()).then(|| QueryTimes { answered: times.len(), total_ms: times.iter().sum() })
 }
 

@@ -192,6 +192,8 @@ mod tests {
             assert_eq!(e.column, *column, "{text}: {e}");
             assert!(e.message.contains(message), "{text}: {e}");
         }
-        assert!(run_spec_of("symbolic[x=1]", IntModel::C, 10).unwrap_err().starts_with("configuration `symbolic[x=1]`: column 10"));
+        assert!(run_spec_of("symbolic[x=1]", IntModel::C, 10)
+            .unwrap_err()
+            .starts_with("configuration `symbolic[x=1]`: column 10"));
     }
 }

@@ -144,9 +144,9 @@ pub const FIRST_LECTURE: &[(&str, &str)] = &[
     ("octagon-listing2-1-bounded", "The price of merge^sep and why widening exists: Table 3.1 in miniature."),
     ("octagon-relational", "A relational domain: octagons keep what explicit values forget."),
     ("cegar-interpolants", "CEGAR: start with nothing and track only what refutes an error path."),
-    ("symexec-listing1", "Symbolic execution keeps `b = a + 1` exactly; Z3 decides each branch."),
+    ("symexec-listing1", "Symbolic execution keeps b = a + 1 exactly; Z3 decides each branch."),
     ("symbolic-theory", "Integers or bit-vectors: the solver's theory decides whether overflow is seen."),
-    ("predicate-doubling", "Predicate abstraction finds `x == 2 * y`, which no octagon can express."),
+    ("predicate-doubling", "Predicate abstraction finds x == 2 * y, which no octagon can express."),
 ];
 
 /// One gallery entry: a program, the configurations to run it with, and
@@ -251,14 +251,18 @@ impl Example {
         self.expect.iter().find(|(c, _)| c == config).map(|(_, v)| v.as_str())
     }
 
-    /// The card's configuration chips: each preset with the verdict it is
-    /// expected to give (`octagon-sep → TRUE`), in order.
+    /// The card's configuration chips: each configuration in words with
+    /// the verdict it is expected to give (`octagon-sep → TRUE`,
+    /// `symbolic with solver.theory = INTEGER → TRUE`), in order.
     pub fn config_chips(&self) -> Vec<String> {
         self.configs
             .iter()
-            .map(|c| match self.expected(c) {
-                Some(v) => format!("{c} → {}", v.to_uppercase()),
-                None => c.clone(),
+            .map(|c| {
+                let name = crate::model::config_choice::parse(c).map_or_else(|_| c.clone(), |choice| choice.readable());
+                match self.expected(c) {
+                    Some(v) => format!("{name} → {}", v.to_uppercase()),
+                    None => name,
+                }
             })
             .collect()
     }
@@ -429,11 +433,8 @@ pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) ->
     let mut names = Vec::new();
     for c in list(&configs) {
         let choice = crate::model::config_choice::parse(&c).map_err(|e| {
-            let message = if e.message.ends_with("is not a preset") && !c.contains('[') {
-                e.message
-            } else {
-                format!("`{c}`, {e}")
-            };
+            let message =
+                if e.message.ends_with("is not a preset") && !c.contains('[') { e.message } else { format!("`{c}`, {e}") };
             err(configs_line, message)
         })?;
         names.push(choice.name());
@@ -442,7 +443,8 @@ pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) ->
     if configs.is_empty() {
         return Err(err(configs_line, "`configs` names no configuration".into()));
     }
-    let (seed_line, seed) = field("seed").ok_or_else(|| err(1, "missing `seed` (the analysis family the example belongs to)".into()))?;
+    let (seed_line, seed) =
+        field("seed").ok_or_else(|| err(1, "missing `seed` (the analysis family the example belongs to)".into()))?;
     if !SEEDS.iter().any(|(s, _, _)| *s == seed) {
         let known: Vec<&str> = SEEDS.iter().map(|(s, _, _)| *s).collect();
         return Err(err(seed_line, format!("`seed` must be one of {}, not `{seed}`", known.join(", "))));
@@ -756,12 +758,19 @@ mod tests {
             assert_eq!(chips.len(), e.configs.len(), "{}", e.id);
             for (chip, c) in chips.iter().zip(&e.configs) {
                 let verdict = e.expected(c).expect("every configuration has a verdict").to_uppercase();
-                assert_eq!(*chip, format!("{c} → {verdict}"), "{}", e.id);
+                let name = crate::model::config_choice::parse(c).unwrap().readable();
+                assert_eq!(*chip, format!("{name} → {verdict}"), "{}", e.id);
             }
         }
         let mut e = examples().0.remove(0);
         e.expect.clear();
         assert_eq!(e.config_chips(), e.configs, "without a stated verdict, just the preset");
+        let theory = example("symbolic-theory").unwrap();
+        assert_eq!(
+            theory.config_chips(),
+            ["symbolic with solver.theory = INTEGER → TRUE", "symbolic with solver.theory = BITVECTOR → FALSE"],
+            "overrides in words"
+        );
     }
 
     #[test]
@@ -801,7 +810,11 @@ mod tests {
             ("---\ntitle: t\nprogram: x.c\nconfigs: value\n---\n", 1, "`program` must be `x-id.c`"),
             ("---\ntitle: t\nprogram: x-id.c\nconfigs: nope\n---\n", 4, "`nope` is not a preset"),
             ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nint-model: big\nseed: cegar\n---\n", 5, "`int-model` must be"),
-            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nexpect: value=maybe\nseed: cegar\n---\n", 5, "must be true, false or unknown"),
+            (
+                "---\ntitle: t\nprogram: x-id.c\nconfigs: value\nexpect: value=maybe\nseed: cegar\n---\n",
+                5,
+                "must be true, false or unknown",
+            ),
             ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nexpect: octagon-sep=true\nseed: cegar\n---\n", 5, "not among"),
             ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\ncolour: red\n---\n", 5, "unknown front matter key"),
             ("---\nprogram: x-id.c\nconfigs: value\n---\n", 1, "missing `title`"),
@@ -813,7 +826,11 @@ mod tests {
                 4,
                 "`symbolic[solver.theory=REAL]`, column 10:",
             ),
-            ("---\ntitle: t\nprogram: x-id.c\nconfigs: symbolic[solver.theroy=INTEGER]\nseed: symbolic\n---\n", 4, "solver.theroy"),
+            (
+                "---\ntitle: t\nprogram: x-id.c\nconfigs: symbolic[solver.theroy=INTEGER]\nseed: symbolic\n---\n",
+                4,
+                "solver.theroy",
+            ),
             ("---\ntitle: t\nprogram: x-id.c\nconfigs: symbolic[solver.theory=INTEGER\nseed: symbolic\n---\n", 4, "not closed"),
         ];
         for (text, line, message) in cases {
