@@ -161,7 +161,9 @@ test('the theory example: Z3 loads on opening, INTEGER is labelled unsound, the 
   await Promise.all([page.waitForEvent('load'), byId('open-symbolic-theory').click()]);
   await byId('compare-view').waitFor();
   // The guide shows Z3's status (the compare view covers the Solver log) until it is ready.
-  await until(page, () => byId('guide-z3-status').getAttribute('data-phase'), 'ready', 'Z3 is loaded', 120_000);
+  const z3Status = page.locator('[data-testid=compare-guide] [data-testid=guide-z3-status]');
+  await until(page, () => z3Status.getAttribute('data-phase'), 'ready', 'Z3 is loaded', 120_000);
+  await expectText(z3Status, /Z3/);
   await page.waitForFunction(
     () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
     null,

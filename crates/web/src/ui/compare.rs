@@ -308,6 +308,9 @@ fn program_aside(source: &str, guide: Option<&crate::model::gallery::Example>) -
             if let Some(example) = guide {
                 <details class="compare-guide" open=true data-testid="compare-guide">
                     <summary>{ example.title.clone() }</summary>
+                    if example.uses_solver() {
+                        <crate::ui::example_guide::Z3Progress />
+                    }
                     { crate::ui::gallery::blocks(example.guidance()) }
                 </details>
             }

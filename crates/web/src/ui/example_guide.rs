@@ -41,9 +41,10 @@ pub fn example_guide(props: &ExampleGuideProps) -> Html {
 }
 
 /// Z3's loading status and progress bar (the Solver log's, kept up to date
-/// the same way), for an example that uses the solver.
+/// the same way), for an example that uses the solver; also shown in the
+/// compare view's guidance, which covers the Solver log.
 #[function_component(Z3Progress)]
-fn z3_progress() -> Html {
+pub fn z3_progress() -> Html {
     let redraw = use_force_update();
     use_effect_with((), move |_| {
         let key = crate::platform::z3::subscribe(Callback::from(move |_| redraw.force_update()));
