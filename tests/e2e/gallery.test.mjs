@@ -11,10 +11,15 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, expectCount, expectText, useBrowser } from './harness.mjs';
+import { analyze, artifacts, expectCount, expectText, until, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplesDir = path.join(repo, 'static', 'examples');
+
+/** A configuration's name as the page writes it: no spaces around `=`, `,` and brackets. */
+function canonical(name) {
+  return name.trim().replace(/\s*([[\]=,])\s*/g, '$1');
+}
 
 /** The examples with their front matter: id, program, configs, expected verdicts. */
 const EXAMPLES = fs
@@ -32,12 +37,18 @@ const EXAMPLES = fs
         .filter(Boolean)
         .map((m) => [m[1], m[2]]),
     );
-    const expect = Object.fromEntries(front.expect.split(',').map((kv) => kv.trim().split('=')));
+    // A configuration may carry overrides: `symbolic[solver.theory=INTEGER]`
+    // (commas inside brackets are not separators; the verdict follows the last `=`).
+    const list = (text) => text.split(/,(?![^[]*\])/).map((s) => canonical(s)).filter(Boolean);
+    const expect = Object.fromEntries(
+      list(front.expect).map((kv) => [canonical(kv.slice(0, kv.lastIndexOf('='))), kv.slice(kv.lastIndexOf('=') + 1).trim()]),
+    );
     return {
       id: f.replace(/\.md$/, ''),
       title: front.title,
+      seed: front.seed,
       program: fs.readFileSync(path.join(examplesDir, front.program), 'utf8'),
-      configs: front.configs.split(',').map((s) => s.trim()),
+      configs: list(front.configs),
       expect,
     };
   });
@@ -57,7 +68,7 @@ test('the gallery lists every example with its explanation as text', async () =>
   const cards = await page.evaluate(() =>
     [...document.querySelectorAll('.gallery-card')].map((c) => ({
       id: c.dataset.example,
-      title: c.querySelector('h3').innerText,
+      title: c.querySelector('h4').innerText,
       body: c.querySelector('.gallery-body').innerText,
       html: c.querySelector('.gallery-body').innerHTML,
     })),
@@ -73,6 +84,105 @@ test('the gallery lists every example with its explanation as text', async () =>
   // Escape-free close: the ✕ button.
   await page.locator('.gallery-close').click();
   await expectCount(byId('gallery'), 0);
+});
+
+test('the gallery groups the examples by seed, three or more each, with a first-lecture path', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await byId('examples-button').click();
+  await byId('gallery').waitFor();
+  const groups = await page.evaluate(() =>
+    [...document.querySelectorAll('.gallery-group')].map((g) => ({
+      seed: g.dataset.seed,
+      heading: g.querySelector('h3').innerText,
+      cards: [...g.querySelectorAll('.gallery-card')].map((c) => c.dataset.example),
+    })),
+  );
+  const seeds = [...new Set(EXAMPLES.map((e) => e.seed))];
+  assert.equal(groups.length, seeds.length, JSON.stringify(groups));
+  for (const g of groups) {
+    assert.ok(g.cards.length >= 3, `${g.seed} has ${g.cards.length} examples`);
+    for (const id of g.cards) assert.equal(EXAMPLES.find((e) => e.id === id).seed, g.seed, `${id} is in its seed's group`);
+  }
+  assert.deepEqual(groups.flatMap((g) => g.cards).sort(), EXAMPLES.map((e) => e.id).sort(), 'every example once');
+  const start = await byId('gallery-start').locator('li').allInnerTexts();
+  assert.ok(start.length >= 5 && start.length <= 7, JSON.stringify(start));
+  assert.match(start[0], / — \S/, 'each step has its one line');
+  // The Z3 examples say so on their cards; the unsound-by-choice column is labelled.
+  const listing1 = page.locator('[data-example=symexec-listing1]');
+  await expectText(listing1.locator('[data-testid=gallery-solver-note]'), /loads the solver/);
+  const theory = page.locator('[data-example=symbolic-theory]');
+  await expectText(theory.locator('[data-testid=gallery-unsound]'), /symbolic with solver\.theory = INTEGER: unsound by choice/);
+  assert.equal(await page.locator('[data-testid=gallery-unsound]').count(), 1, 'only the INTEGER column is unsound');
+  assert.deepEqual(await theory.locator('.chip').allInnerTexts(), [
+    'symbolic with solver.theory = INTEGER → TRUE',
+    'symbolic with solver.theory = BITVECTOR → FALSE',
+    'int model: c',
+  ]);
+  await page.screenshot({ path: path.join(artifacts, 'gallery-4-grouped.png') });
+});
+
+test('the gallery filter: keyboard-first, by words and by seed', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await byId('examples-button').click();
+  await byId('gallery').waitFor();
+  // The filter has the focus when the dialog opens, and a label.
+  await until(page, () => page.evaluate(() => document.activeElement?.dataset.testid), 'gallery-filter', 'the filter is focused');
+  assert.match(await page.evaluate(() => document.activeElement.closest('label')?.innerText ?? ''), /Filter/);
+  await page.keyboard.type('overflow');
+  const shownIds = () => page.evaluate(() => [...document.querySelectorAll('.gallery-card')].map((c) => c.dataset.example));
+  await until(page, async () => (await shownIds()).length < EXAMPLES.length, true, 'the filter hides examples');
+  const ids = await shownIds();
+  assert.ok(ids.includes('overflow') && ids.includes('symbolic-theory'), JSON.stringify(ids));
+  for (const id of ids) {
+    const text = await page.locator(`[data-example=${id}]`).innerText();
+    assert.match(`${id} ${text}`.toLowerCase(), /overflow/, `${id} is named by the word or mentions it`);
+  }
+  await expectText(byId('gallery-count'), new RegExp(`^${ids.length} of ${EXAMPLES.length} examples`));
+  assert.equal(await byId('gallery-start').count(), 0, 'the first-lecture path steps aside while filtering');
+  await page.screenshot({ path: path.join(artifacts, 'gallery-5-filtered.png') });
+  await page.keyboard.type(' zzznothing');
+  await expectText(byId('gallery-none'), /No example matches/);
+  // By seed, with the keyboard: Tab to the seed list, choose a seed.
+  await byId('gallery-filter').fill('');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'gallery-seed');
+  await byId('gallery-seed').selectOption('symbolic');
+  await until(page, async () => (await shownIds()).sort().join(), EXAMPLES.filter((e) => e.seed === 'symbolic').map((e) => e.id).sort().join(), 'only the symbolic seed');
+  await page.keyboard.press('Escape');
+  await expectCount(byId('gallery'), 0);
+});
+
+test('the theory example: Z3 loads on opening, INTEGER is labelled unsound, the summary shows the queries and their time', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await byId('examples-button').click();
+  await Promise.all([page.waitForEvent('load'), byId('open-symbolic-theory').click()]);
+  await byId('compare-view').waitFor();
+  // The guide shows Z3's status (the compare view covers the Solver log) until it is ready.
+  const z3Status = page.locator('[data-testid=compare-guide] [data-testid=guide-z3-status]');
+  await until(page, () => z3Status.getAttribute('data-phase'), 'ready', 'Z3 is loaded', 120_000);
+  await expectText(z3Status, /Z3/);
+  await page.waitForFunction(
+    () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
+    null,
+    { timeout: 120_000 },
+  );
+  await byId('compare-end').click();
+  await expectText(page.locator('[data-testid=compare-pane][data-preset="symbolic[solver.theory=INTEGER]"] [data-testid=compare-unsound]'), /unsound by choice/);
+  assert.equal(await byId('compare-unsound').count(), 1, 'the BITVECTOR pane is not labelled');
+  const cells = await page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-testid=compare-summary] tbody tr')].map((tr) => [
+        tr.dataset.preset,
+        tr.querySelector('[data-testid=compare-query-times]').innerText.trim(),
+      ]),
+    ),
+  );
+  assert.match(cells['symbolic[solver.theory=INTEGER]'], /^3 \(\d+ ms\)$/, JSON.stringify(cells));
+  assert.match(cells['symbolic[solver.theory=BITVECTOR]'], /^5 \(\d+ ms\)$/, JSON.stringify(cells));
+  await page.screenshot({ path: path.join(artifacts, 'gallery-6-theory-compare.png') });
 });
 
 for (const e of EXAMPLES) {

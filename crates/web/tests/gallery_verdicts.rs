@@ -15,7 +15,10 @@ fn every_example_reaches_its_stated_verdicts() {
     for e in &examples {
         let program = Arc::new(cfa::from_source(e.program).unwrap_or_else(|d| panic!("{}: {d:?}", e.id)));
         for config_name in &e.configs {
-            let mut config = Config::preset(config_name).unwrap();
+            // A preset, or a preset with overrides (`symbolic[solver.theory=INTEGER]`):
+            // the page's own reading of the name.
+            let choice = web::model::config_choice::parse(config_name).unwrap_or_else(|err| panic!("{}: {err}", e.id));
+            let mut config = choice.run_spec(e.model(), 0).config().unwrap();
             config.set("analysis.intModel", &e.int_model).unwrap();
             // Enough for every terminating example; the others end UNKNOWN here.
             config.set("limits.steps", "3000").unwrap();
@@ -28,7 +31,7 @@ fn every_example_reaches_its_stated_verdicts() {
             checked += 1;
         }
     }
-    assert!(checked >= 15, "only {checked} runs");
+    assert!(checked >= 40, "only {checked} runs");
 }
 
 /// The thresholds card quotes, per threshold, the refinements and steps of
@@ -82,4 +85,75 @@ fn plain_symbolic_execution_ends_unknown_on_the_symexec_cards() {
             assert!(reason.contains("step limit"), "{id} under {config_name} stops at its step limit: {reason}");
         }
     }
+}
+
+/// The theory card: the same `symbolic` analysis under C's integers answers
+/// TRUE with the INTEGER theory (deliberately unsound: it says it ignored
+/// overflow) and FALSE, confirmed by a concrete replay, with BITVECTOR —
+/// the numbers of queries the card quotes (3 and 5) included.
+#[test]
+fn the_theory_card_integer_misses_the_overflow_bitvector_confirms_it() {
+    let e = web::model::gallery::example("symbolic-theory").expect("the theory example is shipped");
+    assert_eq!(e.int_model, "c");
+    let program = Arc::new(cfa::from_source(e.program).unwrap());
+    let mut seen = Vec::new();
+    for name in &e.configs {
+        let config = web::model::config_choice::parse(name).unwrap().run_spec(e.model(), 0).config().unwrap();
+        let mut analysis = build_verifier(program.clone(), &config, false).unwrap();
+        let stats = engine::view::Statistics::of(&analysis.run());
+        let (verdict, reason) = analysis.outcome().unwrap();
+        seen.push((
+            config.get("solver.theory").to_string(),
+            verdict.lower(),
+            stats.solver_queries,
+            analysis.confirmed(),
+            reason.to_string(),
+        ));
+    }
+    assert_eq!((seen[0].0.as_str(), seen[0].1, seen[0].2), ("INTEGER", "true", 3), "{seen:?}");
+    assert!(seen[0].4.contains("ignores arithmetic overflow"), "the unsound TRUE says why: {}", seen[0].4);
+    assert_eq!((seen[1].0.as_str(), seen[1].1, seen[1].2, seen[1].3), ("BITVECTOR", "false", 5, Some(true)), "{seen:?}");
+    // The card labels the INTEGER column, and only it, as unsound by choice.
+    let unsound = e.unsound_by_choice();
+    assert_eq!(unsound.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(), ["symbolic with solver.theory = INTEGER"]);
+    let text: String = e.body.iter().map(|b| format!("{b:?}")).collect();
+    assert!(text.contains("unsound on purpose"), "the card says so in words");
+}
+
+/// The strengthening card's claims: `[y != 21]` after `[x == 7]` is decided
+/// without a solver query (the equality made `y` explicit), and the whole
+/// run asks two.
+#[test]
+fn the_strengthening_card_decides_y_after_x_equals_7_without_a_query() {
+    let e = web::model::gallery::example("symbolic-strengthening").expect("the strengthening example is shipped");
+    let program = Arc::new(cfa::from_source(e.program).unwrap());
+    let mut config = Config::preset("symbolic").unwrap();
+    config.set("analysis.intModel", &e.int_model).unwrap();
+    let mut analysis = build_verifier(program.clone(), &config, false).unwrap();
+    let events = analysis.run();
+    assert_eq!(engine::view::Statistics::of(&events).solver_queries, 2);
+    use engine::trace::Event;
+    let at = events
+        .iter()
+        .position(|ev| matches!(ev, Event::Transfer { label, .. } if label == "[y != 21]"))
+        .expect("a step takes `[y != 21]`");
+    let Event::Transfer { successors, .. } = &events[at] else { unreachable!() };
+    assert!(successors.is_empty(), "the edge is infeasible after `x == 7`");
+    // Back to the step's pop: no solver query decided it.
+    let pop = events[..at].iter().rposition(|ev| matches!(ev, Event::WaitlistPop { .. })).unwrap();
+    assert!(
+        !events[pop..at].iter().any(|ev| matches!(ev, Event::SolverQuery { .. })),
+        "decided by strengthening alone: {:?}",
+        &events[pop..at]
+    );
+}
+
+/// A configuration override the engine does not know is refused with the
+/// example's file, line and the column in the name, not run.
+#[test]
+fn a_bad_override_in_the_front_matter_is_a_located_message() {
+    let md = "---\ntitle: t\nprogram: bad.c\nconfigs: symbolic, symbolic[solver.theory=RATIONAL]\nseed: symbolic\n---\nWhat to look at.\n";
+    let err = web::model::gallery::parse_example("bad", md, "int main(void) { return 0; }").unwrap_err();
+    assert_eq!(err.to_string().split(": ").next(), Some("bad.md:4"), "{err}");
+    assert!(err.message.contains("column 10") && err.message.contains("RATIONAL"), "{err}");
 }

@@ -28,7 +28,7 @@ use engine::trace::{Event, StateId, Verdict};
 use engine::view::{Cursor, Statistics};
 use minic::IntModel;
 
-use crate::model::analysis::{Run, RunSpec};
+use crate::model::analysis::Run;
 use crate::model::run_driver::{Chunk, Query, Sliced};
 
 /// The default compare set (the three merge operators on octagons).
@@ -295,6 +295,8 @@ pub struct SummaryRow {
     pub steps: u64,
     /// CEGAR refinements.
     pub refinements: u64,
+    /// Solver queries asked (symbolic, predicate and CEGAR runs).
+    pub solver_queries: u64,
 }
 
 impl SummaryRow {
@@ -314,8 +316,31 @@ impl SummaryRow {
             created: st.created,
             steps: st.steps,
             refinements: st.refinements,
+            solver_queries: st.solver_queries,
         }
     }
+}
+
+/// How long Z3 took for one compared run's queries in the page: the
+/// entries of the solver log from the run's latest `query 0` on whose
+/// origin names the run (`compare (symbolic[solver.theory=INTEGER]): …`).
+/// The page's first query also waited for Z3 to load and is left out.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct QueryTimes {
+    /// Answered queries counted.
+    pub answered: usize,
+    /// Their total time in milliseconds.
+    pub total_ms: f64,
+}
+
+/// The [`QueryTimes`] of the compared run labelled `preset` in `log`
+/// (`None` before any of its queries was answered).
+pub fn query_times(log: &crate::model::solver::SolverLog, preset: &str) -> Option<QueryTimes> {
+    let prefix = format!("compare ({preset}): query ");
+    let first = log.entries.iter().rposition(|e| e.origin == format!("{prefix}0"))?;
+    let times: Vec<f64> =
+        log.entries[first..].iter().filter(|e| e.id != 1 && e.origin.starts_with(&prefix)).filter_map(|e| e.elapsed_ms).collect();
+    (!times.is_empty()).then(|| QueryTimes { answered: times.len(), total_ms: times.iter().sum() })
 }
 
 /// Reached-state counts per location at the cursor's position (node id
@@ -542,8 +567,10 @@ impl CompareView {
         self.parked = None;
         let presets: Vec<String> = self.choice.iter().filter(|p| !p.is_empty()).cloned().collect();
         for preset in presets {
-            let spec = RunSpec { preset, max_steps: self.max_steps, int_model: self.int_model, properties: None };
-            match Run::start(source, spec) {
+            // A preset, or one with option overrides (`symbolic[solver.theory=INTEGER]`).
+            match crate::model::config_choice::run_spec_of(&preset, self.int_model, self.max_steps)
+                .and_then(|spec| Run::start(source, spec))
+            {
                 Ok(run) => self.runs.push(run),
                 Err(e) => {
                     self.error = Some(e);
@@ -663,6 +690,26 @@ mod tests {
         assert_eq!(divergence(&short, &[true, false]), None);
         // The same configuration twice never diverges.
         assert_eq!(divergence(&[&sigs[1], &sigs[1]], &[true, true]), None);
+    }
+
+    #[test]
+    fn query_times_count_the_latest_run_of_a_configuration_without_the_load() {
+        use crate::model::solver::SolverLog;
+        let mut log = SolverLog::default();
+        let name = "symbolic[solver.theory=INTEGER]";
+        for (origin, ms) in [
+            (format!("compare ({name}): query 0"), 900.0), // id 1: waited for Z3 to load
+            (format!("compare ({name}): query 1"), 3.0),
+            ("compare (symbolic): query 0".to_string(), 50.0),
+            (format!("compare ({name}): query 0"), 4.0), // a new run of the same set
+            (format!("compare ({name}): query 1"), 6.0),
+        ] {
+            let id = log.ask(&origin, "(check-sat)", None);
+            log.answer(id, Ok("sat".into()), ms);
+        }
+        assert_eq!(query_times(&log, name), Some(QueryTimes { answered: 2, total_ms: 10.0 }));
+        assert_eq!(query_times(&log, "symbolic"), Some(QueryTimes { answered: 1, total_ms: 50.0 }));
+        assert_eq!(query_times(&log, "predicate"), None);
     }
 
     #[test]

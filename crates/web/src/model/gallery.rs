@@ -13,12 +13,18 @@
 //! int-model: math
 //! expect: octagon-sep=unknown, octagon-join=unknown, octagon-widening=true
 //! source: Octagon thesis, Listing 2.1
+//! seed: cpa-merge
 //! ---
 //! ```
 //!
-//! `configs` are the presets to compare (the first is the one a single pane
-//! opens with); `expect` is the verdict each of them reaches (a test runs
-//! every example under every listed configuration and checks it).
+//! `configs` are the configurations to compare (the first is the one a
+//! single pane opens with): presets, or presets with option overrides
+//! (`symbolic[solver.theory=INTEGER]`, read by
+//! [`crate::model::config_choice`]); `expect` is the verdict each of them
+//! reaches (a test runs every example under every listed configuration and
+//! checks it). `seed` names the analysis family the example belongs to
+//! ([`SEEDS`]); the gallery groups by it. [`FIRST_LECTURE`] is a short
+//! ordered path through the examples for a first lecture.
 //!
 //! The explanation is parsed by pulldown-cmark into [`Block`]s of plain
 //! text — raw HTML in the Markdown stays visible text, links only keep
@@ -50,6 +56,16 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/symexec-listing1.c"),
     ),
     (
+        "symbolic-theory",
+        include_str!("../../../../static/examples/symbolic-theory.md"),
+        include_str!("../../../../static/examples/symbolic-theory.c"),
+    ),
+    (
+        "symbolic-strengthening",
+        include_str!("../../../../static/examples/symbolic-strengthening.md"),
+        include_str!("../../../../static/examples/symbolic-strengthening.c"),
+    ),
+    (
         "value-join-false-alarm",
         include_str!("../../../../static/examples/value-join-false-alarm.md"),
         include_str!("../../../../static/examples/value-join-false-alarm.c"),
@@ -65,6 +81,11 @@ const FILES: &[(&str, &str, &str)] = &[
         "cegar-interpolants",
         include_str!("../../../../static/examples/cegar-interpolants.md"),
         include_str!("../../../../static/examples/cegar-interpolants.c"),
+    ),
+    (
+        "cegar-restart",
+        include_str!("../../../../static/examples/cegar-restart.md"),
+        include_str!("../../../../static/examples/cegar-restart.c"),
     ),
     (
         "predicate-two-loops",
@@ -98,6 +119,36 @@ const FILES: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The analysis families the playground implements (the "seeds"), in
+/// gallery order: id, heading, and the paper it comes from.
+pub const SEEDS: &[(&str, &str, &str)] = &[
+    (
+        "cpa-merge",
+        "CPA+ with values and octagons: merge^sep, ^join, ^widening",
+        "Octagon thesis (CPA+ with the octagon domain) and our own",
+    ),
+    ("cegar", "CEGAR, counterexample checks and restarts", "CPAchecker's value-analysis CEGAR, the octagon thesis, and our own"),
+    ("symbolic", "Symbolic execution: symbolic values and constraints", "Symbolic execution in CPAchecker"),
+    ("predicate", "Predicate analysis: Boolean and Cartesian abstraction", "CPAchecker's PredicateCPA with CEGAR"),
+    (
+        "symexec",
+        "Symbolic execution with implicit predicate abstraction",
+        "Jonáš, Strejček, Griggio: Combining Symbolic Execution with Predicate Abstraction and CEGAR",
+    ),
+];
+
+/// Where to start in a first lecture: examples in order, one line each on
+/// why it comes at that point.
+pub const FIRST_LECTURE: &[(&str, &str)] = &[
+    ("value-join-false-alarm", "What a CPA is: one state per path (merge^sep) or one per location (merge^join)."),
+    ("octagon-listing2-1-bounded", "The price of merge^sep and why widening exists: Table 3.1 in miniature."),
+    ("octagon-relational", "A relational domain: octagons keep what explicit values forget."),
+    ("cegar-interpolants", "CEGAR: start with nothing and track only what refutes an error path."),
+    ("symexec-listing1", "Symbolic execution keeps b = a + 1 exactly; Z3 decides each branch."),
+    ("symbolic-theory", "Integers or bit-vectors: the solver's theory decides whether overflow is seen."),
+    ("predicate-doubling", "Predicate abstraction finds x == 2 * y, which no octagon can express."),
+];
+
 /// One gallery entry: a program, the configurations to run it with, and
 /// the explanation.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,8 +163,12 @@ pub struct Example {
     pub program_file: String,
     /// The mini-C program.
     pub program: &'static str,
-    /// The preset names to run and compare, in order.
+    /// The configurations to run and compare, in order: preset names, or
+    /// presets with option overrides in canonical form
+    /// (`symbolic[solver.theory=INTEGER]`).
     pub configs: Vec<String>,
+    /// The analysis family ([`SEEDS`]) the example belongs to.
+    pub seed: String,
     /// The integer model to set (`math` or `c`).
     pub int_model: String,
     /// The verdict (`true` / `false` / `unknown`) each configuration reaches.
@@ -128,9 +183,12 @@ impl Example {
     /// and — with two or three configurations — the compare view over all
     /// of them.
     pub fn share_state(&self) -> crate::model::share::ShareState {
+        // The configs were checked when the file was read.
+        let first = crate::model::config_choice::parse(&self.configs[0]).ok();
         let spec = crate::model::analysis::RunSpec {
-            preset: self.configs[0].clone(),
-            int_model: if self.int_model == "c" { minic::IntModel::C } else { minic::IntModel::Math },
+            preset: first.as_ref().map_or_else(|| self.configs[0].clone(), |c| c.preset.clone()),
+            int_model: self.model(),
+            properties: first.and_then(|c| c.properties()),
             ..crate::model::analysis::RunSpec::default()
         };
         let mut state = crate::model::share::ShareState::new(self.program, &spec);
@@ -140,22 +198,87 @@ impl Example {
         state
     }
 
+    /// The integer model as the front end names it.
+    pub fn model(&self) -> minic::IntModel {
+        if self.int_model == "c" {
+            minic::IntModel::C
+        } else {
+            minic::IntModel::Math
+        }
+    }
+
+    /// The configurations that are unsound on purpose under the example's
+    /// integer model (an INTEGER theory under C), each with why, in words.
+    pub fn unsound_by_choice(&self) -> Vec<(String, &'static str)> {
+        self.configs
+            .iter()
+            .filter_map(|c| {
+                let choice = crate::model::config_choice::parse(c).ok()?;
+                choice.unsound_by_choice(self.model()).map(|why| (choice.readable(), why))
+            })
+            .collect()
+    }
+
+    /// Whether a configuration asks Z3 (symbolic execution, predicate
+    /// analysis): then opening the example loads Z3 into the page.
+    pub fn uses_solver(&self) -> bool {
+        self.configs.iter().any(|c| {
+            let Ok(choice) = crate::model::config_choice::parse(c) else { return false };
+            let Ok(config) = choice.run_spec(self.model(), 0).config() else { return false };
+            config.cpas().iter().any(|cpa| SOLVER_CPAS.contains(&cpa.as_str()))
+        })
+    }
+
+    /// Whether the example matches a gallery filter text: every word of it
+    /// occurs (ignoring case) in the title, source, seed, configurations or
+    /// explanation.
+    pub fn matches(&self, filter: &str) -> bool {
+        let hay = format!(
+            "{} {} {} {} {} {}",
+            self.id,
+            self.title,
+            self.source.as_deref().unwrap_or(""),
+            self.seed,
+            self.configs.join(" "),
+            self.body.iter().map(block_text).collect::<Vec<_>>().join(" ")
+        )
+        .to_lowercase();
+        filter.split_whitespace().all(|w| hay.contains(&w.to_lowercase()))
+    }
+
     /// The expected verdict of `config`, if the example states one.
     pub fn expected(&self, config: &str) -> Option<&str> {
         self.expect.iter().find(|(c, _)| c == config).map(|(_, v)| v.as_str())
     }
 
-    /// The card's configuration chips: each preset with the verdict it is
-    /// expected to give (`octagon-sep → TRUE`), in order.
+    /// The card's configuration chips: each configuration in words with
+    /// the verdict it is expected to give (`octagon-sep → TRUE`,
+    /// `symbolic with solver.theory = INTEGER → TRUE`), in order.
     pub fn config_chips(&self) -> Vec<String> {
         self.configs
             .iter()
-            .map(|c| match self.expected(c) {
-                Some(v) => format!("{c} → {}", v.to_uppercase()),
-                None => c.clone(),
+            .map(|c| {
+                let name = crate::model::config_choice::parse(c).map_or_else(|_| c.clone(), |choice| choice.readable());
+                match self.expected(c) {
+                    Some(v) => format!("{name} → {}", v.to_uppercase()),
+                    None => name,
+                }
             })
             .collect()
     }
+}
+
+/// The CPAs whose runs ask an SMT solver (Z3 in the page).
+const SOLVER_CPAS: &[&str] = &["cpa.constraints.ConstraintsCPA", "cpa.predicate.PredicateCPA", "cpa.symexec.SymExecCPA"];
+
+/// The examples of one seed, in gallery order.
+pub fn by_seed<'a>(examples: &'a [Example], seed: &str) -> Vec<&'a Example> {
+    examples.iter().filter(|e| e.seed == seed).collect()
+}
+
+/// The plain text of a block (for the filter).
+fn block_text(b: &Block) -> String {
+    plain_text(&flatten(vec![b.clone()]))
 }
 
 /// A block of the explanation (a safe subset of Markdown).
@@ -297,7 +420,7 @@ pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) ->
     };
     let field = |key: &str| fields.iter().find(|(_, k, _)| k == key).map(|(l, _, v)| (*l, v.clone()));
     for (line, key, _) in &fields {
-        if !["title", "program", "configs", "int-model", "expect", "source"].contains(&key.as_str()) {
+        if !["title", "program", "configs", "int-model", "expect", "source", "seed"].contains(&key.as_str()) {
             return Err(err(*line, format!("unknown front matter key `{key}`")));
         }
     }
@@ -307,14 +430,24 @@ pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) ->
         return Err(err(1, format!("`program` must be `{id}.c`, the file beside this one")));
     }
     let (configs_line, configs) = field("configs").ok_or_else(|| err(1, "missing `configs`".into()))?;
-    let configs: Vec<String> = list(&configs);
+    let mut names = Vec::new();
+    for c in list(&configs) {
+        let choice = crate::model::config_choice::parse(&c).map_err(|e| {
+            let message =
+                if e.message.ends_with("is not a preset") && !c.contains('[') { e.message } else { format!("`{c}`, {e}") };
+            err(configs_line, message)
+        })?;
+        names.push(choice.name());
+    }
+    let configs = names;
     if configs.is_empty() {
         return Err(err(configs_line, "`configs` names no configuration".into()));
     }
-    for c in &configs {
-        if engine::Config::preset(c).is_err() {
-            return Err(err(configs_line, format!("`{c}` is not a preset")));
-        }
+    let (seed_line, seed) =
+        field("seed").ok_or_else(|| err(1, "missing `seed` (the analysis family the example belongs to)".into()))?;
+    if !SEEDS.iter().any(|(s, _, _)| *s == seed) {
+        let known: Vec<&str> = SEEDS.iter().map(|(s, _, _)| *s).collect();
+        return Err(err(seed_line, format!("`seed` must be one of {}, not `{seed}`", known.join(", "))));
     }
     let (model_line, int_model) = field("int-model").unwrap_or((1, "c".into()));
     if int_model != "math" && int_model != "c" {
@@ -323,10 +456,13 @@ pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) ->
     let mut expect = Vec::new();
     if let Some((line, text)) = field("expect") {
         for item in list(&text) {
-            let Some((config, verdict)) = item.split_once('=') else {
+            // The verdict follows the last `=` (a configuration may hold
+            // `key=value` overrides in brackets).
+            let Some((config, verdict)) = item.rsplit_once('=') else {
                 return Err(err(line, format!("expected `config=verdict`, found `{item}`")));
             };
-            let (config, verdict) = (config.trim().to_string(), verdict.trim().to_string());
+            let config = crate::model::config_choice::parse(config).map_or_else(|_| config.trim().to_string(), |c| c.name());
+            let verdict = verdict.trim().to_string();
             if !configs.contains(&config) {
                 return Err(err(line, format!("`{config}` is not among the example's `configs`")));
             }
@@ -344,14 +480,31 @@ pub fn parse_example(id: &'static str, markdown: &str, program: &'static str) ->
         program_file,
         program,
         configs,
+        seed,
         int_model,
         expect,
         body: render_markdown(&body_text),
     })
 }
 
+/// Splits a comma-separated list, except at commas inside `[…]` (a
+/// configuration's overrides).
 fn list(text: &str) -> Vec<String> {
-    text.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    let mut items = vec![String::new()];
+    let mut depth = 0usize;
+    for ch in text.chars() {
+        match ch {
+            '[' => depth += 1,
+            ']' => depth = depth.saturating_sub(1),
+            ',' if depth == 0 => {
+                items.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        items.last_mut().expect("never empty").push(ch);
+    }
+    items.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
 }
 
 /// Parses Markdown into safe [`Block`]s: raw HTML becomes text, images are
@@ -605,12 +758,19 @@ mod tests {
             assert_eq!(chips.len(), e.configs.len(), "{}", e.id);
             for (chip, c) in chips.iter().zip(&e.configs) {
                 let verdict = e.expected(c).expect("every configuration has a verdict").to_uppercase();
-                assert_eq!(*chip, format!("{c} → {verdict}"), "{}", e.id);
+                let name = crate::model::config_choice::parse(c).unwrap().readable();
+                assert_eq!(*chip, format!("{name} → {verdict}"), "{}", e.id);
             }
         }
         let mut e = examples().0.remove(0);
         e.expect.clear();
         assert_eq!(e.config_chips(), e.configs, "without a stated verdict, just the preset");
+        let theory = example("symbolic-theory").unwrap();
+        assert_eq!(
+            theory.config_chips(),
+            ["symbolic with solver.theory = INTEGER → TRUE", "symbolic with solver.theory = BITVECTOR → FALSE"],
+            "overrides in words"
+        );
     }
 
     #[test]
@@ -619,7 +779,9 @@ mod tests {
             let state = e.share_state();
             let decoded = crate::model::share::decode(&crate::model::share::encode(&state)).unwrap().unwrap();
             assert_eq!(decoded, state, "{}", e.id);
-            assert_eq!(decoded.preset, e.configs[0]);
+            let first = crate::model::config_choice::parse(&e.configs[0]).unwrap();
+            assert_eq!(decoded.preset, first.preset, "{}", e.id);
+            assert_eq!(decoded.properties, first.properties(), "{}: the first configuration's overrides", e.id);
             assert_eq!(decoded.int_model, e.int_model);
             assert_eq!(decoded.compare.len(), if e.configs.len() > 1 { e.configs.len() } else { 0 }, "{}", e.id);
         }
@@ -647,17 +809,102 @@ mod tests {
             ("---\ntitle t\n---\n", 2, "expected `key: value`"),
             ("---\ntitle: t\nprogram: x.c\nconfigs: value\n---\n", 1, "`program` must be `x-id.c`"),
             ("---\ntitle: t\nprogram: x-id.c\nconfigs: nope\n---\n", 4, "`nope` is not a preset"),
-            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nint-model: big\n---\n", 5, "`int-model` must be"),
-            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nexpect: value=maybe\n---\n", 5, "must be true, false or unknown"),
-            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nexpect: octagon-sep=true\n---\n", 5, "not among"),
+            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nint-model: big\nseed: cegar\n---\n", 5, "`int-model` must be"),
+            (
+                "---\ntitle: t\nprogram: x-id.c\nconfigs: value\nexpect: value=maybe\nseed: cegar\n---\n",
+                5,
+                "must be true, false or unknown",
+            ),
+            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nexpect: octagon-sep=true\nseed: cegar\n---\n", 5, "not among"),
             ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\ncolour: red\n---\n", 5, "unknown front matter key"),
             ("---\nprogram: x-id.c\nconfigs: value\n---\n", 1, "missing `title`"),
+            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\n---\n", 1, "missing `seed`"),
+            ("---\ntitle: t\nprogram: x-id.c\nconfigs: value\nseed: lecture\n---\n", 5, "`seed` must be one of cpa-merge"),
+            // A bad override: the line, and the column inside the configuration's name.
+            (
+                "---\ntitle: t\nprogram: x-id.c\nconfigs: value, symbolic[solver.theory=REAL]\nseed: symbolic\n---\n",
+                4,
+                "`symbolic[solver.theory=REAL]`, column 10:",
+            ),
+            (
+                "---\ntitle: t\nprogram: x-id.c\nconfigs: symbolic[solver.theroy=INTEGER]\nseed: symbolic\n---\n",
+                4,
+                "solver.theroy",
+            ),
+            ("---\ntitle: t\nprogram: x-id.c\nconfigs: symbolic[solver.theory=INTEGER\nseed: symbolic\n---\n", 4, "not closed"),
         ];
         for (text, line, message) in cases {
             let e = parse_example("x-id", text, "int main(void) { return 0; }").unwrap_err();
             assert_eq!(e.line, *line, "{text:?}: {e}");
             assert!(e.message.contains(message), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn overrides_seed_and_verdicts_are_read_from_the_front_matter() {
+        let md = "---\ntitle: t\nprogram: x-id.c\nconfigs: symbolic[solver.theory=INTEGER], symbolic[ solver.theory = BITVECTOR ], value\n\
+                  int-model: c\nexpect: symbolic[solver.theory=INTEGER]=true, symbolic[solver.theory=BITVECTOR]=false, value=false\n\
+                  seed: symbolic\n---\nWhat to look at.\n";
+        let e = parse_example("x-id", md, "int main(void) { return 0; }").unwrap();
+        assert_eq!(e.configs, ["symbolic[solver.theory=INTEGER]", "symbolic[solver.theory=BITVECTOR]", "value"]);
+        assert_eq!(e.seed, "symbolic");
+        assert_eq!(e.expected("symbolic[solver.theory=BITVECTOR]"), Some("false"), "the name is canonical on both sides");
+        assert_eq!(e.expected("symbolic[solver.theory=INTEGER]"), Some("true"));
+        assert!(e.uses_solver());
+        let unsound = e.unsound_by_choice();
+        assert_eq!(unsound.len(), 1, "{unsound:?}");
+        assert_eq!(unsound[0].0, "symbolic with solver.theory = INTEGER");
+        assert!(unsound[0].1.contains("unsound by choice"));
+        // Opened: the first configuration's overrides are the pane's properties,
+        // and the compare set keeps every name.
+        let state = e.share_state();
+        assert_eq!(state.preset, "symbolic");
+        assert!(state.properties.as_deref().unwrap().contains("solver.theory = INTEGER"), "{:?}", state.properties);
+        assert_eq!(state.compare, e.configs);
+        assert_eq!(state.validate(), Ok(()));
+        assert_eq!(state.spec().config().unwrap().get("solver.theory"), "INTEGER");
+    }
+
+    #[test]
+    fn every_seed_has_three_examples_that_say_where_they_come_from_and_what_to_look_at() {
+        let (all, _) = examples();
+        for (seed, heading, paper) in SEEDS {
+            assert!(!heading.is_empty() && !paper.is_empty());
+            let of_seed = by_seed(&all, seed);
+            assert!(of_seed.len() >= 3, "{seed} has {} examples", of_seed.len());
+            for e in of_seed {
+                let source = e.source.as_deref().unwrap_or("");
+                assert!(!source.is_empty(), "{}: the card says which paper and figure, or `our own`", e.id);
+                assert!(
+                    e.body.iter().any(|b| block_text(b).contains("What to look at")),
+                    "{}: the card says what to look at",
+                    e.id
+                );
+            }
+        }
+        assert!(all.iter().all(|e| SEEDS.iter().any(|(s, _, _)| *s == e.seed)));
+    }
+
+    #[test]
+    fn the_first_lecture_path_names_five_to_seven_shipped_examples_once() {
+        assert!((5..=7).contains(&FIRST_LECTURE.len()));
+        let (all, _) = examples();
+        for (i, (id, why)) in FIRST_LECTURE.iter().enumerate() {
+            assert!(all.iter().any(|e| e.id == *id), "{id} is not an example");
+            assert!(!why.is_empty());
+            assert!(!FIRST_LECTURE[..i].iter().any(|(other, _)| other == id), "{id} twice");
+        }
+    }
+
+    #[test]
+    fn the_filter_matches_every_word_in_title_source_seed_configs_or_text() {
+        let e = example("symexec-listing1").unwrap();
+        assert!(e.matches(""));
+        assert!(e.matches("listing 1"));
+        assert!(e.matches("SYMBOLIC octagon-sep"));
+        assert!(e.matches("relation"), "a word of the title");
+        assert!(!e.matches("listing nonexistentword"));
+        assert!(example("symbolic-theory").unwrap().matches("solver.theory=INTEGER"));
     }
 
     #[test]

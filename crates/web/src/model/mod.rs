@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod compare;
+pub mod config_choice;
 pub mod config_panel;
 pub mod editor;
 pub mod error_path;

@@ -60,7 +60,8 @@ pub struct ShareState {
     /// The event position shown (the timeline), if an analysis was run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<usize>,
-    /// The compare view's configurations (presets), if it is open.
+    /// The compare view's configurations (presets, possibly with option
+    /// overrides: `symbolic[solver.theory=INTEGER]`), if it is open.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compare: Vec<String>,
     /// The compare view's position (its shared step), if it is open.
@@ -143,7 +144,8 @@ impl ShareState {
         if self.compare.len() > MAX_COMPARE {
             return err(format!("the compare set has {} configurations (at most {MAX_COMPARE})", self.compare.len()));
         }
-        if let Some(bad) = self.compare.iter().find(|p| !known_preset(p)) {
+        // Compare entries may carry option overrides (`symbolic[solver.theory=INTEGER]`).
+        if let Some(bad) = self.compare.iter().find(|p| crate::model::config_choice::parse(p).is_err()) {
             return err(format!("unknown configuration `{}` in the compare set", shorten(bad)));
         }
         Ok(())
@@ -302,6 +304,17 @@ mod tests {
         .contains("compare set"));
         assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"c","max_steps":1,"compare":["nope"]}"#))
             .contains("compare set"));
+        // A compare entry may carry option overrides, but only ones the option table knows.
+        assert!(msg(&link_of_json(
+            r#"{"program":"x","preset":"value","int_model":"c","max_steps":1,"compare":["symbolic[solver.theory=REAL]"]}"#
+        ))
+        .contains("compare set"));
+        let with_overrides = ShareState {
+            compare: vec!["symbolic[solver.theory=INTEGER]".into(), "symbolic".into()],
+            ..ShareState::new("int main(void) { return 0; }", &RunSpec::default())
+        };
+        assert_eq!(with_overrides.validate(), Ok(()));
+        assert_eq!(decode(&encode(&with_overrides)).unwrap().unwrap(), with_overrides);
         assert!(msg(&link_of_json(r#"{"program":"x","preset":"value","int_model":"c","max_steps":1,"position":99999999999}"#))
             .contains("position"));
         assert!(msg(&link_of_json(

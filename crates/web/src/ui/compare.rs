@@ -308,6 +308,9 @@ fn program_aside(source: &str, guide: Option<&crate::model::gallery::Example>) -
             if let Some(example) = guide {
                 <details class="compare-guide" open=true data-testid="compare-guide">
                     <summary>{ example.title.clone() }</summary>
+                    if example.uses_solver() {
+                        <crate::ui::example_guide::Z3Progress />
+                    }
                     { crate::ui::gallery::blocks(example.guidance()) }
                 </details>
             }
@@ -362,6 +365,10 @@ fn head(view: &View, st: &CompareView, source: &str) -> Html {
                     { for PRESETS.iter().map(|(name, what)| html! {
                         <option value={*name} selected={st.choice[i] == *name} title={*what}>{ *name }</option>
                     }) }
+                    // A preset with option overrides (opened from the gallery or a link).
+                    if !st.choice[i].is_empty() && !PRESETS.iter().any(|(name, _)| *name == st.choice[i]) {
+                        <option value={st.choice[i].clone()} selected=true>{ st.choice[i].clone() }</option>
+                    }
                 </select>
             }) }
             <label title="limits.steps of each run">{ "Step limit " }
@@ -444,6 +451,9 @@ fn panes(view: &View, shown: &Shown) -> Html {
                     <section class={classes!("compare-pane", pane.marked.then_some("diverges"))} data-testid="compare-pane" data-preset={pane.preset.clone()}
                         style={format!("--pane-color: {}", COLORS[i % 3])}>
                         <h3><span class="swatch"></span>{ pane.preset.clone() }</h3>
+                        if let Some(why) = crate::model::config_choice::parse(&pane.preset).ok().and_then(|c| c.unsound_by_choice(view.state.borrow().int_model)) {
+                            <p class="unsound-by-choice" data-testid="compare-unsound">{ format!("⚠ {why}") }</p>
+                        }
                         if pane.marked { <p class="diverges-here">{ "diverges here" }</p> }
                         <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
                         <p class="stats">{ p.stats.clone() }</p>
@@ -538,11 +548,21 @@ fn heat_and_plots(st: &CompareView, shown: &Shown) -> Html {
     }
 }
 
+/// The summary's solver column: queries asked and Z3's time for them.
+fn query_cell(r: &SummaryRow, log: &crate::model::solver::SolverLog) -> String {
+    match crate::model::compare::query_times(log, &r.preset) {
+        _ if r.solver_queries == 0 => "0".into(),
+        Some(t) => format!("{} ({:.0} ms)", r.solver_queries, t.total_ms),
+        None => r.solver_queries.to_string(),
+    }
+}
+
 /// The summary table: per configuration whether it terminates, its
 /// verdict, reached and created states, steps and refinements.
 fn summary(shown: &Shown) -> Html {
     let rows = &shown.rows;
     let min_created = rows.iter().filter(|r| r.finished).map(|r| r.created).min();
+    let log = crate::platform::z3::log();
     html! {
         <section class="compare-summary">
             <h3>{ "Summary" }</h3>
@@ -550,6 +570,7 @@ fn summary(shown: &Shown) -> Html {
                 <thead><tr>
                     <th>{ "configuration" }</th><th>{ "terminates?" }</th><th>{ "verdict" }</th>
                     <th>{ "reached" }</th><th>{ "created" }</th><th>{ "steps" }</th><th>{ "refinements" }</th>
+                    <th title="Solver queries, and Z3's time for them in this page (the first query of the page, which waits for Z3 to load, is left out)">{ "Z3 queries (time)" }</th>
                 </tr></thead>
                 <tbody>
                     { for rows.iter().enumerate().map(|(i, r)| html! {
@@ -561,6 +582,7 @@ fn summary(shown: &Shown) -> Html {
                             <td class={classes!((Some(r.created) == min_created && r.finished).then_some("best"))}>{ r.created }</td>
                             <td>{ r.steps }</td>
                             <td>{ r.refinements }</td>
+                            <td data-testid="compare-query-times">{ query_cell(r, &log) }</td>
                         </tr>
                     }) }
                 </tbody>

@@ -1,11 +1,15 @@
 //! The examples gallery in the page: a dialog of cards, one per example of
-//! [`crate::model::gallery`], each with its explanation rendered from the safe
-//! Markdown tree (never as HTML) and an "Open" button that loads the
-//! program, the first configuration and the integer model.
+//! [`crate::model::gallery`], grouped by seed (the analysis family), with a
+//! filter (words, seed), a "where to start" path for a first lecture, and
+//! per card its explanation rendered from the safe Markdown tree (never as
+//! HTML) and an "Open" button that loads the program, the first
+//! configuration and the integer model.
 
 use yew::prelude::*;
 
-use crate::model::gallery::{Block, Example, Inline};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+
+use crate::model::gallery::{Block, Example, Inline, FIRST_LECTURE, SEEDS};
 use crate::model::share::encode;
 
 /// The top bar's "Examples" button and the gallery it opens.
@@ -48,10 +52,23 @@ pub struct GalleryProps {
     pub on_close: Callback<()>,
 }
 
-/// The gallery dialog.
+/// The gallery dialog: a "where to start" path for a first lecture, a
+/// filter (words and seed), and the examples grouped by seed.
 #[function_component(Gallery)]
 pub fn gallery(props: &GalleryProps) -> Html {
     let (examples, errors) = crate::model::gallery::examples();
+    let filter = use_state(String::new);
+    let seed = use_state(String::new);
+    let filter_ref = use_node_ref();
+    {
+        // Keyboard users land in the filter when the dialog opens.
+        let filter_ref = filter_ref.clone();
+        use_effect_with((), move |_| {
+            if let Some(input) = filter_ref.cast::<HtmlInputElement>() {
+                let _ = input.focus();
+            }
+        });
+    }
     let close = {
         let on_close = props.on_close.clone();
         Callback::from(move |_: MouseEvent| on_close.emit(()))
@@ -64,6 +81,16 @@ pub fn gallery(props: &GalleryProps) -> Html {
             }
         })
     };
+    let on_filter = {
+        let filter = filter.clone();
+        Callback::from(move |e: InputEvent| filter.set(e.target_unchecked_into::<HtmlInputElement>().value()))
+    };
+    let on_seed = {
+        let seed = seed.clone();
+        Callback::from(move |e: Event| seed.set(e.target_unchecked_into::<HtmlSelectElement>().value()))
+    };
+    let shown: Vec<&Example> = examples.iter().filter(|e| (seed.is_empty() || e.seed == *seed) && e.matches(&filter)).collect();
+    let filtering = !filter.trim().is_empty() || !seed.is_empty();
     html! {
         <div class="gallery-backdrop" onkeydown={on_key}>
             <div class="gallery" role="dialog" aria-label="Examples" data-testid="gallery">
@@ -72,16 +99,76 @@ pub fn gallery(props: &GalleryProps) -> Html {
                     <button class="gallery-close" onclick={close} aria-label="Close the examples">{ "✕" }</button>
                 </div>
                 { for errors.iter().map(|e| html! { <p class="status status-error">{ e.to_string() }</p> }) }
-                <div class="gallery-cards">
-                    { for examples.into_iter().map(|e| card(e, &props.on_open)) }
+                <div class="gallery-filter" role="search">
+                    <label>{ "Filter " }
+                        <input type="search" ref={filter_ref} data-testid="gallery-filter" value={(*filter).clone()} oninput={on_filter}
+                            placeholder="words: listing, overflow, symbolic…" aria-describedby="gallery-count" />
+                    </label>
+                    <label>{ "Seed " }
+                        <select data-testid="gallery-seed" onchange={on_seed}>
+                            <option value="" selected={seed.is_empty()}>{ "all seeds" }</option>
+                            { for SEEDS.iter().map(|(id, heading, _)| html! {
+                                <option value={*id} selected={*seed == *id}>{ *heading }</option>
+                            }) }
+                        </select>
+                    </label>
+                    <span id="gallery-count" class="gallery-count" data-testid="gallery-count" aria-live="polite">
+                        { format!("{} of {} examples", shown.len(), examples.len()) }
+                    </span>
                 </div>
+                if !filtering {
+                    { first_lecture(&examples, &props.on_open) }
+                }
+                if shown.is_empty() {
+                    <p class="hint" data-testid="gallery-none">{ "No example matches. Clear the filter to see all of them." }</p>
+                }
+                { for SEEDS.iter().map(|(id, heading, paper)| {
+                    let group: Vec<&Example> = shown.iter().copied().filter(|e| e.seed == *id).collect();
+                    if group.is_empty() {
+                        return html! {};
+                    }
+                    html! {
+                        <section class="gallery-group" data-seed={*id} aria-label={*heading}>
+                            <h3>{ *heading }</h3>
+                            <p class="gallery-paper">{ *paper }</p>
+                            <div class="gallery-cards">
+                                { for group.into_iter().map(|e| card(e.clone(), &props.on_open)) }
+                            </div>
+                        </section>
+                    }
+                }) }
             </div>
         </div>
     }
 }
 
+/// The "where to start" path: [`FIRST_LECTURE`]'s examples in order, each
+/// with its one line and a button that opens it.
+fn first_lecture(examples: &[Example], on_open: &Callback<Example>) -> Html {
+    html! {
+        <section class="gallery-start" data-testid="gallery-start" aria-label="Where to start: a first lecture">
+            <h3>{ "Where to start: a first lecture" }</h3>
+            <ol>
+                { for FIRST_LECTURE.iter().filter_map(|(id, why)| Some((examples.iter().find(|e| e.id == *id)?, why))).map(|(e, why)| {
+                    let open = {
+                        let (on_open, e) = (on_open.clone(), e.clone());
+                        Callback::from(move |_: MouseEvent| on_open.emit(e.clone()))
+                    };
+                    html! {
+                        <li>
+                            <button class="gallery-start-open" onclick={open} data-testid={format!("start-{}", e.id)}>{ e.title.clone() }</button>
+                            { format!(" — {why}") }
+                        </li>
+                    }
+                }) }
+            </ol>
+        </section>
+    }
+}
+
 /// One example's card: title, source, configurations with their expected
-/// verdicts, integer model, explanation and the Open button.
+/// verdicts, integer model, whether it loads Z3, which configuration is
+/// unsound on purpose, explanation and the Open button.
 fn card(example: Example, on_open: &Callback<Example>) -> Html {
     let id = example.id;
     let title = example.title.clone();
@@ -89,13 +176,15 @@ fn card(example: Example, on_open: &Callback<Example>) -> Html {
     let configs = example.config_chips();
     let model = example.int_model.clone();
     let body = example.body.clone();
+    let uses_solver = example.uses_solver();
+    let unsound = example.unsound_by_choice();
     let open = {
         let on_open = on_open.clone();
         Callback::from(move |_: MouseEvent| on_open.emit(example.clone()))
     };
     html! {
         <article class="gallery-card" data-example={id}>
-            <h3>{ title }</h3>
+            <h4>{ title }</h4>
             if let Some(source) = source {
                 <p class="gallery-source">{ source }</p>
             }
@@ -103,6 +192,14 @@ fn card(example: Example, on_open: &Callback<Example>) -> Html {
                 { for configs.iter().map(|c| html! { <span class="chip">{ c.clone() }</span> }) }
                 <span class="chip chip-model">{ format!("int model: {model}") }</span>
             </p>
+            if uses_solver {
+                <p class="gallery-solver" data-testid="gallery-solver-note">
+                    { "Uses Z3: opening this example loads the solver into the page (about 35 MB, once; the Solver log shows its progress)." }
+                </p>
+            }
+            { for unsound.iter().map(|(name, why)| html! {
+                <p class="gallery-unsound" data-testid="gallery-unsound">{ format!("⚠ {name}: {why}") }</p>
+            }) }
             <div class="gallery-body">{ blocks(&body) }</div>
             <button class="gallery-open" onclick={open} data-testid={format!("open-{id}")}>{ "Open" }</button>
         </article>
