@@ -87,6 +87,9 @@ async function fromApp(rel, request) {
   return cached ?? fetch(request);
 }
 
+/** Z3's files being written to the cache now, by URL. */
+const storing = new Map();
+
 /**
  * One of Z3's files: from its cache, else from the network, and then kept
  * for next time (stored while the page reads it, so its progress bar moves).
@@ -95,7 +98,18 @@ async function z3File(request, event) {
   const cache = await caches.open(Z3_CACHE);
   const cached = await cache.match(request.url);
   if (cached) return cached;
+  // Being stored already (the page's download, then its `cache-z3`, or
+  // Z3's worker threads loading z3-built.js): wait for it, do not fetch 35 MB twice.
+  if (storing.has(request.url)) {
+    await storing.get(request.url).catch(() => {});
+    const stored = await cache.match(request.url);
+    if (stored) return stored;
+  }
   const response = await fetch(request);
-  if (response.ok) event.waitUntil(cache.put(request.url, response.clone()));
+  if (response.ok) {
+    const put = cache.put(request.url, response.clone()).finally(() => storing.delete(request.url));
+    storing.set(request.url, put);
+    event.waitUntil(put);
+  }
   return response;
 }
