@@ -50,6 +50,7 @@ async function checkAxe(view) {
       nodes: v.nodes.map((n) => `${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ')}`),
     }));
   });
+  console.log(`[${view}] ${violations.length} violation(s)`);
   for (const v of violations) {
     console.log(`[${view}] ${v.impact} ${v.id}: ${v.help} (${v.nodes.length} elements)`);
     for (const n of v.nodes.slice(0, 5)) console.log(`    ${n}`);

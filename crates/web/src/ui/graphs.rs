@@ -807,8 +807,9 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
             <text class="arg-id" x={fmt(props.x)} y={fmt(y0 + 13.0)}>{ props.state.to_string() }</text>
             if let Some(glyph) = mark_glyph(&m) {
                 // Not colour alone: a merge result, a covered state and a
-                // target carry a sign in their corner (as in the legend).
-                <text class="arg-mark" x={fmt(x0 + props.width - 4.0)} y={fmt(y0 + 11.0)} aria-hidden="true">{ glyph }</text>
+                // target carry a sign just outside their top right corner
+                // (as in the legend; inside it would cover the id).
+                <text class="arg-mark" x={fmt(x0 + props.width + 2.0)} y={fmt(y0 + 9.0)} aria-hidden="true">{ glyph }</text>
             }
             <text class="arg-loc" x={fmt(props.x)} y={fmt(y0 + 26.0)}>{ props.location.clone() }</text>
         </g>
