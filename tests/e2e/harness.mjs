@@ -35,21 +35,22 @@ const CHROMIUM_ARGS = [
 ];
 
 /**
- * Serves dist/ and opens a page at 1280×800. `timeout` is how long the page
- * may take to show something (the wasm is compiled on load). Returns the page,
- * the server's base URL, the page and console errors seen so far (live
- * arrays), and `close()`.
+ * Serves dist/ (or `dir`) and opens a page at 1280×800 (or `viewport`).
+ * `timeout` is how long the page may take to show something (the wasm is
+ * compiled on load). Returns the page, its browser context, the server and
+ * its base URL, the page and console errors seen so far (live arrays), and
+ * `close()`.
  */
-export async function openBrowser({ profilePrefix, timeout }) {
-  assert.ok(fs.existsSync(path.join(distDir, 'index.html')), `no build in ${distDir}: run trunk build --release first`);
+export async function openBrowser({ profilePrefix, timeout, dir = distDir, viewport = { width: 1280, height: 800 } }) {
+  assert.ok(fs.existsSync(path.join(dir, 'index.html')), `no build in ${dir}: run trunk build --release first`);
   fs.mkdirSync(artifacts, { recursive: true });
-  const { server, url: baseUrl } = await startServer(distDir, 0);
+  const { server, url: baseUrl } = await startServer(dir, 0);
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), profilePrefix));
   const context = await chromium.launchPersistentContext(userDataDir, {
     executablePath,
     headless: true,
     args: CHROMIUM_ARGS,
-    viewport: { width: 1280, height: 800 },
+    viewport,
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.setDefaultTimeout(timeout);
@@ -64,7 +65,7 @@ export async function openBrowser({ profilePrefix, timeout }) {
     await new Promise((resolve) => server.close(resolve));
     fs.rmSync(userDataDir, { recursive: true, force: true });
   };
-  return { page, baseUrl, pageErrors, consoleErrors, close };
+  return { page, context, server, baseUrl, pageErrors, consoleErrors, close };
 }
 
 /**

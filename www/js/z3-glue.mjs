@@ -90,6 +90,10 @@ async function start() {
   z3.del_config(cfg);
   state.phase = 'ready';
   performance.mark('cpa-z3:ready');
+  // Offline use: the service worker (static/sw.js) keeps Z3's files once the
+  // page has loaded them; if it did not control the page yet, it fetches
+  // them now (from the HTTP cache, usually).
+  globalThis.navigator?.serviceWorker?.controller?.postMessage({ type: 'cache-z3' });
 }
 
 /** Loads Z3 once; later calls return the same promise. */

@@ -8,5 +8,6 @@ pub mod codemirror;
 pub mod dialog;
 pub mod files;
 pub mod location;
+pub mod service_worker;
 pub mod storage;
 pub mod z3;

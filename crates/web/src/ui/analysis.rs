@@ -279,7 +279,10 @@ fn run_view(
     let (status, status_class) = run_status(st, run);
     let tab = if st.tab == Tab::Cegar && cegar.is_empty() { Tab::Reached } else { st.tab };
     let body = |t: Tab, content: Html| {
-        html! { <div class={classes!("tab-body", format!("tab-body-{}", t.key()))} data-testid={format!("tab-body-{}", t.key())} hidden={t != tab}>{ content }</div> }
+        html! {
+            <div class={classes!("tab-body", format!("tab-body-{}", t.key()))} data-testid={format!("tab-body-{}", t.key())} hidden={t != tab}
+                id={format!("tab-body-{}", t.key())} role="tabpanel" tabindex="0" aria-labelledby={format!("tab-{}", t.key())}>{ content }</div>
+        }
     };
 
     html! {
@@ -348,6 +351,10 @@ fn run_frame(
     }
 }
 
+/// Elements that Space and Enter operate when they have the focus, so the
+/// step keys leave those two keys to them.
+const FOCUSED_CONTROL: &str = "button, a[href], summary, [role=button], [role=tab], [role=checkbox], [tabindex]";
+
 /// The document's key listener ([`SHORTCUTS`]) — anywhere except in form
 /// fields and the code editor.
 fn step_keys(pane: Pane) -> Option<EventListener> {
@@ -358,11 +365,18 @@ fn step_keys(pane: Pane) -> Option<EventListener> {
         if e.ctrl_key() || e.alt_key() || e.meta_key() {
             return;
         }
-        let in_field = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| {
+        let target = e.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let in_field = target.as_ref().is_some_and(|el| {
             matches!(el.tag_name().as_str(), "TEXTAREA" | "INPUT" | "SELECT")
                     // The code editor (CodeMirror's contenteditable).
                     || el.closest("[contenteditable=true]").ok().flatten().is_some()
         });
+        // Space and Enter press a focused button, tab, summary or graph
+        // node (keyboard use); only elsewhere is space Play / pause.
+        let on_control = target.as_ref().is_some_and(|el| el.closest(FOCUSED_CONTROL).ok().flatten().is_some());
+        if on_control && matches!(e.key().as_str(), " " | "Enter") {
+            return;
+        }
         // A dialog on top (compare view, gallery, Make exercise) has the
         // keys; the pane's own help popover does not.
         let dialog_open = web_sys::window()
@@ -482,10 +496,17 @@ fn controls(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html
         }
     };
     let (pos, len) = (panels.position, run.cursor.len());
-    let button = |id: &'static str, label: &'static str, title: &'static str, ctl: Ctl, forward: bool, at_end: bool| {
+    // `name`: what a screen reader says (the labels are arrows).
+    let button = |id: &'static str,
+                  label: &'static str,
+                  name: &'static str,
+                  title: &'static str,
+                  ctl: Ctl,
+                  forward: bool,
+                  at_end: bool| {
         let why = why_not(forward);
         html! {
-            <button data-testid={id} title={why.unwrap_or(title)} disabled={why.is_some() || at_end} onclick={pane.ctl(ctl)}>{ label }</button>
+            <button data-testid={id} aria-label={name} title={why.unwrap_or(title)} disabled={why.is_some() || at_end} onclick={pane.ctl(ctl)}>{ label }</button>
         }
     };
     let on_speed = pane.on_field(false, |e: Event| {
@@ -506,21 +527,21 @@ fn controls(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html
     let play_why = why_not(true);
     html! {
         <>
-            <div class="controls" data-testid="controls">
+            <div class="controls" data-testid="controls" role="group" aria-label="Step through the analysis">
                 // The ends' own buttons stay enabled (a no-op there).
-                { button("step-start", "◀◀", "Back to event 0 (Home)", Ctl::Start, false, false) }
-                { button("step-back", "◀ Step", "One algorithm step back (←)", Ctl::Back, false, pos == 0) }
-                { button("step", "Step ▶", "One algorithm step: from the waitlist pop to the next (→)", Ctl::Step, true, pos >= len) }
+                { button("step-start", "◀◀", "To event 0", "Back to event 0 (Home)", Ctl::Start, false, false) }
+                { button("step-back", "◀ Step", "Step back", "One algorithm step back (←)", Ctl::Back, false, pos == 0) }
+                { button("step", "Step ▶", "Step", "One algorithm step: from the waitlist pop to the next (→)", Ctl::Step, true, pos >= len) }
                 <span class="event-buttons" title="One event at a time">
-                    { button("event-back", "‹", "One event back (Shift+←)", Ctl::EventBack, false, pos == 0) }
+                    { button("event-back", "‹", "Event back", "One event back (Shift+←)", Ctl::EventBack, false, pos == 0) }
                     <span class="event-label">{ "event" }</span>
-                    { button("event-next", "›", "One event forward (Shift+→)", Ctl::EventStep, true, pos >= len) }
+                    { button("event-next", "›", "Event forward", "One event forward (Shift+→)", Ctl::EventStep, true, pos >= len) }
                 </span>
                 <button data-testid="play" title={play_why.unwrap_or("Play / pause: one event per tick (space)")} disabled={play_why.is_some()} onclick={pane.ctl(Ctl::TogglePlay)}>{ if st.playing { "Pause" } else { "Play" } }</button>
-                <select data-testid="speed" title="Play speed" onchange={on_speed}>
+                <select data-testid="speed" title="Play speed" aria-label="Play speed" onchange={on_speed}>
                     { for SPEEDS.iter().map(|s| html! { <option value={s.to_string()} selected={*s == st.speed}>{ format!("{s} ev/s") }</option> }) }
                 </select>
-                { button("run-end", "▶▶", "To the last event (End)", Ctl::End, true, false) }
+                { button("run-end", "▶▶", "To the last event", "To the last event (End)", Ctl::End, true, false) }
                 <label class="step-number" title="Go to the end of this algorithm step (0: before the first pop)">{ "step " }
                     <input data-testid="step-number" type="number" min="0" max={run.steps().to_string()} value={panels.step.to_string()}
                         onchange={on_step_number} disabled={broken} />
@@ -619,14 +640,18 @@ fn breakpoints(pane: &Pane, st: &AnalysisState, run: &Run) -> Html {
 fn step_panels(panels: &Panels, error_path: Html) -> Html {
     html! {
         <div class="now" data-testid="now">
-            if let Some(v) = &panels.verdict {
-                <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))} data-testid="verdict">{ format!("Verdict: {v}") }</p>
-            }
+            // Live regions: a screen reader announces the verdict when it
+            // arrives and each step's text as the student steps.
+            <div class="verdict-region" role="status">
+                if let Some(v) = &panels.verdict {
+                    <p class={classes!("verdict", format!("verdict-{}", v.split(' ').next().unwrap_or("").to_lowercase()))} data-testid="verdict">{ format!("Verdict: {v}") }</p>
+                }
+            </div>
             if let Some(c) = &panels.int_model_caveat {
                 <p class="int-model-caveat" data-testid="int-model-caveat" role="note">{ format!("⚠ {c}") }</p>
             }
             { error_path }
-            <div class="step-text" data-testid="step-text">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
+            <div class="step-text" data-testid="step-text" role="status" tabindex="0">{ if panels.step_text.is_empty() { "(before the first event)".to_string() } else { panels.step_text.clone() } }</div>
             <p class="event-text" data-testid="event-text" title={panels.event_text.clone()}>
                 if panels.position > 0 {
                     <span class="event-no">{ format!("event {}: ", panels.position) }</span>{ panels.event_text.clone() }
@@ -682,7 +707,7 @@ fn precision_function_table(rows: &[crate::model::analysis::PrecisionFunctionRow
 fn tab_bar(pane: &Pane, shown: Tab, panels: &Panels, cegar: bool, predicting: bool) -> Html {
     let reached: usize = panels.reached.iter().map(|g| g.states.len()).sum();
     html! {
-        <div class="tabs" role="tablist" data-testid="tabs">
+        <div class="tabs" role="tablist" aria-label="What the analysis holds at this step" data-testid="tabs">
             { for Tab::ALL.iter().filter(|t| cegar || **t != Tab::Cegar).map(|&t| {
                 let label = match t {
                     Tab::State => "State".to_string(),
@@ -693,7 +718,7 @@ fn tab_bar(pane: &Pane, shown: Tab, panels: &Panels, cegar: bool, predicting: bo
                 };
                 html! {
                     <button role="tab" class={classes!("tab", (t == shown).then_some("active"))} aria-selected={(t == shown).to_string()}
-                        data-testid={format!("tab-{}", t.key())} onclick={pane.on(move |_: MouseEvent| Some(PaneAction::Tab(t)))}>{ label }</button>
+                        id={format!("tab-{}", t.key())} aria-controls={format!("tab-body-{}", t.key())} data-testid={format!("tab-{}", t.key())} onclick={pane.on(move |_: MouseEvent| Some(PaneAction::Tab(t)))}>{ label }</button>
                 }
             }) }
         </div>

@@ -360,7 +360,7 @@ fn head(view: &View, st: &CompareView, source: &str) -> Html {
         <div class="compare-head">
             <h2>{ "Compare configurations" }</h2>
             { for (0..3).map(|i| html! {
-                <select data-testid={format!("compare-preset-{i}")} onchange={on_choice(i)}>
+                <select data-testid={format!("compare-preset-{i}")} aria-label={format!("Configuration {}", i + 1)} onchange={on_choice(i)}>
                     if i == 2 { <option value="" selected={st.choice[2].is_empty()}>{ "(none)" }</option> }
                     { for PRESETS.iter().map(|(name, what)| html! {
                         <option value={*name} selected={st.choice[i] == *name} title={*what}>{ *name }</option>
@@ -391,12 +391,12 @@ fn controls(view: &View, shown: &Shown) -> Html {
     let (step, max_step) = (shown.step, shown.max_step);
     html! {
         <div class="compare-controls">
-            <button data-testid="compare-start" onclick={view.mover(StepMove::Start)}>{ "◀◀" }</button>
+            <button data-testid="compare-start" aria-label="To step 0" title="To step 0" onclick={view.mover(StepMove::Start)}>{ "◀◀" }</button>
             <button data-testid="compare-back" onclick={view.mover(StepMove::Back)}>{ "◀ Step back" }</button>
             <button data-testid="compare-step-fwd" onclick={view.mover(StepMove::Forward)}>{ "Step ▶" }</button>
-            <button data-testid="compare-end" onclick={view.mover(StepMove::End)}>{ "▶▶" }</button>
+            <button data-testid="compare-end" aria-label="To the last step" title="To the last step" onclick={view.mover(StepMove::End)}>{ "▶▶" }</button>
             <div class="compare-slider">
-                <input data-testid="compare-step" type="range" min="0" max={max_step.to_string()} value={step.to_string()} oninput={on_slider} />
+                <input data-testid="compare-step" aria-label="Step, shared by the runs" type="range" min="0" max={max_step.to_string()} value={step.to_string()} oninput={on_slider} />
                 if let (Some(d), true) = (&shown.div, max_step > 0) {
                     <span class="divergence-tick" title={format!("first divergence: step {}", d.step)}
                         style={format!("left: {:.2}%", 100.0 * d.step as f64 / max_step as f64)}></span>
@@ -455,7 +455,7 @@ fn panes(view: &View, shown: &Shown) -> Html {
                             <p class="unsound-by-choice" data-testid="compare-unsound">{ format!("⚠ {why}") }</p>
                         }
                         if pane.marked { <p class="diverges-here">{ "diverges here" }</p> }
-                        <div class="step-text" data-testid="compare-step-text">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
+                        <div class="step-text" data-testid="compare-step-text" tabindex="0">{ if p.step_text.is_empty() { "(before the first step)".to_string() } else { p.step_text.clone() } }</div>
                         <p class="stats">{ p.stats.clone() }</p>
                         if let Some(x) = &p.symexec {
                             <p class="stats" data-testid="compare-symexec-stats">{ x.text() }</p>
@@ -515,10 +515,11 @@ fn heat_and_plots(st: &CompareView, shown: &Shown) -> Html {
     let (nodes, heat_max) = (&shown.nodes, shown.heat_max);
     html! {
         <div class="compare-lower">
-            <section class="compare-heat" data-testid="compare-heat">
-                <h3>{ "Reached states per location (heat map)" }</h3>
+            // Focusable: it scrolls sideways, and the keyboard must reach it.
+            <section class="compare-heat" data-testid="compare-heat" tabindex="0" aria-labelledby="compare-heat-title">
+                <h3 id="compare-heat-title">{ "Reached states per location (heat map)" }</h3>
                 <table>
-                    <thead><tr><th></th>{ for nodes.iter().map(|n| {
+                    <thead><tr><th><span class="sr-only">{ "configuration" }</span></th>{ for nodes.iter().map(|n| {
                         let error = shown.error_nodes.contains(n);
                         html! {
                             <th class={classes!(error.then_some("error"))} data-node={format!("N{n}")}

@@ -151,8 +151,8 @@ pub fn config_panel(props: &ConfigPanelProps) -> Html {
         <details class="config-panel" data-testid="config-panel" open={*open} ontoggle={on_toggle}>
             <summary>{ if props.properties.is_some() { "Configuration panel (custom configuration in use)" } else { "Configuration panel: compose your own" } }</summary>
             { form }
-            <label class="config-text-label">{ "Properties (CPAchecker style; the integer model and step limit above override them)" }</label>
-            <textarea data-testid="config-text" class="config-text" spellcheck="false" rows="6" value={text} oninput={on_text} />
+            <label class="config-text-label" id="config-text-label">{ "Properties (CPAchecker style; the integer model and step limit above override them)" }</label>
+            <textarea data-testid="config-text" class="config-text" aria-labelledby="config-text-label" spellcheck="false" rows="6" value={text} oninput={on_text} />
             if let Some(e) = error {
                 <p class="status status-error" data-testid="config-error">{ e }</p>
             }

@@ -33,7 +33,7 @@ pub fn example_guide(props: &ExampleGuideProps) -> Html {
                 if props.example.uses_solver() {
                     <Z3Progress />
                 }
-                <div class="guide-body">{ crate::ui::gallery::blocks(props.example.guidance()) }</div>
+                <div class="guide-body" tabindex="0">{ crate::ui::gallery::blocks(props.example.guidance()) }</div>
             </details>
             <button class="dismiss" onclick={dismiss} data-testid="dismiss-guide" aria-label="Dismiss the example's guidance">{ "✕" }</button>
         </aside>

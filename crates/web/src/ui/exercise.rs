@@ -112,13 +112,13 @@ pub struct ExercisePaneProps {
 pub fn exercise_pane(props: &ExercisePaneProps) -> Html {
     match &*props.session {
         Session::Failed(message) => html! {
-            <section class="exercise-pane" data-testid="exercise-pane">
+            <section class="exercise-pane" data-testid="exercise-pane" aria-label="Exercises">
                 <p class="status status-error" role="alert" data-testid="exercise-error">{ message.clone() }</p>
                 <p><a href="#exercises">{ "All exercise sets" }</a></p>
             </section>
         },
         Session::Sets(sets) => html! {
-            <section class="exercise-pane" data-testid="exercise-pane">
+            <section class="exercise-pane" data-testid="exercise-pane" aria-label="Exercises">
                 <h2 class="exercise-set-title">{ "Exercise sets" }</h2>
                 { match sets {
                     Err(e) => html! { <p class="status status-error" role="alert" data-testid="exercise-error">{ format!("The exercise sets cannot be listed: {e}") }</p> },
@@ -215,7 +215,7 @@ fn set_view(props: &SetViewProps) -> Html {
     let st = &*h.state;
     html! {
         <>
-        <section class={classes!("exercise-pane", st.collapsed.then_some("collapsed"))} data-testid="exercise-pane">
+        <section class={classes!("exercise-pane", st.collapsed.then_some("collapsed"))} data-testid="exercise-pane" aria-label="Exercises">
             { set_head(&h) }
             { for props.problems.iter().map(|m| html! { <p class="status status-error" data-testid="exercise-problem">{ m.clone() }</p> }) }
             if let Some((ok, note)) = &st.import_note {

@@ -389,11 +389,13 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
 
     html! {
         <div class="graphs" data-testid="graphs">
-            <div class="graph-tabs" role="tablist">
+            <div class="graph-tabs">
+                <div class="graph-tabs-list" role="tablist" aria-label="Graph">
                 <button role="tab" data-testid="graph-tab-cfa" class={classes!("tab", (*tab == Tab::Cfa).then_some("active"))}
                     aria-selected={(*tab == Tab::Cfa).to_string()} onclick={set_tab(Tab::Cfa)}>{ "CFA graph" }</button>
                 <button role="tab" data-testid="graph-tab-arg" class={classes!("tab", (*tab == Tab::Arg).then_some("active"))}
                     aria-selected={(*tab == Tab::Arg).to_string()} onclick={set_tab(Tab::Arg)}>{ "ARG" }</button>
+                </div>
                 <span class="graph-tabs-gap"></span>
                 if *tab == Tab::Cfa {
                     <label class="fold-toggle" title="Fold straight-line chains (nodes with one edge in and one out) into one box">
@@ -524,7 +526,7 @@ fn cfa_edge(graph: &CfaGraph, overlay: &Overlay, i: usize, e: &GraphEdge, linked
     let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
     let key = Selection::Edge(e.edge).to_string();
     html! {
-        <g class={class} data-edge={key} tabindex="0" onclick={select_on_click(linked, Selection::Edge(e.edge))} onkeydown={on_enter(linked, Selection::Edge(e.edge))}>
+        <g class={class} data-edge={key} tabindex="0" role="button" aria-pressed={selected.to_string()} onclick={select_on_click(linked, Selection::Edge(e.edge))} onkeydown={on_enter(linked, Selection::Edge(e.edge))}>
             <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
             <path class="hit" d={e.path.clone()} />
             <path class="line" d={e.path.clone()} marker-end={marker} />
@@ -559,8 +561,9 @@ fn cfa_node(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContex
     let badge_at =
         if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
     html! {
-        <g class={class} data-node={n.key()} data-count={count.to_string()} tabindex="0" onclick={select_on_click(linked, node_sel)} onkeydown={on_enter(linked, node_sel)}>
-            <title>{ n.tooltip() }</title>
+        <g class={class} data-node={n.key()} data-count={count.to_string()} tabindex="0" role="button" aria-pressed={selected.to_string()}
+            onclick={select_on_click(linked, node_sel)} onkeydown={on_enter(linked, node_sel)}>
+            <title>{ if count > 0 { format!("{} — {count} reached state{}", n.tooltip(), if count == 1 { "" } else { "s" }) } else { n.tooltip() } }</title>
             { shape }
             if count > 0 {
                 <g class="count-badge">
@@ -735,11 +738,11 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
                 { " · " }<span class="lg lg-waiting">{ "waitlist" }</span>
                 if !tree {
                     // merge^sep and stop^never: no merge result, nothing replaced or covered.
-                    { " · " }<span class="lg lg-merged">{ "merge result" }</span>
+                    { " · " }<span class="lg lg-merged">{ "⊔ merge result" }</span>
                     { " · " }<span class="lg lg-replaced">{ "replaced" }</span>
-                    { " · " }<span class="lg lg-covered">{ "covered ⇢ coverer" }</span>
+                    { " · " }<span class="lg lg-covered">{ "⊑ covered ⇢ coverer" }</span>
                 }
-                { " · " }<span class="lg lg-target">{ "target" }</span>
+                { " · " }<span class="lg lg-target">{ "✕ target" }</span>
                 if marks.iter().any(|m| m.abstraction) {
                     { " · " }<span class="lg lg-abstraction" data-testid="arg-legend-abstraction">{ "abstraction state (ψ computed)" }</span>
                 }
@@ -789,7 +792,7 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
     let (x0, y0) = (props.x - props.width / 2.0, props.y - props.height / 2.0);
     let m = props.marks;
     html! {
-        <g class={m.classes()} data-state={sel.to_string()} tabindex="0" {onclick} onkeydown={on_enter(&props.linked, sel)}>
+        <g class={m.classes()} data-state={sel.to_string()} tabindex="0" role="button" {onclick} onkeydown={on_enter(&props.linked, sel)}>
             <title>{ format!("{}{} — {}", props.state, if props.location.is_empty() { String::new() } else { format!(" {}", props.location) }, m.words()) }</title>
             if m.abstraction_point {
                 // An abstraction point of symbolic execution: a hexagon.
@@ -802,8 +805,28 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
                 <rect class="abs-ring" x={fmt(x0 + 2.5)} y={fmt(y0 + 2.5)} width={fmt(props.width - 5.0)} height={fmt(props.height - 5.0)} rx="3" />
             }
             <text class="arg-id" x={fmt(props.x)} y={fmt(y0 + 13.0)}>{ props.state.to_string() }</text>
+            if let Some(glyph) = mark_glyph(&m) {
+                // Not colour alone: a merge result, a covered state and a
+                // target carry a sign just outside their top right corner
+                // (as in the legend; inside it would cover the id).
+                <text class="arg-mark" x={fmt(x0 + props.width + 2.0)} y={fmt(y0 + 9.0)} aria-hidden="true">{ glyph }</text>
+            }
             <text class="arg-loc" x={fmt(props.x)} y={fmt(y0 + 26.0)}>{ props.location.clone() }</text>
         </g>
+    }
+}
+
+/// The sign a state node carries beside its colour: ⊔ a merge result, ⊑
+/// covered (stop), ✕ a target.
+fn mark_glyph(m: &crate::model::graphs::arg::ArgMarks) -> Option<&'static str> {
+    if m.target {
+        Some("✕")
+    } else if m.covered {
+        Some("⊑")
+    } else if m.merged {
+        Some("⊔")
+    } else {
+        None
     }
 }
 
@@ -818,12 +841,12 @@ fn select_on_click(linked: &SelectionContext, sel: Selection) -> Callback<MouseE
     })
 }
 
-/// Enter on a focused graph item selects it, as a click does (items are
-/// focusable with Tab).
+/// Enter or Space on a focused graph item selects it, as a click does
+/// (items are focusable with Tab, and buttons to a screen reader).
 fn on_enter(linked: &SelectionContext, sel: Selection) -> Callback<KeyboardEvent> {
     let linked = linked.clone();
     Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" {
+        if e.key() == "Enter" || e.key() == " " {
             e.prevent_default();
             linked.click(sel);
         }

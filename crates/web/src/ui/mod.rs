@@ -23,3 +23,4 @@ pub mod run;
 pub mod selection;
 pub mod share;
 pub mod solver;
+pub mod update_notice;

@@ -96,5 +96,10 @@ pub fn root() -> Html {
     if waiting {
         return html! { <p class="exercise-loading" data-testid="exercise-loading">{ "Loading the exercises…" }</p> };
     }
-    html! { <crate::ui::page::App exercise={(*session).clone()} /> }
+    html! {
+        <>
+            <crate::ui::update_notice::UpdateNotice />
+            <crate::ui::page::App exercise={(*session).clone()} />
+        </>
+    }
 }

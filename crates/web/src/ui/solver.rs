@@ -154,7 +154,7 @@ fn entry(e: &LogEntry) -> Html {
             if let Some(p) = e.purpose() {
                 <p class="solver-purpose" data-testid="solver-purpose">{ p }</p>
             }
-            <pre class="solver-script" data-testid="solver-script">{ e.script.clone() }</pre>
+            <pre class="solver-script" data-testid="solver-script" tabindex="0">{ e.script.clone() }</pre>
         </li>
     }
 }

@@ -1,0 +1,76 @@
+//! The service worker (`static/sw.js`): registering it, so the page works
+//! offline once it was opened, and the explicit update to a new build (the
+//! new worker waits until the student presses "Reload" in the notice of
+//! `crate::ui::update_notice`). Release builds only: a debug build (`trunk
+//! serve`) unregisters any worker, so development never sees a cached page.
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(inline_js = r#"
+let registration = null;
+let applying = false;
+function offerZ3() {
+  // Z3 loaded before this worker controlled the page: let it keep a copy.
+  const z3 = globalThis.cpaZ3;
+  const controller = navigator.serviceWorker.controller;
+  if (z3 && controller && JSON.parse(z3.status()).phase === 'ready') controller.postMessage({ type: 'cache-z3' });
+}
+export function cpa_sw_register(onUpdate, enabled) {
+  if (!('serviceWorker' in navigator)) return;
+  const sw = navigator.serviceWorker;
+  if (!enabled) {
+    sw.getRegistrations().then((all) => all.forEach((r) => r.unregister()), () => {});
+    return;
+  }
+  let hadController = !!sw.controller;
+  sw.addEventListener('controllerchange', () => {
+    if (applying) { location.reload(); return; }
+    // Another tab activated a new build: this page's code is the old one.
+    if (hadController) onUpdate();
+    hadController = true;
+    offerZ3();
+  });
+  sw.register('sw.js').then((r) => {
+    registration = r;
+    if (r.waiting && sw.controller) onUpdate();
+    r.addEventListener('updatefound', () => {
+      const worker = r.installing;
+      if (!worker) return;
+      worker.addEventListener('statechange', () => {
+        if (worker.state === 'installed' && sw.controller) onUpdate();
+      });
+    });
+  }, (e) => console.warn('CPA Playground works online only: the service worker was not registered:', e));
+  sw.ready.then(offerZ3, () => {});
+}
+export function cpa_sw_apply_update() {
+  const waiting = registration && registration.waiting;
+  if (waiting) {
+    applying = true;
+    waiting.postMessage({ type: 'skip-waiting' });
+  } else {
+    location.reload();
+  }
+}
+"#)]
+extern "C" {
+    fn cpa_sw_register(on_update: &js_sys::Function, enabled: bool);
+    fn cpa_sw_apply_update();
+}
+
+/// Registers the service worker (release builds; a debug build removes
+/// any) and calls `on_update` when a new build of the page is ready to
+/// be used: installed and waiting, or already activated by another tab.
+pub fn register(on_update: impl Fn() + 'static) {
+    let callback = Closure::<dyn Fn()>::new(on_update);
+    cpa_sw_register(callback.as_ref().unchecked_ref(), !cfg!(debug_assertions));
+    // Called once per page load; the worker may report at any time.
+    callback.forget();
+}
+
+/// Switches to the new build: activates the waiting worker, and the page
+/// reloads as soon as it controls the page (or reloads at once when
+/// another tab already activated it).
+pub fn apply_update() {
+    cpa_sw_apply_update();
+}
