@@ -3,47 +3,16 @@
 //! `±xi ± xj ≤ c`) and *dense* (a constraint for every pair).
 //!
 //! Run: `cargo bench -p domains --bench octagon -- --warm-up-time 1 --measurement-time 2`
-//! Results and the comparison with ELINA/APRON/PPL: `crates/domains/BENCHMARKS.md`.
+//! Results: `crates/domains/BENCHMARKS.md`; the same-run comparison with PPL on
+//! these instances is `scripts/bench-octagon-ppl.sh`.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
-use domains::octagon::{closure, Cmp, Dbm, LinExpr, Octagon};
+use domains::octagon::{closure, Cmp, LinExpr, Octagon};
 use domains::Bound;
-// A seeded generator, so runs are comparable.
-use xorshift::XorShift;
 
-/// An open random octagon satisfied by `point`: `m` constraints
-/// `V_j − V_i ≤ (V_j − V_i)(point) + slack`, or all pairs when `dense`.
-fn random_octagon(n: usize, dense: bool, seed: u64, point: &[i64]) -> Octagon {
-    let mut rng = XorShift::scrambled(seed);
-    let mut d = Dbm::top(n);
-    let val = |i: usize| if i.is_multiple_of(2) { point[i / 2] } else { -point[i / 2] };
-    // Dense octagons get slack 10..30 per constraint, so no path of two or
-    // more edges beats a direct one and the closed form keeps some slack
-    // (with slack 0..20, all-pairs closure collapses to nearly one point).
-    let (base, spread) = if dense { (10, 20) } else { (0, 20) };
-    let mut add = |i: usize, j: usize, rng: &mut XorShift| {
-        if i != j {
-            let c = val(j) - val(i) + base + rng.below(spread) as i64;
-            d.tighten(i, j, Bound::finite(c));
-        }
-    };
-    if dense {
-        for i in 0..2 * n {
-            for j in 0..2 * n {
-                if j <= (i | 1) {
-                    add(i, j, &mut rng);
-                }
-            }
-        }
-    } else {
-        for _ in 0..2 * n {
-            let i = rng.index(2 * n);
-            let j = rng.index(2 * n);
-            add(i, j, &mut rng);
-        }
-    }
-    Octagon::from_dbm(d)
-}
+#[path = "common/instances.rs"]
+mod instances;
+use instances::{Instance, ASSIGN, SIZES};
 
 fn closed(o: &Octagon) -> Octagon {
     let mut c = o.clone();
@@ -54,13 +23,10 @@ fn closed(o: &Octagon) -> Octagon {
 
 fn benches(c: &mut Criterion) {
     for dense in [false, true] {
-        let kind = if dense { "dense" } else { "sparse" };
-        for n in [4usize, 16, 64] {
-            let mut rng = XorShift::new(n as u64 + 7);
-            let point: Vec<i64> = (0..n).map(|_| rng.below(100) as i64 - 50).collect();
-            let a = random_octagon(n, dense, 1, &point);
-            let b = random_octagon(n, dense, 2, &point);
-            let (ac, bc) = (closed(&a), closed(&b));
+        for n in SIZES {
+            let inst = Instance::generate(n, dense);
+            let (kind, point, a) = (inst.kind(), &inst.point, &inst.a);
+            let (ac, bc) = (closed(&inst.a), closed(&inst.b));
             let joined = ac.join(&bc);
             let id = |op: &str| format!("{op}/{kind}/{n}");
 
@@ -76,17 +42,15 @@ fn benches(c: &mut Criterion) {
             c.bench_function(&id("widening"), |bn| bn.iter(|| black_box(&ac).widen(black_box(&bc))));
             c.bench_function(&id("inclusion"), |bn| bn.iter(|| black_box(&ac).leq(black_box(&joined))));
             c.bench_function(&id("assign_then_close"), |bn| {
-                let e = LinExpr::new(vec![(1, 1)], 3); // x0 := x1 + 3
+                let ((y, k), c) = ASSIGN;
+                let e = LinExpr::new(vec![(y, k)], c); // x0 := x1 + 3
                 bn.iter_batched_ref(|| ac.clone(), |o| o.assign(0, &e), BatchSize::SmallInput)
             });
             c.bench_function(&id("guard_then_close"), |bn| {
                 // xv − xw ≤ (xv − xw)(point) for the first pair whose bound it
                 // tightens: satisfiable, and the closure has work to do.
-                let (v, w) = (0..n)
-                    .flat_map(|v| (0..n).map(move |w| (v, w)))
-                    .find(|&(v, w)| v != w && ac.dbm().get(2 * w, 2 * v) > Bound::finite(point[v] - point[w]))
-                    .unwrap_or((0, 1));
-                let e = LinExpr::new(vec![(v, 1), (w, -1)], -(point[v] - point[w]));
+                let (v, w, c) = inst.guard(&ac);
+                let e = LinExpr::new(vec![(v, 1), (w, -1)], -c);
                 bn.iter_batched_ref(|| ac.clone(), |o| o.guard(&e, Cmp::Le), BatchSize::SmallInput)
             });
         }
