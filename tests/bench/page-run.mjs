@@ -10,8 +10,10 @@
 //   node tests/bench/page-run.mjs FILE.c [PRESET]      (DIST_DIR, CHROMIUM as for tests/e2e)
 //
 // PRESET defaults to `predicate`. Environment: LIMIT (the page's step limit;
-// the page's default otherwise), TIMEOUT_MS (default 600000). The figures
-// depend on the machine and its load; nothing is asserted.
+// the page's default otherwise), SET (properties lines added to the preset in
+// the configuration panel, `;`-separated, e.g.
+// SET='restartAlgorithm.stageTimeMs = 60000'), TIMEOUT_MS (default 600000).
+// The figures depend on the machine and its load; nothing is asserted.
 
 import fs from 'node:fs';
 import { openBrowser } from '../e2e/harness.mjs';
@@ -36,6 +38,12 @@ try {
     await byId('step-limit').fill(process.env.LIMIT);
     await byId('step-limit').dispatchEvent('change');
   }
+  if (process.env.SET) {
+    const lines = process.env.SET.split(';').map((l) => l.trim()).filter(Boolean);
+    await page.locator('[data-testid=config-panel] > summary').click();
+    await byId('config-text').fill([`#include ${preset}.properties`, ...lines, ''].join('\n'));
+    await page.waitForFunction(() => !document.querySelector('[data-testid=config-error]'));
+  }
   await page.evaluate(() => {
     globalThis.__longTasks = [];
     new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
@@ -45,7 +53,8 @@ try {
   await page.waitForFunction(
     (p) => {
       const status = document.querySelector('[data-testid=run-status]');
-      return status && !status.classList.contains('computing') && status.innerText.startsWith(`${p}, `);
+      const t = status?.innerText ?? '';
+      return status && !status.classList.contains('computing') && (t.startsWith(`${p}, `) || t.startsWith(`custom (from ${p}), `));
     },
     preset,
     { timeout },

@@ -159,6 +159,15 @@ test('the inspector shows ψ, φ and how an abstraction was computed; the solver
   await page.locator('[data-testid=solver-entry]').filter({ hasText: 'interpolant at' }).first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'predicate-5-solver-log.png') });
   await byId('solver-log-toggle').click();
+
+  // A covered state: the stop says which check decided ψ ⇒ ψ' (the loop
+  // head's second lap gets the same abstraction, x == y, as the first).
+  await runTo('bp-covered');
+  await expectText(
+    byId('event-text'),
+    /^event \d+: stop: s\d+ is covered by s\d+ \(decided by (syntactic equality|propositional implication over the predicates)/,
+  );
+  await page.screenshot({ path: path.join(artifacts, 'predicate-5b-covered.png') });
 });
 
 test('predict mode asks for ψ′ of the next abstraction and grades it', async () => {

@@ -851,7 +851,13 @@ impl<C: Cpa> Reachability<C> {
         let reached_states: Vec<&C::State> = partition.iter().map(|r| &self.states[r.0 as usize].state).collect();
         let coverage = stop.stop(&self.states[e_hat.0 as usize].state, &reached_states, &precision);
         let covered_by: Vec<StateId> = coverage.by.iter().filter_map(|i| partition.get(*i).copied()).collect();
-        self.emit(Event::Stop { state: e_hat, operator: stop.kind(), covered: coverage.covered, covered_by });
+        let decided_by = match covered_by.first() {
+            Some(c) if coverage.covered => {
+                self.cpa.coverage_check(&self.states[e_hat.0 as usize].state, &self.states[c.0 as usize].state)
+            }
+            _ => None,
+        };
+        self.emit(Event::Stop { state: e_hat, operator: stop.kind(), covered: coverage.covered, covered_by, decided_by });
         if coverage.covered {
             return false;
         }

@@ -197,7 +197,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "restartAlgorithm.stageTimeMs",
         default: "0",
         ty: OptionType::UInt,
-        doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; native only; makes the trace depend on the machine's speed).",
+        doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; natively and in the page, where it includes waiting for the page's Z3; makes the trace depend on the machine's speed).",
     },
     OptionDecl {
         key: "solver.theory",
@@ -256,8 +256,8 @@ pub const OPTIONS: &[OptionDecl] = &[
     OptionDecl {
         key: "cpa.predicate.refinement.interpolation",
         default: "WEAKEST",
-        ty: OptionType::Enum(&["WEAKEST", "STRONGEST"]),
-        doc: "Predicate analysis with CEGAR: how interpolants are computed by quantifier elimination along the infeasible error path — WEAKEST (backwards: not ∃ suffix-locals. suffix) or STRONGEST (forwards: ∃ prefix-locals. prefix); their atoms become predicates.",
+        ty: OptionType::Enum(&["WEAKEST", "STRONGEST", "Z3"]),
+        doc: "Predicate analysis with CEGAR: how interpolants are computed along the infeasible error path — by quantifier elimination, WEAKEST (backwards: not ∃ suffix-locals. suffix) or STRONGEST (forwards: ∃ prefix-locals. prefix), or Z3 (z3's own get-interpolant, forwards; native only, for comparison: the page's Z3 answers unsupported and the refinement falls back to WEAKEST); their atoms become predicates.",
     },
     OptionDecl {
         key: "cpa.predicate.refinement.sharePredicates",

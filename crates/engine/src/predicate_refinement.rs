@@ -18,6 +18,11 @@
 //!   Bᵢ₊₁ ∧ ¬Wᵢ₊₁ with Wₘ = false — the weakest preconditions of the
 //!   error; they often generalize better (for `x == y` after a lockstep
 //!   prefix the strongest gives `x == 1 && y == 1`, the weakest `x == y`).
+//! * **Z3** (forwards, for comparison, native only): Zᵢ = z3's own
+//!   interpolant `(get-interpolant (Zᵢ₋₁ ∧ Bᵢ) (Bᵢ₊₁ ∧ … ∧ Bₘ))`, which
+//!   Debian's z3 4.8 answers; the page's Z3 answers `unsupported`, so
+//!   there every cut fails and the refinement falls back to WEAKEST
+//!   ([`next_attempt`]).
 //!
 //! The atoms of each interpolant, with SSA versions dropped, become
 //! predicates of the cut's location (or function, or everywhere:
@@ -46,6 +51,8 @@ pub enum Direction {
     Weakest,
     /// Forwards: ∃. prefix.
     Strongest,
+    /// Forwards: z3's `(get-interpolant A B)` (native z3 only).
+    Z3,
 }
 
 impl Direction {
@@ -53,25 +60,28 @@ impl Direction {
     pub fn parse(s: &str) -> Direction {
         if s.eq_ignore_ascii_case("STRONGEST") {
             Direction::Strongest
+        } else if s.eq_ignore_ascii_case("Z3") {
+            Direction::Z3
         } else {
             Direction::Weakest
         }
     }
-    /// `WEAKEST` or `STRONGEST`.
+    /// `WEAKEST`, `STRONGEST` or `Z3`.
     pub fn name(self) -> &'static str {
         match self {
             Direction::Weakest => "WEAKEST",
             Direction::Strongest => "STRONGEST",
+            Direction::Z3 => "Z3",
         }
     }
 }
 
 impl Direction {
-    /// The other direction.
+    /// The other direction (after z3's interpolants: WEAKEST).
     pub fn other(self) -> Direction {
         match self {
             Direction::Weakest => Direction::Strongest,
-            Direction::Strongest => Direction::Weakest,
+            Direction::Strongest | Direction::Z3 => Direction::Weakest,
         }
     }
 }
@@ -170,6 +180,23 @@ fn cut_path(program: &Program, path: &[EdgeId], enc: Encoding, is_cut: &dyn Fn(u
     out
 }
 
+/// z3's answer to `(get-interpolant A B)`: one Boolean term; an error,
+/// `unsupported` (the page's Z3) or anything else is a failure.
+fn parse_interpolant(output: &str, sort_of: &dyn Fn(&str) -> Option<smt::Sort>) -> QeAnswer {
+    let text = output.trim();
+    if text.is_empty() {
+        return QeAnswer::Failed("the solver printed nothing".into());
+    }
+    if text.starts_with("(error") || text == "unsupported" || text == "unknown" {
+        return QeAnswer::Failed(format!("the solver answered `{}`", text.lines().next().unwrap_or(text)));
+    }
+    match smt::parse_term(text, sort_of) {
+        Ok(t) if t.sort() == smt::Sort::Bool => QeAnswer::Formula(t),
+        Ok(_) => QeAnswer::Failed("the interpolant is not a formula".into()),
+        Err(e) => QeAnswer::Failed(format!("unreadable interpolant: {e}")),
+    }
+}
+
 /// A refinement in progress: one quantifier elimination per cut, asked
 /// one at a time (so the page can park on each).
 #[derive(Clone, Debug)]
@@ -205,7 +232,7 @@ impl InterpolationJob {
     fn for_blocks(program: Arc<Program>, bp: BlockPath, enc: Encoding, direction: Direction) -> Self {
         let n = bp.cuts.len();
         let (next, previous) = match direction {
-            Direction::Strongest => (0, Term::bool(true)),
+            Direction::Strongest | Direction::Z3 => (0, Term::bool(true)),
             Direction::Weakest => (n.wrapping_sub(1), Term::bool(false)),
         };
         InterpolationJob { program, enc, direction, path: bp, next, interpolants: vec![None; n], failures: Vec::new(), previous }
@@ -238,7 +265,7 @@ impl InterpolationJob {
         let i = self.next;
         let cut = &self.path.cuts[i];
         let mut conj: Vec<Term> = match self.direction {
-            Direction::Strongest => {
+            Direction::Strongest | Direction::Z3 => {
                 let mut c = vec![self.previous.clone()];
                 c.extend(self.path.blocks[i].iter().cloned());
                 c
@@ -278,9 +305,25 @@ impl InterpolationJob {
         })
     }
 
-    /// The next query's SMT-LIB2 script, `None` when all cuts are done.
+    /// The next query's SMT-LIB2 script, `None` when all cuts are done:
+    /// the elimination's, or for [`Direction::Z3`] a `get-interpolant` of
+    /// the same prefix formula against the rest of the path.
     pub fn next_query(&self) -> Option<String> {
-        self.next_elimination().map(|e| e.to_smtlib())
+        let e = self.next_elimination()?;
+        if self.direction != Direction::Z3 {
+            return Some(e.to_smtlib());
+        }
+        let mut rest: Vec<Term> = self.path.blocks[self.next + 1..].iter().flatten().cloned().collect();
+        let ranges = block_start_ranges(rest.iter(), &self.program, self.enc);
+        rest.extend(ranges);
+        let b = Term::and(rest);
+        let comment = e.comment.unwrap_or_default().replacen("Z3 interpolant", "z3's own interpolant", 1);
+        let mut script: String = comment.lines().map(|l| format!("; {l}\n")).collect();
+        for (name, sort) in smt::term::vars_of([&e.formula, &b]) {
+            script.push_str(&format!("(declare-fun {} () {sort})\n", Term::var(&name, sort)));
+        }
+        script.push_str(&format!("(get-interpolant {} {b})\n", e.formula));
+        Some(script)
     }
 
     /// Takes the solver's output for [`Self::next_query`] and moves on;
@@ -295,7 +338,12 @@ impl InterpolationJob {
         let answer = if output.len() > MAX_INTERPOLANT_TEXT {
             QeAnswer::Failed(format!("the eliminated formula is too large ({} characters)", output.len()))
         } else {
-            match smt::parse_qe_answer(output, &sort_of) {
+            let parsed = if self.direction == Direction::Z3 {
+                parse_interpolant(output, &sort_of)
+            } else {
+                smt::parse_qe_answer(output, &sort_of)
+            };
+            match parsed {
                 QeAnswer::Formula(t) if !within_size(&t, MAX_INTERPOLANT_NODES) => QeAnswer::Failed(format!(
                     "the eliminated formula is too large (more than {MAX_INTERPOLANT_NODES} term nodes)"
                 )),
@@ -304,9 +352,10 @@ impl InterpolationJob {
         };
         let (result, log) = match answer {
             QeAnswer::Formula(t) => {
-                let log = format!("eliminated: {}", show_ssa(&self.program, &t));
+                let what = if self.direction == Direction::Z3 { "interpolant" } else { "eliminated" };
+                let log = format!("{what}: {}", show_ssa(&self.program, &t));
                 let interpolant = match self.direction {
-                    Direction::Strongest => t,
+                    Direction::Strongest | Direction::Z3 => t,
                     Direction::Weakest => Term::not(t),
                 };
                 (Some(interpolant), log)
@@ -321,12 +370,12 @@ impl InterpolationJob {
         // sound links, so restart the chain from this cut's block alone).
         self.previous = match (&result, self.direction) {
             (Some(t), _) => t.clone(),
-            (None, Direction::Strongest) => Term::bool(true),
+            (None, Direction::Strongest | Direction::Z3) => Term::bool(true),
             (None, Direction::Weakest) => Term::bool(false),
         };
         self.interpolants[i] = result;
         self.next = match self.direction {
-            Direction::Strongest => i + 1,
+            Direction::Strongest | Direction::Z3 => i + 1,
             Direction::Weakest => i.wrapping_sub(1),
         };
         if self.direction == Direction::Weakest && i == 0 {

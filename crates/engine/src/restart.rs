@@ -60,8 +60,8 @@ pub(crate) struct Stage {
     pub(crate) other_paths: Vec<Vec<cfa::EdgeId>>,
     /// Refinements so far.
     pub(crate) refinements: u64,
-    #[cfg(not(target_arch = "wasm32"))]
-    started: std::time::Instant,
+    /// When the stage started, on the wall clock.
+    started: WallClock,
     /// `restartAlgorithm.stageTimeMs` (0: no limit).
     pub(crate) time_limit_ms: u64,
 }
@@ -104,20 +104,49 @@ impl Stage {
             precision,
             predicates: Arc::default(),
             refinements: 0,
-            #[cfg(not(target_arch = "wasm32"))]
-            started: std::time::Instant::now(),
+            started: WallClock::now(),
         })
     }
 
     /// Whether the stage ran past `restartAlgorithm.stageTimeMs`.
+    /// Natively and in the page alike (there the time includes waiting for
+    /// the page's Z3, which is what a student waits for too).
     pub(crate) fn over_time(&self) -> bool {
+        self.time_limit_ms > 0 && self.started.elapsed_ms() > self.time_limit_ms
+    }
+}
+
+/// A point in wall-clock time: `std::time::Instant` natively, the
+/// browser's `Date.now()` in the page (where `Instant` is unavailable).
+#[derive(Clone, Copy, Debug)]
+struct WallClock {
+    #[cfg(not(target_arch = "wasm32"))]
+    at: std::time::Instant,
+    #[cfg(target_arch = "wasm32")]
+    at_ms: f64,
+}
+
+impl WallClock {
+    fn now() -> WallClock {
         #[cfg(not(target_arch = "wasm32"))]
         {
-            self.time_limit_ms > 0 && self.started.elapsed().as_millis() as u64 > self.time_limit_ms
+            WallClock { at: std::time::Instant::now() }
         }
         #[cfg(target_arch = "wasm32")]
         {
-            false
+            WallClock { at_ms: js_sys::Date::now() }
+        }
+    }
+
+    /// Milliseconds since [`WallClock::now`] made it.
+    fn elapsed_ms(&self) -> u64 {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            self.at.elapsed().as_millis() as u64
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            (js_sys::Date::now() - self.at_ms).max(0.0) as u64
         }
     }
 }

@@ -270,6 +270,13 @@ pub enum Event {
         covered: bool,
         /// The reached states covering it.
         covered_by: Vec<StateId>,
+        /// How ⊑ was decided for the covering state, when the CPA says
+        /// ([`crate::cpa::Cpa::coverage_check`]; predicate analysis:
+        /// `syntactic equality` or `propositional implication over the
+        /// predicates`). Absent for the other analyses, whose traces are
+        /// unchanged by it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        decided_by: Option<String>,
     },
     /// A state was added to the reached set.
     ReachedAdd {

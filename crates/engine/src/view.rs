@@ -551,10 +551,11 @@ impl Snapshot {
                 }
                 debug_assert!(*operator != MergeKind::Sep || !*replaced);
             }
-            Event::Stop { state, covered, covered_by, .. } => {
+            Event::Stop { state, covered, covered_by, decided_by, .. } => {
                 if *covered {
                     let by = covered_by.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ");
-                    self.current_step.push(format!("stop: {state} covered by {by}"));
+                    let how = decided_by.as_ref().map(|d| format!(" ({d})")).unwrap_or_default();
+                    self.current_step.push(format!("stop: {state} covered by {by}{how}"));
                     let by = covered_by.clone();
                     if let Some(s) = self.st(*state) {
                         s.covered_by = by;
@@ -904,9 +905,10 @@ pub fn describe_event(e: &Event) -> String {
                 format!("merge ({op}) of {new} into {reached} leaves {reached} unchanged")
             }
         }
-        Event::Stop { state, covered, covered_by, .. } => {
+        Event::Stop { state, covered, covered_by, decided_by, .. } => {
             if *covered {
-                format!("stop: {state} is covered by {} and is not added", ids(covered_by))
+                let how = decided_by.as_ref().map(|d| format!(" (decided by {d})")).unwrap_or_default();
+                format!("stop: {state} is covered by {}{how} and is not added", ids(covered_by))
             } else {
                 format!("stop: {state} is not covered, so it is added")
             }

@@ -327,3 +327,32 @@ proptest! {
         prop_assert_eq!(a.implies(&b), brute_implies(&a, &b, 3), "{:?} ⇒ {:?}", a, b);
     }
 }
+
+// --- coverage_check: what a covering Stop event says decided ⊑ ---
+
+fn abstraction_state(r: Region) -> engine::cpas::predicate::PredicateState {
+    engine::cpas::predicate::PredicateState {
+        abstraction: std::sync::Arc::new(r),
+        ..engine::cpas::predicate::PredicateState::initial()
+    }
+}
+
+#[test]
+fn coverage_check_names_equality_implication_or_nothing() {
+    use engine::cpas::predicate::coverage_check;
+    let (a, b) = ((0, true), (1, true));
+    let ab = abstraction_state(region(&[&[a, b]]));
+    let just_a = abstraction_state(region(&[&[a]]));
+    let equal = coverage_check(&just_a, &abstraction_state(region(&[&[a]]))).expect("a ⊑ a");
+    assert!(equal.starts_with("syntactic equality"), "{equal}");
+    let implied = coverage_check(&ab, &just_a).expect("a ∧ b ⊑ a");
+    assert!(implied.starts_with("propositional implication over the predicates"), "{implied}");
+    // Not covered: nothing to say (the other direction does not hold).
+    assert_eq!(coverage_check(&just_a, &ab), None);
+    // An abstraction state is never covered by a state inside a block.
+    let mut inside = abstraction_state(region(&[&[a]]));
+    inside.is_abstraction = false;
+    assert_eq!(coverage_check(&just_a, &inside), None);
+    let same_block = coverage_check(&inside, &inside.clone()).expect("equal states inside a block");
+    assert!(same_block.starts_with("syntactic equality"), "{same_block}");
+}

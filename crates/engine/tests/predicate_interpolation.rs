@@ -215,3 +215,50 @@ fn atoms_with_shifted_divisions_give_one_predicate() {
     assert_eq!(kept.len(), 1);
     assert!(kept[0].to_string().contains("div"), "{}", kept[0]);
 }
+
+#[test]
+fn z3s_own_interpolants_are_sequence_interpolants_and_prove_the_lockstep_loop() {
+    // `cpa.predicate.refinement.interpolation = Z3`: each cut asks the native
+    // z3's `(get-interpolant A B)` — the same conditions hold.
+    for (name, src, min_paths) in [("lockstep", LOCKSTEP, 1), ("flag", FLAG, 1), ("call", CALL, 1), ("nested", NESTED, 2)] {
+        let p = program(src);
+        let paths = refuted_paths(&p, IntModel::Math);
+        assert!(paths.len() >= min_paths, "{name}");
+        for (k, path) in paths.iter().enumerate() {
+            let j = job(&p, path, IntModel::Math, Direction::Z3);
+            check_sequence(&p, &j, IntModel::Math, &format!("{name} path {k} Z3"));
+        }
+    }
+    let mut c = Config::preset("predicate").unwrap();
+    c.set("analysis.intModel", "MATH").unwrap();
+    c.set("cpa.predicate.refinement.interpolation", "Z3").unwrap();
+    let mut v = build_verifier(program(LOCKSTEP), &c, false).unwrap();
+    let events = v.run();
+    assert_eq!(v.outcome().map(|o| o.0), Some(engine::Verdict::True));
+    assert!(events.iter().any(|e| matches!(e, Event::Refinement { refiner, .. } if refiner == "predicate interpolation (Z3)")));
+}
+
+#[test]
+fn where_z3_has_no_interpolation_every_cut_fails_soundly() {
+    // The page's Z3 answers `unsupported`: no interpolant, no predicate, a
+    // failure that names the answer (the refinement then tries WEAKEST).
+    let p = program(LOCKSTEP);
+    let path = refuted_paths(&p, IntModel::Math).remove(0);
+    let c = Config::preset("predicate").unwrap();
+    let blocks = engine::build::predicate_options(&c).blocks;
+    let mut j = InterpolationJob::new(p.clone(), &path, blocks, Encoding::wrapped(IntModel::Math), Direction::Z3);
+    assert!(j.next_query().unwrap().contains("(get-interpolant "));
+    while j.next_query().is_some() {
+        assert!(j.answer("unsupported\n").starts_with("failed: the solver answered `unsupported`"));
+    }
+    assert!(j.interpolants().iter().all(Option::is_none));
+    assert!(j.predicates().iter().all(|(_, ps)| ps.is_empty()));
+    assert_eq!(
+        engine::predicate_refinement::next_attempt(
+            Direction::Z3,
+            Encoding::wrapped(IntModel::Math),
+            (Encoding::wrapped(IntModel::Math), Direction::Z3)
+        ),
+        Some((Encoding::wrapped(IntModel::Math), Direction::Weakest))
+    );
+}

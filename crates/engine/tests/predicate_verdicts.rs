@@ -259,3 +259,35 @@ fn a_feasible_path_into_the_recursion_bound_stays_unknown() {
         assert_eq!(o.stats.refinements, 0, "{preset}");
     }
 }
+
+#[test]
+fn every_covering_stop_says_how_coverage_was_decided_and_other_analyses_say_nothing() {
+    // counter.c: the loop head's abstraction state of the second lap is
+    // covered by the first's (after the refinement that adds i's predicates).
+    let o = run(include_str!("programs/predicate/counter.c"), BOOLEAN, IntModel::Math);
+    let mut how = Vec::new();
+    for e in &o.events {
+        if let Event::Stop { covered, decided_by, .. } = e {
+            assert_eq!(*covered, decided_by.is_some(), "only a covering stop says how: {e:?}");
+            how.extend(decided_by.clone());
+        }
+    }
+    assert!(!how.is_empty(), "counter.c has covered states");
+    assert!(
+        how.iter().all(|h| h.starts_with("syntactic") || h.starts_with("propositional implication over the predicates")),
+        "{how:?}"
+    );
+    let described: Vec<String> =
+        o.events.iter().filter(|e| matches!(e, Event::Stop { covered: true, .. })).map(engine::view::describe_event).collect();
+    assert!(described.iter().all(|d| d.contains("(decided by ")), "{described:?}");
+    // The octagon analysis's Stop events carry no such field, in JSON neither.
+    let p = Arc::new(cfa::from_source(include_str!("programs/predicate/counter.c")).unwrap());
+    let mut v = build_verifier(p, &config("octagon-widening", IntModel::Math), false).unwrap();
+    let events = v.run();
+    let stops: Vec<&Event> = events.iter().filter(|e| matches!(e, Event::Stop { covered: true, .. })).collect();
+    assert!(!stops.is_empty());
+    for e in stops {
+        assert!(matches!(e, Event::Stop { decided_by: None, .. }));
+        assert!(!serde_json::to_string(e).unwrap().contains("decided_by"));
+    }
+}

@@ -274,6 +274,7 @@ mod tests {
             operator: StopKind::Sep,
             covered,
             covered_by: if covered { vec![StateId(1)] } else { vec![] },
+            decided_by: None,
         }
     }
 

@@ -34,3 +34,22 @@ async fn app_renders_the_example_listing() {
     assert!(text.contains("loop head"), "{text}");
     assert!(text.contains("ERROR"), "{text}");
 }
+
+/// The page honours `restartAlgorithm.stageTimeMs` as the CLI does (its
+/// wall clock is the browser's): a run that no step limit ends — C's
+/// counter takes 2³² laps — ends UNKNOWN with the time limit named (long
+/// before the step limit, which ends it instead when the limit is ignored).
+#[wasm_bindgen_test]
+fn the_page_honours_the_stage_time_limit() {
+    use web::model::analysis::{Run, RunSpec};
+    let spec = RunSpec {
+        preset: "value".into(),
+        int_model: minic::IntModel::C,
+        max_steps: 200_000,
+        properties: Some("#include value.properties\nrestartAlgorithm.stageTimeMs = 50\n".into()),
+    };
+    let run = Run::start("int main() { int i = 0; while (1) { i = i + 1; } return 0; }", spec).unwrap().complete();
+    let last = run.cursor.events().last().cloned();
+    let text = format!("{last:?}");
+    assert!(text.contains("time limit reached: restartAlgorithm.stageTimeMs = 50"), "{text}");
+}

@@ -85,6 +85,8 @@ pub trait DynCpa: Send + Sync {
     fn abstraction_point_report(&self, state: &dyn DynState) -> Option<crate::state_view::AbstractionPointView>;
     /// See [`Cpa::take_prune_report`].
     fn take_prune_report(&self) -> Option<crate::state_view::PruneView>;
+    /// See [`Cpa::coverage_check`].
+    fn coverage_check(&self, covered: &dyn DynState, covering: &dyn DynState) -> Option<String>;
     /// See [`Cpa::index_shape`].
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32>;
     /// See [`Cpa::index_may_cover`].
@@ -201,6 +203,10 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     }
     fn take_prune_report(&self) -> Option<crate::state_view::PruneView> {
         Cpa::take_prune_report(self)
+    }
+    fn coverage_check(&self, covered: &dyn DynState, covering: &dyn DynState) -> Option<String> {
+        let name = Cpa::name(self);
+        Cpa::coverage_check(self, down::<C::State>(name, covered), down::<C::State>(name, covering))
     }
     fn index_shape(&self, state: &dyn DynState) -> Vec<u32> {
         Cpa::index_shape(self, down::<C::State>(Cpa::name(self), state))

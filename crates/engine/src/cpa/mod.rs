@@ -126,6 +126,13 @@ pub trait Cpa {
     fn take_prune_report(&self) -> Option<crate::state_view::PruneView> {
         None
     }
+    /// For a state `covered` that stop found covered by `covering`: how
+    /// `covered ⊑ covering` was decided, in words, for
+    /// [`crate::trace::Event::Stop`] (`None`: the domain's one check, not
+    /// worth saying).
+    fn coverage_check(&self, _covered: &Self::State, _covering: &Self::State) -> Option<String> {
+        None
+    }
     /// The precision in words, for [`crate::trace::Event::PrecisionAdjusted`].
     fn describe_precision(&self, precision: &Self::Precision) -> String {
         format!("{precision:?}")

@@ -326,6 +326,14 @@ impl Cpa for CompositeAnalysis {
     fn abstraction_point_report(&self, state: &CompositeState) -> Option<crate::state_view::AbstractionPointView> {
         self.cpa.inner.cpas.iter().enumerate().find_map(|(i, c)| c.abstraction_point_report(&*state.parts[i]))
     }
+    /// The components' words on how they decided ⊑, joined by `; `
+    /// (`None` when no component has any).
+    fn coverage_check(&self, covered: &CompositeState, covering: &CompositeState) -> Option<String> {
+        let words: Vec<String> = (self.cpa.inner.cpas.iter().enumerate())
+            .filter_map(|(i, c)| c.coverage_check(&*covered.parts[i], &*covering.parts[i]))
+            .collect();
+        (!words.is_empty()).then(|| words.join("; "))
+    }
     /// Every component forgets its report; the first one is returned.
     fn take_prune_report(&self) -> Option<crate::state_view::PruneView> {
         self.cpa.inner.cpas.iter().fold(None, |first, c| {

@@ -31,7 +31,19 @@
 //!   the predicates (as CPAchecker's BDDs); between states inside a block,
 //!   the same ψ and the same φ, or φ was merged into φ' (a disjunct of
 //!   it). Stop is stop^sep with it, so a state merged into a reached one is
-//!   covered by the merge result.
+//!   covered by the merge result. Each covering `Stop` event says which
+//!   check decided ([`coverage_check`]).
+//!
+//!   Why not ask the solver whether ψ ⇒ ψ' modulo the theory? Propositional
+//!   implication is sound (it implies theory implication), and for Boolean
+//!   abstractions over one location's predicates it is also complete: the
+//!   all-SAT enumeration only yields cubes consistent in the theory, so
+//!   `x < 3` comes with `x < 5` whenever both are predicates there.
+//!   It can miss a coverage only for Cartesian abstractions or regions
+//!   computed under different precisions — a lost coverage costs states,
+//!   never soundness. And the stop operator cannot wait for a solver: only
+//!   a transfer can park the run on a query ([`crate::solver`]), which the
+//!   page's Z3 needs to answer without blocking.
 //! * Merge (`cpa.predicate.merge = ABE | SEP`): inside a block, states
 //!   with the same ψ are merged by φ ∨ φ' (ABE); abstraction states are
 //!   never merged.
@@ -414,6 +426,9 @@ impl Cpa for PredicateCpa {
     fn describe_precision(&self, precision: &Arc<PredicatePrecision>) -> String {
         precision.describe(&self.program)
     }
+    fn coverage_check(&self, covered: &PredicateState, covering: &PredicateState) -> Option<String> {
+        coverage_check(covered, covering).map(String::from)
+    }
     fn abstraction_report(&self, state: &PredicateState) -> Option<crate::state_view::AbstractionView> {
         let r = state.report.as_ref()?;
         Some(crate::state_view::AbstractionView {
@@ -434,6 +449,23 @@ impl Cpa for PredicateCpa {
     fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool {
         covered == covering
     }
+}
+
+/// How [`PredicateDomain`] decides `covered ⊑ covering`, in words for the
+/// `Stop` event (`None` when it does not hold): syntactic equality of the
+/// abstraction formulas, propositional implication over the predicates,
+/// or — inside a block — equal or merged path formulas. Never the solver
+/// (see the module docs).
+pub fn coverage_check(covered: &PredicateState, covering: &PredicateState) -> Option<&'static str> {
+    if !PredicateDomain.is_less_or_equal(covered, covering) {
+        return None;
+    }
+    Some(match (covered.is_abstraction, covered.abstraction == covering.abstraction, covered.path == covering.path) {
+        (true, true, _) => "syntactic equality of the abstractions (ψ = ψ')",
+        (true, false, _) => "propositional implication over the predicates (ψ ⇒ ψ')",
+        (false, _, true) => "syntactic equality (same ψ, same path formula φ)",
+        (false, _, false) => "syntactic: same ψ, and φ is a disjunct of the merged φ'",
+    })
 }
 
 /// A predicate (unindexed term) in mini-C: `x <= y`.
