@@ -17,21 +17,8 @@ use std::sync::Arc;
 const LISTING_1: &str = include_str!("../../../static/examples/symexec-listing1.c");
 
 /// Safe over the integers, unsafe in C: `x + 1` wraps to INT_MIN for
-/// `x = INT_MAX`.
-const OVERFLOW: &str = r#"
-extern void reach_error(void);
-extern int __VERIFIER_nondet_int(void);
-int main() {
-  int x = __VERIFIER_nondet_int();
-  if (x > 0) {
-    int y = x + 1;
-    if (y <= 0) {
-      reach_error();
-    }
-  }
-  return 0;
-}
-"#;
+/// `x = INT_MAX` (the gallery's theory example).
+const OVERFLOW: &str = include_str!("../../../static/examples/symbolic-theory.c");
 
 fn config(preset: &str, sets: &[&str]) -> Config {
     let mut c = Config::preset(preset).unwrap();
