@@ -54,13 +54,7 @@ pub fn z3_progress() -> Html {
     html! {
         <p class="guide-z3" data-testid="guide-z3-status" data-phase={status.phase.clone()} aria-live="polite">
             { status.text() }
-            if status.loading() {
-                if let Some(f) = status.fraction() {
-                    <progress data-testid="guide-z3-progress" max="1" value={format!("{f:.3}")}></progress>
-                } else {
-                    <progress data-testid="guide-z3-progress"></progress>
-                }
-            }
+            { crate::ui::solver::load_progress(&status, "guide-z3-progress") }
         </p>
     }
 }

@@ -11,7 +11,7 @@
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
-use crate::model::solver::{LogEntry, ROUND_TRIP};
+use crate::model::solver::{LoadStatus, LogEntry, ROUND_TRIP};
 use crate::platform::z3;
 
 /// The most log entries drawn (the newest); older ones stay in the log.
@@ -95,13 +95,7 @@ pub fn solver_panel(props: &SolverPanelProps) -> Html {
                 <h3>{ format!("Solver log ({})", log.entries.len()) }</h3>
                 <span class={status_class} data-testid="solver-status" data-phase={status.phase.clone()}>
                 { status.text() }
-                if status.loading() {
-                    if let Some(f) = status.fraction() {
-                        <progress data-testid="solver-progress" max="1" value={format!("{f:.3}")}></progress>
-                    } else {
-                        <progress data-testid="solver-progress"></progress>
-                    }
-                }
+                { load_progress(&status, "solver-progress") }
                 </span>
             </summary>
             <div class="solver-actions">
@@ -156,5 +150,15 @@ fn entry(e: &LogEntry) -> Html {
             }
             <pre class="solver-script" data-testid="solver-script" tabindex="0">{ e.script.clone() }</pre>
         </li>
+    }
+}
+
+/// Z3's download progress while it loads (a determinate bar once the size
+/// is known), nothing otherwise; `testid` names it for the browser tests.
+pub fn load_progress(status: &LoadStatus, testid: &'static str) -> Html {
+    match (status.loading(), status.fraction()) {
+        (false, _) => Html::default(),
+        (true, Some(f)) => html! { <progress data-testid={testid} max="1" value={format!("{f:.3}")}></progress> },
+        (true, None) => html! { <progress data-testid={testid}></progress> },
     }
 }
