@@ -32,25 +32,10 @@ work="${1:-$(mktemp -d -t octagon-ppl-XXXXXX)}"
 ROUNDS="${ROUNDS:-3}"
 mkdir -p "$work"
 
-# --- Debian packages (as scripts/setup.sh installs its own) -----------------
-missing=()
-for pkg in libppl-dev libgmp-dev g++; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$pkg")
-  fi
-done
-if ((${#missing[@]})); then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  say "installing Debian packages: ${missing[*]}"
-  log="$work/apt.log"
-  if ! { $sudo apt-get update && $sudo env DEBIAN_FRONTEND=noninteractive \
-      apt-get install -y --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
-    tail -n 40 "$log" >&2
-    say "FAILED to install ${missing[*]} (full log: $log)"
-    exit 1
-  fi
-fi
+# --- Debian packages (the same helper scripts/setup.sh uses) ---------------
+# shellcheck source=scripts/lib/debian.sh
+source scripts/lib/debian.sh
+ensure_debian_packages bench-octagon-ppl libppl-dev libgmp-dev g++
 
 # --- build both sides ---------------------------------------------------------
 say "building our side (cargo --release)"

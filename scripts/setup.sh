@@ -46,19 +46,9 @@ check_version() {
 }
 
 # --- Debian packages --------------------------------------------------------
-missing=()
-for pkg in chromium chromium-driver z3; do
-  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
-    missing+=("$pkg")
-  fi
-done
-if ((${#missing[@]})); then
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
-  say "installing Debian packages: ${missing[*]}"
-  quietly $sudo apt-get update
-  quietly $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
-fi
+# shellcheck source=scripts/lib/debian.sh
+source scripts/lib/debian.sh
+ensure_debian_packages setup chromium chromium-driver z3
 
 for tool in cargo rustup node npm; do
   if ! command -v "$tool" >/dev/null; then
