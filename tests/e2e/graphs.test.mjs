@@ -314,6 +314,9 @@ test('with ~1,000 reached states the ARG draws at most 300 of them and says the 
     assert.ok(drawn >= 100, `${when}: the most recent states are drawn (${drawn})`);
   };
   await capped('at the end');
+  // A step back changes classes of the drawn states; it does not remove
+  // and re-create them (the same element stays in the document).
+  const kept = await arg('.arg-node').first().elementHandle();
   // Stepping back keeps the cap (the drawn window moves with the position).
   for (let i = 0; i < 6; i++) {
     const k = await shownEvent(page);
@@ -321,6 +324,20 @@ test('with ~1,000 reached states the ARG draws at most 300 of them and says the 
     await atEvent(page, k - 1);
   }
   await capped('six steps back');
+  assert.equal(await kept.evaluate((el) => el.isConnected), true, 'the ARG keeps its elements while stepping');
+  // The long state lists are windowed: every state is a row of the list,
+  // only the rows in view (and a few around them) are in the document.
+  await byId('tab-reached').click();
+  const rows = Number(await byId('reached').getAttribute('data-rows'));
+  assert.ok(rows >= reached, `${rows} rows for ${reached} reached states (and their locations)`);
+  const inDocument = await byId('reached').locator('li').count();
+  assert.ok(inDocument > 0 && inDocument < 200, `${inDocument} rows in the document`);
+  // Scrolling to the end shows the last location's newest states.
+  await byId('reached-window').evaluate((el) => { el.scrollTop = el.scrollHeight; });
+  await untilOk(page, () => byId('reached').locator('li').last().getAttribute('data-state'), (id) => assert.match(id ?? '', /^s\d+$/));
+  const lastShown = Number((await byId('reached').locator('li').last().getAttribute('data-state')).slice(1));
+  assert.ok(lastShown >= 1000, `the end of the list shows a late state (s${lastShown})`);
+  await byId('tab-state').click();
   await shot('graphs-8-large-arg.png');
   await byId('graph-tab-cfa').click();
 });

@@ -980,7 +980,7 @@ pub fn break_target(run: &Run, bp: Breakpoint) -> BreakTarget {
 }
 
 /// One abstract state as a line of a panel.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StateLine {
     /// `s12`.
     pub id: String,

@@ -20,5 +20,6 @@ pub mod run_driver;
 pub mod selection;
 pub mod share;
 pub mod solver;
+pub mod state_list;
 pub mod state_view;
 pub mod storage;

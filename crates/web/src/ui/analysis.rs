@@ -26,9 +26,11 @@ use yew::prelude::*;
 
 use crate::model::analysis::{
     break_target, AnalysisState, BreakTarget, Breakpoint, CegarView, Ctl, LocationGroup, PaneAction, PaneEffect, Panels, Run,
-    StateLine, Tab, PRESETS, PROGRAM_BROKEN,
+    Tab, PRESETS, PROGRAM_BROKEN,
 };
+use crate::model::state_list::{reached_rows, ListRow, Window};
 use crate::ui::run::{drive, CancelFlag};
+use crate::ui::state_list::{state_item, WindowedStates};
 
 /// Why the forward controls are disabled in predict mode.
 const PREDICTING: &str = "Predict mode: answer the questions below, then “Show the step”";
@@ -278,6 +280,8 @@ fn run_view(
     let filter_node = linked.selection.node().map(|n| n.to_string()).filter(|_| fresh);
     let (status, status_class) = run_status(st, run);
     let tab = if st.tab == Tab::Cegar && cegar.is_empty() { Tab::Reached } else { st.tab };
+    // A hidden tab with a long (windowed) list renders nothing until shown.
+    let reached_len = panels.reached.iter().map(|g| 1 + g.states.len()).sum::<usize>();
     let body = |t: Tab, content: Html| {
         html! {
             <div class={classes!("tab-body", format!("tab-body-{}", t.key()))} data-testid={format!("tab-body-{}", t.key())} hidden={t != tab}
@@ -314,8 +318,8 @@ fn run_view(
             }) }
             { tab_bar(pane, tab, panels, !cegar.is_empty(), st.predicting) }
             { body(Tab::State, inspect(pane, run)) }
-            { body(Tab::Waitlist, waitlist_panel(panels, &selected_states, linked)) }
-            { body(Tab::Reached, reached_panel(panels, &selected_states, filter_node, linked)) }
+            { body(Tab::Waitlist, if tab == Tab::Waitlist || !Window::applies(panels.waitlist.len()) { waitlist_panel(panels, &selected_states, linked) } else { Html::default() }) }
+            { body(Tab::Reached, if tab == Tab::Reached || !Window::applies(reached_len) { reached_panel(panels, &selected_states, filter_node, linked) } else { Html::default() }) }
             { body(Tab::Predict, predict(pane, st, run, panels)) }
             if !cegar.is_empty() {
                 { body(Tab::Cegar, cegar_panel(&cegar)) }
@@ -811,25 +815,35 @@ fn on_state_click(linked: &crate::ui::selection::SelectionContext) -> Callback<M
     })
 }
 
-/// The waitlist in pop order, the state popped next marked.
+/// The waitlist in pop order, the state popped next marked; windowed when
+/// long (`ui::state_list`).
 fn waitlist_panel(
     panels: &Panels,
     selected_states: &std::collections::BTreeSet<engine::trace::StateId>,
     linked: &crate::ui::selection::SelectionContext,
 ) -> Html {
+    if Window::applies(panels.waitlist.len()) {
+        let rows: Vec<ListRow> = panels.waitlist.iter().cloned().map(ListRow::State).collect();
+        return html! {
+            <section class="panel vpanel">
+                <WindowedStates rows={Rc::new(rows)} selected={Rc::new(selected_states.clone())} testid="waitlist" onclick={on_state_click(linked)} />
+            </section>
+        };
+    }
     html! {
         <section class="panel">
             if panels.waitlist.is_empty() {
                 <p class="hint">{ "The waitlist is empty." }</p>
             }
             <ol class="states" data-testid="waitlist" onclick={on_state_click(linked)}>
-                { for panels.waitlist.iter().map(|s| state_item_linked(s, selected_states)) }
+                { for panels.waitlist.iter().map(|s| state_item(s, selected_states)) }
             </ol>
         </section>
     }
 }
 
-/// The reached set (filtered to the CFA node selected, if any).
+/// The reached set (filtered to the CFA node selected, if any); windowed
+/// when long (`ui::state_list`).
 fn reached_panel(
     panels: &Panels,
     selected_states: &std::collections::BTreeSet<engine::trace::StateId>,
@@ -842,50 +856,27 @@ fn reached_panel(
         let linked = linked.clone();
         Callback::from(move |_: MouseEvent| linked.set(crate::model::selection::Selection::None))
     };
+    let shown_rows = reached_shown.iter().map(|g| 1 + g.states.len()).sum::<usize>();
     html! {
-        <section class="panel">
+        <section class={classes!("panel", Window::applies(shown_rows).then_some("vpanel"))}>
             if let Some(n) = &filter_node {
                 <p class="reached-filter" data-testid="reached-filter">
                     { format!("{} of {} states — filtered to {n} (selected in the CFA) ", reached_shown.iter().map(|g| g.states.len()).sum::<usize>(), panels.reached.iter().map(|g| g.states.len()).sum::<usize>()) }
                     <button class="link" onclick={on_show_all}>{ "show all" }</button>
                 </p>
             }
-            <div data-testid="reached" onclick={on_state_click(linked)}>
-                { for reached_shown.iter().map(|g| html! {
-                    <div class="loc-group" data-node={g.node.clone()}>
-                        <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
-                        <ul class="states">{ for g.states.iter().map(|s| state_item_linked(s, selected_states)) }</ul>
-                    </div>
-                }) }
-            </div>
+            if Window::applies(shown_rows) {
+                <WindowedStates rows={Rc::new(reached_rows(reached_shown.iter().copied()))} selected={Rc::new(selected_states.clone())} testid="reached" onclick={on_state_click(linked)} />
+            } else {
+                <div data-testid="reached" onclick={on_state_click(linked)}>
+                    { for reached_shown.iter().map(|g| html! {
+                        <div class="loc-group" data-node={g.node.clone()}>
+                            <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
+                            <ul class="states">{ for g.states.iter().map(|s| state_item(s, selected_states)) }</ul>
+                        </div>
+                    }) }
+                </div>
+            }
         </section>
-    }
-}
-
-/// A state line that can be selected (linked selection): it carries its
-/// key in `data-state` and is marked when selected.
-fn state_item_linked(s: &StateLine, selected: &std::collections::BTreeSet<engine::trace::StateId>) -> Html {
-    let is_selected = matches!(crate::model::selection::Selection::parse(&s.id), crate::model::selection::Selection::State(id) if selected.contains(&id));
-    let class = classes!(
-        "state",
-        "selectable",
-        s.current.then_some("current"),
-        s.target.then_some("target"),
-        s.involved.then_some("involved"),
-        s.next.then_some("next"),
-        is_selected.then_some("selected")
-    );
-    html! {
-        <li class={class} data-state={s.id.clone()} title="Click to select this state in every panel">
-            <span class="sid">{ s.id.clone() }</span>{ " " }
-            <span class="sloc">{ format!("@{}", s.location) }</span>{ " " }
-            if s.abstraction {
-                <span class="abs-tag" data-testid="abs-tag" title="an abstraction state: ψ was computed here (a block end) and φ starts again from true">{ "abs" }</span>{ " " }
-            }
-            <span class="stext">{ s.text.clone() }</span>
-            if s.next {
-                <span class="next-mark" data-testid="popped-next">{ " ← popped next" }</span>
-            }
-        </li>
     }
 }

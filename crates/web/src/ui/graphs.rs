@@ -18,6 +18,7 @@ use std::sync::Arc;
 
 use cfa::Program;
 use gloo_events::{EventListener, EventListenerOptions};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -94,6 +95,11 @@ struct Pan {
     svg: NodeRef,
     /// The `<g>` the transform is set on.
     g: NodeRef,
+    /// The viewport's size as last measured (0×0: not yet): kept up to
+    /// date by a `ResizeObserver` ([`use_observed_size`]), so following the
+    /// current state at every step reads it without forcing the browser to
+    /// lay out the page in the middle of a render.
+    size: Rc<RefCell<(f64, f64)>>,
 }
 
 impl Pan {
@@ -117,9 +123,25 @@ impl Pan {
         before
     }
 
-    /// The viewport's size in screen pixels (0×0 before it is in the DOM).
+    /// The viewport's size in screen pixels (0×0 before it is in the DOM):
+    /// the observed size, measured only when none is known yet.
     fn viewport_size(&self) -> (f64, f64) {
-        self.svg.cast::<web_sys::Element>().map(|e| (e.client_width() as f64, e.client_height() as f64)).unwrap_or((0.0, 0.0))
+        let known = *self.size.borrow();
+        if known.0 > 0.0 && known.1 > 0.0 {
+            return known;
+        }
+        self.measure()
+    }
+
+    /// Reads the viewport's size from the DOM and remembers it.
+    fn measure(&self) -> (f64, f64) {
+        let size = self
+            .svg
+            .cast::<web_sys::Element>()
+            .map(|e| (e.client_width() as f64, e.client_height() as f64))
+            .unwrap_or((0.0, 0.0));
+        *self.size.borrow_mut() = size;
+        size
     }
 
     /// Fits what is drawn into the viewport, in both dimensions (Fit).
@@ -135,7 +157,34 @@ fn use_pan() -> Pan {
     // cell across renders without re-rendering when it changes.
     let state = use_mut_ref(PanZoom::default);
     let (svg, g) = (use_node_ref(), use_node_ref());
-    Pan { state, svg, g }
+    let size = use_mut_ref(|| (0.0, 0.0));
+    Pan { state, svg, g, size }
+}
+
+/// Keeps [`Pan::size`] current: a `ResizeObserver` on the `<svg>` re-measures
+/// it whenever the browser lays it out at another size (window resized, a
+/// pane opened or closed), when reading the size costs nothing.
+#[hook]
+fn use_observed_size(pan: &Pan) {
+    let pan = pan.clone();
+    use_effect_with((), move |_| {
+        let on_resize = {
+            let pan = pan.clone();
+            Closure::<dyn FnMut()>::new(move || {
+                pan.measure();
+            })
+        };
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
+        if let (Some(observer), Some(el)) = (&observer, pan.svg.cast::<web_sys::Element>()) {
+            observer.observe(&el);
+        }
+        move || {
+            if let Some(observer) = observer {
+                observer.disconnect();
+            }
+            drop(on_resize);
+        }
+    });
 }
 
 /// Shows the drawing's first view whenever `fit_key` changes (a new graph),
@@ -298,6 +347,7 @@ pub struct ViewportProps {
 #[function_component(Viewport)]
 pub fn viewport(props: &ViewportProps) -> Html {
     let pan = use_pan();
+    use_observed_size(&pan);
     use_fit_on_new_graph(&pan, props.fit_key.clone(), props.drawing);
     // Keep the current and the selected item in view.
     use_keep_in_view(&pan, props.follow);
@@ -683,8 +733,17 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     let marks = graph.marks(&snap, &props.highlight);
     let covered = graph.covered_links(&snap);
     let on_path = graph.path_edges(&marks);
-    let edges = graph.edges.iter().zip(&on_path).filter(|(e, _)| graph.visible(e.to, shown)).map(|(e, on)| {
-        html! { <path class={classes!("arg-edge", e.link.css_class(), on.then_some("on-path"))} d={e.path.clone()} marker-end="url(#arrow)" /> }
+    // Every link and state of the laid-out window is in the document; those
+    // not created yet at the shown position are `arg-future` (not drawn), so
+    // a step changes a few classes instead of removing and re-creating
+    // hundreds of elements.
+    let edges = graph.edges.iter().zip(&on_path).map(|(e, on)| {
+        let class = if graph.visible(e.to, shown) {
+            classes!("arg-edge", e.link.css_class(), on.then_some("on-path"))
+        } else {
+            classes!("arg-future")
+        };
+        html! { <path {class} d={e.path.clone()} marker-end="url(#arrow)" /> }
     });
     // Branches without a successor: a dashed link to a labelled leaf.
     let stubs: Vec<&ArgStubNode> = graph.visible_stubs(&snap).collect();
@@ -708,9 +767,9 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
         covered.iter().map(|(_, _, d)| html! { <path class="arg-edge arg-covered" d={d.clone()} marker-end="url(#arrow)" /> });
     // One memoized component per state: a step re-renders only the states
     // whose marks changed.
-    let nodes = graph.nodes.iter().zip(&marks).enumerate().filter(|(i, _)| graph.visible(*i, shown)).map(|(_, (n, m))| {
+    let nodes = graph.nodes.iter().zip(&marks).enumerate().map(|(i, (n, m))| {
         html! {
-            <ArgNodeView key={n.state.0} state={n.state} location={AttrValue::from(n.location.clone())}
+            <ArgNodeView key={n.state.0} state={n.state} location={AttrValue::from(n.location.clone())} drawn={graph.visible(i, shown)}
                 x={n.center.x} y={n.center.y} width={n.width} height={n.height} marks={*m} linked={linked.clone()} />
         }
     });
@@ -780,6 +839,9 @@ pub struct ArgNodeViewProps {
     pub height: f64,
     /// What the state is at the shown position.
     pub marks: crate::model::graphs::arg::ArgMarks,
+    /// Whether the state exists at the shown position (else it is kept in
+    /// the document, classed `arg-future`, and not drawn).
+    pub drawn: bool,
     /// The page's selection.
     pub linked: SelectionContext,
 }
@@ -792,7 +854,8 @@ pub fn arg_node_view(props: &ArgNodeViewProps) -> Html {
     let (x0, y0) = (props.x - props.width / 2.0, props.y - props.height / 2.0);
     let m = props.marks;
     html! {
-        <g class={m.classes()} data-state={sel.to_string()} tabindex="0" role="button" {onclick} onkeydown={on_enter(&props.linked, sel)}>
+        <g class={if props.drawn { classes!(m.classes()) } else { classes!("arg-future") }} data-state={sel.to_string()}
+            tabindex={if props.drawn { "0" } else { "-1" }} role="button" aria-hidden={(!props.drawn).then_some("true")} {onclick} onkeydown={on_enter(&props.linked, sel)}>
             <title>{ format!("{}{} — {}", props.state, if props.location.is_empty() { String::new() } else { format!(" {}", props.location) }, m.words()) }</title>
             if m.abstraction_point {
                 // An abstraction point of symbolic execution: a hexagon.

@@ -23,4 +23,5 @@ pub mod run;
 pub mod selection;
 pub mod share;
 pub mod solver;
+pub mod state_list;
 pub mod update_notice;
