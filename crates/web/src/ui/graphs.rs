@@ -338,6 +338,11 @@ pub struct ViewportProps {
     /// Likewise for the selection.
     #[prop_or_default]
     pub reveal: Option<(i32, i32)>,
+    /// A line that changes with every step (the ARG's state count), drawn
+    /// over the viewport's top left corner: out of the page's flow, so
+    /// changing its text does not make the browser lay the drawing out again.
+    #[prop_or_default]
+    pub status: Html,
     /// The drawing.
     pub children: Html,
 }
@@ -358,6 +363,9 @@ pub fn viewport(props: &ViewportProps) -> Html {
     let transform = transform_attr(&pan.state.borrow().view);
     html! {
         <div class="graph-viewport">
+            if props.status != Html::default() {
+                <div class="graph-status">{ props.status.clone() }</div>
+            }
             { zoom_buttons(&pan, props.drawing) }
             <svg class="graph-svg" ref={pan.svg.clone()} data-testid={props.testid.clone()}
                 onpointerdown={pointer.down} onpointermove={pointer.moved} onpointerup={pointer.up.clone()} onpointercancel={pointer.up}>
@@ -774,6 +782,14 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
         }
     });
     let fit_key = format!("arg {}", props.frame.run_id);
+    let status = html! {
+        <span data-testid="arg-status" role="status">
+            { format!("{shown} state{}", if shown == 1 { "" } else { "s" }) }
+            if graph.hidden() > 0 {
+                <span class="arg-cap">{ format!(" — showing the {} most recent (s{}…); {} older states hidden", shown.saturating_sub(graph.hidden()), graph.first, graph.hidden()) }</span>
+            }
+        </span>
+    };
     let at = |id: Option<engine::StateId>| {
         let i = graph.node_index(id?)?;
         graph.nodes.get(i).map(|n| (n.center.x as i32, n.center.y as i32))
@@ -782,18 +798,14 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
     let reveal = at(props.highlight.states.iter().next().copied());
     html! {
         <>
-            <Viewport drawing={graph.visible_bounds(shown)} fit_key={fit_key} testid="arg-graph" {follow} {reveal}>
+            <Viewport drawing={graph.visible_bounds(shown)} fit_key={fit_key} testid="arg-graph" {follow} {reveal} status={status}>
                 { for edges }
                 { for covers }
                 { for stub_views }
                 { for nodes }
             </Viewport>
-            <p class="graph-legend" data-testid="arg-status">
-                { format!("{shown} state{}", if shown == 1 { "" } else { "s" }) }
-                if graph.hidden() > 0 {
-                    <span class="arg-cap">{ format!(" — showing the {} most recent (s{}…); {} older states hidden", shown.saturating_sub(graph.hidden()), graph.first, graph.hidden()) }</span>
-                }
-                { " · " }<span class="lg lg-reached">{ "reached" }</span>
+            <p class="graph-legend" data-testid="arg-legend">
+                <span class="lg lg-reached">{ "reached" }</span>
                 { " · " }<span class="lg lg-waiting">{ "waitlist" }</span>
                 if !tree {
                     // merge^sep and stop^never: no merge result, nothing replaced or covered.
