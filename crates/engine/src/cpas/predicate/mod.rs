@@ -408,6 +408,27 @@ impl Cpa for PredicateCpa {
     fn initial_precision(&self, _entry: NodeId) -> Arc<PredicatePrecision> {
         self.precision.clone()
     }
+    /// BAM: ψ and φ stay (sound: no predicate is dropped); the saved
+    /// versions of suspended activations other than the block's own go,
+    /// and so does the report of how ψ was computed, so the same block
+    /// entered with the same (ψ, φ) from different call sites is one cache
+    /// entry.
+    fn reduce(&self, state: &PredicateState, _program: &Program, _block: cfa::FuncId) -> PredicateState {
+        let mut path = (*state.path).clone();
+        let keep = path.frames.len().saturating_sub(1);
+        path.frames.drain(..keep);
+        PredicateState { path: Arc::new(path), report: None, ..state.clone() }
+    }
+    /// BAM: the exit state's ψ and φ (computed from the whole entry ψ),
+    /// under the suspended activations that reduce took away.
+    fn expand(&self, entry: &PredicateState, exit: &PredicateState, _program: &Program, _block: cfa::FuncId) -> PredicateState {
+        let mut path = (*exit.path).clone();
+        let outer = entry.path.frames.len().saturating_sub(1);
+        let mut frames = entry.path.frames[..outer].to_vec();
+        frames.append(&mut path.frames);
+        path.frames = frames;
+        PredicateState { path: Arc::new(path), ..exit.clone() }
+    }
     fn solver_oracle(&self) -> Option<Arc<SolverOracle>> {
         Some(self.oracle.clone())
     }
