@@ -790,12 +790,44 @@ impl Verifier {
                 if self.detached {
                     a.set_solver(None);
                 }
+                self.invalidate_block_cache();
                 self.stage.analysis = a;
                 self.iteration += 1;
                 self.emit(Event::Restart { configuration, iteration: self.iteration });
             }
             Err(e) => self.finish(Verdict::Unknown, e.message),
         }
+    }
+
+    /// BAM: the next iteration starts with an empty cache; says so, with
+    /// the blocks whose precision the latest refinement changed (the
+    /// functions of the locations it added to).
+    fn invalidate_block_cache(&mut self) {
+        let entries = self.stage.analysis.bam_cache_len();
+        if entries == 0 {
+            return;
+        }
+        let mut locations: Vec<Option<cfa::NodeId>> = Vec::new();
+        if let Some(Event::Refinement { added, predicates_added, .. }) =
+            self.pending.iter().rev().find(|e| matches!(e, Event::Refinement { .. }))
+        {
+            locations.extend(added.iter().map(|a| a.location));
+            locations.extend(predicates_added.iter().map(|p| p.location));
+        }
+        let mut blocks: Vec<String> = Vec::new();
+        for l in locations {
+            let names: Vec<String> = match l.and_then(|l| self.program.nodes.get(l.0 as usize)) {
+                Some(n) => self.program.functions.get(n.function.0 as usize).map(|f| f.name.clone()).into_iter().collect(),
+                // A precision entry for every location changes every block.
+                None => self.program.functions.iter().map(|f| f.name.clone()).collect(),
+            };
+            for name in names {
+                if !blocks.contains(&name) {
+                    blocks.push(name);
+                }
+            }
+        }
+        self.emit(Event::CacheInvalidated { blocks, entries: entries as u32 });
     }
 
     /// `cegar.restart = PIVOT`: prunes the ARG below the pivot of the

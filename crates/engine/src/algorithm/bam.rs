@@ -99,6 +99,11 @@ impl<S, P> Bam<S, P> {
 }
 
 impl<C: Cpa> Reachability<C> {
+    /// How many entries the BAM cache holds (0 without BAM).
+    pub fn bam_cache_len(&self) -> usize {
+        self.bam.as_ref().map_or(0, |b| b.cache.len())
+    }
+
     /// The function `edge` calls when BAM treats the call as a block: a
     /// call to a function not open on the block stack and not `main`.
     pub(super) fn bam_block_of(&self, edge: &Edge) -> Option<FuncId> {

@@ -1,0 +1,165 @@
+//! Block-abstraction memoization (presets `bam-value`, `bam-predicate`,
+//! `bam-value-predicate`) through `engine::cegar::build_verifier` with the
+//! native z3: exact cache hit/miss counts on hand-computed programs, what
+//! the cache saves against `predicate` (states created, solver queries:
+//! counts, never time), the cache emptied after a refinement, error paths
+//! through a reused block that are real CFA paths and confirmed FALSE, and
+//! recursion (a call of an open block is an ordinary call inside it).
+
+use engine::cegar::build_verifier;
+use engine::trace::Event;
+use engine::view::{Snapshot, Statistics};
+use engine::{Config, Stepper, Verdict};
+use std::sync::Arc;
+
+struct Outcome {
+    verdict: Verdict,
+    reason: String,
+    confirmed: Option<bool>,
+    path: Vec<cfa::EdgeId>,
+    stats: Statistics,
+    events: Vec<Event>,
+    program: Arc<cfa::Program>,
+}
+
+fn run(src: &str, preset: &str) -> Outcome {
+    let program = Arc::new(cfa::from_source(src).expect("the test program parses"));
+    let mut config = Config::preset(preset).unwrap();
+    config.set("limits.steps", "20000").unwrap();
+    let mut v = build_verifier(program.clone(), &config, false).unwrap();
+    let events = v.run();
+    let (verdict, reason) = v.outcome().expect("the run finished");
+    let path = v.error_path().map(|p| p.to_vec()).unwrap_or_default();
+    Outcome {
+        verdict,
+        reason: reason.to_string(),
+        confirmed: v.confirmed(),
+        path,
+        stats: Statistics::of(&events),
+        events,
+        program,
+    }
+}
+
+const FIVE: &str = include_str!("programs/bam/five.c");
+const LOOP5: &str = include_str!("programs/bam/loop5.c");
+const REUSED_BUG: &str = include_str!("programs/bam/reused_bug.c");
+const RECURSIVE: &str = include_str!("programs/bam/recursive.c");
+const RECURSIVE_BUG: &str = include_str!("programs/bam/recursive_bug.c");
+
+/// `count(3)` from five call sites: with the value analysis tracking every
+/// value, every call enters `count` with the reduced state {n = 3} (main's
+/// variables dropped) and the same precision, so the first call misses
+/// and the other four hit; `count` is analysed once.
+#[test]
+fn five_equal_calls_one_miss_four_hits() {
+    let o = run(LOOP5, "bam-value-predicate");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    assert_eq!((o.stats.cache_misses, o.stats.cache_hits, o.stats.blocks_entered), (1, 4, 1));
+    let snap = Snapshot::of(&o.events);
+    assert_eq!(snap.blocks.cache.len(), 1);
+    assert_eq!(snap.blocks.cache[0].block, "count");
+    assert_eq!(snap.blocks.cache[0].hits, 4);
+    assert_eq!(snap.blocks.calls.iter().filter(|c| c.hit).count(), 4);
+    assert!(snap.blocks.open.is_empty(), "every block was closed");
+    // Every hit expanded the one exit state into its caller's context.
+    assert!(snap.blocks.calls.iter().all(|c| c.successors.len() == 1));
+}
+
+/// The same program under `predicate` (no cache): the loop of `count` is
+/// analysed at every call. Printed figures: `cargo test -p engine --test bam
+/// -- --nocapture`.
+#[test]
+fn the_cache_saves_states_and_queries_against_predicate() {
+    let bam = run(LOOP5, "bam-value-predicate");
+    let plain = run(LOOP5, "predicate");
+    assert_eq!(plain.verdict, Verdict::True, "{}", plain.reason);
+    println!(
+        "loop5.c: bam-value-predicate {} states, {} queries; predicate {} states, {} queries (ratios {:.3}, {:.3})",
+        bam.stats.created,
+        bam.stats.solver_queries,
+        plain.stats.created,
+        plain.stats.solver_queries,
+        bam.stats.created as f64 / plain.stats.created as f64,
+        bam.stats.solver_queries as f64 / plain.stats.solver_queries.max(1) as f64
+    );
+    assert!(bam.stats.created < plain.stats.created);
+    assert!(bam.stats.solver_queries < plain.stats.solver_queries);
+    // bam-predicate alone also creates fewer states than predicate.
+    let bam_pred = run(LOOP5, "bam-predicate");
+    assert_eq!(bam_pred.verdict, Verdict::True, "{}", bam_pred.reason);
+    assert!(bam_pred.stats.created < plain.stats.created);
+}
+
+/// Value analysis with CEGAR (empty precision): `inc(a)` enters `inc` with
+/// x unknown (a is not tracked), `inc(0)` with x = 0 — two cache entries,
+/// the last three calls hit the second: 2 misses, 3 hits per iteration.
+/// The error path is refuted by value interpolation; the refinement changes
+/// the precision at locations of `inc` and `main`, the cache is emptied
+/// (2 entries) and the second iteration has the same 2 misses and 3 hits.
+#[test]
+fn value_cegar_counts_and_the_cache_emptied_after_a_refinement() {
+    let o = run(FIVE, "bam-value");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    assert_eq!(o.stats.refinements, 1);
+    assert_eq!((o.stats.cache_misses, o.stats.cache_hits), (4, 6));
+    let invalidated: Vec<(&Vec<String>, u32)> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CacheInvalidated { blocks, entries } => Some((blocks, *entries)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(invalidated.len(), 1);
+    assert_eq!(invalidated[0].1, 2);
+    assert!(invalidated[0].0.contains(&"inc".to_string()), "{:?}", invalidated[0].0);
+    // The invalidation comes between the refinement and the restart.
+    let pos = |k: &str| o.events.iter().position(|e| e.kind() == k).unwrap();
+    assert!(pos("refinement") < pos("cache_invalidated") && pos("cache_invalidated") < pos("restart"));
+    assert_eq!(o.stats.cache_invalidated, 2);
+}
+
+/// The edges of a path follow each other in the CFA.
+fn assert_cfa_path(o: &Outcome) {
+    assert!(!o.path.is_empty());
+    for w in o.path.windows(2) {
+        let (a, b) = (o.program.edge(w[0]), o.program.edge(w[1]));
+        assert_eq!(a.target, b.source, "edges {} and {} do not connect", a.id.0, b.id.0);
+    }
+}
+
+/// The error comes after the second call of `next`, which reuses the first
+/// call's summary: the error path must still run through `next`'s body
+/// twice (reconstructed through the cached block) and be confirmed.
+#[test]
+fn an_error_path_through_a_reused_block_is_a_real_path_and_confirmed() {
+    for preset in ["bam-value", "bam-predicate", "bam-value-predicate"] {
+        let o = run(REUSED_BUG, preset);
+        assert_eq!(o.verdict, Verdict::False, "{preset}: {}", o.reason);
+        assert_eq!(o.confirmed, Some(true), "{preset}");
+        assert_eq!((o.stats.cache_misses, o.stats.cache_hits), (1, 1), "{preset}");
+        assert_cfa_path(&o);
+        let next = o.program.functions.iter().find(|f| f.name == "next").unwrap();
+        let returns = o.path.iter().filter(|e| o.program.edge(**e).source == next.exit).count();
+        assert_eq!(returns, 2, "{preset}: the path leaves `next` twice");
+    }
+}
+
+/// A recursive call is an ordinary call inside the open block: the safe
+/// program is never TRUE wrongly, the buggy one is found and confirmed.
+#[test]
+fn recursion_inside_a_block_is_sound() {
+    for preset in ["bam-value", "bam-predicate", "bam-value-predicate"] {
+        let safe = run(RECURSIVE, preset);
+        let bug = run(RECURSIVE_BUG, preset);
+        assert_ne!(bug.verdict, Verdict::True, "{preset}: a wrong TRUE ({})", bug.reason);
+        if bug.verdict == Verdict::False {
+            assert_eq!(bug.confirmed, Some(true), "{preset}");
+            assert_cfa_path(&bug);
+        }
+        assert_ne!(safe.verdict, Verdict::False, "{preset}: {}", safe.reason);
+    }
+    assert_eq!(run(RECURSIVE, "bam-value-predicate").verdict, Verdict::True);
+    assert_eq!(run(RECURSIVE_BUG, "bam-value-predicate").verdict, Verdict::False);
+}
