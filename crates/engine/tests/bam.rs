@@ -47,16 +47,27 @@ const REUSED_BUG: &str = include_str!("programs/bam/reused_bug.c");
 const RECURSIVE: &str = include_str!("programs/bam/recursive.c");
 const RECURSIVE_BUG: &str = include_str!("programs/bam/recursive_bug.c");
 
-/// `count(3)` from five call sites: with the value analysis tracking every
-/// value, every call enters `count` with the reduced state {n = 3} (main's
-/// variables dropped) and the same precision, so the first call misses
-/// and the other four hit; `count` is analysed once.
+/// The events of each CEGAR iteration.
+fn iterations(events: &[Event]) -> Vec<&[Event]> {
+    events.split(|e| matches!(e, Event::Restart { .. })).collect()
+}
+
+/// `count(3)` from five call sites: the call edge assigns n = 3 and reduce
+/// drops main's variables, so in every CEGAR iteration every call enters
+/// `count` with the same reduced state and precision: the first call
+/// misses and the other four hit; `count` is analysed once per iteration.
 #[test]
 fn five_equal_calls_one_miss_four_hits() {
     let o = run(LOOP5, "bam-value-predicate");
     assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
-    assert_eq!((o.stats.cache_misses, o.stats.cache_hits, o.stats.blocks_entered), (1, 4, 1));
-    let snap = Snapshot::of(&o.events);
+    let its = iterations(&o.events);
+    assert_eq!(its.len() as u64, o.stats.refinements + 1);
+    for (i, it) in its.iter().enumerate() {
+        let s = Statistics::of(it);
+        assert_eq!((s.cache_misses, s.cache_hits, s.blocks_entered), (1, 4, 1), "iteration {}", i + 1);
+    }
+    let last = its.last().unwrap();
+    let snap = Snapshot::of(last);
     assert_eq!(snap.blocks.cache.len(), 1);
     assert_eq!(snap.blocks.cache[0].block, "count");
     assert_eq!(snap.blocks.cache[0].hits, 4);
@@ -85,10 +96,51 @@ fn the_cache_saves_states_and_queries_against_predicate() {
     );
     assert!(bam.stats.created < plain.stats.created);
     assert!(bam.stats.solver_queries < plain.stats.solver_queries);
-    // bam-predicate alone also creates fewer states than predicate.
-    let bam_pred = run(LOOP5, "bam-predicate");
-    assert_eq!(bam_pred.verdict, Verdict::True, "{}", bam_pred.reason);
-    assert!(bam_pred.stats.created < plain.stats.created);
+}
+
+/// Value ∥ predicate: every error path is checked twice, one
+/// `Counterexample` per analysis, the value analysis' first. Here explicit
+/// values never refute a path (n is an input), so each refinement is the
+/// predicate analysis' (predicate interpolation) after the path formula
+/// found the path infeasible.
+#[test]
+fn two_counterexample_checks_and_the_analysis_that_refutes_refines() {
+    let o = run(include_str!("programs/bam/needs_predicates.c"), "bam-value-predicate");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    assert!(o.stats.refinements > 0);
+    let checks: Vec<&Event> = o.events.iter().filter(|e| matches!(e, Event::Counterexample { .. })).collect();
+    assert_eq!(checks.len() % 2, 0);
+    for pair in checks.chunks(2) {
+        let (Event::Counterexample { check: first, feasible: f1, .. }, Event::Counterexample { check: second, .. }) =
+            (pair[0], pair[1])
+        else {
+            unreachable!()
+        };
+        assert_eq!(first, "explicit values (value analysis)");
+        assert_eq!(*f1, None, "explicit values cannot refute a path over an input");
+        assert_ne!(second, first);
+    }
+    for e in &o.events {
+        if let Event::Refinement { refiner, .. } = e {
+            assert!(refiner.starts_with("predicate interpolation"), "{refiner}");
+        }
+    }
+    // five.c: explicit values refute the path; the value analysis refines
+    // its own precision (no path formula asked).
+    let o = run(FIVE, "bam-value-predicate");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    let kinds: Vec<String> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Counterexample { check, feasible, .. } => Some(format!("check {check} {feasible:?}")),
+            Event::Refinement { refiner, .. } => Some(format!("refinement {refiner}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    assert_eq!(kinds[0], "check explicit values (value analysis) Some(false)");
+    assert!(kinds[1].starts_with("refinement") && !kinds[1].contains("predicate"), "{kinds:?}");
 }
 
 /// Value analysis with CEGAR (empty precision): `inc(a)` enters `inc` with

@@ -116,6 +116,9 @@ fn every_preset_but_the_include_helpers_is_judged() {
         "symbolic",
         "predicate",
         "predicate-cartesian",
+        "bam-value",
+        "bam-predicate",
+        "bam-value-predicate",
     ] {
         assert!(p.contains(&name), "{name}");
     }

@@ -64,6 +64,8 @@ pub(super) struct CacheEntry<S, P> {
     pub(super) initial: StateId,
     /// The exit states; `None` while the block is being analysed.
     exits: Option<Vec<StateId>>,
+    /// The block's final reached set (once complete).
+    reached: Vec<StateId>,
 }
 
 /// An open block: what the caller's frame was doing when it entered it.
@@ -102,6 +104,18 @@ impl<C: Cpa> Reachability<C> {
     /// How many entries the BAM cache holds (0 without BAM).
     pub fn bam_cache_len(&self) -> usize {
         self.bam.as_ref().map_or(0, |b| b.cache.len())
+    }
+
+    /// BAM: the final reached set of every completed block analysis, with
+    /// the block's function. Its states are reduced: their call stacks
+    /// start at the block (empty at its entry) and they know nothing of
+    /// the caller's variables. Together with [`Reachability::reached`] (the
+    /// states of `main`'s analysis) they are the fixpoint of a TRUE run.
+    pub fn block_reached(&self) -> Vec<(FuncId, Vec<(StateId, &C::State)>)> {
+        let Some(bam) = &self.bam else { return Vec::new() };
+        (bam.cache.iter().filter(|c| c.exits.is_some()))
+            .map(|c| (c.block, c.reached.iter().map(|id| (*id, &self.states[id.0 as usize].state)).collect()))
+            .collect()
     }
 
     /// The function `edge` calls when BAM treats the call as a block: a
@@ -191,7 +205,7 @@ impl<C: Cpa> Reachability<C> {
         let base_stack = self.cpa.call_stack(&reduced);
         let initial = self.create(reduced.clone(), precision.clone(), Origin::Transfer { parent: popped, edge: edge.id });
         let bam = self.bam.as_mut().expect("BAM is on");
-        bam.cache.push(CacheEntry { block, reduced, precision, initial, exits: None });
+        bam.cache.push(CacheEntry { block, reduced, precision, initial, exits: None, reached: Vec::new() });
         let fresh = Waitlist::new(self.options.order, bam.rpo.clone());
         let reached = std::mem::replace(&mut self.reached, ReachedSet::new());
         let waitlist = std::mem::replace(&mut self.waitlist, fresh);
@@ -219,11 +233,13 @@ impl<C: Cpa> Reachability<C> {
             .copied()
             .filter(|id| self.cpa.call_stack(&self.states[id.0 as usize].state) == frame.base_stack)
             .collect();
+        let block_reached: Vec<StateId> = self.reached.iter().collect();
         self.reached = frame.reached;
         self.waitlist = frame.waitlist;
         let name = self.block_name(frame.block);
         let bam = self.bam.as_mut().expect("BAM is on");
         bam.cache[frame.entry].exits = Some(exits.clone());
+        bam.cache[frame.entry].reached = block_reached;
         bam.just_finished = Some(frame.entry);
         self.emit(Event::BlockExited { block: name, entry: frame.entry as u32, exits, depth });
         self.phase = frame.resume;
