@@ -60,6 +60,7 @@
 //! states) end it with UNKNOWN naming the limit.
 
 mod bam;
+pub use bam::BlockReached;
 
 use crate::cpa::Cpa;
 use crate::int_caveat::{self as int_caveat, IntModelCaveat, Range};

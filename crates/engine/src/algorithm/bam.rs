@@ -54,6 +54,10 @@ use cfa::{Edge, EdgeId, EdgeKind, FuncId, NodeId};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// A completed block analysis' reached set: the block's function and its
+/// reached states (see [`Reachability::block_reached`]).
+pub type BlockReached<'a, S> = (FuncId, Vec<(StateId, &'a S)>);
+
 /// One cache entry: a block analysed from one reduced entry state under one
 /// precision, and its exit states once the analysis is complete.
 pub(super) struct CacheEntry<S, P> {
@@ -111,7 +115,7 @@ impl<C: Cpa> Reachability<C> {
     /// start at the block (empty at its entry) and they know nothing of
     /// the caller's variables. Together with [`Reachability::reached`] (the
     /// states of `main`'s analysis) they are the fixpoint of a TRUE run.
-    pub fn block_reached(&self) -> Vec<(FuncId, Vec<(StateId, &C::State)>)> {
+    pub fn block_reached(&self) -> Vec<BlockReached<'_, C::State>> {
         let Some(bam) = &self.bam else { return Vec::new() };
         (bam.cache.iter().filter(|c| c.exits.is_some()))
             .map(|c| (c.block, c.reached.iter().map(|id| (*id, &self.states[id.0 as usize].state)).collect()))

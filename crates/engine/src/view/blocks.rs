@@ -45,6 +45,10 @@ pub struct CacheEntryView {
     pub hits: u32,
 }
 
+/// A caller's reached set (by location) and waitlist, kept while a block
+/// is open.
+type Stashed = (BTreeMap<NodeId, Vec<StateId>>, Vec<StateId>);
+
 /// BAM as shown at some point of the trace (empty for runs without BAM).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockView {
@@ -56,7 +60,7 @@ pub struct BlockView {
     /// The calls whose blocks are open (innermost last).
     pub open: Vec<usize>,
     /// The caller's reached set and waitlist while a block is open.
-    stashed: Vec<(BTreeMap<NodeId, Vec<StateId>>, Vec<StateId>)>,
+    stashed: Vec<Stashed>,
     /// Whether the latest cache entry was emptied by a refinement.
     pub invalidated: Vec<String>,
 }
