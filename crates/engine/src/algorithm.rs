@@ -608,7 +608,13 @@ impl<C: Cpa> Reachability<C> {
         // A CPA without locations keeps every state in one partition: then
         // every node counts as reached, bounded by all states.
         let unlocated = Some(self.reached.at(None)).filter(|ids| !ids.is_empty());
-        let states_at = |n: NodeId| unlocated.unwrap_or_else(|| self.reached.at(Some(n)));
+        // BAM: the blocks' reached sets are part of the fixpoint too.
+        let blocks = self.bam_reached_by_location();
+        let states_at = |n: NodeId| {
+            let mut ids = unlocated.unwrap_or_else(|| self.reached.at(Some(n))).to_vec();
+            ids.extend(blocks.get(&n).into_iter().flatten());
+            ids
+        };
         let reached = |n: NodeId| !states_at(n).is_empty();
         let bounds = |n: NodeId, v: VarId| {
             states_at(n)

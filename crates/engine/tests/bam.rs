@@ -215,3 +215,18 @@ fn recursion_inside_a_block_is_sound() {
     assert_eq!(run(RECURSIVE, "bam-value-predicate").verdict, Verdict::True);
     assert_eq!(run(RECURSIVE_BUG, "bam-value-predicate").verdict, Verdict::False);
 }
+
+/// A TRUE under mathematical integers names the first operation whose C
+/// result could differ — here inside a block (`x + x` of `twice`, reached
+/// only in the block analysis' reached set), which the caveat must see.
+#[test]
+fn the_integer_model_caveat_looks_into_blocks() {
+    let program = Arc::new(cfa::from_source(include_str!("programs/bam/overflow.c")).unwrap());
+    let mut config = Config::preset("bam-value-predicate").unwrap();
+    config.set("analysis.intModel", "MATH").unwrap();
+    let mut v = build_verifier(program, &config, false).unwrap();
+    v.run();
+    assert_eq!(v.outcome().unwrap().0, Verdict::True);
+    let caveat = v.int_model_caveat().expect("a caveat for `x + x`");
+    assert_eq!((caveat.line, caveat.operation.as_str()), (4, "x + x"));
+}

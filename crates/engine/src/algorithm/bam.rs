@@ -122,6 +122,20 @@ impl<C: Cpa> Reachability<C> {
             .collect()
     }
 
+    /// BAM: the states of every completed block analysis' reached set, by
+    /// location (empty without BAM).
+    pub(super) fn bam_reached_by_location(&self) -> BTreeMap<NodeId, Vec<StateId>> {
+        let mut out: BTreeMap<NodeId, Vec<StateId>> = BTreeMap::new();
+        for c in self.bam.iter().flat_map(|b| &b.cache) {
+            for id in &c.reached {
+                if let Some(l) = self.states[id.0 as usize].location {
+                    out.entry(l).or_default().push(*id);
+                }
+            }
+        }
+        out
+    }
+
     /// The function `edge` calls when BAM treats the call as a block: a
     /// call to a function not open on the block stack and not `main`.
     pub(super) fn bam_block_of(&self, edge: &Edge) -> Option<FuncId> {
