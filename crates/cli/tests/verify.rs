@@ -226,3 +226,26 @@ fn check_path_confirms_an_unconfirmed_false_with_inputs() {
     let out = cpaplay(&["trace", &f, "--check-path"]);
     assert!(!out.status.success());
 }
+
+/// Block-abstraction memoization's counters: in `verify --json`, in the
+/// text statistics, and the BAM events in `trace --json`. The program calls
+/// `inc` five times: with value CEGAR's empty precision `inc(a)` and
+/// `inc(0)` are two cache entries per iteration, the other three calls hit
+/// (two iterations: 4 misses, 6 hits).
+#[test]
+fn bam_counts_cache_hits_and_misses() {
+    let f = write("five.c", include_str!("../../engine/tests/programs/bam/five.c"));
+    let out = cpaplay(&["verify", &f, "--config", "bam-value", "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["verdict"], "true");
+    assert_eq!((v["cache_hits"].as_u64(), v["cache_misses"].as_u64(), v["blocks_entered"].as_u64()), (Some(6), Some(4), Some(4)));
+    let out = cpaplay(&["verify", &f, "--config", "bam-value"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("BAM cache hits / misses:  6 / 4 (4 blocks entered)"), "{text}");
+    let out = cpaplay(&["trace", &f, "--config", "bam-value", "--json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for kind in ["cache_miss", "block_entered", "block_exited", "cache_hit", "block_expanded", "cache_invalidated"] {
+        assert!(text.contains(&format!("\"event\":\"{kind}\"")), "{kind}");
+    }
+}

@@ -59,6 +59,9 @@
 //! the limits `limits.steps` (waitlist pops) and `limits.states` (reached
 //! states) end it with UNKNOWN naming the limit.
 
+mod bam;
+pub use bam::BlockReached;
+
 use crate::cpa::Cpa;
 use crate::int_caveat::{self as int_caveat, IntModelCaveat, Range};
 use crate::reached::{IndexKey, ReachedSet};
@@ -89,6 +92,10 @@ pub struct AlgorithmOptions {
     /// Whether stop^sep uses the coverage index (see [`Cpa::index_shape`]);
     /// it never changes the outcome or the trace, only the speed.
     pub coverage_index: bool,
+    /// `cpa.bam`: block-abstraction memoization with function blocks
+    /// (see the `bam` module: calls are analysed once per reduced entry
+    /// state and their summaries reused).
+    pub bam: bool,
 }
 
 impl Default for AlgorithmOptions {
@@ -100,6 +107,7 @@ impl Default for AlgorithmOptions {
             max_states: None,
             record_views: true,
             coverage_index: true,
+            bam: false,
         }
     }
 }
@@ -198,6 +206,8 @@ pub struct Reachability<C: Cpa> {
     /// The state whose transfer failed and the edge it failed on, when a
     /// [`crate::cpa::TransferError`] ended the run.
     failed_transfer: Option<(StateId, EdgeId)>,
+    /// Block-abstraction memoization: the cache and the open blocks.
+    bam: Option<bam::Bam<C::State, C::Precision>>,
 }
 
 impl<C: Cpa> Reachability<C> {
@@ -205,6 +215,7 @@ impl<C: Cpa> Reachability<C> {
     /// `info` is recorded in the first event; its `order` is filled in here.
     pub fn new(cpa: C, program: Arc<Program>, options: AlgorithmOptions, mut info: RunInfo) -> Self {
         let rpo = options.reverse_postorder.then(|| reverse_postorder(&program));
+        let bam = options.bam.then(|| bam::Bam::new(rpo.clone()));
         let waitlist = Waitlist::new(options.order, rpo);
         info.order = waitlist.describe();
         if info.merge.is_none() {
@@ -230,6 +241,7 @@ impl<C: Cpa> Reachability<C> {
             solver_times: Vec::new(),
             resume: None,
             failed_transfer: None,
+            bam,
         }
         .with_oracle()
     }
@@ -394,13 +406,26 @@ impl<C: Cpa> Reachability<C> {
             return Vec::new();
         }
         let mut out = Vec::new();
-        let mut stack: Vec<(StateId, Vec<(StateId, EdgeId)>)> = vec![(t, Vec::new())];
-        while let Some((mut cur, mut steps)) = stack.pop() {
+        // BAM: `returns` are the blocks the walk is inside of, innermost
+        // last: on reaching the block's initial state, the path goes on at
+        // the call that reused the block, not at the call that computed it.
+        type Walk = (StateId, Vec<(StateId, EdgeId)>, Vec<(StateId, StateId, EdgeId)>);
+        let mut stack: Vec<Walk> = vec![(t, Vec::new(), Vec::new())];
+        let summaries = self.bam.as_ref().map(|b| &b.summaries);
+        while let Some((mut cur, mut steps, mut returns)) = stack.pop() {
             if out.len() >= limit {
                 break;
             }
             // Each step goes to a state with a smaller id, so this terminates.
             loop {
+                if let Some(&(initial, parent, edge)) = returns.last() {
+                    if cur == initial {
+                        returns.pop();
+                        steps.push((cur, edge));
+                        cur = parent;
+                        continue;
+                    }
+                }
                 match &self.states[cur.0 as usize].origin {
                     Origin::Initial => {
                         steps.reverse();
@@ -408,13 +433,18 @@ impl<C: Cpa> Reachability<C> {
                         break;
                     }
                     Origin::Transfer { parent, edge } => {
+                        if let Some(&(initial, exit)) = summaries.and_then(|m| m.get(&cur)) {
+                            returns.push((initial, *parent, *edge));
+                            cur = exit;
+                            continue;
+                        }
                         steps.push((cur, *edge));
                         cur = *parent;
                     }
                     Origin::Precision { of } => cur = *of,
                     Origin::Merge { new, reached } => {
                         if stack.len() < 4 * limit {
-                            stack.push((*reached, steps.clone()));
+                            stack.push((*reached, steps.clone(), returns.clone()));
                         }
                         cur = *new;
                     }
@@ -578,7 +608,13 @@ impl<C: Cpa> Reachability<C> {
         // A CPA without locations keeps every state in one partition: then
         // every node counts as reached, bounded by all states.
         let unlocated = Some(self.reached.at(None)).filter(|ids| !ids.is_empty());
-        let states_at = |n: NodeId| unlocated.unwrap_or_else(|| self.reached.at(Some(n)));
+        // BAM: the blocks' reached sets are part of the fixpoint too.
+        let blocks = self.bam_reached_by_location();
+        let states_at = |n: NodeId| {
+            let mut ids = unlocated.unwrap_or_else(|| self.reached.at(Some(n))).to_vec();
+            ids.extend(blocks.get(&n).into_iter().flatten());
+            ids
+        };
         let reached = |n: NodeId| !states_at(n).is_empty();
         let bounds = |n: NodeId, v: VarId| {
             states_at(n)
@@ -678,6 +714,9 @@ impl<C: Cpa> Reachability<C> {
             }
             Phase::Pop => {
                 if self.waitlist.is_empty() {
+                    if self.bam_block_finished() {
+                        return;
+                    }
                     return self.finish(
                         Verdict::True,
                         "the waitlist is empty: the reached set is a fixpoint without any target state".into(),
@@ -696,6 +735,7 @@ impl<C: Cpa> Reachability<C> {
                 self.steps += 1;
                 self.emit(Event::WaitlistPop { state: popped, step: self.steps });
                 let edges = match self.states[popped.0 as usize].location {
+                    _ if self.bam_is_block_exit(popped) => Vec::new(),
                     Some(l) => self.program.nodes.get(l.0 as usize).map(|n| n.outgoing.clone()).unwrap_or_default(),
                     None => Vec::new(),
                 };
@@ -709,6 +749,9 @@ impl<C: Cpa> Reachability<C> {
                 // The transfer e ⇝ e' along one edge. It may raise a solver
                 // query: then park (see the module docs) and redo it later.
                 let edge = self.program.edge(edges[next]).clone();
+                if let Some(block) = self.bam_block_of(&edge) {
+                    return self.bam_call(popped, edges, next, edge, block);
+                }
                 let rec = &self.states[popped.0 as usize];
                 let precision = rec.precision.clone();
                 let result = self.cpa.transfer_relation().successors(&rec.state, &edge, &precision);

@@ -295,11 +295,90 @@ impl Verifier {
     /// checks, else the SSA path formula on the solver.
     fn check_error_path(&mut self, path: Vec<EdgeId>, reason: String) {
         let target = self.stage.analysis.target().unwrap_or(StateId(0));
+        if self.value_parallel() && self.failed_transfer.is_none() {
+            if self.value_check_first(target, &path) {
+                return;
+            }
+            return self.ask_path_formula(target, path, reason);
+        }
         let second = self.stage.second.clone();
         if let Some(check) = counterexample::cheap_checks(&self.program, &self.stage.config, second.as_deref(), &path) {
             return self.decide(target, path, reason, check);
         }
         self.ask_path_formula(target, path, reason);
+    }
+
+    /// Value ∥ predicate analysis (a Value CPA with an EMPTY precision next
+    /// to the Predicate CPA, CEGAR on): each analysis checks the error path
+    /// with its own means and refines its own precision.
+    fn value_parallel(&self) -> bool {
+        let config = &self.stage.config;
+        self.stage.predicate
+            && self.stage.cegar
+            && config.cpas().iter().any(|c| c == "cpa.value.ValueAnalysisCPA")
+            && config.get("cpa.value.precision") == "EMPTY"
+    }
+
+    /// The value analysis' counterexample check (explicit values along the
+    /// path), one [`Event::Counterexample`]; when it refutes the path and
+    /// explicit-value interpolation finds something new to track, the value
+    /// precision is refined and the next iteration starts (true). Otherwise
+    /// (false) the predicate analysis' check follows: the path formula.
+    fn value_check_first(&mut self, target: StateId, path: &[EdgeId]) -> bool {
+        let model = self.stage.config.int_model();
+        let at = crate::feasibility::value_infeasible_at(&self.program, path, model);
+        let description = match at {
+            Some(i) => format!(
+                "explicit values refute edge {} of {} ({}); value analysis refines",
+                i + 1,
+                path.len(),
+                counterexample::edge_text(&self.program, path, i)
+            ),
+            None => "explicit values along the path do not refute it; the predicate analysis' path formula decides".into(),
+        };
+        self.emit(Event::Counterexample {
+            target,
+            feasible: at.map(|_| false),
+            description,
+            path: path.to_vec(),
+            check: "explicit values (value analysis)".into(),
+            inputs: vec![],
+            confirmed: false,
+        });
+        if at.is_none() {
+            return false;
+        }
+        let old = (*self.stage.precision).clone();
+        let Some(refined) = refinement::refine(&self.program, path, model, &old, self.stage.backup) else { return false };
+        if !refined.grew {
+            return false;
+        }
+        let Some(iteration) = self.count_refinement() else { return true };
+        let precision_text = refined.precision.describe(&self.program);
+        self.emit(refinement::refinement_event(
+            &self.program,
+            &old,
+            &refined,
+            path.to_vec(),
+            "explicit values (value analysis)",
+            iteration,
+        ));
+        let precision = Arc::new(refined.precision);
+        let built = crate::build::build_analysis_with(
+            self.program.clone(),
+            &self.stage.config,
+            self.record_views,
+            Some(&precision),
+            Some(&self.stage.predicates),
+        );
+        self.stage.precision = precision;
+        let configuration = format!(
+            "{}, CEGAR iteration {} from the initial state, value precision {precision_text}",
+            self.stage.name,
+            iteration + 1
+        );
+        self.start_iteration(built, configuration);
+        true
     }
 
     /// Predicate CEGAR on a transfer that failed (the call stack's
@@ -754,11 +833,13 @@ impl Verifier {
         if self.stage.pivot && self.restart_from_predicate_pivot(&precision) {
             return;
         }
+        // Value ∥ predicate: the value analysis keeps its own precision.
+        let value = self.value_parallel().then(|| self.stage.precision.clone());
         let built = crate::build::build_analysis_with(
             self.program.clone(),
             &self.stage.config,
             self.record_views,
-            None,
+            value.as_ref(),
             Some(&precision),
         );
         self.stage.predicates = precision;
@@ -790,12 +871,44 @@ impl Verifier {
                 if self.detached {
                     a.set_solver(None);
                 }
+                self.invalidate_block_cache();
                 self.stage.analysis = a;
                 self.iteration += 1;
                 self.emit(Event::Restart { configuration, iteration: self.iteration });
             }
             Err(e) => self.finish(Verdict::Unknown, e.message),
         }
+    }
+
+    /// BAM: the next iteration starts with an empty cache; says so, with
+    /// the blocks whose precision the latest refinement changed (the
+    /// functions of the locations it added to).
+    fn invalidate_block_cache(&mut self) {
+        let entries = self.stage.analysis.bam_cache_len();
+        if entries == 0 {
+            return;
+        }
+        let mut locations: Vec<Option<cfa::NodeId>> = Vec::new();
+        if let Some(Event::Refinement { added, predicates_added, .. }) =
+            self.pending.iter().rev().find(|e| matches!(e, Event::Refinement { .. }))
+        {
+            locations.extend(added.iter().map(|a| a.location));
+            locations.extend(predicates_added.iter().map(|p| p.location));
+        }
+        let mut blocks: Vec<String> = Vec::new();
+        for l in locations {
+            let names: Vec<String> = match l.and_then(|l| self.program.nodes.get(l.0 as usize)) {
+                Some(n) => self.program.functions.get(n.function.0 as usize).map(|f| f.name.clone()).into_iter().collect(),
+                // A precision entry for every location changes every block.
+                None => self.program.functions.iter().map(|f| f.name.clone()).collect(),
+            };
+            for name in names {
+                if !blocks.contains(&name) {
+                    blocks.push(name);
+                }
+            }
+        }
+        self.emit(Event::CacheInvalidated { blocks, entries: entries as u32 });
     }
 
     /// `cegar.restart = PIVOT`: prunes the ARG below the pivot of the

@@ -116,6 +116,18 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Initial precision of the Octagon CPA: the octagon relates all variables (FULL) or none (EMPTY, for CEGAR to refine).",
     },
     OptionDecl {
+        key: "cpa.bam.enabled",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Block-abstraction memoization (BAM): each function call is a block, analysed once per reduced entry state (what the function can see) and precision; the block's exit states are cached and reused at every call with the same reduced state.",
+    },
+    OptionDecl {
+        key: "cpa.bam.blockHeuristic",
+        default: "FUNCTIONPARTITIONING",
+        ty: OptionType::Enum(&["FUNCTIONPARTITIONING", "LOOPPARTITIONING"]),
+        doc: "How BAM cuts the program into blocks: one block per function body (FunctionPartitioning). Loop blocks (LoopPartitioning) are not available yet.",
+    },
+    OptionDecl {
         key: "cpa.callstack.depth",
         default: "32",
         ty: OptionType::UInt,
@@ -332,6 +344,13 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "predicate-cartesian",
         "predicate-cartesian.properties",
         include_str!("../../../static/config/predicate-cartesian.properties"),
+    ),
+    ("bam-value", "bam-value.properties", include_str!("../../../static/config/bam-value.properties")),
+    ("bam-predicate", "bam-predicate.properties", include_str!("../../../static/config/bam-predicate.properties")),
+    (
+        "bam-value-predicate",
+        "bam-value-predicate.properties",
+        include_str!("../../../static/config/bam-value-predicate.properties"),
     ),
 ];
 
@@ -639,6 +658,7 @@ impl Config {
             max_states: nonzero(self.get_u64("limits.states")).map(|n| n as usize),
             record_views: true,
             coverage_index: true,
+            bam: self.get_bool("cpa.bam.enabled"),
         }
     }
 }

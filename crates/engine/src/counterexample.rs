@@ -223,7 +223,7 @@ pub(crate) fn replay_steps(path: &[EdgeId]) -> usize {
 }
 
 /// The text of the `i`-th edge of `path`: `line N: label`.
-fn edge_text(program: &Program, path: &[EdgeId], i: usize) -> String {
+pub(crate) fn edge_text(program: &Program, path: &[EdgeId], i: usize) -> String {
     path.get(i).and_then(|e| program.edges.get(e.0 as usize)).map(|e| format!("line {}: {}", e.line, e.label)).unwrap_or_default()
 }
 

@@ -443,6 +443,90 @@ pub enum Event {
         /// The states put back on the waitlist.
         readded: Vec<StateId>,
     },
+    /// Block-abstraction memoization (BAM): the call of `from` along the
+    /// call edge `edge` enters the block of function `block`; its reduced
+    /// entry state (call site's context dropped) is not in the cache, so
+    /// cache entry `entry` is made for it.
+    CacheMiss {
+        /// The block (its function's name).
+        block: String,
+        /// The calling state.
+        from: StateId,
+        /// The call edge.
+        edge: EdgeId,
+        /// The new cache entry's number.
+        entry: u32,
+    },
+    /// BAM: a nested reachability analysis of the block starts from the
+    /// reduced entry state `state` (a new state at the function's entry);
+    /// the states created until [`Event::BlockExited`] belong to the block,
+    /// `depth` blocks deep (1: called from `main`).
+    BlockEntered {
+        /// The block (its function's name).
+        block: String,
+        /// The cache entry being computed.
+        entry: u32,
+        /// The block's initial state: the reduced entry state.
+        state: StateId,
+        /// The call site (the caller's node).
+        call_site: NodeId,
+        /// How many blocks are open, this one included.
+        depth: u32,
+    },
+    /// BAM: the block's reachability analysis ended (its waitlist is
+    /// empty); `exits` are its reached states at the function's exit — the
+    /// summary stored in cache entry `entry`.
+    BlockExited {
+        /// The block (its function's name).
+        block: String,
+        /// The cache entry now complete.
+        entry: u32,
+        /// The block's exit states.
+        exits: Vec<StateId>,
+        /// How many blocks were open, this one included.
+        depth: u32,
+    },
+    /// BAM: the block's reduced entry state (with the same precision) is in
+    /// cache entry `entry`: its summary is reused without analysing the
+    /// block again.
+    CacheHit {
+        /// The block (its function's name).
+        block: String,
+        /// The calling state.
+        from: StateId,
+        /// The call edge.
+        edge: EdgeId,
+        /// The cache entry reused.
+        entry: u32,
+    },
+    /// BAM: each exit state of cache entry `entry` expanded into the
+    /// caller's context (what reduce dropped restored from `from`'s call
+    /// successor): `successors[i]` is `exits[i]` expanded, a state at the
+    /// function's exit in the caller's call stack (its transfer along
+    /// the call edge is the preceding [`Event::Transfer`]).
+    BlockExpanded {
+        /// The block (its function's name).
+        block: String,
+        /// The calling state.
+        from: StateId,
+        /// The cache entry used.
+        entry: u32,
+        /// The block's exit states.
+        exits: Vec<StateId>,
+        /// Their expansions.
+        successors: Vec<StateId>,
+    },
+    /// BAM: after a refinement the cache is emptied before the next CEGAR
+    /// iteration (which restarts from the initial state, so every block is
+    /// analysed again); `blocks` are the blocks whose precision the
+    /// refinement changed — the entries that a cache kept across iterations
+    /// would have had to drop.
+    CacheInvalidated {
+        /// The blocks whose precision changed.
+        blocks: Vec<String>,
+        /// How many cache entries were dropped.
+        entries: u32,
+    },
     /// The run ended. Always the last event.
     AnalysisFinished {
         /// The verdict.
@@ -481,6 +565,12 @@ impl Event {
             Event::Refinement { .. } => "refinement",
             Event::Restart { .. } => "restart",
             Event::ArgPruned { .. } => "arg_pruned",
+            Event::CacheMiss { .. } => "cache_miss",
+            Event::BlockEntered { .. } => "block_entered",
+            Event::BlockExited { .. } => "block_exited",
+            Event::CacheHit { .. } => "cache_hit",
+            Event::BlockExpanded { .. } => "block_expanded",
+            Event::CacheInvalidated { .. } => "cache_invalidated",
             Event::AnalysisFinished { .. } => "analysis_finished",
         }
     }

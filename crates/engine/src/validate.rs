@@ -184,6 +184,7 @@ pub fn composite_problems(config: &Config, program: Option<&Program>) -> Vec<Con
             });
         }
     }
+    out.extend(bam_problems(config, &has));
     if let Some(p) = program {
         if !has(CALLSTACK) {
             if let Some(calls) = calls_in(p) {
@@ -372,6 +373,47 @@ pub fn warnings(config: &Config) -> Vec<String> {
         if set_off_default(config, k) {
             out.push(unused(k, "it is a restart-algorithm option and analysis.restartAfterUnknown is false"));
         }
+    }
+    out
+}
+
+/// Block-abstraction memoization (`cpa.bam.enabled`): function blocks only,
+/// a call stack to tell a block's own exit from an inner activation's, no
+/// restart from the pivot (a pruned subtree may hold cached block states)
+/// and no symbolic execution (its states keep whole path histories, which
+/// reduce cannot cut at a call).
+fn bam_problems(config: &Config, has: &dyn Fn(&str) -> bool) -> Vec<ConfigError> {
+    let mut out = Vec::new();
+    if !config.get_bool("cpa.bam.enabled") {
+        return out;
+    }
+    let bam = at(config, "cpa.bam.enabled");
+    if config.get("cpa.bam.blockHeuristic") != "FUNCTIONPARTITIONING" {
+        out.push(ConfigError {
+            message: format!(
+                "{} = {}: loop blocks are not available yet; BAM cuts the program into function blocks (FunctionPartitioning)",
+                at(config, "cpa.bam.blockHeuristic"),
+                config.get("cpa.bam.blockHeuristic")
+            ),
+        });
+    }
+    if !has(CALLSTACK) {
+        out.push(ConfigError {
+            message: format!("{bam} = true needs {CALLSTACK} in CompositeCPA.cpas (a block's exit states are those with the block's own call stack)"),
+        });
+    }
+    if config.get("cegar.restart") == "PIVOT" {
+        out.push(ConfigError {
+            message: format!(
+                "{bam} = true cannot restart CEGAR from the pivot ({} = PIVOT): pruning would cut through cached blocks; use cegar.restart = ROOT",
+                at(config, "cegar.restart")
+            ),
+        });
+    }
+    if has(SYMEXEC) || has(CONSTRAINTS) {
+        out.push(ConfigError {
+            message: format!("{bam} = true does not work with symbolic execution (its states keep the whole path, which a block cannot reduce)"),
+        });
     }
     out
 }

@@ -28,6 +28,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+mod blocks;
+pub use blocks::{BlockCall, BlockView, CacheEntryView};
+
 /// Counters that fall out of the trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Statistics {
@@ -90,10 +93,31 @@ pub struct Statistics {
     /// p-simple.
     #[serde(default)]
     pub pruned_not_simple: u64,
+    /// Block-abstraction memoization: calls whose block summary was
+    /// already in the cache.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_hits: u64,
+    /// BAM: calls whose block had to be analysed (a new cache entry).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_misses: u64,
+    /// BAM: block analyses started (nested reachability runs).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub blocks_entered: u64,
+    /// BAM: cache entries dropped after refinements.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_invalidated: u64,
     /// Whether the latest pop has had no transfer yet (a path ends there
     /// if none follows).
     #[serde(skip)]
     open_pop: bool,
+    /// BAM: the callers' reached-set and waitlist sizes while blocks are
+    /// open (a block counts its own).
+    #[serde(skip)]
+    block_stack: Vec<(u64, u64)>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 impl Statistics {
@@ -163,6 +187,7 @@ impl Statistics {
                 self.restarts += 1;
                 self.reached = 0;
                 self.waitlist = 0;
+                self.block_stack.clear();
             }
             Event::ArgPruned { removed, .. } => {
                 // A restart from the pivot (the waitlist changes come as
@@ -175,7 +200,20 @@ impl Statistics {
                     self.paths_explored += 1;
                 }
             }
-            Event::ReachedRemove { .. } | Event::AnalysisStarted { .. } => {}
+            Event::CacheHit { .. } => self.cache_hits += 1,
+            Event::CacheMiss { .. } => self.cache_misses += 1,
+            Event::BlockEntered { .. } => {
+                self.blocks_entered += 1;
+                self.block_stack.push((std::mem::take(&mut self.reached), std::mem::take(&mut self.waitlist)));
+            }
+            Event::BlockExited { .. } => {
+                if let Some((r, w)) = self.block_stack.pop() {
+                    self.reached = r;
+                    self.waitlist = w;
+                }
+            }
+            Event::CacheInvalidated { entries, .. } => self.cache_invalidated += u64::from(*entries),
+            Event::ReachedRemove { .. } | Event::AnalysisStarted { .. } | Event::BlockExpanded { .. } => {}
         }
     }
 
@@ -288,6 +326,9 @@ pub struct Snapshot {
     /// of the state expanded before it (derived from the pops, for every
     /// analysis; the step text leaves it out).
     pub backtrack: Option<Backtrack>,
+    /// Block-abstraction memoization: the call tree of blocks, hits and
+    /// misses, and the cache (empty without BAM).
+    pub blocks: BlockView,
 }
 
 /// A branch of symbolic execution without a successor.
@@ -460,6 +501,7 @@ impl Snapshot {
         self.pruned_branches.clear();
         self.last_expanded = None;
         self.backtrack = None;
+        self.blocks.restart();
         self.iteration += 1;
         self.iteration_starts.push(self.position - 1);
     }
@@ -677,6 +719,15 @@ impl Snapshot {
             Event::Restart { configuration, .. } => {
                 self.restart();
                 self.current_step = vec![format!("restart with {configuration}")];
+            }
+            Event::CacheMiss { .. }
+            | Event::CacheHit { .. }
+            | Event::BlockEntered { .. }
+            | Event::BlockExited { .. }
+            | Event::BlockExpanded { .. }
+            | Event::CacheInvalidated { .. } => {
+                self.blocks.apply(e, &mut self.reached, &mut self.waitlist);
+                self.current_step.push(describe_event(e));
             }
             Event::AnalysisFinished { verdict, reason, int_model_caveat } => {
                 self.finished = Some((*verdict, reason.clone()));
@@ -976,6 +1027,28 @@ pub fn describe_event(e: &Event) -> String {
             "restart from the pivot {pivot}: {} reached states below it removed; {} back on the waitlist",
             removed.len(),
             ids(readded)
+        ),
+        Event::CacheMiss { block, from, entry, .. } => format!(
+            "cache miss: the call of {block} from {from}, reduced to what {block} can see, is not in the BAM cache — entry #{entry} is made and the block analysed"
+        ),
+        Event::BlockEntered { block, state, depth, entry, .. } => format!(
+            "block {block} entered (depth {depth}, cache entry #{entry}): its own reachability analysis starts from the reduced entry state {state}"
+        ),
+        Event::BlockExited { block, exits, entry, .. } => format!(
+            "block {block} done: its waitlist is empty; the exit states {} are stored in cache entry #{entry}",
+            if exits.is_empty() { "(none: the function never returns here)".to_string() } else { ids(exits) }
+        ),
+        Event::CacheHit { block, from, entry, .. } => format!(
+            "cache hit: the call of {block} from {from} has the same reduced entry state and precision as cache entry #{entry} — its summary is reused, {block} is not analysed again"
+        ),
+        Event::BlockExpanded { block, exits, successors, .. } => format!(
+            "the exit states {} of {block} are expanded into the caller's context (the caller's variables restored): {}",
+            ids(exits),
+            ids(successors)
+        ),
+        Event::CacheInvalidated { blocks, entries } => format!(
+            "BAM cache emptied ({entries} entries) for the next iteration; the refinement changed the precision of {}",
+            if blocks.is_empty() { "no block".to_string() } else { blocks.join(", ") }
         ),
         Event::AnalysisFinished { verdict, reason, .. } => format!("the analysis ends: {} — {reason}", verdict.upper()),
     }

@@ -169,6 +169,13 @@ pub struct AnalysisResult {
 pub struct ReachedSet {
     /// The data states at each (location, call stack).
     pub states: BTreeMap<(NodeId, Vec<NodeId>), Vec<DataState>>,
+    /// Block-abstraction memoization: each block analysis' reached set,
+    /// with call stacks relative to the block (a concrete state inside a
+    /// call of the block's function, at any depth, is judged by them).
+    pub blocks: Vec<(cfa::FuncId, Partition)>,
+    /// The function each call site calls (to find where a block starts in
+    /// a concrete call stack).
+    pub callees: BTreeMap<NodeId, cfa::FuncId>,
 }
 
 /// The data part of a reached state the oracle can concretize.
@@ -189,15 +196,26 @@ pub enum DataState {
 impl ReachedSet {
     /// Whether some reached state at the state's location and call stack
     /// covers the concrete state's values.
+    /// Under BAM also some state of a block analysis of a function active
+    /// in the call stack, at the location and the rest of the call stack.
     pub fn covers(&self, state: &concrete::ConcreteState) -> bool {
-        let key = (state.node, state.call_stack.clone());
-        self.states.get(&key).is_some_and(|data| {
+        let covered_by = |data: &Vec<DataState>| {
             data.iter().any(|d| match d {
                 DataState::Values(v) => v.iter().all(|(var, val)| state.values.get(var).is_none_or(|c| c == val)),
                 DataState::Octagon(o) => octagon_contains(o, &state.values),
                 DataState::Abstraction(r) => abstraction_contains(r, &state.values),
                 DataState::Unchecked => true,
             })
+        };
+        let key = (state.node, state.call_stack.clone());
+        if self.states.get(&key).is_some_and(covered_by) {
+            return true;
+        }
+        let stack = &state.call_stack;
+        (0..stack.len()).any(|k| {
+            let Some(callee) = self.callees.get(&stack[k]) else { return false };
+            let key = (state.node, stack[k + 1..].to_vec());
+            self.blocks.iter().any(|(f, states)| f == callee && states.get(&key).is_some_and(covered_by))
         })
     }
 }
@@ -236,8 +254,26 @@ pub fn octagon_contains(o: &Octagon, values: &BTreeMap<cfa::VarId, i128>) -> boo
 /// octagon or predicate part (`None` for other data states, e.g. symbolic
 /// execution).
 pub fn reached_set(analysis: &engine::Analysis) -> Option<ReachedSet> {
-    let mut out = ReachedSet::default();
-    for (_, s) in analysis.reached() {
+    let mut out = ReachedSet { states: partition(analysis.reached())?, ..ReachedSet::default() };
+    for (block, states) in analysis.block_reached() {
+        out.blocks.push((block, partition(states.into_iter())?));
+    }
+    for e in &analysis.program().edges {
+        if let cfa::EdgeKind::Call { callee, .. } = e.kind {
+            out.callees.insert(e.source, callee);
+        }
+    }
+    Some(out)
+}
+
+/// Reached states by (location, call stack), their data parts.
+type Partition = BTreeMap<(NodeId, Vec<NodeId>), Vec<DataState>>;
+
+fn partition<'a>(
+    reached: impl Iterator<Item = (engine::trace::StateId, &'a engine::cpas::composite::CompositeState)>,
+) -> Option<Partition> {
+    let mut out = Partition::new();
+    for (_, s) in reached {
         let loc = *s.parts.first()?.as_any().downcast_ref::<NodeId>()?;
         let stack: Vec<NodeId> =
             s.parts.get(1)?.as_any().downcast_ref::<CallstackState>()?.frames.iter().map(|f| f.call_site).collect();
@@ -255,7 +291,7 @@ pub fn reached_set(analysis: &engine::Analysis) -> Option<ReachedSet> {
         } else {
             return None;
         };
-        out.states.entry((loc, stack)).or_default().push(data);
+        out.entry((loc, stack)).or_default().push(data);
     }
     Some(out)
 }

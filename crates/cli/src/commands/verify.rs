@@ -254,6 +254,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "steps": out.stats.steps,
             "refinements": out.stats.refinements,
             "solver_queries": out.stats.solver_queries,
+            "cache_hits": out.stats.cache_hits,
+            "cache_misses": out.stats.cache_misses,
+            "blocks_entered": out.stats.blocks_entered,
             "time_ms": out.time_ms as u64,
             "confirmed": out.confirmed,
             "inputs": out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
@@ -365,6 +368,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         println!("  infeasible branches:      {}", s.infeasible_branches);
         println!("  abstraction points:       {}", s.abstraction_points);
         println!("  pruned (not p-simple):    {}", s.pruned_not_simple);
+    }
+    if config.get_bool("cpa.bam.enabled") {
+        println!("  BAM cache hits / misses:  {} / {} ({} blocks entered)", s.cache_hits, s.cache_misses, s.blocks_entered);
     }
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);

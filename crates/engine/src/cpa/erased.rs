@@ -75,6 +75,10 @@ pub trait DynCpa: Send + Sync {
     fn solver_oracle(&self) -> Option<Arc<crate::solver::SolverOracle>>;
     /// See [`Cpa::var_range`].
     fn var_range(&self, state: &dyn DynState, var: cfa::VarId) -> Range;
+    /// See [`Cpa::reduce`].
+    fn reduce(&self, state: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState;
+    /// See [`Cpa::expand`].
+    fn expand(&self, entry: &dyn DynState, exit: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState;
     /// See [`Cpa::view`].
     fn view(&self, state: &dyn DynState) -> ComponentView;
     /// See [`Cpa::describe_precision`].
@@ -188,6 +192,13 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     }
     fn var_range(&self, state: &dyn DynState, var: cfa::VarId) -> Range {
         Cpa::var_range(self, down::<C::State>(Cpa::name(self), state), var)
+    }
+    fn reduce(&self, state: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState {
+        Arc::new(Cpa::reduce(self, down::<C::State>(Cpa::name(self), state), program, block))
+    }
+    fn expand(&self, entry: &dyn DynState, exit: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState {
+        let n = Cpa::name(self);
+        Arc::new(Cpa::expand(self, down::<C::State>(n, entry), down::<C::State>(n, exit), program, block))
     }
     fn view(&self, state: &dyn DynState) -> ComponentView {
         Cpa::view(self, down::<C::State>(Cpa::name(self), state))

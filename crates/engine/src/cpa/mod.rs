@@ -103,6 +103,24 @@ pub trait Cpa {
     fn var_range(&self, _state: &Self::State, _var: cfa::VarId) -> Range {
         Range::TOP
     }
+    /// Block-abstraction memoization (BAM, [`crate::algorithm`]'s block
+    /// runs): the state `state` at the entry of the block of function `block`
+    /// *reduced* to what the block can see, so that call sites whose states
+    /// agree on it share one cached block analysis. Contract: the block's
+    /// analysis from the reduced state, expanded again with
+    /// [`Cpa::expand`], over-approximates the block's effect on `state`.
+    /// The default keeps everything (no reduction; always sound).
+    fn reduce(&self, state: &Self::State, _program: &cfa::Program, _block: cfa::FuncId) -> Self::State {
+        state.clone()
+    }
+    /// BAM's *expand*: the block's exit state `exit` (computed from the
+    /// reduced entry) put back into the context of the unreduced block
+    /// entry state `entry` (what reduce dropped comes back from `entry`).
+    /// The default takes the exit state as it is (right when reduce keeps
+    /// everything).
+    fn expand(&self, _entry: &Self::State, exit: &Self::State, _program: &cfa::Program, _block: cfa::FuncId) -> Self::State {
+        exit.clone()
+    }
     /// A serializable picture of the state for the trace and the UI.
     fn view(&self, state: &Self::State) -> ComponentView;
     /// The whole state's view (one component per CPA of a composite).

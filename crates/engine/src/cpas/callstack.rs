@@ -111,6 +111,19 @@ impl Cpa for CallstackCpa {
         CallstackState::default()
     }
     fn initial_precision(&self, _entry: NodeId) {}
+    /// BAM: a block is analysed from an empty stack, so the same block
+    /// entered from different call sites (and depths) shares one analysis.
+    fn reduce(&self, _state: &CallstackState, _program: &cfa::Program, _block: FuncId) -> CallstackState {
+        CallstackState::default()
+    }
+    /// BAM: the caller's stack (with the block's own frame on top) under
+    /// whatever the block's exit state still has open (nothing at a block
+    /// exit).
+    fn expand(&self, entry: &CallstackState, exit: &CallstackState, _program: &cfa::Program, _block: FuncId) -> CallstackState {
+        let mut frames = entry.frames.clone();
+        frames.extend(exit.frames.iter().copied());
+        CallstackState { frames }
+    }
     fn call_stack(&self, state: &CallstackState) -> Option<Vec<NodeId>> {
         Some(state.frames.iter().map(|f| f.call_site).collect())
     }

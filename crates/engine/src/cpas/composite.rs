@@ -342,6 +342,23 @@ impl Cpa for CompositeAnalysis {
         })
     }
     /// The meet of what each component knows (each narrows the range).
+    /// Component-wise: each component reduces its own part.
+    fn reduce(&self, state: &CompositeState, program: &cfa::Program, block: cfa::FuncId) -> CompositeState {
+        let cpas = &self.cpa.inner.cpas;
+        CompositeState { parts: cpas.iter().enumerate().map(|(i, c)| c.reduce(&*state.parts[i], program, block)).collect() }
+    }
+    /// Component-wise: each component expands its own part.
+    fn expand(
+        &self,
+        entry: &CompositeState,
+        exit: &CompositeState,
+        program: &cfa::Program,
+        block: cfa::FuncId,
+    ) -> CompositeState {
+        let cpas = &self.cpa.inner.cpas;
+        let parts = cpas.iter().enumerate().map(|(i, c)| c.expand(&*entry.parts[i], &*exit.parts[i], program, block)).collect();
+        CompositeState { parts }
+    }
     fn var_range(&self, state: &CompositeState, var: cfa::VarId) -> crate::int_caveat::Range {
         self.cpa
             .inner

@@ -54,6 +54,12 @@ pub const PRESETS: &[(&str, &str)] = &[
     ("octagon-seq-widening-cegar", "restart algorithm: octagon widening with a check, then octagon CEGAR"),
     ("predicate", "predicate analysis with CEGAR: Boolean abstraction at loop heads, predicates from interpolants (Z3)"),
     ("predicate-cartesian", "predicate analysis with CEGAR: Cartesian abstraction at loop heads (Z3)"),
+    ("bam-value", "block-abstraction memoization over value analysis with CEGAR: each call's summary cached and reused"),
+    ("bam-predicate", "block-abstraction memoization over predicate analysis with CEGAR (Z3)"),
+    (
+        "bam-value-predicate",
+        "block-abstraction memoization with value and predicate analysis in parallel, CEGAR (SV-COMP'17, seed 001; Z3)",
+    ),
     ("symexec", "symbolic execution (SYMEX): stop^never, DFS — the ARG is the symbolic-execution tree (Z3)"),
     (
         "symexec-predabs",

@@ -408,6 +408,46 @@ impl Cpa for PredicateCpa {
     fn initial_precision(&self, _entry: NodeId) -> Arc<PredicatePrecision> {
         self.precision.clone()
     }
+    /// BAM: at an abstraction state (φ = true), ψ forgets the predicates
+    /// only about variables the block cannot see (the caller's; as
+    /// CPAchecker's BAM, a predicate relating the caller's and the block's
+    /// variables stays): each cube of the DNF drops those literals (∃ over
+    /// them, exact for a DNF). Inside
+    /// a block (φ ≠ true) ψ and φ stay. The saved versions of suspended
+    /// activations other than the block's own go, and so does the report
+    /// of how ψ was computed, so calls with the same reduced ψ share one
+    /// cache entry.
+    fn reduce(&self, state: &PredicateState, program: &Program, block: cfa::FuncId) -> PredicateState {
+        let mut path = (*state.path).clone();
+        let keep = path.frames.len().saturating_sub(1);
+        path.frames.drain(..keep);
+        let abstraction = if state.is_abstraction {
+            let visible = crate::cpas::value::block_variables(program, block);
+            Arc::new(project(&state.abstraction, &|p| !mentions_none(p, &visible)))
+        } else {
+            state.abstraction.clone()
+        };
+        PredicateState { abstraction, path: Arc::new(path), report: None, ..state.clone() }
+    }
+    /// BAM: the exit state's ψ and φ, ψ conjoined with what the entry's ψ
+    /// said about the caller's variables alone (the block cannot change
+    /// them; reduce dropped those literals), under the suspended
+    /// activations that reduce took away.
+    fn expand(&self, entry: &PredicateState, exit: &PredicateState, program: &Program, block: cfa::FuncId) -> PredicateState {
+        let mut path = (*exit.path).clone();
+        let outer = entry.path.frames.len().saturating_sub(1);
+        let mut frames = entry.path.frames[..outer].to_vec();
+        frames.append(&mut path.frames);
+        path.frames = frames;
+        let abstraction = if entry.is_abstraction {
+            let visible = crate::cpas::value::block_variables(program, block);
+            let caller = project(&entry.abstraction, &|p| mentions_none(p, &visible));
+            Arc::new(conjoin(&exit.abstraction, &caller))
+        } else {
+            exit.abstraction.clone()
+        };
+        PredicateState { abstraction, path: Arc::new(path), ..exit.clone() }
+    }
     fn solver_oracle(&self) -> Option<Arc<SolverOracle>> {
         Some(self.oracle.clone())
     }
@@ -495,4 +535,50 @@ pub fn show_region(program: &Program, r: &Region) -> String {
 /// when unambiguous is left to the page; here the qualified name).
 fn variable_label(program: &Program, v: cfa::VarId) -> String {
     program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_else(|| format!("v{}", v.0))
+}
+
+/// Whether no program variable of the predicate `p` is `visible` (and it
+/// has at least one: a constant predicate is kept by reduce instead).
+fn mentions_none(p: &Term, visible: &dyn Fn(cfa::VarId) -> bool) -> bool {
+    let vars = p.vars();
+    !vars.is_empty() && vars.keys().all(|n| parse_var_name(n).is_some_and(|v| !visible(v)))
+}
+
+/// The region with only the literals whose predicates `keep` accepts (the
+/// others existentially quantified: dropped from every cube).
+fn project(r: &Region, keep: &dyn Fn(&Term) -> bool) -> Region {
+    let mut cubes: Vec<Vec<abstraction::Literal>> =
+        r.cubes.iter().map(|c| c.iter().filter(|(p, _)| keep(p)).cloned().collect()).collect();
+    cubes.sort();
+    cubes.dedup();
+    if cubes.iter().any(Vec::is_empty) {
+        return Region::top();
+    }
+    Region { cubes }
+}
+
+/// The conjunction of two regions (the cubes' pairwise unions, without
+/// the contradictory ones).
+fn conjoin(a: &Region, b: &Region) -> Region {
+    if b.is_true() {
+        return a.clone();
+    }
+    let mut cubes = Vec::new();
+    for x in &a.cubes {
+        'pair: for y in &b.cubes {
+            let mut cube = x.clone();
+            for (p, pos) in y {
+                match cube.iter().find(|(q, _)| q == p) {
+                    Some((_, v)) if v != pos => continue 'pair,
+                    Some(_) => {}
+                    None => cube.push((p.clone(), *pos)),
+                }
+            }
+            cube.sort();
+            cubes.push(cube);
+        }
+    }
+    cubes.sort();
+    cubes.dedup();
+    Region { cubes }
 }

@@ -1,0 +1,232 @@
+//! Block-abstraction memoization (presets `bam-value`, `bam-predicate`,
+//! `bam-value-predicate`) through `engine::cegar::build_verifier` with the
+//! native z3: exact cache hit/miss counts on hand-computed programs, what
+//! the cache saves against `predicate` (states created, solver queries:
+//! counts, never time), the cache emptied after a refinement, error paths
+//! through a reused block that are real CFA paths and confirmed FALSE, and
+//! recursion (a call of an open block is an ordinary call inside it).
+
+use engine::cegar::build_verifier;
+use engine::trace::Event;
+use engine::view::{Snapshot, Statistics};
+use engine::{Config, Stepper, Verdict};
+use std::sync::Arc;
+
+struct Outcome {
+    verdict: Verdict,
+    reason: String,
+    confirmed: Option<bool>,
+    path: Vec<cfa::EdgeId>,
+    stats: Statistics,
+    events: Vec<Event>,
+    program: Arc<cfa::Program>,
+}
+
+fn run(src: &str, preset: &str) -> Outcome {
+    let program = Arc::new(cfa::from_source(src).expect("the test program parses"));
+    let mut config = Config::preset(preset).unwrap();
+    config.set("limits.steps", "20000").unwrap();
+    let mut v = build_verifier(program.clone(), &config, false).unwrap();
+    let events = v.run();
+    let (verdict, reason) = v.outcome().expect("the run finished");
+    let path = v.error_path().map(|p| p.to_vec()).unwrap_or_default();
+    Outcome {
+        verdict,
+        reason: reason.to_string(),
+        confirmed: v.confirmed(),
+        path,
+        stats: Statistics::of(&events),
+        events,
+        program,
+    }
+}
+
+const FIVE: &str = include_str!("programs/bam/five.c");
+const LOOP5: &str = include_str!("programs/bam/loop5.c");
+const REUSED_BUG: &str = include_str!("programs/bam/reused_bug.c");
+const RECURSIVE: &str = include_str!("programs/bam/recursive.c");
+const RECURSIVE_BUG: &str = include_str!("programs/bam/recursive_bug.c");
+
+/// The events of each CEGAR iteration.
+fn iterations(events: &[Event]) -> Vec<&[Event]> {
+    events.split(|e| matches!(e, Event::Restart { .. })).collect()
+}
+
+/// `count(3)` from five call sites: the call edge assigns n = 3 and reduce
+/// drops main's variables, so in every CEGAR iteration every call enters
+/// `count` with the same reduced state and precision: the first call
+/// misses and the other four hit; `count` is analysed once per iteration.
+#[test]
+fn five_equal_calls_one_miss_four_hits() {
+    let o = run(LOOP5, "bam-value-predicate");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    let its = iterations(&o.events);
+    assert_eq!(its.len() as u64, o.stats.refinements + 1);
+    for (i, it) in its.iter().enumerate() {
+        let s = Statistics::of(it);
+        assert_eq!((s.cache_misses, s.cache_hits, s.blocks_entered), (1, 4, 1), "iteration {}", i + 1);
+    }
+    let last = its.last().unwrap();
+    let snap = Snapshot::of(last);
+    assert_eq!(snap.blocks.cache.len(), 1);
+    assert_eq!(snap.blocks.cache[0].block, "count");
+    assert_eq!(snap.blocks.cache[0].hits, 4);
+    assert_eq!(snap.blocks.calls.iter().filter(|c| c.hit).count(), 4);
+    assert!(snap.blocks.open.is_empty(), "every block was closed");
+    // Every hit expanded the one exit state into its caller's context.
+    assert!(snap.blocks.calls.iter().all(|c| c.successors.len() == 1));
+}
+
+/// The same program under `predicate` (no cache): the loop of `count` is
+/// analysed at every call. Printed figures: `cargo test -p engine --test bam
+/// -- --nocapture`.
+#[test]
+fn the_cache_saves_states_and_queries_against_predicate() {
+    let bam = run(LOOP5, "bam-value-predicate");
+    let plain = run(LOOP5, "predicate");
+    assert_eq!(plain.verdict, Verdict::True, "{}", plain.reason);
+    println!(
+        "loop5.c: bam-value-predicate {} states, {} queries; predicate {} states, {} queries (ratios {:.3}, {:.3})",
+        bam.stats.created,
+        bam.stats.solver_queries,
+        plain.stats.created,
+        plain.stats.solver_queries,
+        bam.stats.created as f64 / plain.stats.created as f64,
+        bam.stats.solver_queries as f64 / plain.stats.solver_queries.max(1) as f64
+    );
+    assert!(bam.stats.created < plain.stats.created);
+    assert!(bam.stats.solver_queries < plain.stats.solver_queries);
+}
+
+/// Value ∥ predicate: every error path is checked twice, one
+/// `Counterexample` per analysis, the value analysis' first. Here explicit
+/// values never refute a path (n is an input), so each refinement is the
+/// predicate analysis' (predicate interpolation) after the path formula
+/// found the path infeasible.
+#[test]
+fn two_counterexample_checks_and_the_analysis_that_refutes_refines() {
+    let o = run(include_str!("programs/bam/needs_predicates.c"), "bam-value-predicate");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    assert!(o.stats.refinements > 0);
+    let checks: Vec<&Event> = o.events.iter().filter(|e| matches!(e, Event::Counterexample { .. })).collect();
+    assert_eq!(checks.len() % 2, 0);
+    for pair in checks.chunks(2) {
+        let (Event::Counterexample { check: first, feasible: f1, .. }, Event::Counterexample { check: second, .. }) =
+            (pair[0], pair[1])
+        else {
+            unreachable!()
+        };
+        assert_eq!(first, "explicit values (value analysis)");
+        assert_eq!(*f1, None, "explicit values cannot refute a path over an input");
+        assert_ne!(second, first);
+    }
+    for e in &o.events {
+        if let Event::Refinement { refiner, .. } = e {
+            assert!(refiner.starts_with("predicate interpolation"), "{refiner}");
+        }
+    }
+    // five.c: explicit values refute the path; the value analysis refines
+    // its own precision (no path formula asked).
+    let o = run(FIVE, "bam-value-predicate");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    let kinds: Vec<String> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Counterexample { check, feasible, .. } => Some(format!("check {check} {feasible:?}")),
+            Event::Refinement { refiner, .. } => Some(format!("refinement {refiner}")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(kinds.len(), 2, "{kinds:?}");
+    assert_eq!(kinds[0], "check explicit values (value analysis) Some(false)");
+    assert!(kinds[1].starts_with("refinement") && !kinds[1].contains("predicate"), "{kinds:?}");
+}
+
+/// Value analysis with CEGAR (empty precision): `inc(a)` enters `inc` with
+/// x unknown (a is not tracked), `inc(0)` with x = 0 — two cache entries,
+/// the last three calls hit the second: 2 misses, 3 hits per iteration.
+/// The error path is refuted by value interpolation; the refinement changes
+/// the precision at locations of `inc` and `main`, the cache is emptied
+/// (2 entries) and the second iteration has the same 2 misses and 3 hits.
+#[test]
+fn value_cegar_counts_and_the_cache_emptied_after_a_refinement() {
+    let o = run(FIVE, "bam-value");
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    assert_eq!(o.stats.refinements, 1);
+    assert_eq!((o.stats.cache_misses, o.stats.cache_hits), (4, 6));
+    let invalidated: Vec<(&Vec<String>, u32)> = o
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CacheInvalidated { blocks, entries } => Some((blocks, *entries)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(invalidated.len(), 1);
+    assert_eq!(invalidated[0].1, 2);
+    assert!(invalidated[0].0.contains(&"inc".to_string()), "{:?}", invalidated[0].0);
+    // The invalidation comes between the refinement and the restart.
+    let pos = |k: &str| o.events.iter().position(|e| e.kind() == k).unwrap();
+    assert!(pos("refinement") < pos("cache_invalidated") && pos("cache_invalidated") < pos("restart"));
+    assert_eq!(o.stats.cache_invalidated, 2);
+}
+
+/// The edges of a path follow each other in the CFA.
+fn assert_cfa_path(o: &Outcome) {
+    assert!(!o.path.is_empty());
+    for w in o.path.windows(2) {
+        let (a, b) = (o.program.edge(w[0]), o.program.edge(w[1]));
+        assert_eq!(a.target, b.source, "edges {} and {} do not connect", a.id.0, b.id.0);
+    }
+}
+
+/// The error comes after the second call of `next`, which reuses the first
+/// call's summary: the error path must still run through `next`'s body
+/// twice (reconstructed through the cached block) and be confirmed.
+#[test]
+fn an_error_path_through_a_reused_block_is_a_real_path_and_confirmed() {
+    for preset in ["bam-value", "bam-predicate", "bam-value-predicate"] {
+        let o = run(REUSED_BUG, preset);
+        assert_eq!(o.verdict, Verdict::False, "{preset}: {}", o.reason);
+        assert_eq!(o.confirmed, Some(true), "{preset}");
+        assert_eq!((o.stats.cache_misses, o.stats.cache_hits), (1, 1), "{preset}");
+        assert_cfa_path(&o);
+        let next = o.program.functions.iter().find(|f| f.name == "next").unwrap();
+        let returns = o.path.iter().filter(|e| o.program.edge(**e).source == next.exit).count();
+        assert_eq!(returns, 2, "{preset}: the path leaves `next` twice");
+    }
+}
+
+/// A recursive call is an ordinary call inside the open block: the safe
+/// program is never TRUE wrongly, the buggy one is found and confirmed.
+#[test]
+fn recursion_inside_a_block_is_sound() {
+    for preset in ["bam-value", "bam-predicate", "bam-value-predicate"] {
+        let safe = run(RECURSIVE, preset);
+        let bug = run(RECURSIVE_BUG, preset);
+        assert_ne!(bug.verdict, Verdict::True, "{preset}: a wrong TRUE ({})", bug.reason);
+        if bug.verdict == Verdict::False {
+            assert_eq!(bug.confirmed, Some(true), "{preset}");
+            assert_cfa_path(&bug);
+        }
+        assert_ne!(safe.verdict, Verdict::False, "{preset}: {}", safe.reason);
+    }
+    assert_eq!(run(RECURSIVE, "bam-value-predicate").verdict, Verdict::True);
+    assert_eq!(run(RECURSIVE_BUG, "bam-value-predicate").verdict, Verdict::False);
+}
+
+/// A TRUE under mathematical integers names the first operation whose C
+/// result could differ — here inside a block (`x + x` of `twice`, reached
+/// only in the block analysis' reached set), which the caveat must see.
+#[test]
+fn the_integer_model_caveat_looks_into_blocks() {
+    let program = Arc::new(cfa::from_source(include_str!("programs/bam/overflow.c")).unwrap());
+    let mut config = Config::preset("bam-value-predicate").unwrap();
+    config.set("analysis.intModel", "MATH").unwrap();
+    let mut v = build_verifier(program, &config, false).unwrap();
+    v.run();
+    assert_eq!(v.outcome().unwrap().0, Verdict::True);
+    let caveat = v.int_model_caveat().expect("a caveat for `x + x`");
+    assert_eq!((caveat.line, caveat.operation.as_str()), (4, "x + x"));
+}
