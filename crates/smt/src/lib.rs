@@ -30,7 +30,7 @@ pub mod script;
 pub mod term;
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use backend::Z3Process;
+pub use backend::{solver_totals, SolverTotals, Z3Process};
 pub use backend::{RecordedBackend, SolverBackend, SolverError};
 pub use encode::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, MapEnv, Theory};
 pub use parse::parse_term;

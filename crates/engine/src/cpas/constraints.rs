@@ -36,7 +36,7 @@ use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 /// A Constraints state: the path constraints (in the order they were
@@ -181,20 +181,28 @@ impl TransferRelation for ConstraintsCpa {
         // What the SymbolicValue step along `edge` assumed (recomputed from
         // the predecessor's memory, which this state kept).
         let (_, info) = self.semantics.step(&state.memory, edge)?;
+        // Hash sets, not `Vec::contains`: a loop unrolled symbolically
+        // keeps thousands of constraints, and a linear search per
+        // constraint made every step quadratic in them (the whole run cubic).
         let mut constraints: Vec<Term> = Vec::with_capacity(state.constraints.len() + info.added.len());
+        let mut seen: HashSet<Term> = HashSet::with_capacity(state.constraints.len() + info.added.len());
         let mut new_ids: BTreeSet<Arc<str>> = BTreeSet::new();
-        let old: BTreeSet<&Term> = state.constraints.iter().collect();
-        for c in state.constraints.iter().chain(info.added.iter()) {
+        let old: HashSet<&Term> = if info.definite.is_empty() { HashSet::new() } else { state.constraints.iter().collect() };
+        for (i, c) in state.constraints.iter().chain(info.added.iter()).enumerate() {
             let c2 = apply_definite(c, &info.definite);
             match c2.as_value() {
                 Some(Value::Bool(true)) => continue,
                 Some(_) => return None, // a constraint became false
                 None => {}
             }
-            if constraints.contains(&c2) {
+            if !seen.insert(c2.clone()) {
                 continue;
             }
-            if !old.contains(&c2) {
+            // Without definite values the old constraints are unchanged
+            // and distinct (a state's set has no duplicates): only the
+            // added ones can be new.
+            let is_old = if info.definite.is_empty() { i < state.constraints.len() } else { old.contains(&c2) };
+            if !is_old {
                 new_ids.extend(idents(&c2));
             }
             constraints.push(c2);
