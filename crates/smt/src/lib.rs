@@ -36,5 +36,5 @@ pub use encode::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding
 pub use parse::parse_term;
 pub use qe::{parse_qe_answer, Elimination, QeAnswer};
 pub use response::{parse_response, Response, Status};
-pub use script::Query;
+pub use script::{canonical_script, CanonicalScript, Query};
 pub use term::{Node, Op, Sort, Term, Value};
