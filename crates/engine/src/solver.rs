@@ -83,7 +83,8 @@ impl Ask {
 
 /// The first line of a cached answer's script in the trace: the query was
 /// answered from an earlier one without asking the solver.
-pub const CACHED_NOTE: &str = "; answered without the solver: the same query as an earlier one of this run, up to renaming its symbols";
+pub const CACHED_NOTE: &str =
+    "; answered without the solver: the same query as an earlier one of this run, up to renaming its symbols";
 
 /// An answer kept by canonical form: the response and the answered
 /// script's own names of the canonical symbols.

@@ -109,20 +109,14 @@ mod native {
     impl SolverTotals {
         /// The totals since `earlier` (a reading taken before).
         pub fn since(self, earlier: SolverTotals) -> SolverTotals {
-            SolverTotals {
-                scripts: self.scripts.saturating_sub(earlier.scripts),
-                time: self.time.saturating_sub(earlier.time),
-            }
+            SolverTotals { scripts: self.scripts.saturating_sub(earlier.scripts), time: self.time.saturating_sub(earlier.time) }
         }
     }
 
     /// The process-wide [`SolverTotals`] so far (take two readings and
     /// [`SolverTotals::since`] to time one run).
     pub fn solver_totals() -> SolverTotals {
-        SolverTotals {
-            scripts: SCRIPTS.load(Ordering::Relaxed),
-            time: Duration::from_nanos(NANOS.load(Ordering::Relaxed)),
-        }
+        SolverTotals { scripts: SCRIPTS.load(Ordering::Relaxed), time: Duration::from_nanos(NANOS.load(Ordering::Relaxed)) }
     }
 
     fn count_script(took: Duration) {

@@ -265,7 +265,10 @@ mod tests {
             Term::lt(Term::add(Term::var("b!4", Sort::Int), Term::var("a!3", Sort::Int)), Term::int(10)),
             Term::le(Term::int(0), Term::var("a!3", Sort::Int)),
         ]);
-        assert_ne!(canonical_script(&swapped.to_smtlib()).unwrap().key, canonical_script(&query("a!3", "b!4", 0, false).to_smtlib()).unwrap().key);
+        assert_ne!(
+            canonical_script(&swapped.to_smtlib()).unwrap().key,
+            canonical_script(&query("a!3", "b!4", 0, false).to_smtlib()).unwrap().key
+        );
         // Sorts count.
         let bv = Query::new(vec![Term::eq(Term::var("a!3", Sort::Bv(32)), Term::var("b!4", Sort::Bv(32)))]);
         let bv8 = Query::new(vec![Term::eq(Term::var("a!3", Sort::Bv(8)), Term::var("b!4", Sort::Bv(8)))]);

@@ -188,7 +188,9 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         if !a.json {
             print_totals(&totals, &runs);
         }
-        report.push(json!({ "configuration": name, "totals": totals, "tasks": runs.iter().map(TaskRun::json).collect::<Vec<_>>() }));
+        report.push(
+            json!({ "configuration": name, "totals": totals, "tasks": runs.iter().map(TaskRun::json).collect::<Vec<_>>() }),
+        );
     }
     if a.json {
         let doc = json!({ "folder": dir, "configurations": report });
@@ -222,10 +224,7 @@ fn print_totals(t: &serde_json::Value, runs: &[TaskRun]) {
     let mut heavy: Vec<&TaskRun> = runs.iter().collect();
     heavy.sort_by(|x, y| y.wall.cmp(&x.wall));
     let total = f("wall_ms").max(1e-9);
-    let top: Vec<String> = heavy
-        .iter()
-        .take(5)
-        .map(|r| format!("{} {:.0} %", r.task, 100.0 * r.wall.as_secs_f64() * 1e3 / total))
-        .collect();
+    let top: Vec<String> =
+        heavy.iter().take(5).map(|r| format!("{} {:.0} %", r.task, 100.0 * r.wall.as_secs_f64() * 1e3 / total)).collect();
     println!("       heaviest: {}\n", top.join(", "));
 }

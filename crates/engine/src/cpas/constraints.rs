@@ -238,8 +238,7 @@ impl TransferRelation for ConstraintsCpa {
         }
         // Ask about the part connected to the new constraints.
         let keep = connected_mask(&ids, &new_ids);
-        let mut relevant: Vec<Term> =
-            next.constraints.iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c.clone()).collect();
+        let mut relevant: Vec<Term> = next.constraints.iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c.clone()).collect();
         if relevant.is_empty() {
             return Some(next);
         }
