@@ -25,7 +25,7 @@ struct Atom {
 fn atom(t: &Atom, v: &[Term], bv: bool) -> Term {
     let (x, y) = (v[t.a].clone(), v[t.b].clone());
     if bv {
-        let k = Term::bv((t.k as u128) & 0xff, 8);
+        let k = Term::bv(i128::from(t.k), 8);
         let app = Term::app;
         match t.kind % 4 {
             0 => app(Op::BvUlt, vec![app(Op::BvAdd, vec![x, k]), y]),
