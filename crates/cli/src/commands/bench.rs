@@ -222,7 +222,7 @@ fn print_totals(t: &serde_json::Value, runs: &[TaskRun]) {
         u("solver_scripts")
     );
     let mut heavy: Vec<&TaskRun> = runs.iter().collect();
-    heavy.sort_by(|x, y| y.wall.cmp(&x.wall));
+    heavy.sort_by_key(|r| std::cmp::Reverse(r.wall));
     let total = f("wall_ms").max(1e-9);
     let top: Vec<String> =
         heavy.iter().take(5).map(|r| format!("{} {:.0} %", r.task, 100.0 * r.wall.as_secs_f64() * 1e3 / total)).collect();
