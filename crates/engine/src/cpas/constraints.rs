@@ -136,10 +136,15 @@ pub fn full_query(state: &crate::cpas::composite::CompositeState) -> Option<Quer
     Some(ConstraintsCpa::query(&part.constraints))
 }
 
-/// The most constraints one satisfiability query asks about (see
-/// `strengthen`): long loops unrolled symbolically would otherwise ask
+/// The most constraints one satisfiability query asks about, up to
+/// `WINDOW_STEP - 1` more (see `strengthen`): long loops unrolled symbolically would otherwise ask
 /// ever larger queries, each costing more than the last.
 pub const MAX_QUERY_CONSTRAINTS: usize = 16;
+
+/// How far the window of newest constraints moves at once (see
+/// `strengthen`): a query asks at most `MAX_QUERY_CONSTRAINTS +
+/// WINDOW_STEP - 1` constraints.
+const WINDOW_STEP: usize = 8;
 
 /// The symbolic identifiers of `t`, each once, in order of first occurrence.
 fn idents(t: &Term) -> Vec<Arc<str>> {
@@ -252,9 +257,15 @@ impl TransferRelation for ConstraintsCpa {
             // Ask about a window: the oldest constraints (input ranges,
             // the first branches) and the newest (this edge's). Only `unsat`
             // prunes, and a subset that is unsat makes the whole set unsat,
-            // so this loses precision, never soundness.
+            // so this loses precision, never soundness. The newest part
+            // starts at a multiple of `WINDOW_STEP` (so it holds between
+            // 12 and 12 + WINDOW_STEP - 1 constraints): consecutive queries
+            // along a path then share all but their last constraints, which
+            // the incremental z3 process keeps (with what it learnt about
+            // them) instead of popping and re-asserting the whole window.
             let keep_old = MAX_QUERY_CONSTRAINTS / 4;
-            let cut = relevant.len() - (MAX_QUERY_CONSTRAINTS - keep_old);
+            let newest = MAX_QUERY_CONSTRAINTS - keep_old;
+            let cut = keep_old + (relevant.len() - keep_old - newest) / WINDOW_STEP * WINDOW_STEP;
             relevant.drain(keep_old..cut);
         }
         let mut query = ConstraintsCpa::query(&relevant);
