@@ -18,6 +18,8 @@ usage:
   cpaplay verify FILE.c|TASK.yml [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--check-path] [--witness OUT.yml] [--data-model ILP32] [--json]
   cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
   cpaplay table DIR (MANIFEST.tsv or *.yml task files) [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
+  cpaplay bench DIR --config NAME,NAME... [--int-model math|c] [--max-steps N] [--only TEXT] [--json]
+                                     time, steps/s, solver queries and z3 time per task and configuration
   cpaplay table31 [--bounds 10,100,1000] [--card]   the octagon thesis's Table 3.1 next to ours (Markdown)
   cpaplay exercise check DIR          validate an exercise set against its solutions.toml
   cpaplay grade DIR ANSWERS.json...   re-grade students' answers files; CSV student,exercise,points
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
         "verify" => commands::verify::run(rest),
         "trace" => commands::trace::run(rest),
         "table" => commands::table::run(rest),
+        "bench" => commands::bench::run(rest),
         "table31" => commands::table31::run(rest),
         "exercise" => commands::exercise::run(rest),
         "grade" => commands::grade::run(rest),

@@ -756,9 +756,18 @@ impl<C: Cpa> Reachability<C> {
                 let precision = rec.precision.clone();
                 let result = self.cpa.transfer_relation().successors(&rec.state, &edge, &precision);
                 if let Some(script) = self.oracle.as_ref().and_then(|o| o.take_pending()) {
+                    if let Some(o) = &self.oracle {
+                        o.discard_cached();
+                    }
                     let query = SolverQuery { id: self.queries, smtlib: script };
                     self.phase = Phase::AwaitSolver { popped, edges, next, query };
                     return;
+                }
+                // Queries the oracle answered from its canonical cache are
+                // in the trace like the solver's (see `crate::solver`).
+                for (smtlib, answer) in self.oracle.as_ref().map(|o| o.take_cached()).unwrap_or_default() {
+                    self.emit(Event::SolverQuery { id: self.queries, smtlib, answer });
+                    self.queries += 1;
                 }
                 let pruned = self.cpa.take_prune_report();
                 let succ_states = match result {

@@ -29,12 +29,25 @@
 //! event, a run is a deterministic function of program, configuration and
 //! solver answers: replaying the recorded answers replays the trace.
 //!
+//! Beyond the exact text, answers are also kept by the script's canonical
+//! form ([`smt::canonical_script`]: its symbols renamed in order of first
+//! use). A script that is new as text but the same query as an answered
+//! one up to renaming — a loop unrolled symbolically asks the same
+//! question about each iteration's fresh input — is answered from there,
+//! without the solver: its status, and its model renamed to its own
+//! symbols. Only `sat` and `unsat` answers are reused (a logically
+//! identical query has the same answer; an `unknown` might not repeat).
+//! Such an answer is still one [`crate::trace::Event::SolverQuery`] of the
+//! trace, its script led by the comment [`CACHED_NOTE`]: the algorithm
+//! takes them with [`SolverOracle::take_cached`] after each transfer it
+//! keeps (and drops them with a transfer it redoes).
+//!
 //! An `unknown` answer (timeout, missing solver, garbage output) is treated
 //! by the CPAs as "maybe satisfiable" — sound, only less precise — and the
 //! verdict's reason says how many queries ended that way and why.
 
-use smt::{Response, Status};
-use std::collections::{BTreeMap, BTreeSet};
+use smt::{canonical_script, Response, Status};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A query the algorithm is parked on: the SMT-LIB2 script to run.
@@ -68,9 +81,27 @@ impl Ask {
     }
 }
 
+/// The first line of a cached answer's script in the trace: the query was
+/// answered from an earlier one without asking the solver.
+pub const CACHED_NOTE: &str =
+    "; answered without the solver: the same query as an earlier one of this run, up to renaming its symbols";
+
+/// An answer kept by canonical form: the response and the answered
+/// script's own names of the canonical symbols.
+#[derive(Debug)]
+struct CanonicalAnswer {
+    response: Arc<Response>,
+    names: Vec<String>,
+}
+
 #[derive(Debug, Default)]
 struct Inner {
     answers: BTreeMap<String, Arc<Response>>,
+    canonical: HashMap<String, CanonicalAnswer>,
+    /// Answers from `canonical` since the last transfer: (script with
+    /// [`CACHED_NOTE`], status).
+    cached: Vec<(String, String)>,
+    cache_hits: u64,
     pending: Option<String>,
     unknown: u32,
     unknown_reasons: BTreeSet<String>,
@@ -106,6 +137,15 @@ impl SolverOracle {
         if let Some(r) = g.answers.get(script) {
             return Ask::Answer(r.clone());
         }
+        if let Some(c) = canonical_script(script) {
+            if let Some(known) = g.canonical.get(&c.key) {
+                let response = Arc::new(renamed(&known.response, &known.names, &c.names));
+                let status = response.status().as_str().to_string();
+                g.cached.push((format!("{CACHED_NOTE}\n{script}"), status));
+                g.cache_hits += 1;
+                return Ask::Answer(response);
+            }
+        }
         if g.pending.is_none() {
             g.pending = Some(script.to_string());
         }
@@ -131,8 +171,30 @@ impl SolverOracle {
             g.unknown_reasons.insert(reason);
         }
         let r = Arc::new(response);
+        if matches!(r.status(), Status::Sat | Status::Unsat) {
+            if let Some(c) = canonical_script(script) {
+                g.canonical.entry(c.key).or_insert(CanonicalAnswer { response: r.clone(), names: c.names });
+            }
+        }
         g.answers.insert(script.to_string(), r.clone());
         r
+    }
+
+    /// Takes the answers given from the canonical cache since the last
+    /// call (script led by [`CACHED_NOTE`], status), for the trace.
+    pub fn take_cached(&self) -> Vec<(String, String)> {
+        std::mem::take(&mut self.lock().cached)
+    }
+
+    /// Forgets the cached answers of a transfer that will be redone (it
+    /// asks them again).
+    pub fn discard_cached(&self) {
+        self.lock().cached.clear();
+    }
+
+    /// How many asks the canonical cache answered (each without a solver).
+    pub fn cache_hits(&self) -> u64 {
+        self.lock().cache_hits
     }
 
     /// The recorded answer to `script`, if any.
@@ -174,5 +236,16 @@ impl SolverOracle {
             ));
         }
         out
+    }
+}
+
+/// `response` with its model's symbols renamed from `from[i]` to `to[i]`
+/// (the canonical symbol `@i` of two scripts with one canonical form).
+fn renamed(response: &Response, from: &[String], to: &[String]) -> Response {
+    let map: HashMap<&str, &str> = from.iter().map(String::as_str).zip(to.iter().map(String::as_str)).collect();
+    Response {
+        status: response.status,
+        model: response.model.iter().filter_map(|(k, v)| map.get(k.as_str()).map(|n| (n.to_string(), *v))).collect(),
+        errors: response.errors.clone(),
     }
 }

@@ -77,7 +77,7 @@ impl SolverBackend for RecordedBackend {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use native::Z3Process;
+pub use native::{solver_totals, SolverTotals, Z3Process};
 
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
@@ -85,10 +85,44 @@ mod native {
     use std::io::{BufRead, BufReader, Write};
     use std::path::PathBuf;
     use std::process::{Child, ChildStdin, Command, Stdio};
+    use std::sync::atomic::{AtomicU64, Ordering};
     use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
     use std::time::{Duration, Instant};
 
     const DONE: &str = "@@cpaplay-done@@";
+
+    static SCRIPTS: AtomicU64 = AtomicU64::new(0);
+    static NANOS: AtomicU64 = AtomicU64::new(0);
+
+    /// How many scripts every [`Z3Process`] of this process has run, and the
+    /// wall-clock time spent waiting for their answers: what a benchmark
+    /// (`cpaplay bench`) reports as the solver's share of an analysis,
+    /// whichever part of the engine asked.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub struct SolverTotals {
+        /// Scripts sent to a `z3` process (its answers, errors included).
+        pub scripts: u64,
+        /// Time from sending a script to reading its whole answer.
+        pub time: Duration,
+    }
+
+    impl SolverTotals {
+        /// The totals since `earlier` (a reading taken before).
+        pub fn since(self, earlier: SolverTotals) -> SolverTotals {
+            SolverTotals { scripts: self.scripts.saturating_sub(earlier.scripts), time: self.time.saturating_sub(earlier.time) }
+        }
+    }
+
+    /// The process-wide [`SolverTotals`] so far (take two readings and
+    /// [`SolverTotals::since`] to time one run).
+    pub fn solver_totals() -> SolverTotals {
+        SolverTotals { scripts: SCRIPTS.load(Ordering::Relaxed), time: Duration::from_nanos(NANOS.load(Ordering::Relaxed)) }
+    }
+
+    fn count_script(took: Duration) {
+        SCRIPTS.fetch_add(1, Ordering::Relaxed);
+        NANOS.fetch_add(took.as_nanos().min(u64::MAX as u128) as u64, Ordering::Relaxed);
+    }
 
     struct Running {
         child: Child,
@@ -322,7 +356,10 @@ mod native {
                     format!("(reset)\n(set-option :timeout {ms})\n{script}\n")
                 }
             };
-            match self.exchange(&format!("{input}(echo \"{DONE}\")\n")) {
+            let started = Instant::now();
+            let result = self.exchange(&format!("{input}(echo \"{DONE}\")\n"));
+            count_script(started.elapsed());
+            match result {
                 Ok(out) => Ok(out),
                 Err(e) => {
                     // A process that timed out or died is not reused.

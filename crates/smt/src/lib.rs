@@ -30,11 +30,11 @@ pub mod script;
 pub mod term;
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use backend::Z3Process;
+pub use backend::{solver_totals, SolverTotals, Z3Process};
 pub use backend::{RecordedBackend, SolverBackend, SolverError};
 pub use encode::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, MapEnv, Theory};
 pub use parse::parse_term;
 pub use qe::{parse_qe_answer, Elimination, QeAnswer};
 pub use response::{parse_response, Response, Status};
-pub use script::Query;
+pub use script::{canonical_script, CanonicalScript, Query};
 pub use term::{Node, Op, Sort, Term, Value};

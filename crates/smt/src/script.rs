@@ -114,6 +114,112 @@ impl Query {
     }
 }
 
+/// A script's text with its declared symbols renamed canonically: two
+/// scripts with the same [`CanonicalScript::key`] are the same query up to
+/// a bijective renaming of their free symbols (same sorts, same asserts in
+/// the same order, same logic and commands), so they are equisatisfiable
+/// and a model of one is a model of the other through the renaming. What a
+/// solver oracle can cache answers by, beyond the exact text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CanonicalScript {
+    /// The script without comments, each declared symbol written `@i` in
+    /// order of its first use in the asserts, declarations sorted by `i`.
+    pub key: String,
+    /// The script's own name of each canonical symbol: `names[i]` is `@i`.
+    pub names: Vec<String>,
+}
+
+/// SMT-LIB tokens: parentheses, `|quoted symbols|` and other atoms.
+fn tokens(line: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = line.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'(' | b')' => {
+                out.push(&line[i..i + 1]);
+                i += 1;
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            b'|' => {
+                let end = line[i + 1..].find('|').map(|j| i + j + 2).unwrap_or(b.len());
+                out.push(&line[i..end]);
+                i = end;
+            }
+            _ => {
+                let start = i;
+                while i < b.len() && !matches!(b[i], b'(' | b')' | b'|') && !b[i].is_ascii_whitespace() {
+                    i += 1;
+                }
+                out.push(&line[start..i]);
+            }
+        }
+    }
+    out
+}
+
+/// The canonical form of a script in the shape [`Query::to_smtlib`] prints
+/// (comments, `set-option`, `set-logic`, `declare-fun` of constants,
+/// `assert`, `check-sat`, `get-model`); `None` for any other script, which
+/// is then only ever matched by its exact text.
+pub fn canonical_script(script: &str) -> Option<CanonicalScript> {
+    let mut decls: Vec<(&str, String)> = Vec::new();
+    let mut body: Vec<&str> = Vec::new();
+    for line in script.lines() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with(';') {
+            continue;
+        }
+        if let Some(rest) = l.strip_prefix("(declare-fun ") {
+            let t = tokens(rest);
+            // NAME ( ) SORT... )
+            if t.len() < 4 || t[1] != "(" || t[2] != ")" {
+                return None;
+            }
+            decls.push((t[0], t[3..].join(" ")));
+        } else if l.starts_with("(assert ")
+            || l.starts_with("(set-logic ")
+            || l.starts_with("(set-option ")
+            || l == "(check-sat)"
+            || l == "(get-model)"
+        {
+            body.push(l);
+        } else {
+            return None;
+        }
+    }
+    let declared: std::collections::HashMap<&str, &str> = decls.iter().map(|(n, s)| (*n, s.as_str())).collect();
+    if declared.len() != decls.len() {
+        return None;
+    }
+    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut names: Vec<String> = Vec::new();
+    let mut text = String::new();
+    for l in &body {
+        for t in tokens(l) {
+            if declared.contains_key(t) {
+                let i = *index.entry(t).or_insert_with(|| {
+                    names.push(t.to_string());
+                    names.len() - 1
+                });
+                let _ = write!(text, "@{i} ");
+            } else {
+                text.push_str(t);
+                text.push(' ');
+            }
+        }
+        text.push('\n');
+    }
+    let mut key = String::new();
+    for (i, n) in names.iter().enumerate() {
+        let _ = writeln!(key, "(declare @{i} {})", declared[n.as_str()]);
+    }
+    // Declared but unused symbols change nothing (their count does not
+    // matter either: each may take any value).
+    key.push_str(&text);
+    Some(CanonicalScript { key, names })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +235,46 @@ mod tests {
         let y = Term::var("y", Sort::Int);
         let q = Query::new(vec![Term::eq(Term::mul(Term::var("x", Sort::Int), y), Term::int(6))]);
         assert_eq!(q.logic(), "QF_NIA");
+    }
+
+    fn query(a: &str, b: &str, lower: i128, model: bool) -> Query {
+        let (x, y) = (Term::var(a, Sort::Int), Term::var(b, Sort::Int));
+        let mut q = Query::new(vec![Term::lt(Term::add(x.clone(), y), Term::int(10)), Term::le(Term::int(lower), x)]);
+        q.want_model = model;
+        q
+    }
+
+    #[test]
+    fn canonical_scripts_agree_exactly_up_to_renaming() {
+        // `b!12` sorts before `b!3` as text, so the declarations come in
+        // another order; the canonical form numbers symbols by first use.
+        let one = canonical_script(&query("a!3", "b!4", 0, true).to_smtlib()).unwrap();
+        let two = canonical_script(&query("b!12", "a!7", 0, true).to_smtlib()).unwrap();
+        assert_eq!(one.key, two.key);
+        assert_eq!(one.names, vec!["a!3", "b!4"]);
+        assert_eq!(two.names, vec!["b!12", "a!7"]);
+        // A comment is not part of the query.
+        let mut commented = query("a!3", "b!4", 0, true);
+        commented.comment = Some("why".into());
+        assert_eq!(canonical_script(&commented.to_smtlib()).unwrap().key, one.key);
+        // Anything else differs: a constant, the roles of the symbols, the model request.
+        for other in [query("a!3", "b!4", 1, true), query("b!4", "a!3", 0, false), query("a!3", "b!4", 0, false)] {
+            assert_ne!(canonical_script(&other.to_smtlib()).unwrap().key, one.key, "{}", other.to_smtlib());
+        }
+        let swapped = Query::new(vec![
+            Term::lt(Term::add(Term::var("b!4", Sort::Int), Term::var("a!3", Sort::Int)), Term::int(10)),
+            Term::le(Term::int(0), Term::var("a!3", Sort::Int)),
+        ]);
+        assert_ne!(
+            canonical_script(&swapped.to_smtlib()).unwrap().key,
+            canonical_script(&query("a!3", "b!4", 0, false).to_smtlib()).unwrap().key
+        );
+        // Sorts count.
+        let bv = Query::new(vec![Term::eq(Term::var("a!3", Sort::Bv(32)), Term::var("b!4", Sort::Bv(32)))]);
+        let bv8 = Query::new(vec![Term::eq(Term::var("a!3", Sort::Bv(8)), Term::var("b!4", Sort::Bv(8)))]);
+        assert_ne!(canonical_script(&bv.to_smtlib()).unwrap().key, canonical_script(&bv8.to_smtlib()).unwrap().key);
+        // Scripts of another shape have no canonical form.
+        assert!(canonical_script("(push 1)\n(check-sat)\n").is_none());
+        assert!(canonical_script("(declare-fun f (Int) Int)\n(check-sat)\n").is_none());
     }
 }

@@ -1,5 +1,6 @@
 //! One module per `cpaplay` subcommand, plus the shared error type.
 
+pub mod bench;
 pub mod cfa;
 pub mod exercise;
 pub mod grade;

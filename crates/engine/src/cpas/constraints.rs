@@ -36,7 +36,7 @@ use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 /// A Constraints state: the path constraints (in the order they were
@@ -136,33 +136,57 @@ pub fn full_query(state: &crate::cpas::composite::CompositeState) -> Option<Quer
     Some(ConstraintsCpa::query(&part.constraints))
 }
 
-/// The most constraints one satisfiability query asks about (see
-/// `strengthen`): long loops unrolled symbolically would otherwise ask
+/// The most constraints one satisfiability query asks about, up to
+/// `WINDOW_STEP - 1` more (see `strengthen`): long loops unrolled symbolically would otherwise ask
 /// ever larger queries, each costing more than the last.
 pub const MAX_QUERY_CONSTRAINTS: usize = 16;
 
-fn idents(t: &Term) -> BTreeSet<Arc<str>> {
-    t.vars().into_keys().filter(|n| is_identifier(n)).collect()
-}
+/// How far the window of newest constraints moves at once (see
+/// `strengthen`): a query asks at most `MAX_QUERY_CONSTRAINTS +
+/// WINDOW_STEP - 1` constraints.
+const WINDOW_STEP: usize = 8;
 
-/// Keeps the constraints connected (through shared identifiers) to `seeds`.
-fn connected(constraints: &[Term], mut live: BTreeSet<Arc<str>>) -> Vec<Term> {
-    let ids: Vec<BTreeSet<Arc<str>>> = constraints.iter().map(idents).collect();
-    let mut keep = vec![false; constraints.len()];
-    loop {
-        let mut changed = false;
-        for (i, s) in ids.iter().enumerate() {
-            if !keep[i] && s.iter().any(|n| live.contains(n)) {
-                keep[i] = true;
-                live.extend(s.iter().cloned());
-                changed = true;
-            }
-        }
-        if !changed {
-            break;
+/// The symbolic identifiers of `t`, each once, in order of first occurrence.
+fn idents(t: &Term) -> Vec<Arc<str>> {
+    fn walk(t: &Term, out: &mut Vec<Arc<str>>) {
+        match t.node() {
+            smt::Node::Var { name, .. } if is_identifier(name) && !out.contains(name) => out.push(name.clone()),
+            smt::Node::App { args, .. } => args.iter().for_each(|a| walk(a, out)),
+            _ => {}
         }
     }
-    constraints.iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c.clone()).collect()
+    let mut out = Vec::new();
+    walk(t, &mut out);
+    out
+}
+
+/// Which constraints are connected (through shared identifiers) to the
+/// identifiers `seeds`: `ids[i]` are the identifiers of constraint `i`.
+/// One pass over an index from identifier to constraints, so linear in the
+/// constraints' identifiers (a fixed point over all constraints per round
+/// was quadratic on long unrolled loops).
+fn connected_mask<'a>(ids: &'a [Vec<Arc<str>>], seeds: impl IntoIterator<Item = &'a Arc<str>>) -> Vec<bool> {
+    let mut by_ident: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, s) in ids.iter().enumerate() {
+        for n in s {
+            by_ident.entry(&**n).or_default().push(i);
+        }
+    }
+    let mut keep = vec![false; ids.len()];
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut todo: Vec<&str> = seeds.into_iter().map(|n| &**n).collect();
+    while let Some(n) = todo.pop() {
+        if !seen.insert(n) {
+            continue;
+        }
+        for &i in by_ident.get(n).map(Vec::as_slice).unwrap_or(&[]) {
+            if !keep[i] {
+                keep[i] = true;
+                todo.extend(ids[i].iter().map(|m| &**m).filter(|m| !seen.contains(m)));
+            }
+        }
+    }
+    keep
 }
 
 impl TransferRelation for ConstraintsCpa {
@@ -181,33 +205,45 @@ impl TransferRelation for ConstraintsCpa {
         // What the SymbolicValue step along `edge` assumed (recomputed from
         // the predecessor's memory, which this state kept).
         let (_, info) = self.semantics.step(&state.memory, edge)?;
+        // Hash sets, not `Vec::contains`: a loop unrolled symbolically
+        // keeps thousands of constraints, and a linear search per
+        // constraint made every step quadratic in them (the whole run cubic).
         let mut constraints: Vec<Term> = Vec::with_capacity(state.constraints.len() + info.added.len());
+        let mut seen: HashSet<Term> = HashSet::with_capacity(state.constraints.len() + info.added.len());
         let mut new_ids: BTreeSet<Arc<str>> = BTreeSet::new();
-        let old: BTreeSet<&Term> = state.constraints.iter().collect();
-        for c in state.constraints.iter().chain(info.added.iter()) {
+        let old: HashSet<&Term> = if info.definite.is_empty() { HashSet::new() } else { state.constraints.iter().collect() };
+        for (i, c) in state.constraints.iter().chain(info.added.iter()).enumerate() {
             let c2 = apply_definite(c, &info.definite);
             match c2.as_value() {
                 Some(Value::Bool(true)) => continue,
                 Some(_) => return None, // a constraint became false
                 None => {}
             }
-            if constraints.contains(&c2) {
+            if !seen.insert(c2.clone()) {
                 continue;
             }
-            if !old.contains(&c2) {
+            // Without definite values the old constraints are unchanged
+            // and distinct (a state's set has no duplicates): only the
+            // added ones can be new.
+            let is_old = if info.definite.is_empty() { i < state.constraints.len() } else { old.contains(&c2) };
+            if !is_old {
                 new_ids.extend(idents(&c2));
             }
             constraints.push(c2);
         }
         // Drop constraints no variable can reach any more.
+        let ids: Vec<Vec<Arc<str>>> = constraints.iter().map(idents).collect();
         let live: BTreeSet<Arc<str>> = memory.terms().flat_map(idents).collect();
-        let constraints = connected(&constraints, live);
+        let keep = connected_mask(&ids, &live);
+        let (constraints, ids): (Vec<Term>, Vec<Vec<Arc<str>>>) =
+            constraints.into_iter().zip(ids).zip(keep).filter(|(_, k)| *k).map(|(c, _)| c).unzip();
         let mut next = ConstraintsState { constraints, memory: Arc::new(memory.clone()), model: state.model.clone() };
         if new_ids.is_empty() {
             return Some(next);
         }
         // Ask about the part connected to the new constraints.
-        let mut relevant = connected(&next.constraints, new_ids);
+        let keep = connected_mask(&ids, &new_ids);
+        let mut relevant: Vec<Term> = next.constraints.iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c.clone()).collect();
         if relevant.is_empty() {
             return Some(next);
         }
@@ -221,9 +257,15 @@ impl TransferRelation for ConstraintsCpa {
             // Ask about a window: the oldest constraints (input ranges,
             // the first branches) and the newest (this edge's). Only `unsat`
             // prunes, and a subset that is unsat makes the whole set unsat,
-            // so this loses precision, never soundness.
+            // so this loses precision, never soundness. The newest part
+            // starts at a multiple of `WINDOW_STEP` (so it holds between
+            // 12 and 12 + WINDOW_STEP - 1 constraints): consecutive queries
+            // along a path then share all but their last constraints, which
+            // the incremental z3 process keeps (with what it learnt about
+            // them) instead of popping and re-asserting the whole window.
             let keep_old = MAX_QUERY_CONSTRAINTS / 4;
-            let cut = relevant.len() - (MAX_QUERY_CONSTRAINTS - keep_old);
+            let newest = MAX_QUERY_CONSTRAINTS - keep_old;
+            let cut = keep_old + (relevant.len() - keep_old - newest) / WINDOW_STEP * WINDOW_STEP;
             relevant.drain(keep_old..cut);
         }
         let mut query = ConstraintsCpa::query(&relevant);
@@ -273,14 +315,10 @@ impl Cpa for ConstraintsCpa {
             content: ViewContent::Constraints { constraints: state.constraints.iter().map(show_term).collect() },
         }
     }
-    /// The number of constraints: `e ⊑ e'` needs `|C'| ≤ |C|`.
-    fn index_shape(&self, state: &ConstraintsState) -> Vec<u32> {
-        vec![state.constraints.len() as u32]
-    }
-    fn index_may_cover(&self, covered: &[u32], covering: &[u32]) -> bool {
-        match (covered.first(), covering.first()) {
-            (Some(a), Some(b)) => b <= a,
-            _ => true,
-        }
-    }
+    // No coverage-index shape of its own: the number of constraints (which
+    // `e ⊑ e'` bounds, |C'| ≤ |C|) differs in nearly every state of an
+    // unrolled loop, so as a shape it split a location's states into one
+    // group each and every stop check hashed the new state once per group
+    // (quadratic in the states at a loop head). `constraints_leq` checks
+    // the count first anyway.
 }
