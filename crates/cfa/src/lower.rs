@@ -679,13 +679,11 @@ impl<'a> Builder<'a> {
                     }
                 }
                 let val = self.value(init)?;
+                let text = val.text.clone();
+                let e = self.convert(val, &CType::Int(ty), init.span)?;
                 let v = make_var(self);
                 self.f.scopes.last_mut().expect("scope").insert(name.clone(), v);
-                self.step(
-                    EdgeKind::Declare { var: v, init: Some(Rhs::Expr(cast(val.e, ty))) },
-                    vd.span,
-                    format!("{ty} {name} = {};", val.text),
-                );
+                self.step(EdgeKind::Declare { var: v, init: Some(Rhs::Expr(e)) }, vd.span, format!("{ty} {name} = {text};"));
             }
         }
         Ok(())

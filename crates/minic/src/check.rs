@@ -584,9 +584,20 @@ impl Checker<'_> {
 fn is_static_initializer(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::InitList(items) => items.iter().all(is_static_initializer),
-        ExprKind::AddrOf(inner) => matches!(inner.kind, ExprKind::Var(_)),
+        ExprKind::AddrOf(inner) => is_static_address(inner),
         ExprKind::Cast { expr, .. } => is_static_initializer(expr),
         _ => const_eval(e).is_some(),
+    }
+}
+
+/// Whether the lvalue `e` has an address known before the program runs:
+/// a variable, an element with a constant index, or a field of one.
+fn is_static_address(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Index { base, index } => is_static_address(base) && const_eval(index).is_some(),
+        ExprKind::Member { base, arrow: false, .. } => is_static_address(base),
+        _ => false,
     }
 }
 
