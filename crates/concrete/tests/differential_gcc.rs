@@ -307,7 +307,7 @@ fn random_memory_programs_agree_with_gcc() {
         return;
     }
     let count = 80;
-    let mut rng = Rng(0x5eed_0f_3e30_0001);
+    let mut rng = Rng(0x005e_ed0f_3e30_0001);
     let mut bodies = Vec::new();
     for _ in 0..count {
         let mut s = String::from(

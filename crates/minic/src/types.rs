@@ -302,6 +302,12 @@ impl fmt::Display for CType {
     }
 }
 
+/// The fields of a struct in declaration order (name, type).
+pub type Fields = Vec<(String, CType)>;
+
+/// Looks a struct's fields up by its tag (`None`: no such struct).
+pub type FieldLookup<'a> = &'a dyn Fn(&str) -> Option<Fields>;
+
 /// The bytes of a pointer: 4 in ILP32, the data model of mini-C.
 pub const POINTER_BYTES: u64 = 4;
 
@@ -310,7 +316,7 @@ pub const POINTER_BYTES: u64 = 4;
 /// where a struct's fields start.
 pub struct Layout<'a> {
     /// The fields of a struct by tag; `None` for an undefined struct.
-    pub fields: &'a dyn Fn(&str) -> Option<Vec<(String, CType)>>,
+    pub fields: FieldLookup<'a>,
 }
 
 impl Layout<'_> {
