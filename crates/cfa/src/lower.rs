@@ -550,7 +550,11 @@ impl<'a> Builder<'a> {
                 };
                 let ty = cty;
                 let storage = if self.variables[v.0 as usize].qualified.contains("::") { "static " } else { "" };
-                self.step(EdgeKind::Declare { var: v, init: Some(rhs) }, span, format!("{storage}{ty} {name} = {text};"));
+                self.step(
+                    EdgeKind::Declare { var: v, init: Some(rhs) },
+                    span,
+                    format!("{storage}{} = {text};", memory::declared(&ty, &name)),
+                );
             }
         }
         let mut ok = true;
@@ -706,14 +710,18 @@ impl<'a> Builder<'a> {
         match &vd.init {
             None => {
                 self.f.scopes.last_mut().expect("scope").insert(name.clone(), v);
-                self.step(EdgeKind::Declare { var: v, init: None }, vd.span, format!("{ty} {name};"));
+                self.step(EdgeKind::Declare { var: v, init: None }, vd.span, format!("{};", memory::declared(ty, &name)));
             }
             Some(init) => {
                 let val = self.value(init)?;
                 let text = val.text.clone();
                 let e = self.convert(val, ty, init.span)?;
                 self.f.scopes.last_mut().expect("scope").insert(name.clone(), v);
-                self.step(EdgeKind::Declare { var: v, init: Some(Rhs::Expr(e)) }, vd.span, format!("{ty} {name} = {text};"));
+                self.step(
+                    EdgeKind::Declare { var: v, init: Some(Rhs::Expr(e)) },
+                    vd.span,
+                    format!("{} = {text};", memory::declared(ty, &name)),
+                );
             }
         }
         Ok(())

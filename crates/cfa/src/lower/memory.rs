@@ -534,10 +534,7 @@ impl<'a> Builder<'a> {
         } else {
             ""
         };
-        let decl_text = match &ty {
-            CType::Array(..) => declared_array(&ty, &name),
-            _ => format!("{ty} {name}"),
-        };
+        let decl_text = declared(&ty, &name);
         self.step(
             EdgeKind::Declare { var: v, init: Some(Rhs::Alloc { size: ptr_const(size), zeroed, heap: false }) },
             span,
@@ -646,6 +643,15 @@ impl<'a> Builder<'a> {
         let label = format!("{} = {call_text};", self.var_name(tmp));
         self.step(EdgeKind::Assign { var: tmp, rhs }, span, label);
         Ok(Some(Val { ptr: Some(void_ptr), text: call_text, ..self.var_val(tmp) }))
+    }
+}
+
+/// A declaration's text as C writes it: `int *p`, `int a[2][3]`, `struct s v`.
+pub(super) fn declared(ty: &CType, name: &str) -> String {
+    match ty {
+        CType::Array(..) => declared_array(ty, name),
+        CType::Pointer(_) => format!("{ty}{name}"),
+        _ => format!("{ty} {name}"),
     }
 }
 
