@@ -115,6 +115,8 @@ pub fn edge_kind_name(kind: &EdgeKind) -> &'static str {
         EdgeKind::ReturnStatement { .. } => "return_statement",
         EdgeKind::Terminate => "terminate",
         EdgeKind::ReachError => "reach_error",
+        EdgeKind::Store { .. } => "store",
+        EdgeKind::Free { .. } => "free",
     }
 }
 
@@ -262,7 +264,7 @@ impl Program {
                     id: v.id.0,
                     name: v.name.clone(),
                     qualified: v.qualified.clone(),
-                    ty: v.ty.c_name().to_string(),
+                    ty: v.ctype.as_ref().map(|t| t.to_string()).unwrap_or_else(|| v.ty.c_name().to_string()),
                     scope: match v.scope {
                         VarScope::Global => "global",
                         VarScope::Local(_) => "local",

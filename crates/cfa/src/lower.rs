@@ -42,9 +42,11 @@
 use crate::expr::{BinOp, Expr, UnOp};
 use crate::model::*;
 use minic::ast::{self, BinaryOp, ExprKind, ForInit, Item, ParamType, StmtKind, TranslationUnit, UnaryOp};
-use minic::types::{IntModel, IntType, Type};
+use minic::types::{CType, IntModel, IntType, Type};
 use minic::{Diagnostic, Span};
 use std::collections::{HashMap, HashSet};
+
+mod memory;
 
 /// Builds the CFAs of a translation unit that passed `minic`'s checks.
 /// Errors here are what only lowering can find (e.g. no `main`, a call with
@@ -71,6 +73,16 @@ struct Val {
     e: Expr,
     text: String,
     prec: u8,
+    /// The C pointer type when the value is a pointer (`e` then has the IR
+    /// type [`POINTER_TYPE`]); `None` for integers.
+    ptr: Option<CType>,
+}
+
+impl Val {
+    /// An integer value.
+    fn int(e: Expr, text: String, prec: u8) -> Val {
+        Val { e, text, prec, ptr: None }
+    }
 }
 
 const PREC_PRIMARY: u8 = 16;
@@ -142,7 +154,7 @@ fn combine(op: BinOp, l: Val, r: Val) -> Val {
     };
     let p = binop_prec(op);
     let text = format!("{} {} {}", paren(&l.text, l.prec, p), op.symbol(), paren(&r.text, r.prec, p + 1));
-    Val { e, text, prec: p }
+    Val::int(e, text, p)
 }
 
 /// What a called name means to the lowering.
@@ -162,6 +174,10 @@ enum Callee {
     Defined(FuncId),
     /// Declared (or not even declared) but not defined: an arbitrary result.
     Undefined(Type),
+    /// `malloc`, `calloc`, `alloca` or `free` (not defined in the file).
+    Memory(memory::MemoryFn),
+    /// Declared but not defined, returning a pointer: refused as a value.
+    UndefinedPointer,
 }
 
 const ERROR_FUNCTIONS: [&str; 5] = ["reach_error", "__VERIFIER_error", "__assert_fail", "__assert_perror_fail", "__assert"];
@@ -187,7 +203,7 @@ fn nondet_type(suffix: &str) -> IntType {
 struct FnCtx {
     id: u32,
     exit: u32,
-    ret_ty: Option<IntType>,
+    ret_ty: Option<CType>,
     scopes: Vec<HashMap<String, VarId>>,
     name_counts: HashMap<String, u32>,
     tmp_count: u32,
@@ -224,6 +240,10 @@ struct Builder<'a> {
     errors: Vec<Diagnostic>,
     cur: NodeId,
     f: FnCtx,
+    /// The struct definitions (for sizes and field offsets).
+    structs: Vec<ast::StructDef>,
+    /// Names whose address is taken somewhere (`&x`): such variables live in memory.
+    addr_taken: HashSet<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -244,6 +264,8 @@ impl<'a> Builder<'a> {
             errors: Vec::new(),
             cur: NodeId(0),
             f: FnCtx::default(),
+            structs: Vec::new(),
+            addr_taken: HashSet::new(),
         }
     }
 
@@ -300,7 +322,7 @@ impl<'a> Builder<'a> {
 
     fn new_var(&mut self, name: &str, qualified: String, ty: IntType, scope: VarScope, span: Option<Span>) -> VarId {
         let id = VarId(self.variables.len() as u32);
-        self.variables.push(Variable { id, name: name.to_string(), qualified, ty, scope, span });
+        self.variables.push(Variable { id, name: name.to_string(), qualified, ty, scope, span, ctype: None, in_memory: false });
         id
     }
 
@@ -328,7 +350,8 @@ impl<'a> Builder<'a> {
 
     fn var_val(&self, v: VarId) -> Val {
         let var = &self.variables[v.0 as usize];
-        Val { e: Expr::Var { var: v, ty: var.ty }, text: var.name.clone(), prec: PREC_PRIMARY }
+        let ptr = if var.in_memory { None } else { var.ctype.clone() };
+        Val { e: Expr::Var { var: v, ty: var.ty }, text: var.name.clone(), prec: PREC_PRIMARY, ptr }
     }
 
     fn var_name(&self, v: VarId) -> String {
@@ -351,6 +374,8 @@ impl<'a> Builder<'a> {
     // ----- the walk ------------------------------------------------------
 
     fn run(&mut self, unit: &'a TranslationUnit) {
+        self.structs = unit.structs.clone();
+        self.addr_taken = memory::addr_taken_names(unit);
         // Pass 1: globals, prototypes, and the signatures of defined functions.
         for item in &unit.items {
             match item {
@@ -364,7 +389,9 @@ impl<'a> Builder<'a> {
                         }
                         continue;
                     }
-                    let v = self.new_var(&vd.name.name, vd.name.name.clone(), vd.ty, VarScope::Global, Some(vd.span));
+                    let Ok(v) = self.typed_var(&vd.name.name, vd.name.name.clone(), &vd.ty, VarScope::Global, vd.span) else {
+                        continue;
+                    };
                     self.globals.insert(vd.name.name.clone(), v);
                     self.global_inits.push((v, vd.init.as_ref(), vd.span));
                 }
@@ -382,21 +409,44 @@ impl<'a> Builder<'a> {
                     let exit = self.node_in(fid, NodeKind::Exit, def.body.span.line);
                     let mut params = Vec::new();
                     for (i, p) in def.decl.params.iter().enumerate() {
-                        let ty = match p.ty {
-                            ParamType::Int(t) => t,
+                        let (ty, ctype) = match &p.ty {
+                            ParamType::Int(t) => (*t, None),
+                            ParamType::Pointer(t) => (POINTER_TYPE, Some(t.clone())),
                             ParamType::CharPointer => {
-                                self.error(p.span, "pointers are not part of mini-C");
-                                IntType::Int
+                                self.error(
+                                    p.span,
+                                    "a string (`char *`) parameter is only allowed in prototypes of the assert helpers",
+                                );
+                                (IntType::Int, None)
                             }
                         };
                         let pname = p.name.as_ref().map(|n| n.name.clone()).unwrap_or_else(|| format!("__param{i}"));
                         let v = self.new_var(&pname, format!("{name}::{pname}"), ty, VarScope::Param(FuncId(fid)), Some(p.span));
+                        self.variables[v.0 as usize].ctype = ctype;
                         params.push(v);
                     }
-                    let ret = match def.decl.ret {
-                        Type::Void => None,
-                        Type::Int(t) => {
-                            Some(self.new_var("__retval", format!("{name}::__retval"), t, VarScope::Return(FuncId(fid)), None))
+                    let ret = match &def.decl.ret {
+                        CType::Void => None,
+                        CType::Int(t) => {
+                            Some(self.new_var("__retval", format!("{name}::__retval"), *t, VarScope::Return(FuncId(fid)), None))
+                        }
+                        CType::Pointer(_) => {
+                            let r = self.new_var(
+                                "__retval",
+                                format!("{name}::__retval"),
+                                POINTER_TYPE,
+                                VarScope::Return(FuncId(fid)),
+                                None,
+                            );
+                            self.variables[r.0 as usize].ctype = Some(def.decl.ret.clone());
+                            Some(r)
+                        }
+                        other => {
+                            self.error(
+                                def.decl.name.span,
+                                format!("a function cannot return a `{other}` in mini-C: return a pointer to it"),
+                            );
+                            None
                         }
                     };
                     self.functions.push(Function {
@@ -423,7 +473,9 @@ impl<'a> Builder<'a> {
                             format!("{name}::{}#{count}", vd.name.name)
                         };
                         *count += 1;
-                        let v = self.new_var(&vd.name.name, q, vd.ty, VarScope::Global, Some(vd.span));
+                        let Ok(v) = self.typed_var(&vd.name.name, q, &vd.ty, VarScope::Global, vd.span) else {
+                            continue;
+                        };
                         self.static_locals.insert(vd.span.start, v);
                         self.global_inits.push((v, vd.init.as_ref(), vd.span));
                     }
@@ -452,9 +504,9 @@ impl<'a> Builder<'a> {
         self.f = FnCtx {
             id: fid.0,
             exit: func.exit.0,
-            ret_ty: match def.decl.ret {
-                Type::Void => None,
-                Type::Int(t) => Some(t),
+            ret_ty: match &def.decl.ret {
+                CType::Void => None,
+                other => Some(other.clone()),
             },
             ..FnCtx::default()
         };
@@ -467,23 +519,62 @@ impl<'a> Builder<'a> {
         }
         self.f.scopes.push(top);
         self.cur = func.entry;
+        let mut params_in_memory = Vec::new();
+        for (p, v) in def.decl.params.iter().zip(&func.params) {
+            if let Some(n) = p.name.as_ref().filter(|n| self.addr_taken.contains(&n.name)) {
+                params_in_memory.push((n, *v, p.span));
+            }
+        }
         if func.name == "main" {
             let inits = self.global_inits.clone();
             for (v, init, span) in inits {
+                if self.variables[v.0 as usize].in_memory {
+                    let _ = self.declare_in_memory(v, init, true, span);
+                    continue;
+                }
                 let ty = self.var_ty(v);
+                let cty = self.var_cty(v);
                 let name = self.var_name(v);
                 let (rhs, text) = match init {
                     Some(e) => match self.value(e) {
-                        Ok(val) => (Rhs::Expr(cast(val.e, ty)), val.text),
+                        Ok(val) => {
+                            let text = val.text.clone();
+                            match self.convert(val, &cty, e.span) {
+                                Ok(x) => (Rhs::Expr(x), text),
+                                Err(_) => continue,
+                            }
+                        }
                         Err(_) => continue,
                     },
                     None => (Rhs::Expr(Expr::Const { value: 0, ty }), "0".to_string()),
                 };
+                let ty = cty;
                 let storage = if self.variables[v.0 as usize].qualified.contains("::") { "static " } else { "" };
-                self.step(EdgeKind::Declare { var: v, init: Some(rhs) }, span, format!("{storage}{ty} {name} = {text};"));
+                self.step(
+                    EdgeKind::Declare { var: v, init: Some(rhs) },
+                    span,
+                    format!("{storage}{} = {text};", memory::declared(&ty, &name)),
+                );
             }
         }
         let mut ok = true;
+        for (n, param, span) in params_in_memory {
+            // A parameter whose address is taken gets an object, initialized with the argument.
+            let ty = self.var_cty(param);
+            let q = format!("{}::{}#mem", func.name, n.name);
+            let Ok(v) = self.typed_var(&n.name, q, &ty, VarScope::Local(fid), span) else {
+                ok = false;
+                continue;
+            };
+            self.f.locals.push(v);
+            let stored = self.declare_in_memory(v, None, false, span).and_then(|_| {
+                let addr = Val { ptr: Some(ty.clone().pointer_to()), ..self.var_val(v) };
+                let value = self.var_val(param);
+                self.write(addr, &ty, value, &n.name, span)
+            });
+            ok &= stored.is_ok();
+            self.f.scopes.last_mut().expect("scope").insert(n.name.clone(), v);
+        }
         for s in &def.body.stmts {
             if self.stmt(s).is_err() {
                 ok = false;
@@ -534,15 +625,18 @@ impl<'a> Builder<'a> {
             return Ok(());
         }
         let fname = self.fname();
+        let ty = match &vd.ty {
+            CType::Int(t) if !self.lives_in_memory(&vd.ty, &name) => *t,
+            _ => return self.declare_typed_local(vd),
+        };
         let make_var = |b: &mut Self| {
             let count = b.f.name_counts.entry(name.clone()).or_insert(0);
             let q = if *count == 0 { format!("{fname}::{name}") } else { format!("{fname}::{name}#{count}") };
             *count += 1;
-            let v = b.new_var(&name, q, vd.ty, VarScope::Local(FuncId(b.f.id)), Some(vd.span));
+            let v = b.new_var(&name, q, ty, VarScope::Local(FuncId(b.f.id)), Some(vd.span));
             b.f.locals.push(v);
             v
         };
-        let ty = vd.ty;
         match &vd.init {
             None => {
                 let v = make_var(self);
@@ -575,7 +669,9 @@ impl<'a> Builder<'a> {
                             );
                             return Ok(());
                         }
-                        Callee::Defined(fid) if self.functions[fid.0 as usize].ret.map(|r| self.var_ty(r)) == Some(ty) => {
+                        Callee::Defined(fid)
+                            if self.functions[fid.0 as usize].ret.map(|r| self.var_cty(r)) == Some(CType::Int(ty)) =>
+                        {
                             let (argv, argtext) = self.call_args(fid, callee, args, init.span)?;
                             let v = make_var(self);
                             self.f.scopes.last_mut().expect("scope").insert(name.clone(), v);
@@ -587,12 +683,44 @@ impl<'a> Builder<'a> {
                     }
                 }
                 let val = self.value(init)?;
+                let text = val.text.clone();
+                let e = self.convert(val, &CType::Int(ty), init.span)?;
                 let v = make_var(self);
                 self.f.scopes.last_mut().expect("scope").insert(name.clone(), v);
+                self.step(EdgeKind::Declare { var: v, init: Some(Rhs::Expr(e)) }, vd.span, format!("{ty} {name} = {text};"));
+            }
+        }
+        Ok(())
+    }
+
+    /// A local that is a pointer or lives in memory (array, struct, address taken).
+    fn declare_typed_local(&mut self, vd: &'a ast::VarDecl) -> Res<()> {
+        let name = vd.name.name.clone();
+        let fname = self.fname();
+        let count = self.f.name_counts.entry(name.clone()).or_insert(0);
+        let q = if *count == 0 { format!("{fname}::{name}") } else { format!("{fname}::{name}#{count}") };
+        *count += 1;
+        let v = self.typed_var(&name, q, &vd.ty, VarScope::Local(FuncId(self.f.id)), vd.span)?;
+        self.f.locals.push(v);
+        if self.variables[v.0 as usize].in_memory {
+            self.f.scopes.last_mut().expect("scope").insert(name, v);
+            return self.declare_in_memory(v, vd.init.as_ref(), false, vd.span);
+        }
+        let ty = &vd.ty;
+        match &vd.init {
+            None => {
+                self.f.scopes.last_mut().expect("scope").insert(name.clone(), v);
+                self.step(EdgeKind::Declare { var: v, init: None }, vd.span, format!("{};", memory::declared(ty, &name)));
+            }
+            Some(init) => {
+                let val = self.value(init)?;
+                let text = val.text.clone();
+                let e = self.convert(val, ty, init.span)?;
+                self.f.scopes.last_mut().expect("scope").insert(name.clone(), v);
                 self.step(
-                    EdgeKind::Declare { var: v, init: Some(Rhs::Expr(cast(val.e, ty))) },
+                    EdgeKind::Declare { var: v, init: Some(Rhs::Expr(e)) },
                     vd.span,
-                    format!("{ty} {name} = {};", val.text),
+                    format!("{} = {text};", memory::declared(ty, &name)),
                 );
             }
         }
@@ -687,11 +815,12 @@ impl<'a> Builder<'a> {
             }
             StmtKind::Return(value) => {
                 let exit = NodeId(self.f.exit);
-                match (value, self.f.ret_ty) {
+                match (value, self.f.ret_ty.clone()) {
                     (Some(e), Some(ty)) => {
                         let v = self.value(e)?;
                         let label = format!("return {};", v.text);
-                        self.edge(self.cur, exit, EdgeKind::ReturnStatement { value: Some(cast(v.e, ty)) }, s.span, label);
+                        let value = self.convert(v, &ty, e.span)?;
+                        self.edge(self.cur, exit, EdgeKind::ReturnStatement { value: Some(value) }, s.span, label);
                     }
                     (Some(e), None) => {
                         // `return f();` in a void function: evaluate for effects.
@@ -794,6 +923,9 @@ impl<'a> Builder<'a> {
 
     fn switch(&mut self, s: &'a ast::Stmt, cond: &'a ast::Expr, body: &'a ast::Stmt) -> Res<()> {
         let v = self.value(cond)?;
+        if v.ptr.is_some() {
+            return Err(self.error(cond.span, "`switch` needs an integer, not a pointer"));
+        }
         let pt = v.e.ty().promote();
         let v = Val { e: cast(v.e, pt), ..v };
         let mut cases = Vec::new();
@@ -811,7 +943,7 @@ impl<'a> Builder<'a> {
                 Ok(Some(k)) if c.e.variables().is_empty() => k,
                 _ => return Err(self.error(*span, "a `case` label must be an integer constant")),
             };
-            let k = Val { e: Expr::Const { value: pt.wrap(k), ty: pt }, text: c.text, prec: c.prec };
+            let k = Val::int(Expr::Const { value: pt.wrap(k), ty: pt }, c.text, c.prec);
             let test = combine(BinOp::Eq, v.clone(), k);
             let next = self.node(span.line);
             self.edge(
@@ -924,15 +1056,22 @@ impl<'a> Builder<'a> {
         match &e.kind {
             ExprKind::IntLit { value, ty } => {
                 let v = i128::try_from(*value).unwrap_or(i128::MAX);
-                Ok(Val { e: Expr::Const { value: ty.wrap(v), ty: *ty }, text: literal_text(*value, *ty), prec: PREC_PRIMARY })
+                Ok(Val::int(Expr::Const { value: ty.wrap(v), ty: *ty }, literal_text(*value, *ty), PREC_PRIMARY))
             }
             ExprKind::StrLit(_) => Err(self.error(e.span, "a string literal can only be an argument of `__assert_fail`")),
             ExprKind::Var(id) => match self.lookup(&id.name) {
+                Some(v) if self.variables[v.0 as usize].in_memory => {
+                    let (addr, ty) = self.address(e)?;
+                    self.read(addr, ty, id.name.clone(), e.span)
+                }
                 Some(v) => Ok(self.var_val(v)),
                 None => Err(self.error(id.span, format!("`{}` is not declared", id.name))),
             },
             ExprKind::Unary { op, operand } => {
                 let a = self.value(operand)?;
+                if a.ptr.is_some() && *op != UnaryOp::Not {
+                    return Err(self.error(e.span, format!("`{}` does not apply to pointers", op.symbol())));
+                }
                 let t = paren(&a.text, a.prec, PREC_UNARY);
                 let sym = op.symbol();
                 let t = if t.starts_with(sym) { format!("{sym}({t})") } else { format!("{sym}{t}") };
@@ -948,34 +1087,42 @@ impl<'a> Builder<'a> {
                     }
                     UnaryOp::Not => Expr::Unary { op: UnOp::LogNot, ty: a.e.ty(), arg: Box::new(a.e) },
                 };
-                Ok(Val { e, text: t, prec: PREC_UNARY })
+                Ok(Val::int(e, t, PREC_UNARY))
             }
             ExprKind::Binary { op, lhs, rhs } => match BinOp::lowered(*op) {
                 Some(bop) => {
                     let l = self.value(lhs)?;
                     let r = self.value(rhs)?;
-                    Ok(combine(bop, l, r))
+                    if l.ptr.is_some() || r.ptr.is_some() {
+                        self.pointer_binary(bop, l, r, e.span)
+                    } else {
+                        Ok(combine(bop, l, r))
+                    }
                 }
                 None => self.value_via_cond(e),
             },
-            ExprKind::Assign { target, op, value } => {
-                let v = self.assign(target, *op, value, e.span)?;
-                Ok(self.var_val(v))
-            }
+            ExprKind::Assign { target, op, value } => match self.plain_target(target)? {
+                Some(_) => {
+                    let v = self.assign_var(target, *op, value, e.span)?;
+                    Ok(self.var_val(v))
+                }
+                None => self.assign_lvalue(target, *op, value, e.span),
+            },
             ExprKind::IncDec { target, increment, prefix } => {
-                let Some(v) = self.lookup(&target.name) else {
-                    return Err(self.error(target.span, format!("`{}` is not declared", target.name)));
+                let Some(v) = self.plain_target(target)? else {
+                    return self.incdec_lvalue(target, *increment, *prefix, e.span);
                 };
                 if *prefix {
-                    self.incdec(v, *increment, e.span);
+                    self.incdec(v, *increment, e.span)?;
                     Ok(self.var_val(v))
                 } else {
                     let ty = self.var_ty(v);
                     let tmp = self.temp(ty);
+                    self.variables[tmp.0 as usize].ctype = self.variables[v.0 as usize].ctype.clone();
                     let old = self.var_val(v);
                     let label = format!("{} = {};", self.var_name(tmp), old.text);
                     self.step(EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(old.e) }, e.span, label);
-                    self.incdec(v, *increment, e.span);
+                    self.incdec(v, *increment, e.span)?;
                     Ok(self.var_val(tmp))
                 }
             }
@@ -989,35 +1136,41 @@ impl<'a> Builder<'a> {
                 self.cur = n2;
                 let b = self.value(else_expr)?;
                 let end2 = self.cur;
-                let ty = IntType::usual_arithmetic(a.e.ty(), b.e.ty());
+                let cty = match (&a.ptr, &b.ptr) {
+                    (Some(p), _) | (None, Some(p)) => p.clone(),
+                    (None, None) => CType::Int(IntType::usual_arithmetic(a.e.ty(), b.e.ty())),
+                };
+                let ty = if cty.is_pointer() { POINTER_TYPE } else { IntType::usual_arithmetic(a.e.ty(), b.e.ty()) };
+                let (at, bt) = (a.text.clone(), b.text.clone());
+                let ae = self.convert(a, &cty, then_expr.span)?;
+                let be = self.convert(b, &cty, else_expr.span)?;
                 let tmp = self.temp(ty);
+                if cty.is_pointer() {
+                    self.variables[tmp.0 as usize].ctype = Some(cty);
+                }
                 let join = self.node(e.span.line);
                 let name = self.var_name(tmp);
                 self.edge(
                     end1,
                     join,
-                    EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(cast(a.e, ty)) },
+                    EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(ae) },
                     then_expr.span,
-                    format!("{name} = {};", a.text),
+                    format!("{name} = {at};"),
                 );
                 self.edge(
                     end2,
                     join,
-                    EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(cast(b.e, ty)) },
+                    EdgeKind::Assign { var: tmp, rhs: Rhs::Expr(be) },
                     else_expr.span,
-                    format!("{name} = {};", b.text),
+                    format!("{name} = {bt};"),
                 );
                 self.cur = join;
                 Ok(self.var_val(tmp))
             }
-            ExprKind::Cast { ty: Type::Void, .. } => Err(self.error(e.span, "a `void` expression has no value")),
-            ExprKind::Cast { ty: Type::Int(t), expr } => {
+            ExprKind::Cast { ty: CType::Void, .. } => Err(self.error(e.span, "a `void` expression has no value")),
+            ExprKind::Cast { ty, expr } => {
                 let a = self.value(expr)?;
-                Ok(Val {
-                    e: Expr::Cast { ty: *t, arg: Box::new(a.e) },
-                    text: format!("({t}){}", paren(&a.text, a.prec, PREC_UNARY)),
-                    prec: PREC_UNARY,
-                })
+                self.cast_value(ty, a, e.span)
             }
             ExprKind::Call { callee, args } => self.call_value(callee, args, e.span),
             ExprKind::Comma { lhs, rhs } => {
@@ -1030,7 +1183,43 @@ impl<'a> Builder<'a> {
                 self.pop_scope();
                 r
             }
+            ExprKind::AddrOf(inner) => {
+                let (addr, _) = self.address(inner)?;
+                Ok(Val { text: format!("&{}", ast_text(inner)), prec: PREC_UNARY, ..addr })
+            }
+            ExprKind::Deref(_) | ExprKind::Index { .. } | ExprKind::Member { .. } => {
+                let (addr, ty) = self.address(e)?;
+                self.read(addr, ty, ast_text(e), e.span)
+            }
+            ExprKind::InitList(_) => {
+                Err(self.error(e.span, "an initializer list `{...}` may only initialize an array or struct in its declaration"))
+            }
         }
+    }
+
+    /// The plain CFA variable an assignment target names (not in memory), or
+    /// `None` when the target is an lvalue in memory.
+    fn plain_target(&mut self, target: &'a ast::Expr) -> Res<Option<VarId>> {
+        let ExprKind::Var(id) = &target.kind else { return Ok(None) };
+        match self.lookup(&id.name) {
+            Some(v) if self.variables[v.0 as usize].in_memory => Ok(None),
+            Some(v) => Ok(Some(v)),
+            None => Err(self.error(id.span, format!("`{}` is not declared", id.name))),
+        }
+    }
+
+    /// Assignment to a plain variable: an integer (`assign`) or a pointer.
+    fn assign_var(&mut self, target: &'a ast::Expr, op: Option<BinaryOp>, value: &'a ast::Expr, span: Span) -> Res<VarId> {
+        let Some(v) = self.plain_target(target)? else {
+            return Err(self.error(target.span, "internal: not a plain variable"));
+        };
+        if self.variables[v.0 as usize].ctype.is_some() {
+            return self.assign_pointer_var(v, op, value, span);
+        }
+        let ExprKind::Var(id) = &target.kind else {
+            return Err(self.error(target.span, "internal: not a variable"));
+        };
+        self.assign(id, op, value, span)
     }
 
     fn stmt_expr_value(&mut self, b: &'a ast::Block, span: Span) -> Res<Val> {
@@ -1060,13 +1249,15 @@ impl<'a> Builder<'a> {
         Ok(self.var_val(tmp))
     }
 
-    fn incdec(&mut self, v: VarId, increment: bool, span: Span) {
-        let op = if increment { BinOp::Add } else { BinOp::Sub };
-        let one = Val { e: Expr::int(1), text: "1".into(), prec: PREC_PRIMARY };
-        let sum = combine(op, self.var_val(v), one);
-        let ty = self.var_ty(v);
+    fn incdec(&mut self, v: VarId, increment: bool, span: Span) -> Res<()> {
+        let op = if increment { BinaryOp::Add } else { BinaryOp::Sub };
+        let one = Val::int(Expr::int(1), "1".into(), PREC_PRIMARY);
+        let sum = self.apply(op, self.var_val(v), one, span)?;
         let label = format!("{} = {};", self.var_name(v), sum.text);
-        self.step(EdgeKind::Assign { var: v, rhs: Rhs::Expr(cast(sum.e, ty)) }, span, label);
+        let ty = self.var_cty(v);
+        let e = self.convert(sum, &ty, span)?;
+        self.step(EdgeKind::Assign { var: v, rhs: Rhs::Expr(e) }, span, label);
+        Ok(())
     }
 
     /// `target = value` / `target op= value`; returns the assigned variable.
@@ -1093,7 +1284,9 @@ impl<'a> Builder<'a> {
                         );
                         return Ok(v);
                     }
-                    Callee::Defined(fid) if self.functions[fid.0 as usize].ret.map(|r| self.var_ty(r)) == Some(ty) => {
+                    Callee::Defined(fid)
+                        if self.functions[fid.0 as usize].ret.map(|r| self.var_cty(r)) == Some(CType::Int(ty)) =>
+                    {
                         let (argv, argtext) = self.call_args(fid, callee, args, value.span)?;
                         self.emit_call(fid, argv, Some(v), span, format!("{name} = {}({argtext});", callee.name));
                         return Ok(v);
@@ -1105,13 +1298,11 @@ impl<'a> Builder<'a> {
         let val = self.value(value)?;
         let val = match op {
             None => val,
-            Some(op) => match BinOp::lowered(op) {
-                Some(bop) => combine(bop, self.var_val(v), val),
-                None => return Err(self.error(span, "this compound assignment is not part of mini-C")),
-            },
+            Some(op) => self.apply(op, self.var_val(v), val, span)?,
         };
         let label = format!("{name} = {};", val.text);
-        self.step(EdgeKind::Assign { var: v, rhs: Rhs::Expr(cast(val.e, ty)) }, span, label);
+        let e = self.convert(val, &CType::Int(ty), span)?;
+        self.step(EdgeKind::Assign { var: v, rhs: Rhs::Expr(e) }, span, label);
         Ok(v)
     }
 
@@ -1131,13 +1322,19 @@ impl<'a> Builder<'a> {
             _ => {}
         }
         if let Some(suffix) = name.strip_prefix("__VERIFIER_nondet_") {
-            if let Some(Type::Int(t)) = self.protos.get(name).map(|p| p.ret) {
+            if let Some(Type::Int(t)) = self.protos.get(name).and_then(|p| p.ret.scalar()) {
                 return Callee::Nondet(t);
             }
             return Callee::Nondet(nondet_type(suffix));
         }
+        if let Some(m) = memory::MemoryFn::of(name) {
+            return Callee::Memory(m);
+        }
         match self.protos.get(name) {
-            Some(p) => Callee::Undefined(p.ret),
+            Some(p) => match p.ret.scalar() {
+                Some(t) => Callee::Undefined(t),
+                None => Callee::UndefinedPointer,
+            },
             None => Callee::Undefined(Type::Int(IntType::Int)),
         }
     }
@@ -1183,8 +1380,9 @@ impl<'a> Builder<'a> {
         let mut texts = Vec::new();
         for (a, p) in args.iter().zip(&params) {
             let v = self.value(a)?;
-            out.push(cast(v.e, self.var_ty(*p)));
-            texts.push(v.text);
+            texts.push(v.text.clone());
+            let ty = self.var_cty(*p);
+            out.push(self.convert(v, &ty, a.span)?);
         }
         Ok((out, texts.join(", ")))
     }
@@ -1235,10 +1433,22 @@ impl<'a> Builder<'a> {
                 let ty = self.var_ty(ret);
                 let (argv, argtext) = self.call_args(fid, callee, args, span)?;
                 let tmp = self.temp(ty);
+                self.variables[tmp.0 as usize].ctype = self.variables[ret.0 as usize].ctype.clone();
                 let label = format!("{} = {}({argtext});", self.var_name(tmp), callee.name);
                 self.emit_call(fid, argv, Some(tmp), span, label);
                 Ok(self.var_val(tmp))
             }
+            Callee::Memory(f) => match self.memory_call(f, callee, args, span)? {
+                Some(v) => Ok(v),
+                None => Err(self.error(span, format!("`{}` returns no value, so its result cannot be used", callee.name))),
+            },
+            Callee::UndefinedPointer => Err(self.error(
+                span,
+                format!(
+                    "`{}` is declared but not defined, and returns a pointer: mini-C cannot invent the object it points to",
+                    callee.name
+                ),
+            )),
             _ => Err(self.error(span, format!("`{}` returns no value, so its result cannot be used", callee.name))),
         }
     }
@@ -1287,6 +1497,13 @@ impl<'a> Builder<'a> {
                 self.step(EdgeKind::Blank, span, format!("{}({argtext})", callee.name));
                 Ok(())
             }
+            Callee::UndefinedPointer => {
+                self.warn_undefined(callee, false);
+                let argtext = self.effect_args(args)?;
+                self.step(EdgeKind::Blank, span, format!("{}({argtext})", callee.name));
+                Ok(())
+            }
+            Callee::Memory(f) => self.memory_call(f, callee, args, span).map(|_| ()),
         }
     }
 
@@ -1304,14 +1521,19 @@ impl<'a> Builder<'a> {
     /// Lowers `e` for its side effects only (its value is discarded).
     fn effect(&mut self, e: &'a ast::Expr) -> Res<()> {
         match &e.kind {
-            ExprKind::Assign { target, op, value } => self.assign(target, *op, value, e.span).map(|_| ()),
-            ExprKind::IncDec { target, increment, .. } => {
-                let Some(v) = self.lookup(&target.name) else {
-                    return Err(self.error(target.span, format!("`{}` is not declared", target.name)));
-                };
-                self.incdec(v, *increment, e.span);
-                Ok(())
-            }
+            ExprKind::Assign { target, op, value } => match self.plain_target(target)? {
+                Some(_) => self.assign_var(target, *op, value, e.span).map(|_| ()),
+                None => self.assign_lvalue(target, *op, value, e.span).map(|_| ()),
+            },
+            ExprKind::IncDec { target, increment, prefix } => match self.plain_target(target)? {
+                Some(v) => self.incdec(v, *increment, e.span),
+                None => self.incdec_lvalue(target, *increment, *prefix, e.span).map(|_| ()),
+            },
+            ExprKind::AddrOf(_)
+            | ExprKind::Deref(_)
+            | ExprKind::Index { .. }
+            | ExprKind::Member { .. }
+            | ExprKind::InitList(_) => self.value(e).map(|_| ()),
             ExprKind::Call { callee, args } => self.call_effect(callee, args, e.span),
             ExprKind::Comma { lhs, rhs } => {
                 self.effect(lhs)?;
@@ -1642,7 +1864,7 @@ fn is_pure(e: &ast::Expr) -> bool {
         ExprKind::Unary { operand, .. } => is_pure(operand),
         ExprKind::Binary { op: BinaryOp::LogAnd | BinaryOp::LogOr, .. } => false,
         ExprKind::Binary { lhs, rhs, .. } => is_pure(lhs) && is_pure(rhs),
-        ExprKind::Cast { ty: Type::Int(_), expr } => is_pure(expr),
+        ExprKind::Cast { ty: CType::Int(_), expr } => is_pure(expr),
         _ => false,
     }
 }
@@ -1671,14 +1893,15 @@ pub(crate) fn ast_text(e: &ast::Expr) -> String {
             ExprKind::Assign { target, op, value } => {
                 let (v, vp) = go(value);
                 let o = op.map(|o| o.symbol()).unwrap_or("");
-                (format!("{} {o}= {}", target.name, paren(&v, vp, 2)), 2)
+                (format!("{} {o}= {}", go(target).0, paren(&v, vp, 2)), 2)
             }
             ExprKind::IncDec { target, increment, prefix } => {
                 let o = if *increment { "++" } else { "--" };
+                let (t, tp) = go(target);
                 if *prefix {
-                    (format!("{o}{}", target.name), PREC_UNARY)
+                    (format!("{o}{}", paren(&t, tp, PREC_UNARY)), PREC_UNARY)
                 } else {
-                    (format!("{}{o}", target.name), 15)
+                    (format!("{}{o}", paren(&t, tp, 15)), 15)
                 }
             }
             ExprKind::Conditional { cond, then_expr, else_expr } => {
@@ -1701,6 +1924,26 @@ pub(crate) fn ast_text(e: &ast::Expr) -> String {
                 (format!("{l}, {}", paren(&r, rp, 2)), 1)
             }
             ExprKind::StmtExpr(_) => ("({ ... })".to_string(), PREC_PRIMARY),
+            ExprKind::AddrOf(inner) => {
+                let (t, p) = go(inner);
+                (format!("&{}", paren(&t, p, PREC_UNARY)), PREC_UNARY)
+            }
+            ExprKind::Deref(inner) => {
+                let (t, p) = go(inner);
+                (format!("*{}", paren(&t, p, PREC_UNARY)), PREC_UNARY)
+            }
+            ExprKind::Index { base, index } => {
+                let (b, bp) = go(base);
+                (format!("{}[{}]", paren(&b, bp, 15), go(index).0), 15)
+            }
+            ExprKind::Member { base, field, arrow } => {
+                let (b, bp) = go(base);
+                (format!("{}{}{}", paren(&b, bp, 15), if *arrow { "->" } else { "." }, field.name), 15)
+            }
+            ExprKind::InitList(items) => {
+                let texts: Vec<String> = items.iter().map(|i| go(i).0).collect();
+                (format!("{{{}}}", texts.join(", ")), PREC_PRIMARY)
+            }
         }
     }
     go(e).0

@@ -59,6 +59,16 @@ pub struct Variable {
     pub scope: VarScope,
     /// Where it was declared (absent for synthetic variables).
     pub span: Option<Span>,
+    /// The C type when the variable is not a plain integer scalar: a
+    /// pointer (its value is an address, IR type [`POINTER_TYPE`]), or the
+    /// type of the object of a variable that lives in memory (see `in_memory`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ctype: Option<minic::CType>,
+    /// The variable lives in memory (an array, a struct, or a variable whose
+    /// address is taken): the CFA variable holds the address of its object,
+    /// and reads and writes of it are loads and stores.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub in_memory: bool,
 }
 
 impl Variable {
@@ -133,7 +143,47 @@ pub enum Rhs {
     /// An arbitrary value of the type: `__VERIFIER_nondet_*()` or a call to a
     /// declared but undefined function (`systemCall()`).
     Nondet(IntType),
+    /// The value of type `ty` stored in memory at the address `addr` (`*p`,
+    /// `a[i]`, `s.f`, `p->f` read): the analyses that do not model memory
+    /// treat it as an arbitrary value of `ty`, like [`Rhs::Nondet`].
+    /// `bytes`: the size of the object read (4 for a pointer, as ILP32's
+    /// `sizeof`, though its IR type is 64 bits wide).
+    Load {
+        addr: Expr,
+        ty: IntType,
+        bytes: u64,
+    },
+    /// The address of a fresh memory object of `size` bytes (`malloc`,
+    /// `calloc`, `alloca`, or the storage of an array, struct or
+    /// address-taken variable). `zeroed`: its bytes start at 0 (`calloc`,
+    /// globals); otherwise reading a cell before writing it gives an
+    /// arbitrary value. `heap`: it may be passed to `free`. For analyses:
+    /// an arbitrary non-null pointer.
+    Alloc {
+        size: Expr,
+        zeroed: bool,
+        heap: bool,
+    },
 }
+
+impl Rhs {
+    /// The IR type of the value when it is not an expression (`Nondet`,
+    /// `Load`, `Alloc`): the analyses without a memory model give the
+    /// assigned variable an arbitrary value of this type.
+    pub fn havoc_type(&self) -> Option<IntType> {
+        match self {
+            Rhs::Expr(_) => None,
+            Rhs::Nondet(t) | Rhs::Load { ty: t, .. } => Some(*t),
+            Rhs::Alloc { .. } => Some(POINTER_TYPE),
+        }
+    }
+}
+
+/// The IR type of pointer values. A pointer is an integer `id·2³² + offset`
+/// (object `id` ≥ 1, byte `offset` in it; NULL is 0), so comparisons and
+/// arithmetic within an object are plain 64-bit unsigned integer operations
+/// and every analysis may treat pointers as numbers (`docs/minic.md`, "Memory").
+pub const POINTER_TYPE: IntType = IntType::ULongLong;
 
 /// The operation an edge performs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -167,15 +217,28 @@ pub enum EdgeKind {
     /// A call to the error function (`reach_error()`, `__VERIFIER_error()`,
     /// `__assert_fail(...)`, …): leads to an error node.
     ReachError,
+    /// `*addr = value` (also `a[i] = …`, `s.f = …`, `p->f = …`): writes
+    /// `value` (of its IR type) to memory. Memory is not a variable, so the
+    /// analyses without a memory model change nothing here.
+    /// `bytes`: the size of the object written (4 for a pointer).
+    Store { addr: Expr, value: Expr, bytes: u64 },
+    /// `free(addr)`: ends the life of a heap object (an invalid or double
+    /// `free` stops the concrete run). No variable changes.
+    Free { addr: Expr },
 }
 
 impl EdgeKind {
     /// The expressions the operation evaluates (initializer or right-hand
     /// side, condition, call arguments, returned value); none for a nondet
-    /// right-hand side or an edge without an expression.
+    /// right-hand side or an edge without an expression; the address of a
+    /// load, store or `free` and the size of an allocation.
     pub fn expressions(&self) -> Vec<&Expr> {
         match self {
             EdgeKind::Declare { init: Some(Rhs::Expr(e)), .. } | EdgeKind::Assign { rhs: Rhs::Expr(e), .. } => vec![e],
+            EdgeKind::Declare { init: Some(Rhs::Load { addr: e, .. } | Rhs::Alloc { size: e, .. }), .. }
+            | EdgeKind::Assign { rhs: Rhs::Load { addr: e, .. } | Rhs::Alloc { size: e, .. }, .. } => vec![e],
+            EdgeKind::Store { addr, value, .. } => vec![addr, value],
+            EdgeKind::Free { addr } => vec![addr],
             EdgeKind::Assume { cond, .. } => vec![cond],
             EdgeKind::Call { args, .. } => args.iter().collect(),
             EdgeKind::ReturnStatement { value: Some(e) } => vec![e],

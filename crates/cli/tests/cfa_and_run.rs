@@ -138,12 +138,22 @@ fn a_syntax_error_is_reported_with_file_line_and_column() {
 
 #[test]
 fn an_unsupported_construct_names_its_position() {
-    let f = temp_file("ptr.c", "int main() {\n  int x = 1;\n  int *p;\n  return x;\n}\n");
+    let f = temp_file("union.c", "int main() {\n  int x = 1;\n  union u v;\n  return x;\n}\n");
     let o = cpaplay(&["cfa", &f]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
     assert!(err.starts_with(&format!("{f}:3:")), "{err}");
     assert!(err.contains("error: "), "{err}");
+}
+
+/// A memory error is a located outcome of `run`, not a crash.
+#[test]
+fn run_reports_a_memory_error_with_its_edge() {
+    let f = temp_file("oob.c", "int main() {\n  int a[2];\n  a[2] = 1;\n  return 0;\n}\n");
+    let o = cpaplay(&["run", &f]);
+    let out = stdout(&o);
+    assert!(out.contains("memory error: out-of-bounds access: 4 bytes at offset 8 of an object of 8 bytes"), "{out}");
+    assert!(!stderr(&o).contains("panicked"));
 }
 
 #[test]

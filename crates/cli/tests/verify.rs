@@ -96,7 +96,7 @@ fn bad_options_exit_2_naming_the_problem() {
 
 #[test]
 fn bad_programs_exit_1_with_file_line_column() {
-    let f = write("bad.c", "int main() {\n  int *p;\n  return 0;\n}\n");
+    let f = write("bad.c", "int main() {\n  union u v;\n  return 0;\n}\n");
     let out = cpaplay(&["verify", &f]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);

@@ -27,8 +27,20 @@
 //!   in the type's range, as [`RandomInputs`] does.
 //! * Division by zero, a bad shift or a 128-bit overflow stops the run with
 //!   [`Outcome::UndefinedOperation`] at that edge.
+//! * **Memory** (`memory.rs`): objects with ids and sizes; a pointer is the
+//!   integer `id·2³² + offset`. Loads, stores and `free` are checked; an
+//!   invalid one stops the run with [`Outcome::MemoryError`] at that edge
+//!   (it is not the property checked, and no value is invented). A load of
+//!   a cell never written takes the next input (0 in zeroed objects:
+//!   globals, `calloc`). Objects of locals are not freed when their
+//!   function returns (a dangling pointer to a returned local is not
+//!   detected).
 
 #![warn(missing_docs)]
+
+mod memory;
+
+pub use memory::MemoryError;
 
 use cfa::{EdgeId, EdgeKind, EvalError, Expr, FuncId, NodeId, NodeKind, Program, Rhs, VarId, VarScope};
 use minic::types::{IntModel, IntType};
@@ -167,6 +179,15 @@ pub enum Outcome {
         /// What went wrong.
         error: EvalError,
     },
+    /// An invalid memory access: null or dangling pointer, out of bounds,
+    /// use after free, double or invalid free. Not the property checked;
+    /// the path simply has no defined continuation.
+    MemoryError {
+        /// The edge whose access failed.
+        edge: EdgeId,
+        /// What went wrong.
+        error: MemoryError,
+    },
     /// The CFA itself is malformed here (several enabled edges, or a
     /// location without successors that is neither error, terminal nor exit).
     Stuck {
@@ -191,6 +212,7 @@ impl fmt::Display for Outcome {
             Outcome::UndefinedOperation { edge, error } => {
                 write!(f, "undefined operation: {error} (edge {})", edge.0)
             }
+            Outcome::MemoryError { edge, error } => write!(f, "memory error: {error} (edge {})", edge.0),
             Outcome::Stuck { node, reason } => write!(f, "stuck at {node}: {reason}"),
         }
     }
@@ -245,6 +267,7 @@ struct Frame {
 enum Stop {
     Inputs,
     Undefined(EvalError),
+    Memory(MemoryError),
 }
 
 struct Machine<'p, 'i> {
@@ -254,6 +277,7 @@ struct Machine<'p, 'i> {
     globals: BTreeMap<VarId, i128>,
     frames: Vec<Frame>,
     inputs: Vec<InputUse>,
+    memory: memory::Memory,
 }
 
 impl Machine<'_, '_> {
@@ -314,6 +338,21 @@ impl Machine<'_, '_> {
         match rhs {
             Rhs::Expr(e) => self.eval(edge, e),
             Rhs::Nondet(ty) => self.take_input(edge, Some(var), *ty),
+            Rhs::Load { addr, ty, bytes } => {
+                let a = self.eval(edge, addr)?;
+                match self.memory.load(a, *bytes).map_err(Stop::Memory)? {
+                    memory::Cell::Value(v) => Ok(v),
+                    memory::Cell::Unwritten => {
+                        let v = self.take_input(edge, Some(var), *ty)?;
+                        self.memory.store(a, *bytes, v).map_err(Stop::Memory)?;
+                        Ok(v)
+                    }
+                }
+            }
+            Rhs::Alloc { size, zeroed, heap } => {
+                let n = self.eval(edge, size)?;
+                self.memory.alloc(n, *zeroed, *heap).map_err(Stop::Memory)
+            }
         }
     }
 
@@ -338,6 +377,7 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
         globals: BTreeMap::new(),
         frames: vec![Frame { function: main.id, call_site: None, values: BTreeMap::new() }],
         inputs: Vec::new(),
+        memory: memory::Memory::default(),
     };
     let mut node = main.entry;
     let mut path = Vec::new();
@@ -383,6 +423,7 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
             break match s {
                 Stop::Inputs => Outcome::InputsExhausted { edge },
                 Stop::Undefined(error) => Outcome::UndefinedOperation { edge, error },
+                Stop::Memory(error) => Outcome::MemoryError { edge, error },
             };
         }
         let edge = match enabled.as_slice() {
@@ -409,6 +450,15 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
                 EdgeKind::Assign { var, rhs } => {
                     let v = m.rhs(id, *var, rhs)?;
                     m.set(*var, v);
+                }
+                EdgeKind::Store { addr, value, bytes } => {
+                    let a = m.eval(id, addr)?;
+                    let v = m.eval(id, value)?;
+                    m.memory.store(a, *bytes, v).map_err(Stop::Memory)?;
+                }
+                EdgeKind::Free { addr } => {
+                    let a = m.eval(id, addr)?;
+                    m.memory.free(a).map_err(Stop::Memory)?;
                 }
                 EdgeKind::ReturnStatement { value } => {
                     if let Some(e) = value {
@@ -455,6 +505,7 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
             }
             Err(Stop::Inputs) => break Outcome::InputsExhausted { edge: id },
             Err(Stop::Undefined(error)) => break Outcome::UndefinedOperation { edge: id, error },
+            Err(Stop::Memory(error)) => break Outcome::MemoryError { edge: id, error },
         }
     };
     let mut final_values = m.globals.clone();

@@ -8,6 +8,11 @@
 //! `(e & 7) + 1`, shift amounts `e & 7`, and side effects sit only where a
 //! sequence point separates them (`&&`, `||`, statements).
 //!
+//! A second generator does the same for memory: arrays, a struct with an
+//! array field, pointers into both, a pointer to the struct, and a `calloc`
+//! block, with indexes masked into bounds; the values in memory are copied
+//! into variables at the end and compared.
+//!
 //! Skipped (with a note) when `gcc` is not installed.
 
 use concrete::{execute, Options, Outcome, SliceInputs};
@@ -219,6 +224,154 @@ fn random_programs_agree_with_gcc() {
             .iter()
             .map(|(n, _)| {
                 let v = p.variables.iter().find(|v| v.qualified == format!("main::{n}")).unwrap();
+                e.final_values[&v.id]
+            })
+            .collect();
+        if got != expected[k] {
+            mismatches.push(format!("program {k}: gcc says {:?}, we say {got:?}\n{src}", expected[k]));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        mismatches.is_empty(),
+        "{} of {count} programs disagree:\n{}",
+        mismatches.len(),
+        mismatches[..mismatches.len().min(3)].join("\n")
+    );
+}
+
+/// The memory program's declarations (the same text for gcc and for us).
+const MEMORY_DECLS: &str = "\
+struct S { int x; unsigned char c; long long w; int a[3]; };
+int garr[4] = {3, -1};
+";
+
+/// An index expression masked into `0..=mask`.
+fn index(r: &mut Rng, mask: u32) -> String {
+    format!("({} & {mask})", mem_expr(r, 1))
+}
+
+/// An integer expression that reads variables and memory.
+fn mem_expr(r: &mut Rng, depth: u32) -> String {
+    if depth == 0 || r.below(3) == 0 {
+        return match r.below(9) {
+            0 => "a".into(),
+            1 => "f".into(),
+            2 => r.pick(&["0", "1", "7", "(-3)", "100", "65537"]).into(),
+            3 => format!("arr[{}]", index(r, 7)),
+            4 => "*p".into(),
+            5 => r.pick(&["s.x", "s.c", "s.w", "ps->x", "ps->a[1]", "s.a[2]"]).into(),
+            6 => "h[1]".into(),
+            7 => "garr[3]".into(),
+            _ => "(p - arr)".into(),
+        };
+    }
+    let d = depth - 1;
+    match r.below(4) {
+        0 => format!("({} {} {})", mem_expr(r, d), r.pick(&["+", "-", "*", "^", "<", "=="]), mem_expr(r, d)),
+        1 => format!("p[{}]", r.pick(&["0", "-1 + 1"])),
+        2 => format!("h[{}]", index(r, 3)),
+        _ => format!("(*(arr + {}))", index(r, 7)),
+    }
+}
+
+fn mem_stmt(r: &mut Rng, out: &mut String) {
+    let line = match r.below(12) {
+        0 => format!("arr[{}] = {};", index(r, 7), mem_expr(r, 2)),
+        1 => format!("*p = {};", mem_expr(r, 2)),
+        2 => format!("p = &arr[{}];", index(r, 7)),
+        3 => format!("p = arr + {};", index(r, 7)),
+        4 => format!("s.{} = {};", r.pick(&["x", "c", "w"]), mem_expr(r, 2)),
+        5 => format!("ps->a[{}] += {};", index(r, 1), mem_expr(r, 2)),
+        6 => format!("h[{}] = {};", index(r, 3), mem_expr(r, 2)),
+        7 => format!("a = {};", mem_expr(r, 2)),
+        8 => format!("f = {};", mem_expr(r, 2)),
+        9 => format!("if ({} < {}) {{ (*p)++; }} else {{ s.a[0]--; }}", mem_expr(r, 1), mem_expr(r, 1)),
+        10 => format!("garr[{}] = {};", index(r, 3), mem_expr(r, 1)),
+        _ => format!("for (int i = 0; i < 3; i++) {{ arr[i] = arr[i + 1] + {}; }}", mem_expr(r, 1)),
+    };
+    out.push_str("  ");
+    out.push_str(&line);
+    out.push('\n');
+}
+
+/// What each memory program ends with: its memory copied into variables.
+const MEMORY_OBSERVED: [&str; 12] =
+    ["arr[0]", "arr[3]", "arr[7]", "s.x", "s.c", "s.w", "s.a[0]", "s.a[1]", "h[0]", "h[3]", "garr[3]", "(p - arr)"];
+
+#[test]
+fn random_memory_programs_agree_with_gcc() {
+    let gcc_ok = Command::new("gcc").arg("--version").output().map(|o| o.status.success()).unwrap_or(false);
+    if !gcc_ok {
+        eprintln!("note: gcc not found; differential test skipped");
+        return;
+    }
+    let count = 80;
+    let mut rng = Rng(0x005e_ed0f_3e30_0001);
+    let mut bodies = Vec::new();
+    for _ in 0..count {
+        let mut s = String::from(
+            "  int a = 2;\n  long long f = -5;\n  int arr[8] = {1, 2, 3, 4, 5, 6, 7, 8};\n  struct S s = {10, 200, -7, {1, 2, 3}};\n  \
+             struct S *ps = &s;\n  int *p = &arr[2];\n  int *h = (int *) calloc(4, sizeof(int));\n",
+        );
+        for _ in 0..4 + rng.below(6) {
+            mem_stmt(&mut rng, &mut s);
+        }
+        for (k, o) in MEMORY_OBSERVED.iter().enumerate() {
+            s.push_str(&format!("  long long o{k} = {o};\n"));
+        }
+        s.push_str("  free(h);\n");
+        bodies.push(s);
+    }
+    let dir = std::env::temp_dir().join(format!("cpaplay-memdiff-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut c = String::from("#include <stdio.h>\n#include <stdlib.h>\n");
+    c.push_str(MEMORY_DECLS);
+    let print: Vec<String> = (0..MEMORY_OBSERVED.len()).map(|k| format!("o{k}")).collect();
+    for (k, b) in bodies.iter().enumerate() {
+        c.push_str(&format!(
+            "static void p{k}(void) {{\n{b}  printf(\"{k}{}\\n\", {});\n}}\n",
+            " %lld".repeat(MEMORY_OBSERVED.len()),
+            print.join(", ")
+        ));
+    }
+    c.push_str("int main(void) {\n");
+    for k in 0..bodies.len() {
+        // Each program starts from the same global memory, as ours does.
+        c.push_str(&format!("  garr[0] = 3; garr[1] = -1; garr[2] = 0; garr[3] = 0;\n  p{k}();\n"));
+    }
+    c.push_str("  return 0;\n}\n");
+    let cfile = dir.join("memdiff.c");
+    let exe = dir.join("memdiff");
+    std::fs::write(&cfile, &c).unwrap();
+    let out = Command::new("gcc").args(["-O0", "-fwrapv", "-w", "-o"]).arg(&exe).arg(&cfile).output().expect("gcc runs");
+    assert!(out.status.success(), "gcc failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let run = Command::new(&exe).output().expect("compiled program runs");
+    let expected: Vec<Vec<i128>> = String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(expected.len(), bodies.len());
+
+    let mut mismatches = Vec::new();
+    for (k, b) in bodies.iter().enumerate() {
+        let src = format!("{MEMORY_DECLS}int main() {{\n{b}  return 0;\n}}\n");
+        let p = match cfa::from_source(&src) {
+            Ok(p) => p,
+            Err(d) => {
+                mismatches.push(format!("program {k} does not lower: {d:?}\n{src}"));
+                continue;
+            }
+        };
+        let opts = Options { model: IntModel::C, max_steps: 1_000_000, record_states: false };
+        let e = execute(&p, &mut SliceInputs::new(vec![]), opts);
+        if e.outcome != (Outcome::Returned { value: Some(0) }) {
+            mismatches.push(format!("program {k}: {}\n{src}", e.outcome));
+            continue;
+        }
+        let got: Vec<i128> = (0..MEMORY_OBSERVED.len())
+            .map(|n| {
+                let v = p.variables.iter().find(|v| v.qualified == format!("main::o{n}")).unwrap();
                 e.final_values[&v.id]
             })
             .collect();

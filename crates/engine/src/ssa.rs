@@ -148,6 +148,13 @@ impl Encoder<'_> {
         let Some(edge) = self.program().edges.get(id.0 as usize).cloned() else { return };
         match &edge.kind {
             EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => {}
+            // Memory is not encoded: the interpreter reads the address (and
+            // the value) first, which may take inputs; no variable changes.
+            EdgeKind::Store { addr, value, .. } => {
+                self.read_inputs(addr);
+                self.read_inputs(value);
+            }
+            EdgeKind::Free { addr } => self.read_inputs(addr),
             EdgeKind::Declare { var, init: None } => {
                 self.env.cur.remove(var);
             }
@@ -160,6 +167,16 @@ impl Encoder<'_> {
                 Rhs::Nondet(ty) => {
                     let t = self.input(*ty);
                     self.set(*var, t, *ty);
+                }
+                // A read of memory or a new object: a fresh value, not an
+                // input (a read of a cell never written takes an input in
+                // the interpreter, which the formula does not know, so a
+                // model needs confirmation by replay: `approximated`).
+                Rhs::Load { addr: e, .. } | Rhs::Alloc { size: e, .. } => {
+                    self.read_inputs(e);
+                    let ty = rhs.havoc_type().unwrap_or(IntType::Int);
+                    let t = self.env.fresh(ty, "memory");
+                    self.set(*var, t, ty);
                 }
             },
             EdgeKind::Assume { cond, positive } => {

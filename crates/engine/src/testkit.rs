@@ -126,6 +126,8 @@ impl CfaBuilder {
             ty,
             scope: VarScope::Local(FuncId(0)),
             span: None,
+            ctype: None,
+            in_memory: false,
         });
         self.program.functions[0].locals.push(id);
         id

@@ -282,18 +282,27 @@ fn encode_path(program: &Program, path: &[cfa::EdgeId], ssa: &mut Ssa) -> Result
     for id in path {
         let e = program.edge(*id);
         match &e.kind {
-            EdgeKind::Blank | EdgeKind::ReachError | EdgeKind::Terminate | EdgeKind::ReturnStatement { .. } => {}
+            // Memory is not a variable: a store or `free` changes none.
+            EdgeKind::Blank
+            | EdgeKind::ReachError
+            | EdgeKind::Terminate
+            | EdgeKind::ReturnStatement { .. }
+            | EdgeKind::Store { .. }
+            | EdgeKind::Free { .. } => {}
             EdgeKind::Declare { var, init } => {
                 let t = match init {
                     Some(Rhs::Expr(x)) => encode_expr(x, enc, ssa),
-                    Some(Rhs::Nondet(_)) | None => ssa.fresh_var(*var, program.variable(*var).ty),
+                    // A read of memory or a new object: any value.
+                    Some(Rhs::Nondet(_) | Rhs::Load { .. } | Rhs::Alloc { .. }) | None => {
+                        ssa.fresh_var(*var, program.variable(*var).ty)
+                    }
                 };
                 ssa.cur.insert(*var, t);
             }
             EdgeKind::Assign { var, rhs } => {
                 let t = match rhs {
                     Rhs::Expr(x) => encode_expr(x, enc, ssa),
-                    Rhs::Nondet(_) => ssa.fresh_var(*var, program.variable(*var).ty),
+                    Rhs::Nondet(_) | Rhs::Load { .. } | Rhs::Alloc { .. } => ssa.fresh_var(*var, program.variable(*var).ty),
                 };
                 ssa.cur.insert(*var, t);
             }

@@ -8,7 +8,7 @@
 //! `__PRETTY_FUNCTION__`/`__func__` become string literals.
 
 use crate::span::Span;
-use crate::types::{IntType, Type};
+use crate::types::{CType, IntType};
 use serde::{Deserialize, Serialize};
 
 /// A name as written in the source, with its location.
@@ -25,6 +25,26 @@ pub struct Ident {
 pub struct TranslationUnit {
     /// The top-level items in source order (typedefs are resolved, not kept).
     pub items: Vec<Item>,
+    /// The struct definitions, in source order (tags are unique).
+    pub structs: Vec<StructDef>,
+}
+
+/// `struct tag { T1 f1; T2 f2; ... };`: a struct type's fields in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StructDef {
+    /// The tag (`node` in `struct node`); anonymous structs of a typedef get `__anon<k>`.
+    pub tag: String,
+    /// The fields in declaration order.
+    pub fields: Vec<(String, CType)>,
+    /// The definition, from `struct` to `}`.
+    pub span: Span,
+}
+
+impl TranslationUnit {
+    /// The fields of `struct tag`, if it is defined.
+    pub fn struct_fields(&self, tag: &str) -> Option<Vec<(String, CType)>> {
+        self.structs.iter().find(|s| s.tag == tag).map(|s| s.fields.clone())
+    }
 }
 
 /// A top-level declaration or definition.
@@ -54,8 +74,8 @@ pub enum Storage {
 pub struct VarDecl {
     /// The declared name.
     pub name: Ident,
-    /// Its scalar type (typedef names resolved).
-    pub ty: IntType,
+    /// Its type (typedef names resolved): a scalar, pointer, array or struct.
+    pub ty: CType,
     /// `static`/`extern` as written.
     pub storage: Storage,
     /// The initial value, if written.
@@ -64,15 +84,18 @@ pub struct VarDecl {
     pub span: Span,
 }
 
-/// The type of a parameter in a prototype. `char *`/`const char *` is
-/// accepted only so glibc's assert prototypes parse; a function with such a
-/// parameter can be called only if it is one of the known assert helpers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The type of a parameter in a prototype. `char *`/`const char *` in a
+/// prototype is kept apart so glibc's assert prototypes parse; a function
+/// with such a parameter can be called only if it is one of the known
+/// assert helpers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ParamType {
     /// An integer scalar.
     Int(IntType),
     /// `char *` or `const char *` (prototypes of the assert helpers only).
     CharPointer,
+    /// A pointer (an array parameter `int a[5]` is the pointer `int *a`).
+    Pointer(CType),
 }
 
 /// A parameter of a function declaration or definition.
@@ -91,8 +114,8 @@ pub struct Param {
 pub struct FunctionDecl {
     /// The function's name.
     pub name: Ident,
-    /// The result type (`void` or a scalar).
-    pub ret: Type,
+    /// The result type (`void`, a scalar or a pointer).
+    pub ret: CType,
     /// The parameters in order (empty for `(void)` and `()`).
     pub params: Vec<Param>,
     /// `int f()` — an old-style empty list: any arguments are accepted.
@@ -355,8 +378,8 @@ pub enum ExprKind {
     },
     /// `target = value` (op `None`) or `target op= value`.
     Assign {
-        /// The assigned variable.
-        target: Ident,
+        /// The assigned lvalue: a variable, `*p`, `a[i]`, `s.f` or `p->f`.
+        target: Box<Expr>,
         /// `None` for `=`, `Some(Add)` for `+=`, ...
         op: Option<BinaryOp>,
         /// The right-hand side.
@@ -364,8 +387,8 @@ pub enum ExprKind {
     },
     /// `++x`, `x++`, `--x`, `x--`.
     IncDec {
-        /// The variable changed.
-        target: Ident,
+        /// The lvalue changed.
+        target: Box<Expr>,
         /// `++` (true) or `--` (false).
         increment: bool,
         /// `++x` (true: the value after) or `x++` (false: the value before).
@@ -380,10 +403,10 @@ pub enum ExprKind {
         /// The value otherwise.
         else_expr: Box<Expr>,
     },
-    /// `(T) e`, including `(void) e`.
+    /// `(T) e`, including `(void) e` and pointer casts.
     Cast {
         /// The target type.
-        ty: Type,
+        ty: CType,
         /// The converted expression.
         expr: Box<Expr>,
     },
@@ -404,4 +427,26 @@ pub enum ExprKind {
     /// GCC statement expression `({ ... })`; its value is that of the last
     /// expression statement, if any.
     StmtExpr(Block),
+    /// `&e`: the address of an lvalue.
+    AddrOf(Box<Expr>),
+    /// `*e`: the object a pointer points to.
+    Deref(Box<Expr>),
+    /// `base[index]`: `*(base + index)`.
+    Index {
+        /// The array or pointer.
+        base: Box<Expr>,
+        /// The element number.
+        index: Box<Expr>,
+    },
+    /// `base.field` (`arrow: false`) or `base->field` (`arrow: true`).
+    Member {
+        /// The struct (or the pointer to it, for `->`).
+        base: Box<Expr>,
+        /// The field's name.
+        field: Ident,
+        /// `->` rather than `.`.
+        arrow: bool,
+    },
+    /// `{a, b, ...}`: the initializer of an array or struct (declarations only).
+    InitList(Vec<Expr>),
 }

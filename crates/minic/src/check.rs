@@ -13,7 +13,7 @@
 use crate::ast::*;
 use crate::diag::Diagnostic;
 use crate::span::{LineIndex, Span};
-use crate::types::{IntType, Type};
+use crate::types::{CType, IntType, Type};
 use std::collections::HashMap;
 
 /// The functions that may be called with string arguments.
@@ -44,9 +44,22 @@ pub fn builtin_signature(name: &str) -> Option<(Type, usize)> {
     }
 }
 
+/// The memory functions known without a declaration (`malloc(n)`,
+/// `calloc(n, size)`, `alloca(n)`, `free(p)`): result type and number of
+/// parameters.
+pub fn memory_signature(name: &str) -> Option<(CType, usize)> {
+    let void_ptr = CType::Void.pointer_to();
+    match name {
+        "malloc" | "alloca" | "__builtin_alloca" => Some((void_ptr, 1)),
+        "calloc" => Some((void_ptr, 2)),
+        "free" => Some((CType::Void, 1)),
+        _ => None,
+    }
+}
+
 /// What is known about a function from its declarations.
 struct FnSig {
-    ret: Type,
+    ret: CType,
     /// `None`: declared with `()`, any arguments are accepted.
     params: Option<Vec<ParamType>>,
     defined_at: Option<Span>,
@@ -73,7 +86,7 @@ struct Checker<'a> {
     scopes: Vec<HashMap<String, VarInfo>>,
     loops: usize,
     switches: Vec<Switch>,
-    current: Option<(String, Type)>,
+    current: Option<(String, CType)>,
     labels: HashMap<String, Span>,
 }
 
@@ -129,7 +142,8 @@ impl Checker<'_> {
                 Item::Global(_) => continue,
             };
             let name = decl.name.name.clone();
-            let params = if decl.unspecified_params { None } else { Some(decl.params.iter().map(|p| p.ty).collect::<Vec<_>>()) };
+            let params =
+                if decl.unspecified_params { None } else { Some(decl.params.iter().map(|p| p.ty.clone()).collect::<Vec<_>>()) };
             match self.fns.get_mut(&name) {
                 Some(sig) => {
                     if body {
@@ -155,7 +169,12 @@ impl Checker<'_> {
                 None => {
                     self.fns.insert(
                         name,
-                        FnSig { ret: decl.ret, params, defined_at: body.then_some(decl.name.span), declared_at: decl.name.span },
+                        FnSig {
+                            ret: decl.ret.clone(),
+                            params,
+                            defined_at: body.then_some(decl.name.span),
+                            declared_at: decl.name.span,
+                        },
                     );
                 }
             }
@@ -170,8 +189,8 @@ impl Checker<'_> {
             return;
         }
         if let Some(init) = &v.init {
-            self.expr(init, true);
-            if const_eval(init).is_none() {
+            self.initializer(init);
+            if !is_static_initializer(init) {
                 self.error(init.span, format!("the initial value of the global variable `{name}` must be a constant"));
             }
         }
@@ -206,7 +225,7 @@ impl Checker<'_> {
             let msg = format!("`{name}` is already declared as a global variable");
             self.error(f.decl.name.span, msg);
         }
-        self.current = Some((name, f.decl.ret));
+        self.current = Some((name, f.decl.ret.clone()));
         self.labels.clear();
         self.collect_labels(&f.body.stmts);
         self.scopes.push(HashMap::new());
@@ -275,11 +294,11 @@ impl Checker<'_> {
     fn local_decl(&mut self, vars: &[VarDecl]) {
         for v in vars {
             if let Some(init) = &v.init {
-                self.expr(init, true);
+                self.initializer(init);
             }
             if v.storage == Storage::Static {
                 if let Some(init) = &v.init {
-                    if const_eval(init).is_none() {
+                    if !is_static_initializer(init) {
                         let msg = format!("the initial value of the static variable `{}` must be a constant", v.name.name);
                         self.error(init.span, msg);
                     }
@@ -407,16 +426,16 @@ impl Checker<'_> {
             return;
         };
         match (value, ret) {
-            (Some(e), Type::Void) => {
+            (Some(e), CType::Void) => {
                 self.expr(e, false);
                 self.error(e.span, format!("the function `{name}` returns `void`, so `return` cannot have a value"));
             }
-            (Some(e), Type::Int(_)) => self.expr(e, true),
-            (None, Type::Int(t)) => {
+            (Some(e), _) => self.expr(e, true),
+            (None, CType::Void) => {}
+            (None, t) => {
                 let msg = format!("`return` without a value in the function `{name}`, which returns `{t}`");
                 self.diags.push(Diagnostic::warning(span, msg));
             }
-            (None, Type::Void) => {}
         }
     }
 
@@ -435,16 +454,34 @@ impl Checker<'_> {
                 self.expr(rhs, true);
             }
             ExprKind::Assign { target, value, .. } => {
-                self.use_var(target, true);
+                self.lvalue(target);
                 self.expr(value, true);
             }
-            ExprKind::IncDec { target, .. } => self.use_var(target, true),
+            ExprKind::IncDec { target, .. } => self.lvalue(target),
             ExprKind::Conditional { cond, then_expr, else_expr } => {
                 self.expr(cond, true);
                 self.expr(then_expr, needed);
                 self.expr(else_expr, needed);
             }
-            ExprKind::Cast { ty, expr } => self.expr(expr, *ty != Type::Void),
+            ExprKind::Cast { ty, expr } => self.expr(expr, *ty != CType::Void),
+            ExprKind::AddrOf(inner) => match &inner.kind {
+                ExprKind::Var(id) if self.fns.contains_key(&id.name) || builtin_signature(&id.name).is_some() => {
+                    self.error(e.span, "function pointers are not part of mini-C")
+                }
+                _ => self.expr(inner, true),
+            },
+            ExprKind::Deref(inner) => self.expr(inner, true),
+            ExprKind::Index { base, index } => {
+                self.expr(base, true);
+                self.expr(index, true);
+            }
+            ExprKind::Member { base, .. } => self.expr(base, true),
+            ExprKind::InitList(items) => {
+                self.error(e.span, "an initializer list `{...}` may only initialize an array or struct in its declaration");
+                for i in items {
+                    self.expr(i, true);
+                }
+            }
             ExprKind::Call { callee, args } => self.call(e, callee, args, needed),
             ExprKind::Comma { lhs, rhs } => {
                 self.expr(lhs, false);
@@ -456,6 +493,22 @@ impl Checker<'_> {
                     self.error(e.span, "this statement expression `({ ... })` has no value (its last statement is not an expression)");
                 }
             }
+        }
+    }
+
+    /// The initializer of a declaration: an expression or a (nested) list.
+    fn initializer(&mut self, init: &Expr) {
+        match &init.kind {
+            ExprKind::InitList(items) => items.iter().for_each(|i| self.initializer(i)),
+            _ => self.expr(init, true),
+        }
+    }
+
+    /// The target of an assignment or `++`/`--`.
+    fn lvalue(&mut self, target: &Expr) {
+        match &target.kind {
+            ExprKind::Var(id) => self.use_var(id, true),
+            _ => self.expr(target, true),
         }
     }
 
@@ -486,7 +539,7 @@ impl Checker<'_> {
             self.error(callee.span, format!("`{name}` is a variable, not a function"));
             return;
         }
-        let (ret, params): (Type, Option<usize>) = if let Some(sig) = self.fns.get(name) {
+        let (ret, params): (CType, Option<usize>) = if let Some(sig) = self.fns.get(name) {
             if let Some(ps) = &sig.params {
                 if !is_helper && ps.contains(&ParamType::CharPointer) {
                     let msg = format!(
@@ -496,12 +549,14 @@ impl Checker<'_> {
                     return;
                 }
             }
-            (sig.ret, sig.params.as_ref().map(|p| p.len()))
+            (sig.ret.clone(), sig.params.as_ref().map(|p| p.len()))
         } else if let Some((ret, n)) = builtin_signature(name) {
+            (ret.into(), Some(n))
+        } else if let Some((ret, n)) = memory_signature(name) {
             (ret, Some(n))
         } else {
             let msg = match name {
-                "malloc" | "calloc" | "realloc" | "free" | "alloca" => "dynamic memory is not part of mini-C".to_string(),
+                "realloc" => "`realloc` is not part of mini-C (use `malloc`, copy, and `free`)".to_string(),
                 _ if name.starts_with("pthread_") => "threads are not part of mini-C".to_string(),
                 _ if name.starts_with("__VERIFIER_nondet_") => {
                     format!("`{name}` is not part of mini-C (only nondet functions of integer types are)")
@@ -518,9 +573,31 @@ impl Checker<'_> {
                 self.error(e.span, msg);
             }
         }
-        if needed && ret == Type::Void {
+        if needed && ret == CType::Void {
             self.error(e.span, format!("`{name}` returns `void`, so its result cannot be used"));
         }
+    }
+}
+
+/// Whether `e` may initialize a global or `static` variable: a constant,
+/// the address of a variable, or a list of those.
+fn is_static_initializer(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::InitList(items) => items.iter().all(is_static_initializer),
+        ExprKind::AddrOf(inner) => is_static_address(inner),
+        ExprKind::Cast { expr, .. } => is_static_initializer(expr),
+        _ => const_eval(e).is_some(),
+    }
+}
+
+/// Whether the lvalue `e` has an address known before the program runs:
+/// a variable, an element with a constant index, or a field of one.
+fn is_static_address(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Var(_) => true,
+        ExprKind::Index { base, index } => is_static_address(base) && const_eval(index).is_some(),
+        ExprKind::Member { base, arrow: false, .. } => is_static_address(base),
+        _ => false,
     }
 }
 
@@ -570,7 +647,7 @@ pub fn const_eval(e: &Expr) -> Option<i128> {
                 const_eval(else_expr)
             }
         }
-        ExprKind::Cast { ty: Type::Int(t), expr } => Some(t.wrap(const_eval(expr)?)),
+        ExprKind::Cast { ty: CType::Int(t), expr } => Some(t.wrap(const_eval(expr)?)),
         _ => None,
     }
 }

@@ -60,18 +60,24 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         storage => ("`static`, `extern` or `typedef`", Construct),
         type_word | bad_type_word => ("a type", Construct),
         bad_aggregate | aggregate_kw | balanced_braces => ("a type", Construct),
+        struct_spec | struct_kw => ("a type", Construct),
+        struct_field => ("a field declaration", Construct),
+        field_semi => ("`;` after the field", Punct),
+        struct_close => ("`}` to end the struct", Punct),
         bad_thread_storage => ("a type", Construct),
         unknown_type => ("a type", Construct),
         decl_specs | decl_spec_core | decl_specs_or_unknown | decl_start | spec_kw => ("a type", Construct),
-        type_name | bad_abstract_declarator => ("a type", Construct),
+        type_name | abstract_declarator => ("a type", Construct),
         file | file_rest | item | function_body => ("a declaration or a function", Construct),
         stray_semi => ("a declaration or a function", Construct),
         top_item | declaration => ("a declaration", Construct),
         decl_semi => ("`;` after the declaration", Punct),
         init_declarator | declarator => ("a name to declare", Construct),
-        initializer | bad_brace_init => ("an expression", Construct),
-        bad_pointer => ("a name to declare", Construct),
-        bad_array => ("`[`", Construct),
+        initializer | init_list => ("an expression", Construct),
+        init_close => ("`}` to end the initializer list", Punct),
+        ptr_star => ("a name to declare", Construct),
+        array_suffix => ("`[`", Construct),
+        array_close => ("`]` after the array size", Punct),
         bad_fn_pointer => ("a name to declare", Construct),
         params => ("a parameter list `(...)`", Construct),
         params_close => ("`)` after the parameters", Punct),
@@ -97,8 +103,9 @@ fn describe(rule: Rule) -> Option<(&'static str, Kind)> {
         stmt_semi => ("`;` at the end of the statement", Punct),
         expr | expr_nc | operand | primary | prefix | prefix_start => ("an expression", Construct),
         cast => ("an expression", Construct),
-        sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | bad_address_of | bad_deref => ("an expression", Construct),
-        postfix | postfix_start | post_inc | post_dec | bad_index | bad_member | member_arrow | member_dot => {
+        sizeof_op | pre_inc | pre_dec | neg | plus | not | bit_not | address_of | deref => ("an expression", Construct),
+        subscript_close => ("`]` after the index", Punct),
+        postfix | postfix_start | post_inc | post_dec | subscript | member_access | member_arrow | member_dot => {
             ("an operator", Operator)
         }
         call_args => ("an operator", Operator),
@@ -318,8 +325,8 @@ fn is_operand_start(rule: Rule) -> bool {
             | plus
             | not
             | bit_not
-            | bad_address_of
-            | bad_deref
+            | address_of
+            | deref
             | expr
             | expr_nc
     )

@@ -29,11 +29,11 @@ pub mod span;
 pub mod testkit;
 pub mod types;
 
-pub use check::{builtin_signature, const_eval, ASSERT_HELPERS};
+pub use check::{builtin_signature, const_eval, memory_signature, ASSERT_HELPERS};
 pub use diag::{Diagnostic, Severity};
 pub use prescan::{MAX_INPUT_BYTES, MAX_NESTING};
 pub use span::Span;
-pub use types::{IntModel, IntType, Type};
+pub use types::{CType, IntModel, IntType, Type};
 
 use pest::Parser as _;
 
@@ -89,6 +89,7 @@ pub fn parse(source: &str) -> ParseOutput {
     }
 
     let mut items = Vec::new();
+    let mut structs = Vec::new();
     let mut builder_diagnostics = Vec::new();
     let mut syntax_errors = Vec::new();
     let mut base = 0;
@@ -115,6 +116,7 @@ pub fn parse(source: &str) -> ParseOutput {
                     let builder = parser::Builder::new(&repaired_source, &lines);
                     builder.set_base(base);
                     builder.items(file, &mut items);
+                    structs = builder.take_structs();
                     builder_diagnostics = builder.into_diagnostics();
                 }
                 break;
@@ -160,7 +162,7 @@ pub fn parse(source: &str) -> ParseOutput {
     }
     diagnostics.extend(syntax_errors.iter().cloned());
     diagnostics.extend(builder_diagnostics);
-    let unit = ast::TranslationUnit { items };
+    let unit = ast::TranslationUnit { items, structs };
     if syntax_errors.is_empty() && !diagnostics.iter().any(|d| d.is_error()) {
         diagnostics.extend(check::check(&unit, &lines));
     }

@@ -1,7 +1,7 @@
 //! From pest pairs to the AST.
 //!
 //! The grammar (`grammar.pest`) accepts a little more than mini-C: it also
-//! recognises pointers, arrays, structs, floats, ... (`bad_*` rules). This
+//! recognises unions, function pointers, floats, ... (`bad_*` rules). This
 //! builder turns the accepted constructs into [`ast`](crate::ast) nodes and
 //! every `bad_*` construct into an error that names it. Operator precedence
 //! is decided here by pest's [`PrattParser`].
@@ -14,7 +14,7 @@ use crate::diag::Diagnostic;
 use crate::literal;
 use crate::prescan::MAX_NESTING;
 use crate::span::{LineIndex, Span};
-use crate::types::{IntType, Type};
+use crate::types::{CType, IntType, Layout, Type};
 use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
@@ -64,13 +64,13 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::prefix(Rule::plus)
                 | Op::prefix(Rule::not)
                 | Op::prefix(Rule::bit_not)
-                | Op::prefix(Rule::bad_address_of)
-                | Op::prefix(Rule::bad_deref))
+                | Op::prefix(Rule::address_of)
+                | Op::prefix(Rule::deref))
             .op(Op::postfix(Rule::post_inc)
                 | Op::postfix(Rule::post_dec)
                 | Op::postfix(Rule::call_args)
-                | Op::postfix(Rule::bad_index)
-                | Op::postfix(Rule::bad_member))
+                | Op::postfix(Rule::subscript)
+                | Op::postfix(Rule::member_access))
     })
 }
 
@@ -96,8 +96,10 @@ struct Specs {
     storage: Storage,
     is_typedef: bool,
     /// `None` when the specifiers were wrong (an error was reported).
-    ty: Option<Type>,
+    ty: Option<CType>,
     span: Span,
+    /// The specifiers define a struct (`struct s { ... };` declares something).
+    defines_struct: bool,
 }
 
 /// What a declarator (`*x`, `f(int a)`, `a[3]`) amounts to.
@@ -105,6 +107,8 @@ struct Declarator {
     name: Option<Ident>,
     /// Spans of the `*`s in front of the name.
     pointers: Vec<Span>,
+    /// The array sizes after the name, outermost first (`None` for `[]`).
+    arrays: Vec<(Option<u64>, Span)>,
     params: Option<ParamList>,
     span: Span,
     /// An error was already reported for it (array, function pointer).
@@ -120,6 +124,8 @@ struct RawParam {
     specs: Specs,
     name: Option<Ident>,
     pointers: Vec<Span>,
+    /// `int a[]` / `int a[5]`: the parameter is a pointer to the element.
+    arrays: usize,
     span: Span,
 }
 
@@ -130,13 +136,15 @@ pub(crate) struct Builder<'a> {
     /// only where typedef names were marked).
     src: &'a str,
     diags: RefCell<Vec<Diagnostic>>,
-    typedefs: RefCell<HashMap<String, IntType>>,
+    typedefs: RefCell<HashMap<String, CType>>,
+    /// The struct definitions seen so far, in source order.
+    structs: RefCell<Vec<StructDef>>,
     depth: Cell<usize>,
     current_fn: RefCell<Option<String>>,
     /// Variable types in scope, for `sizeof expr`.
-    scopes: RefCell<Vec<HashMap<String, IntType>>>,
+    scopes: RefCell<Vec<HashMap<String, CType>>>,
     /// Result types of the functions seen so far, for `sizeof f(x)`.
-    fn_types: RefCell<HashMap<String, Type>>,
+    fn_types: RefCell<HashMap<String, CType>>,
     /// Set when a nesting-limit error was reported (report it only once).
     too_deep: Cell<bool>,
     /// Offset of the parsed text within the source (non-zero when parsing
@@ -151,6 +159,7 @@ impl<'a> Builder<'a> {
             src,
             diags: RefCell::new(Vec::new()),
             typedefs: RefCell::new(HashMap::new()),
+            structs: RefCell::new(Vec::new()),
             depth: Cell::new(0),
             current_fn: RefCell::new(None),
             scopes: RefCell::new(vec![HashMap::new()]),
@@ -211,7 +220,45 @@ impl<'a> Builder<'a> {
         self.depth.set(self.depth.get().saturating_sub(levels));
     }
 
-    fn declare_var(&self, name: &str, ty: IntType) {
+    /// The struct definitions read so far.
+    pub(crate) fn take_structs(&self) -> Vec<StructDef> {
+        std::mem::take(&mut *self.structs.borrow_mut())
+    }
+
+    /// `sizeof(ty)` with the structs defined so far; `None` if incomplete.
+    fn size_of_type(&self, ty: &CType) -> Option<u64> {
+        let structs = self.structs.borrow();
+        let fields = |tag: &str| structs.iter().find(|s| s.tag == tag).map(|s| s.fields.clone());
+        Layout { fields: &fields }.size(ty)
+    }
+
+    /// The type of field `field` of `struct tag`, if both exist.
+    fn field_type(&self, tag: &str, field: &str) -> Option<CType> {
+        let structs = self.structs.borrow();
+        let def = structs.iter().find(|s| s.tag == tag)?;
+        def.fields.iter().find(|(n, _)| n == field).map(|(_, t)| t.clone())
+    }
+
+    /// The type a declarator gives to the base type `base`: pointers first,
+    /// then array sizes (`int *a[3]` is an array of 3 pointers).
+    fn declared_type(&self, base: CType, d: &Declarator) -> Option<CType> {
+        let mut ty = base;
+        for _ in &d.pointers {
+            ty = ty.pointer_to();
+        }
+        for (n, span) in d.arrays.iter().rev() {
+            match n {
+                Some(n) => ty = CType::Array(Box::new(ty), *n),
+                None => {
+                    self.error(*span, "an array needs a size here: write `[N]` with a constant N");
+                    return None;
+                }
+            }
+        }
+        Some(ty)
+    }
+
+    fn declare_var(&self, name: &str, ty: CType) {
         if let Some(scope) = self.scopes.borrow_mut().last_mut() {
             scope.insert(name.to_string(), ty);
         }
@@ -269,9 +316,6 @@ impl<'a> Builder<'a> {
         }
         let body_pair = inner.find(|p| p.as_rule() == Rule::block)?;
         let name = decl.name.clone()?;
-        for p in &decl.pointers {
-            self.error(*p, "pointers are not part of mini-C");
-        }
         let Some(params) = decl.params else {
             self.error(name.span, format!("expected a parameter list `(...)` after the function name `{}`", name.name));
             return None;
@@ -279,15 +323,17 @@ impl<'a> Builder<'a> {
         if specs.is_typedef {
             self.error(specs.span, "a `typedef` cannot have a body");
         }
-        let ret = specs.ty.unwrap_or(Type::Int(IntType::Int));
+        let ret = self.result_type(specs.ty, &decl.pointers);
         let header_span = Span { end: decl.span.end, ..span };
-        let fdecl = self.function_decl(name, ret, specs.storage, params, true, header_span);
+        let fdecl = self.function_decl(name, ret.clone(), specs.storage, params, true, header_span);
         self.fn_types.borrow_mut().insert(fdecl.name.name.clone(), ret);
         *self.current_fn.borrow_mut() = Some(fdecl.name.name.clone());
         self.push_scope();
         for p in &fdecl.params {
-            if let (Some(n), ParamType::Int(t)) = (&p.name, p.ty) {
-                self.declare_var(&n.name, t);
+            match (&p.name, &p.ty) {
+                (Some(n), ParamType::Int(t)) => self.declare_var(&n.name, CType::Int(*t)),
+                (Some(n), ParamType::Pointer(t)) => self.declare_var(&n.name, t.clone()),
+                _ => {}
             }
         }
         let body = self.block(body_pair);
@@ -296,10 +342,19 @@ impl<'a> Builder<'a> {
         Some(FunctionDef { decl: fdecl, body })
     }
 
+    /// A function's result type: the specifiers' type with the declarator's `*`s.
+    fn result_type(&self, base: Option<CType>, pointers: &[Span]) -> CType {
+        let mut ty = base.unwrap_or(CType::Int(IntType::Int));
+        for _ in pointers {
+            ty = ty.pointer_to();
+        }
+        ty
+    }
+
     fn function_decl(
         &self,
         name: Ident,
-        ret: Type,
+        ret: CType,
         storage: Storage,
         list: ParamList,
         is_definition: bool,
@@ -307,19 +362,27 @@ impl<'a> Builder<'a> {
     ) -> FunctionDecl {
         let mut params = Vec::new();
         for raw in list.params {
-            let Some(ty) = raw.specs.ty else { continue };
-            let pty = match (ty, raw.pointers.len()) {
-                (Type::Int(IntType::Char | IntType::SChar | IntType::UChar), 1) if !is_definition => ParamType::CharPointer,
-                (_, 0) => match ty {
-                    Type::Int(t) => ParamType::Int(t),
-                    Type::Void => {
-                        self.error(raw.span, "a parameter cannot have type `void`");
-                        continue;
-                    }
-                },
-                (_, _) => {
-                    self.error(raw.pointers[0], "pointers are not part of mini-C");
+            let Some(ty) = raw.specs.ty.clone() else { continue };
+            let depth = raw.pointers.len() + raw.arrays;
+            let pty = match (&ty, depth) {
+                (CType::Int(IntType::Char | IntType::SChar | IntType::UChar), 1) if !is_definition && raw.arrays == 0 => {
+                    ParamType::CharPointer
+                }
+                (CType::Int(t), 0) => ParamType::Int(*t),
+                (CType::Void, 0) => {
+                    self.error(raw.span, "a parameter cannot have type `void`");
                     continue;
+                }
+                (CType::Struct(_), 0) => {
+                    self.error(raw.span, "a struct cannot be passed by value in mini-C: pass a pointer to it");
+                    continue;
+                }
+                (_, _) => {
+                    let mut t = ty;
+                    for _ in 0..depth {
+                        t = t.pointer_to();
+                    }
+                    ParamType::Pointer(t)
                 }
             };
             if raw.specs.storage != Storage::None || raw.specs.is_typedef {
@@ -337,7 +400,7 @@ impl<'a> Builder<'a> {
     /// Globals and prototypes go to `items`, locals to `locals`.
     fn declaration(&self, pair: Pair<Rule>, top_level: bool, items: &mut Vec<Item>, locals: &mut Vec<VarDecl>) {
         if let Some((specs, 0)) = self.specs_and_declarators(pair.into_inner(), top_level, items, locals) {
-            if specs.ty.is_some() {
+            if specs.ty.is_some() && !specs.defines_struct {
                 self.warning(specs.span, "this declaration declares nothing");
             }
         }
@@ -382,17 +445,14 @@ impl<'a> Builder<'a> {
             return;
         };
         if specs.is_typedef {
-            for p in &decl.pointers {
-                self.error(*p, "pointers are not part of mini-C");
-            }
             if decl.params.is_some() {
                 self.error(name.span, "typedefs of function types are not part of mini-C");
             }
-            match specs.ty {
-                Some(Type::Int(t)) => {
+            match specs.ty.clone().and_then(|t| self.declared_type(t, &decl)) {
+                Some(CType::Void) => self.error(name.span, "a typedef of `void` is not supported"),
+                Some(t) => {
                     self.typedefs.borrow_mut().insert(name.name.clone(), t);
                 }
-                Some(Type::Void) => self.error(name.span, "a typedef of `void` is not supported"),
                 None => {}
             }
             if let Some(p) = init_pair {
@@ -401,14 +461,11 @@ impl<'a> Builder<'a> {
             return;
         }
         if let Some(params) = decl.params {
-            let ret = specs.ty.unwrap_or(Type::Int(IntType::Int));
-            for p in &decl.pointers {
-                self.error(*p, "pointers are not part of mini-C");
-            }
+            let ret = self.result_type(specs.ty.clone(), &decl.pointers);
             if let Some(p) = init_pair {
                 self.error(self.span(&p), format!("the function `{}` cannot have an initializer", name.name));
             }
-            let fdecl = self.function_decl(name, ret, specs.storage, params, false, span);
+            let fdecl = self.function_decl(name, ret.clone(), specs.storage, params, false, span);
             self.fn_types.borrow_mut().insert(fdecl.name.name.clone(), ret);
             if top_level {
                 items.push(Item::Prototype(fdecl));
@@ -420,26 +477,20 @@ impl<'a> Builder<'a> {
             }
             return;
         }
-        for p in &decl.pointers {
-            self.error(*p, "pointers are not part of mini-C");
+        let Some(ty) = specs.ty.clone().and_then(|t| self.declared_type(t, &decl)) else { return };
+        if ty == CType::Void {
+            self.error(name.span, format!("the variable `{}` cannot have type `void`", name.name));
+            return;
         }
-        let ty = match specs.ty {
-            Some(Type::Int(t)) => t,
-            Some(Type::Void) => {
-                self.error(name.span, format!("the variable `{}` cannot have type `void`", name.name));
-                return;
-            }
-            None => return,
-        };
-        let init = init_pair.and_then(|p| {
-            if p.as_rule() == Rule::bad_brace_init {
-                self.error(self.span(&p), "initializer lists `{...}` are not part of mini-C (no arrays or structs)");
-                None
-            } else {
-                Some(self.expr(p))
-            }
-        });
-        self.declare_var(&name.name, ty);
+        if self.size_of_type(&ty).is_none() && specs.storage != Storage::Extern {
+            self.error(
+                name.span,
+                format!("the variable `{}` has type `{ty}`, whose size is not known (is the struct defined?)", name.name),
+            );
+            return;
+        }
+        let init = init_pair.map(|p| self.initializer(p));
+        self.declare_var(&name.name, ty.clone());
         let var = VarDecl { name, ty, storage: specs.storage, init, span };
         if top_level {
             items.push(Item::Global(var));
@@ -454,8 +505,10 @@ impl<'a> Builder<'a> {
         let mut storage = Storage::None;
         let mut is_typedef = false;
         let mut words: Vec<(&str, Span)> = Vec::new();
-        let mut typedef_ty: Option<(IntType, Span, String)> = None;
+        let mut typedef_ty: Option<(CType, Span, String)> = None;
         let mut bad = false;
+        let mut defines_struct = false;
+        let mut abstract_pointers = 0;
         let mut pairs: Vec<Pair<Rule>> = Vec::new();
         // `decl_specs_or_unknown` may give `unknown_type` then `decl_specs`.
         if pair.as_rule() == Rule::decl_specs || pair.as_rule() == Rule::type_name {
@@ -484,7 +537,7 @@ impl<'a> Builder<'a> {
                                 self.error(ps, "two types in one declaration");
                                 bad = true;
                             }
-                            typedef_ty = Some((*t, ps, name.clone()));
+                            typedef_ty = Some((t.clone(), ps, name.clone()));
                         }
                         None => {
                             self.error(ps, format!("unknown type name `{name}`"));
@@ -501,13 +554,23 @@ impl<'a> Builder<'a> {
                     };
                     self.error(ps, msg);
                 }
+                Rule::struct_spec => {
+                    if typedef_ty.is_some() {
+                        self.error(ps, "two types in one declaration");
+                        bad = true;
+                    }
+                    defines_struct |= p.clone().into_inner().any(|q| q.as_rule() == Rule::struct_close);
+                    match self.struct_spec(p) {
+                        Some(tag) => typedef_ty = Some((CType::Struct(tag.clone()), ps, format!("struct {tag}"))),
+                        None => bad = true,
+                    }
+                }
                 Rule::bad_aggregate => {
                     bad = true;
-                    let kw = p.into_inner().next().map(|k| self.text(&k)).unwrap_or("struct");
+                    let kw = p.into_inner().next().map(|k| self.text(&k)).unwrap_or("union");
                     let msg = match kw {
                         "union" => "unions are not part of mini-C",
-                        "enum" => "enums are not part of mini-C",
-                        _ => "structs are not part of mini-C",
+                        _ => "enums are not part of mini-C",
                     };
                     self.error(ps, msg);
                 }
@@ -526,25 +589,24 @@ impl<'a> Builder<'a> {
                         self.error(ps, format!("unknown type name `{name}`"));
                     }
                 }
-                Rule::bad_abstract_declarator => {
-                    bad = true;
+                Rule::abstract_declarator => {
                     for q in p.into_inner() {
-                        let msg = if q.as_rule() == Rule::bad_array {
-                            "arrays are not part of mini-C"
+                        if q.as_rule() == Rule::array_suffix {
+                            bad = true;
+                            self.error(self.span(&q), "a cast or `sizeof` to an array type is not part of mini-C");
                         } else {
-                            "pointers are not part of mini-C"
-                        };
-                        self.error(self.span(&q), msg);
+                            abstract_pointers += 1;
+                        }
                     }
                 }
                 _ => {}
             }
         }
         if bad {
-            return Specs { storage, is_typedef, ty: None, span };
+            return Specs { storage, is_typedef, ty: None, span, defines_struct };
         }
         let ty = match (typedef_ty, words.is_empty()) {
-            (Some((t, _, _)), true) => Some(Type::Int(t)),
+            (Some((t, _, _)), true) => Some(t),
             (Some((_, s, name)), false) => {
                 self.error(s, format!("`{name}` is a typedef name and cannot be combined with other type words"));
                 None
@@ -553,9 +615,95 @@ impl<'a> Builder<'a> {
                 self.error(span, "missing type: write `int` (mini-C has no implicit `int`)");
                 None
             }
-            (None, false) => self.type_from_words(&words),
+            (None, false) => self.type_from_words(&words).map(CType::from),
         };
-        Specs { storage, is_typedef, ty, span }
+        let ty = ty.map(|mut t| {
+            for _ in 0..abstract_pointers {
+                t = t.pointer_to();
+            }
+            t
+        });
+        Specs { storage, is_typedef, ty, span, defines_struct }
+    }
+
+    /// `struct tag`, `struct tag { ... }` or `struct { ... }`: registers a
+    /// definition and gives the tag (anonymous structs get `__anon<k>`).
+    fn struct_spec(&self, pair: Pair<Rule>) -> Option<String> {
+        let span = self.span(&pair);
+        let mut tag = None;
+        let mut fields: Option<Vec<(String, CType)>> = None;
+        let mut ok = true;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident => tag = Some(self.ident(&p)),
+                Rule::struct_field => {
+                    let list = fields.get_or_insert_with(Vec::new);
+                    let mut inner = p.into_inner();
+                    let Some(sp) = inner.next() else { continue };
+                    let specs = self.specs(sp);
+                    for d in inner.filter(|q| q.as_rule() == Rule::declarator) {
+                        let d = self.declarator(d);
+                        let Some(name) = d.name.clone() else { continue };
+                        if d.params.is_some() {
+                            self.error(
+                                name.span,
+                                "a struct cannot contain a function (function pointers are not part of mini-C)",
+                            );
+                            ok = false;
+                            continue;
+                        }
+                        let Some(ty) = specs.ty.clone().and_then(|t| self.declared_type(t, &d)) else {
+                            ok = false;
+                            continue;
+                        };
+                        if list.iter().any(|(n, _)| *n == name.name) {
+                            self.error(name.span, format!("the field `{}` is declared twice", name.name));
+                            ok = false;
+                        }
+                        list.push((name.name.clone(), ty));
+                    }
+                }
+                Rule::struct_close => {
+                    fields.get_or_insert_with(Vec::new);
+                }
+                _ => {}
+            }
+        }
+        let tag_name = match &tag {
+            Some(t) => t.name.clone(),
+            None => format!("__anon{}", self.structs.borrow().len()),
+        };
+        if let Some(fields) = fields {
+            if !ok {
+                return None;
+            }
+            if self.structs.borrow().iter().any(|s| s.tag == tag_name) {
+                self.error(tag.map(|t| t.span).unwrap_or(span), format!("`struct {tag_name}` is defined twice"));
+                return None;
+            }
+            let def = StructDef { tag: tag_name.clone(), fields, span };
+            self.structs.borrow_mut().push(def);
+            for (fname, fty) in self.structs.borrow().last().map(|d| d.fields.clone()).unwrap_or_default() {
+                if self.size_of_type(&fty).is_none() {
+                    self.error(
+                        span,
+                        format!("the field `{fname}` of `struct {tag_name}` has type `{fty}`, whose size is not known"),
+                    );
+                    return None;
+                }
+            }
+        }
+        Some(tag_name)
+    }
+
+    /// An initializer: an expression or a (nested) list `{a, b, ...}`.
+    fn initializer(&self, pair: Pair<Rule>) -> Expr {
+        if pair.as_rule() != Rule::init_list {
+            return self.expr(pair);
+        }
+        let span = self.span(&pair);
+        let items = pair.into_inner().filter(|p| p.as_rule() != Rule::init_close).map(|p| self.initializer(p)).collect();
+        Expr { kind: ExprKind::InitList(items), span }
     }
 
     /// `unsigned long long` → `IntType::ULongLong`, etc. (ILP32).
@@ -624,18 +772,42 @@ impl<'a> Builder<'a> {
 
     fn declarator(&self, pair: Pair<Rule>) -> Declarator {
         let span = self.span(&pair);
-        let mut d = Declarator { name: None, pointers: Vec::new(), params: None, span, bad: false };
+        let mut d = Declarator { name: None, pointers: Vec::new(), arrays: Vec::new(), params: None, span, bad: false };
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::bad_pointer => d.pointers.push(self.span(&p)),
+                Rule::ptr_star => d.pointers.push(self.span(&p)),
                 Rule::ident => d.name = Some(self.ident(&p)),
                 Rule::bad_fn_pointer => {
                     d.bad = true;
                     self.error(self.span(&p), "function pointers are not part of mini-C");
                 }
-                Rule::bad_array => {
-                    d.bad = true;
-                    self.error(self.span(&p), "arrays are not part of mini-C");
+                Rule::array_suffix => {
+                    let ps = self.span(&p);
+                    let size = match p.into_inner().find(|q| q.as_rule() == Rule::expr) {
+                        None => None,
+                        Some(e) => {
+                            let e = self.expr(e);
+                            match crate::check::const_eval(&e) {
+                                Some(n) if n > 0 && n <= (1 << 31) => Some(n as u64),
+                                Some(_) => {
+                                    self.error(ps, "an array size must be a positive constant below 2^31");
+                                    d.bad = true;
+                                    Some(1)
+                                }
+                                None => {
+                                    if !is_placeholder(&e) {
+                                        self.error(
+                                            ps,
+                                            "an array size must be a constant (variable-length arrays are not part of mini-C)",
+                                        );
+                                    }
+                                    d.bad = true;
+                                    Some(1)
+                                }
+                            }
+                        }
+                    };
+                    d.arrays.push((size, ps));
                 }
                 Rule::params => {
                     if d.params.is_some() {
@@ -666,6 +838,7 @@ impl<'a> Builder<'a> {
                     let mut specs_pairs = vec![sp];
                     let mut name = None;
                     let mut pointers = Vec::new();
+                    let mut arrays = 0;
                     let mut bad = false;
                     for q in inner {
                         match q.as_rule() {
@@ -677,8 +850,17 @@ impl<'a> Builder<'a> {
                                 bad |= d.bad || d.params.is_some();
                                 name = d.name;
                                 pointers = d.pointers;
+                                arrays = d.arrays.len();
                             }
-                            Rule::bad_pointer => pointers.push(self.span(&q)),
+                            Rule::abstract_declarator => {
+                                for r in q.into_inner() {
+                                    if r.as_rule() == Rule::ptr_star {
+                                        pointers.push(self.span(&r));
+                                    } else {
+                                        arrays += 1;
+                                    }
+                                }
+                            }
                             Rule::decl_specs => specs_pairs.push(q),
                             _ => {}
                         }
@@ -692,7 +874,7 @@ impl<'a> Builder<'a> {
                     };
                     // An error was reported already: leave the parameter out.
                     let specs = if bad { Specs { ty: None, ..specs } } else { specs };
-                    list.params.push(RawParam { specs, name, pointers, span });
+                    list.params.push(RawParam { specs, name, pointers, arrays, span });
                 }
                 _ => {}
             }
@@ -936,8 +1118,14 @@ impl<'a> Builder<'a> {
                 };
                 let specs = self.specs(tn);
                 let bytes = match specs.ty {
-                    Some(Type::Int(t)) => size_of(t),
-                    Some(Type::Void) => 1,
+                    Some(CType::Void) => 1,
+                    Some(t) => match self.size_of_type(&t) {
+                        Some(n) => u128::from(n),
+                        None => {
+                            self.error(span, format!("`sizeof` of `{t}`, whose size is not known (is the struct defined?)"));
+                            return placeholder(span);
+                        }
+                    },
                     None => return placeholder(span),
                 };
                 ExprKind::IntLit { value: bytes, ty: IntType::UInt }
@@ -972,34 +1160,37 @@ impl<'a> Builder<'a> {
                 }
             }
             Rule::sizeof_op => {
-                let ty = self.type_of(&rhs);
-                Expr { kind: ExprKind::IntLit { value: size_of(ty), ty: IntType::UInt }, span }
+                let bytes = match self.type_of(&rhs) {
+                    CType::Void | CType::Struct(_) if is_placeholder(&rhs) => return placeholder(span),
+                    CType::Void => 1,
+                    t => match self.size_of_type(&t) {
+                        Some(n) => u128::from(n),
+                        None => {
+                            self.error(span, format!("`sizeof` of `{t}`, whose size is not known (is the struct defined?)"));
+                            return placeholder(span);
+                        }
+                    },
+                };
+                Expr { kind: ExprKind::IntLit { value: bytes, ty: IntType::UInt }, span }
             }
-            Rule::bad_address_of => {
-                self.error(op_span, "the address-of operator `&` is not part of mini-C (no pointers)");
-                placeholder(span)
-            }
-            Rule::bad_deref => {
-                self.error(op_span, "pointers are not part of mini-C (`*` used to dereference)");
-                placeholder(span)
-            }
+            Rule::address_of => Expr { kind: ExprKind::AddrOf(Box::new(rhs)), span },
+            Rule::deref => Expr { kind: ExprKind::Deref(Box::new(rhs)), span },
             _ => placeholder(span),
         }
     }
 
-    /// `++x`, `x++`, `--x`, `x--`: the operand must be a variable; anything
-    /// else is an error at the operator (unless it already was one).
+    /// `++x`, `x++`, `--x`, `x--`: the operand must be an lvalue (a
+    /// variable, `*p`, `a[i]`, `s.f`, `p->f`); anything else is an error at
+    /// the operator (unless it already was one).
     fn inc_dec(&self, operand: Expr, increment: bool, prefix: bool, op_span: Span, span: Span) -> Expr {
-        match operand.kind {
-            ExprKind::Var(target) => Expr { kind: ExprKind::IncDec { target, increment, prefix }, span },
-            _ => {
-                let sym = if increment { "++" } else { "--" };
-                if !is_placeholder(&operand) {
-                    self.error(op_span, format!("`{sym}` needs a variable"));
-                }
-                placeholder(span)
-            }
+        if is_lvalue(&operand) {
+            return Expr { kind: ExprKind::IncDec { target: Box::new(operand), increment, prefix }, span };
         }
+        let sym = if increment { "++" } else { "--" };
+        if !is_placeholder(&operand) {
+            self.error(op_span, format!("`{sym}` needs a variable or another lvalue (`*p`, `a[i]`, `s.f`)"));
+        }
+        placeholder(span)
     }
 
     fn postfix(&self, lhs: Expr, op: Pair<Rule>) -> Expr {
@@ -1019,19 +1210,20 @@ impl<'a> Builder<'a> {
                     }
                 }
             }
-            Rule::bad_index => {
-                self.error(op_span, "arrays are not part of mini-C");
-                placeholder(span)
-            }
-            Rule::bad_member => {
-                let arrow = op.into_inner().next().is_some_and(|p| p.as_rule() == Rule::member_arrow);
-                let msg = if arrow {
-                    "`->` is not part of mini-C (no pointers or structs)"
-                } else {
-                    "`.` member access is not part of mini-C (no structs)"
+            Rule::subscript => {
+                let Some(i) = op.into_inner().find(|p| p.as_rule() == Rule::expr) else {
+                    return placeholder(span);
                 };
-                self.error(op_span, msg);
-                placeholder(span)
+                let index = self.expr(i);
+                Expr { kind: ExprKind::Index { base: Box::new(lhs), index: Box::new(index) }, span }
+            }
+            Rule::member_access => {
+                let mut inner = op.into_inner();
+                let arrow = inner.next().is_some_and(|p| p.as_rule() == Rule::member_arrow);
+                let Some(field) = inner.next().map(|p| self.ident(&p)) else {
+                    return placeholder(span);
+                };
+                Expr { kind: ExprKind::Member { base: Box::new(lhs), field, arrow }, span }
             }
             _ => placeholder(span),
         }
@@ -1055,15 +1247,16 @@ impl<'a> Builder<'a> {
             _ => None,
         };
         if let Some(aop) = assign_op {
-            return match lhs.kind {
-                ExprKind::Var(target) => Expr { kind: ExprKind::Assign { target, op: aop, value: Box::new(rhs) }, span },
-                _ => {
-                    if !is_placeholder(&lhs) {
-                        self.error(self.span(&op), format!("the left side of `{}` must be a variable", op.as_str()));
-                    }
-                    placeholder(span)
-                }
-            };
+            if is_lvalue(&lhs) {
+                return Expr { kind: ExprKind::Assign { target: Box::new(lhs), op: aop, value: Box::new(rhs) }, span };
+            }
+            if !is_placeholder(&lhs) {
+                self.error(
+                    self.span(&op),
+                    format!("the left side of `{}` must be a variable or another lvalue (`*p`, `a[i]`, `s.f`)", op.as_str()),
+                );
+            }
+            return placeholder(span);
         }
         match rule {
             Rule::comma => Expr { kind: ExprKind::Comma { lhs: Box::new(lhs), rhs: Box::new(rhs) }, span },
@@ -1083,13 +1276,17 @@ impl<'a> Builder<'a> {
     }
 
     /// The C type of an expression, as far as `sizeof` needs it.
-    fn type_of(&self, e: &Expr) -> IntType {
+    fn type_of(&self, e: &Expr) -> CType {
+        let int = CType::Int;
         match &e.kind {
-            ExprKind::IntLit { ty, .. } => *ty,
-            ExprKind::StrLit(_) => IntType::UInt,
-            ExprKind::Var(id) => self.var_type(&id.name).unwrap_or(IntType::Int),
-            ExprKind::Unary { op: UnaryOp::Not, .. } => IntType::Int,
-            ExprKind::Unary { operand, .. } => self.type_of(operand).promote(),
+            ExprKind::IntLit { ty, .. } => int(*ty),
+            ExprKind::StrLit(_) => int(IntType::Char).pointer_to(),
+            ExprKind::Var(id) => self.var_type(&id.name).unwrap_or(int(IntType::Int)),
+            ExprKind::Unary { op: UnaryOp::Not, .. } => int(IntType::Int),
+            ExprKind::Unary { operand, .. } => match self.type_of(operand) {
+                CType::Int(t) => int(t.promote()),
+                other => other,
+            },
             ExprKind::Binary { op, lhs, rhs } => match op {
                 BinaryOp::Lt
                 | BinaryOp::Le
@@ -1098,31 +1295,77 @@ impl<'a> Builder<'a> {
                 | BinaryOp::Eq
                 | BinaryOp::Ne
                 | BinaryOp::LogAnd
-                | BinaryOp::LogOr => IntType::Int,
-                BinaryOp::Shl | BinaryOp::Shr => self.type_of(lhs).promote(),
-                _ => IntType::usual_arithmetic(self.type_of(lhs), self.type_of(rhs)),
+                | BinaryOp::LogOr => int(IntType::Int),
+                _ => match (self.type_of(lhs), self.type_of(rhs)) {
+                    (CType::Int(a), CType::Int(b)) => match op {
+                        BinaryOp::Shl | BinaryOp::Shr => int(a.promote()),
+                        _ => int(IntType::usual_arithmetic(a, b)),
+                    },
+                    (a, b) if *op == BinaryOp::Sub && decayed(&a).is_pointer() && decayed(&b).is_pointer() => int(IntType::Int),
+                    (a, CType::Int(_)) => decayed(&a),
+                    (_, b) => decayed(&b),
+                },
             },
-            ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. } => {
-                self.var_type(&target.name).unwrap_or(IntType::Int)
-            }
-            ExprKind::Conditional { then_expr, else_expr, .. } => {
-                IntType::usual_arithmetic(self.type_of(then_expr), self.type_of(else_expr))
-            }
-            ExprKind::Cast { ty: Type::Int(t), .. } => *t,
-            ExprKind::Cast { ty: Type::Void, .. } => IntType::Char,
+            ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. } => self.type_of(target),
+            ExprKind::Conditional { then_expr, else_expr, .. } => match (self.type_of(then_expr), self.type_of(else_expr)) {
+                (CType::Int(a), CType::Int(b)) => int(IntType::usual_arithmetic(a, b)),
+                (a, _) => decayed(&a),
+            },
+            ExprKind::Cast { ty: CType::Void, .. } => int(IntType::Char),
+            ExprKind::Cast { ty, .. } => ty.clone(),
             ExprKind::Call { callee, .. } => match self.fn_types.borrow().get(&callee.name) {
-                Some(Type::Int(t)) => *t,
-                Some(Type::Void) => IntType::Char,
-                None => IntType::Int,
+                Some(CType::Void) => int(IntType::Char),
+                Some(t) => t.clone(),
+                None if matches!(callee.name.as_str(), "malloc" | "calloc" | "alloca" | "__builtin_alloca") => {
+                    CType::Void.pointer_to()
+                }
+                None => int(IntType::Int),
             },
             ExprKind::Comma { rhs, .. } => self.type_of(rhs),
-            ExprKind::StmtExpr(_) => IntType::Int,
+            ExprKind::StmtExpr(_) => int(IntType::Int),
+            ExprKind::AddrOf(inner) => self.type_of(inner).pointer_to(),
+            ExprKind::Deref(inner) => pointee(&self.type_of(inner)),
+            ExprKind::Index { base, index } => match self.type_of(base) {
+                CType::Int(_) => pointee(&self.type_of(index)),
+                t => pointee(&t),
+            },
+            ExprKind::Member { base, field, arrow } => {
+                let t = self.type_of(base);
+                let s = if *arrow { pointee(&t) } else { t };
+                match s {
+                    CType::Struct(tag) => self.field_type(&tag, &field.name).unwrap_or(int(IntType::Int)),
+                    _ => int(IntType::Int),
+                }
+            }
+            ExprKind::InitList(_) => int(IntType::Int),
         }
     }
 
-    fn var_type(&self, name: &str) -> Option<IntType> {
-        self.scopes.borrow().iter().rev().find_map(|s| s.get(name).copied())
+    fn var_type(&self, name: &str) -> Option<CType> {
+        self.scopes.borrow().iter().rev().find_map(|s| s.get(name).cloned())
     }
+}
+
+/// An array's type as a value: the pointer to its first element.
+fn decayed(t: &CType) -> CType {
+    match t {
+        CType::Array(inner, _) => (**inner).clone().pointer_to(),
+        other => other.clone(),
+    }
+}
+
+/// What a pointer (or array) points to; `int` for anything else (an error
+/// reported later by lowering).
+fn pointee(t: &CType) -> CType {
+    match t {
+        CType::Pointer(inner) | CType::Array(inner, _) => (**inner).clone(),
+        _ => CType::Int(IntType::Int),
+    }
+}
+
+/// Whether `e` can stand left of `=`: a variable, `*p`, `a[i]`, `s.f`, `p->f`.
+fn is_lvalue(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index { .. } | ExprKind::Member { .. })
 }
 
 /// Keyword and punctuation pairs carry no information for the AST.
@@ -1177,14 +1420,6 @@ fn binary_op(rule: Rule) -> Option<BinaryOp> {
         Rule::rem => BinaryOp::Rem,
         _ => return None,
     })
-}
-
-/// Size in bytes under ILP32.
-fn size_of(t: IntType) -> u128 {
-    match t {
-        IntType::Bool => 1,
-        other => u128::from(other.bits() / 8),
-    }
 }
 
 /// The value that marks a placeholder (no real literal is this large).

@@ -236,6 +236,161 @@ impl fmt::Display for Type {
     }
 }
 
+/// A type of mini-C with memory: what a declaration, a cast or `sizeof`
+/// names. Scalars are [`CType::Int`]; pointers, fixed-size arrays and
+/// structs are objects in memory (`docs/minic.md`, "Memory").
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CType {
+    /// `void`: function results, casts and the pointee of `void *`.
+    Void,
+    /// An integer scalar.
+    Int(IntType),
+    /// A pointer to a value of the inner type.
+    Pointer(Box<CType>),
+    /// A fixed-size array: element type and number of elements.
+    Array(Box<CType>, u64),
+    /// A struct, by its tag (`struct node` → `node`); its fields are in
+    /// [`crate::ast::TranslationUnit::structs`].
+    Struct(String),
+}
+
+impl CType {
+    /// The scalar type `t`.
+    pub fn int(t: IntType) -> CType {
+        CType::Int(t)
+    }
+
+    /// A pointer to `self`.
+    pub fn pointer_to(self) -> CType {
+        CType::Pointer(Box::new(self))
+    }
+
+    /// The old scalar view: `Some` for `void` and integer types.
+    pub fn scalar(&self) -> Option<Type> {
+        match self {
+            CType::Void => Some(Type::Void),
+            CType::Int(t) => Some(Type::Int(*t)),
+            _ => None,
+        }
+    }
+
+    /// Whether the type is a pointer.
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, CType::Pointer(_))
+    }
+}
+
+impl From<Type> for CType {
+    fn from(t: Type) -> CType {
+        match t {
+            Type::Void => CType::Void,
+            Type::Int(i) => CType::Int(i),
+        }
+    }
+}
+
+impl fmt::Display for CType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CType::Void => f.write_str("void"),
+            CType::Int(t) => t.fmt(f),
+            CType::Pointer(inner) => write!(f, "{inner} *"),
+            CType::Array(inner, n) => write!(f, "{inner}[{n}]"),
+            CType::Struct(name) => write!(f, "struct {name}"),
+        }
+    }
+}
+
+/// The fields of a struct in declaration order (name, type).
+pub type Fields = Vec<(String, CType)>;
+
+/// Looks a struct's fields up by its tag (`None`: no such struct).
+pub type FieldLookup<'a> = &'a dyn Fn(&str) -> Option<Fields>;
+
+/// The bytes of a pointer: 4 in ILP32, the data model of mini-C.
+pub const POINTER_BYTES: u64 = 4;
+
+/// Size and alignment of types under ILP32, given the struct definitions
+/// (`fields` looks a struct's fields up by tag): what `sizeof` answers and
+/// where a struct's fields start.
+pub struct Layout<'a> {
+    /// The fields of a struct by tag; `None` for an undefined struct.
+    pub fields: FieldLookup<'a>,
+}
+
+impl Layout<'_> {
+    /// `sizeof(ty)` in bytes; `None` for an incomplete type (undefined
+    /// struct, `void`, a struct that contains itself).
+    pub fn size(&self, ty: &CType) -> Option<u64> {
+        self.size_depth(ty, 0)
+    }
+
+    fn size_depth(&self, ty: &CType, depth: u32) -> Option<u64> {
+        if depth > 64 {
+            return None;
+        }
+        match ty {
+            CType::Void => None,
+            CType::Int(t) => Some(int_bytes(*t)),
+            CType::Pointer(_) => Some(POINTER_BYTES),
+            CType::Array(inner, n) => self.size_depth(inner, depth + 1)?.checked_mul(*n),
+            CType::Struct(name) => {
+                let fields = (self.fields)(name)?;
+                let mut offset = 0u64;
+                let mut align = 1u64;
+                for (_, fty) in &fields {
+                    let a = self.align_depth(fty, depth + 1)?;
+                    align = align.max(a);
+                    offset = offset.div_ceil(a) * a;
+                    offset = offset.checked_add(self.size_depth(fty, depth + 1)?)?;
+                }
+                Some(offset.div_ceil(align).max(1) * align)
+            }
+        }
+    }
+
+    fn align_depth(&self, ty: &CType, depth: u32) -> Option<u64> {
+        if depth > 64 {
+            return None;
+        }
+        match ty {
+            CType::Void => None,
+            CType::Int(t) => Some(int_bytes(*t).min(4)),
+            CType::Pointer(_) => Some(POINTER_BYTES),
+            CType::Array(inner, _) => self.align_depth(inner, depth + 1),
+            CType::Struct(name) => {
+                let fields = (self.fields)(name)?;
+                let mut align = 1;
+                for (_, fty) in &fields {
+                    align = self.align_depth(fty, depth + 1)?.max(align);
+                }
+                Some(align)
+            }
+        }
+    }
+
+    /// The byte offset and type of field `field` of `struct name`.
+    pub fn field(&self, name: &str, field: &str) -> Option<(u64, CType)> {
+        let fields = (self.fields)(name)?;
+        let mut offset = 0u64;
+        for (fname, fty) in fields {
+            let a = self.align_depth(&fty, 1)?;
+            offset = offset.div_ceil(a) * a;
+            if fname == field {
+                return Some((offset, fty));
+            }
+            offset = offset.checked_add(self.size_depth(&fty, 1)?)?;
+        }
+        None
+    }
+}
+
+/// `sizeof` of an integer type in bytes (ILP32; `_Bool` is one byte).
+pub fn int_bytes(t: IntType) -> u64 {
+    (t.bits() as u64).div_ceil(8)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -14,14 +14,14 @@ fn sx(e: &Expr) -> String {
         ExprKind::Unary { op, operand } => format!("({} {})", op.symbol(), sx(operand)),
         ExprKind::Binary { op, lhs, rhs } => format!("({} {} {})", op.symbol(), sx(lhs), sx(rhs)),
         ExprKind::Assign { target, op, value } => {
-            format!("({}= {} {})", op.map_or("", |o| o.symbol()), target.name, sx(value))
+            format!("({}= {} {})", op.map_or("", |o| o.symbol()), sx(target), sx(value))
         }
         ExprKind::IncDec { target, increment, prefix } => {
             let o = if *increment { "++" } else { "--" };
             if *prefix {
-                format!("({o}{})", target.name)
+                format!("({o}{})", sx(target))
             } else {
-                format!("({}{o})", target.name)
+                format!("({}{o})", sx(target))
             }
         }
         ExprKind::Conditional { cond, then_expr, else_expr } => {
@@ -38,6 +38,11 @@ fn sx(e: &Expr) -> String {
         }
         ExprKind::Comma { lhs, rhs } => format!("(, {} {})", sx(lhs), sx(rhs)),
         ExprKind::StmtExpr(b) => format!("({{ {} }})", b.stmts.iter().map(st).collect::<Vec<_>>().join(" ")),
+        ExprKind::AddrOf(a) => format!("(& {})", sx(a)),
+        ExprKind::Deref(a) => format!("(* {})", sx(a)),
+        ExprKind::Index { base, index } => format!("([] {} {})", sx(base), sx(index)),
+        ExprKind::Member { base, field, arrow } => format!("({} {} {})", if *arrow { "->" } else { "." }, sx(base), field.name),
+        ExprKind::InitList(items) => format!("{{{}}}", items.iter().map(sx).collect::<Vec<_>>().join(" ")),
     }
 }
 
@@ -109,9 +114,10 @@ fn decl(d: &FunctionDecl) -> String {
         .params
         .iter()
         .map(|p| {
-            let ty = match p.ty {
+            let ty = match &p.ty {
                 ParamType::Int(t) => t.to_string(),
                 ParamType::CharPointer => "char *".to_string(),
+                ParamType::Pointer(t) => t.to_string(),
             };
             match &p.name {
                 Some(n) => format!("{ty} {}", n.name),
@@ -295,7 +301,7 @@ fn spans_point_at_the_source() {
     assert_eq!((target.span.line, target.span.col), (3, 3));
     assert_eq!((f.body.stmts[1].span.line, f.body.stmts[1].span.col), (3, 3));
     assert_eq!(&src[f.decl.name.span.start..f.decl.name.span.end], "main");
-    assert_eq!(f.decl.ret, minic::Type::Int(IntType::Int));
+    assert_eq!(f.decl.ret, minic::CType::Int(IntType::Int));
 }
 
 #[test]

@@ -40,7 +40,7 @@ fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
     let StmtKind::Expr(e) = &reach.body.stmts[0].kind else { panic!("an expression statement") };
     let ExprKind::Comma { lhs, rhs } = &e.kind else { panic!("a comma expression, got {e:?}") };
     // `(void) sizeof ((0) ? 1 : 0)` folds to a cast of the constant 4.
-    let ExprKind::Cast { ty: minic::Type::Void, expr } = &lhs.kind else { panic!("a void cast") };
+    let ExprKind::Cast { ty: minic::CType::Void, expr } = &lhs.kind else { panic!("a void cast") };
     assert_eq!(expr.kind, ExprKind::IntLit { value: 4, ty: minic::IntType::UInt });
     let ExprKind::StmtExpr(block) = &rhs.kind else { panic!("a statement expression") };
     let StmtKind::If { else_branch: Some(els), .. } = &block.stmts[0].kind else { panic!("if/else") };
@@ -60,7 +60,7 @@ fn glibc_reach_error_becomes_a_statement_expression_calling_assert_fail() {
         })
         .expect("the __assert_fail prototype");
     assert_eq!(
-        proto.params.iter().map(|p| p.ty).collect::<Vec<_>>(),
+        proto.params.iter().map(|p| p.ty.clone()).collect::<Vec<_>>(),
         vec![
             minic::ast::ParamType::CharPointer,
             minic::ast::ParamType::CharPointer,

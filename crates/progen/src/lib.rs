@@ -14,7 +14,12 @@
 //! (constant- and nondet-bounded, with `break` and `continue`), helper
 //! functions with parameters and results, a recursive function bounded by a
 //! parameter, globals, every `__VERIFIER_nondet_*` function,
-//! `__VERIFIER_assume`, and `reach_error()` under conditions.
+//! `__VERIFIER_assume`, and `reach_error()` under conditions. With
+//! [`Options::memory`], `main` also has memory: an `int` array with an
+//! initializer list, a struct with two fields, a pointer into the array, a
+//! pointer to one of its `int` locals (which then lives in memory), and a
+//! `malloc` block of two `int`s — read and written with valid accesses only
+//! (indexes masked into bounds, every cell written before it is read).
 //!
 //! Every operation stays inside what `cfa::Expr::eval` defines or is
 //! undefined for the interpreter and the analyses alike: divisions are
@@ -47,19 +52,36 @@ pub struct Options {
     pub max_statements: usize,
     /// Largest expression nesting depth.
     pub expr_depth: u32,
+    /// Memory in `main`: an array, a struct, pointers and a heap block (see
+    /// the crate documentation).
+    pub memory: bool,
 }
 
 impl Options {
     /// Everything on: the campaign's programs.
     pub fn full() -> Options {
-        Options { all_types: true, calls: true, recursion: true, globals: true, max_statements: 14, expr_depth: 3 }
+        Options { all_types: true, calls: true, recursion: true, globals: true, max_statements: 14, expr_depth: 3, memory: false }
+    }
+
+    /// [`Options::full`] with memory: the campaign's programs with pointers,
+    /// a struct, an array and a heap block.
+    pub fn memory() -> Options {
+        Options { memory: true, ..Options::full() }
     }
 
     /// Small `int` programs without recursion or globals: analyses finish
     /// and prove many of them safe, which the coverage tests need (a
     /// coverage check only runs on a TRUE verdict).
     pub fn simple() -> Options {
-        Options { all_types: false, calls: true, recursion: false, globals: false, max_statements: 8, expr_depth: 2 }
+        Options {
+            all_types: false,
+            calls: true,
+            recursion: false,
+            globals: false,
+            max_statements: 8,
+            expr_depth: 2,
+            memory: false,
+        }
     }
 }
 
@@ -169,6 +191,9 @@ struct Gen<'o> {
     loop_depth: usize,
     /// The indentation of the statement being generated.
     indent: usize,
+    /// Memory reads and writes may be generated (inside `main`, after the
+    /// memory was declared); the local `*q` points to, if any.
+    memory: Option<Option<String>>,
 }
 
 impl Gen<'_> {
@@ -260,7 +285,38 @@ impl Gen<'_> {
         self.vars[i].clone()
     }
 
+    /// A valid read of memory (only while [`Gen::memory`] is set).
+    fn memory_read(&mut self) -> String {
+        let q = self.memory.clone().flatten();
+        match self.below(6) {
+            0 => format!("m_arr[({}) & 3]", self.read_var()),
+            1 => "(*m_p)".into(),
+            2 => self.pick(&["m_s.f", "m_s.g", "m_ps->g"]).into(),
+            3 => format!("m_h[({}) & 1]", self.read_var()),
+            4 if q.is_some() => "(*m_q)".into(),
+            _ => "(m_p - m_arr)".into(),
+        }
+    }
+
+    /// A valid write of memory.
+    fn memory_write(&mut self) -> String {
+        let e = self.expr(self.opts.expr_depth.saturating_sub(1));
+        let q = self.memory.clone().flatten();
+        match self.below(7) {
+            0 => format!("m_arr[({}) & 3] = {e};", self.read_var()),
+            1 => format!("*m_p = {e};"),
+            2 => format!("m_p = &m_arr[({}) & 3];", self.read_var()),
+            3 => format!("{} = {e};", self.pick(&["m_s.f", "m_ps->g"])),
+            4 => format!("m_h[({}) & 1] += {e};", self.read_var()),
+            5 if q.is_some() => format!("*m_q = {e};"),
+            _ => format!("m_arr[{}]++;", self.below(4)),
+        }
+    }
+
     fn atom(&mut self) -> String {
+        if self.memory.is_some() && self.chance(15) {
+            return self.memory_read();
+        }
         if self.chance(65) {
             self.read_var()
         } else {
@@ -427,6 +483,11 @@ impl Gen<'_> {
 
     fn simple_statement(&mut self, indent: usize) {
         self.indent = indent;
+        if self.memory.is_some() && self.chance(30) {
+            let s = self.memory_write();
+            self.line(indent, &s);
+            return;
+        }
         let v = self.assignable();
         let depth = self.opts.expr_depth;
         let s = match self.below(14) {
@@ -609,6 +670,9 @@ impl Gen<'_> {
 
     fn program(&mut self) {
         self.line(0, "extern void reach_error(void);");
+        if self.opts.memory {
+            self.line(0, "struct m_pair { int f; int g; };");
+        }
         if self.opts.globals && self.chance(60) {
             for _ in 0..1 + self.below(2) {
                 let ty = self.var_type();
@@ -641,12 +705,38 @@ impl Gen<'_> {
             self.line(1, &format!("{} {name}{init};", ty.c_name()));
             self.vars.push(Var { name, ty });
         }
+        if self.opts.memory {
+            self.memory_declarations();
+        }
         self.budget = self.opts.max_statements;
         while self.budget > 0 {
             self.block(1, 2);
         }
         self.line(1, "return 0;");
         self.line(0, "}");
+    }
+}
+
+impl Gen<'_> {
+    /// `main`'s memory: every cell is written before anything reads it.
+    fn memory_declarations(&mut self) {
+        let cells: Vec<String> = (0..4).map(|_| self.constant()).collect();
+        self.line(1, &format!("int m_arr[4] = {{{}}};", cells.join(", ")));
+        let (f, g) = (self.constant(), self.constant());
+        self.line(1, &format!("struct m_pair m_s = {{{f}, {g}}};"));
+        self.line(1, "struct m_pair *m_ps = &m_s;");
+        let k = self.below(4);
+        self.line(1, &format!("int *m_p = &m_arr[{k}];"));
+        self.line(1, "int *m_h = (int *) malloc(2 * sizeof(int));");
+        let (a, b) = (self.expr(1), self.expr(1));
+        self.line(1, &format!("m_h[0] = {a};"));
+        self.line(1, &format!("m_h[1] = {b};"));
+        // One `int` local lives in memory: it is changed through `m_q`.
+        let target = self.vars.iter().find(|v| v.ty == IntType::Int && v.name.starts_with('v')).map(|v| v.name.clone());
+        if let Some(t) = &target {
+            self.line(1, &format!("int *m_q = &{t};"));
+        }
+        self.memory = Some(target);
     }
 }
 
@@ -665,6 +755,7 @@ pub fn generate(seed: u64, options: &Options) -> GenProgram {
         budget: 0,
         loop_depth: 0,
         indent: 0,
+        memory: None,
     };
     g.program();
     let mut constants = g.constants;

@@ -56,6 +56,9 @@ pub fn presets() -> Vec<&'static str> {
     engine::config::PRESETS.iter().map(|p| p.0).filter(|n| !HELPER_PRESETS.contains(n)).collect()
 }
 
+/// The stack of each campaign worker thread (see [`campaign`]).
+const WORKER_STACK_BYTES: usize = 64 << 20;
+
 /// How much the oracle checks per program.
 #[derive(Clone, Debug)]
 pub struct OracleOptions {
@@ -663,7 +666,11 @@ pub fn campaign(
         for _ in 0..jobs.max(1) {
             let tx = tx.clone();
             let next = &next;
-            scope.spawn(move || loop {
+            // The analyses recurse over formulas as deep as a program's
+            // longest block; a debug build needs more than a thread's
+            // default 2 MiB for the longer (memory) programs.
+            let worker = std::thread::Builder::new().stack_size(WORKER_STACK_BYTES);
+            let spawned = worker.spawn_scoped(scope, move || loop {
                 let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 if i >= count {
                     break;
@@ -674,6 +681,7 @@ pub fn campaign(
                     break;
                 }
             });
+            spawned.expect("a campaign worker thread starts");
         }
         drop(tx);
         let mut done = 0;

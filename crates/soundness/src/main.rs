@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p soundness --bin soundness -- --programs N --seed S \
 //!     [--presets a,b] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage]
-//!     [--judge-by c|math]
+//!     [--judge-by c|math] [--memory]
 //! ```
 //!
 //! Generates N programs (seeds S, S+1, …), runs every chosen preset under
@@ -13,14 +13,15 @@
 //! inputs. Exits with status 1 on any violation, 2 on a usage error.
 //! `--judge-by MODEL` judges every analysis by the interpreter under MODEL
 //! instead of its own (`--models math --judge-by c` must find violations:
-//! a demonstration that the oracle can fail).
+//! a demonstration that the oracle can fail). `--memory` generates programs
+//! with pointers, a struct, an array and a heap block (`progen::Options::memory`).
 
 use minic::IntModel;
 use soundness::{campaign, presets, OracleOptions};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: soundness --programs N --seed S [--presets a,b] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage] [--judge-by c|math]";
+const USAGE: &str = "usage: soundness --programs N --seed S [--presets a,b] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage] [--judge-by c|math] [--memory]";
 
 fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
     let mut args = std::env::args().skip(1);
@@ -37,6 +38,7 @@ fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
             "--runs" => options.runs = number(args.next(), "--runs")?,
             "--steps" => options.analysis_steps = number(args.next(), "--steps")?,
             "--no-coverage" => options.coverage = false,
+            "--memory" => options.generator = progen::Options::memory(),
             "--judge-by" => {
                 let m = args.next().ok_or("--judge-by needs a model")?;
                 options.truth_model = Some(m.parse::<IntModel>()?);

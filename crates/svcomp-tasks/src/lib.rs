@@ -83,6 +83,29 @@ fn folder_from(var: Option<std::ffi::OsString>) -> PathBuf {
     }
 }
 
+/// The environment variable that points [`memory_folder`] at another copy
+/// of the SV-COMP memory folder.
+pub const MEMORY_DIR_VAR: &str = "CPAPLAY_SVCOMP_MEMORY_DIR";
+
+/// Where the SV-COMP tasks with pointers, structs, arrays and heap memory
+/// are: `$CPAPLAY_SVCOMP_MEMORY_DIR` when set and not empty, else
+/// `shared/benchmarks/sv-comp-memory` beside the repository.
+pub fn memory_folder() -> PathBuf {
+    match std::env::var_os(MEMORY_DIR_VAR) {
+        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp-memory"),
+    }
+}
+
+/// All tasks of the memory folder ([`memory_folder`]), in manifest order;
+/// panics with a clear message when it is missing.
+pub fn memory_tasks() -> Vec<Task> {
+    let dir = memory_folder();
+    read_folder(&dir).unwrap_or_else(|e| {
+        panic!("the SV-COMP memory benchmarks (expected beside the repository, or set {MEMORY_DIR_VAR}): {e}")
+    })
+}
+
 /// All tasks of the shared folder, in manifest order. Panics with a clear
 /// message when the folder or its manifest is missing (for tests and benches).
 pub fn tasks() -> Vec<Task> {

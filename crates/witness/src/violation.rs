@@ -65,6 +65,9 @@ pub fn violation_witness(program: &Program, source: &str, run: &RunInfo, inputs:
                         format: Some("acsl_expression".into()),
                     }),
                 }),
+                // A read of memory never written takes an input into a
+                // temporary the source does not name: no waypoint for it.
+                (false, Some(var)) if matches!(program.variable(var).scope, cfa::VarScope::Temp(_)) => None,
                 (false, Some(var)) => Some(Waypoint {
                     kind: WaypointKind::Assumption,
                     action: "follow".into(),

@@ -143,7 +143,25 @@ pub fn check_program(name: &str, p: &Program) -> Vec<String> {
                         fail(format!("edge {} assigns a nondet {t} to a {}", e.id.0, var_ty(*var)));
                     }
                 }
+                // Memory: addresses and sizes are pointer-typed; a load has the variable's type.
+                Rhs::Load { addr, ty, .. } => {
+                    if *ty != var_ty(*var) {
+                        fail(format!("edge {} loads a {ty} into a {}", e.id.0, var_ty(*var)));
+                    }
+                    exprs.push((addr, Some(cfa::POINTER_TYPE)));
+                }
+                Rhs::Alloc { size, .. } => {
+                    if var_ty(*var) != cfa::POINTER_TYPE {
+                        fail(format!("edge {} stores an address in a {}", e.id.0, var_ty(*var)));
+                    }
+                    exprs.push((size, Some(cfa::POINTER_TYPE)));
+                }
             },
+            EdgeKind::Store { addr, value, .. } => {
+                exprs.push((addr, Some(cfa::POINTER_TYPE)));
+                exprs.push((value, None));
+            }
+            EdgeKind::Free { addr } => exprs.push((addr, Some(cfa::POINTER_TYPE))),
             EdgeKind::ReturnStatement { value: Some(x) } => {
                 let ret = p.function(src_fn).ret.map(var_ty);
                 exprs.push((x, ret));

@@ -264,10 +264,12 @@ impl SymbolicSemantics {
     fn rhs(&self, env: &mut Env<'_>, rhs: &Rhs, target: IntType, origin: &str) -> Term {
         match rhs {
             Rhs::Expr(e) => self.value(env, e, target, origin),
-            Rhs::Nondet(ty) => {
-                let t = env.new_identifier(origin, *ty);
-                if *ty != target {
-                    encode_cast(t, *ty, target, self.encoding)
+            // A read of memory or a new object: a fresh symbolic value.
+            Rhs::Nondet(_) | Rhs::Load { .. } | Rhs::Alloc { .. } => {
+                let ty = rhs.havoc_type().unwrap_or(target);
+                let t = env.new_identifier(origin, ty);
+                if ty != target {
+                    encode_cast(t, ty, target, self.encoding)
                 } else {
                     t
                 }
@@ -284,7 +286,9 @@ impl SymbolicSemantics {
         {
             let mut env = Env { state: &mut next, enc: self.encoding, program: &self.program, added: &mut added };
             match &edge.kind {
-                EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => {}
+                // Memory is not a variable: a store or `free` changes none.
+                EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError | EdgeKind::Store { .. } | EdgeKind::Free { .. } => {
+                }
                 EdgeKind::Declare { var, init: None } => {
                     // Uninitialized: unknown until read.
                     env.state.values.remove(var);

@@ -155,7 +155,8 @@ impl ValueCpa {
     fn rhs(&self, state: &ValueState, rhs: &Rhs) -> Option<i128> {
         match rhs {
             Rhs::Expr(e) => self.eval(state, e),
-            Rhs::Nondet(_) => None,
+            // A read of memory or a new object: memory is not tracked.
+            Rhs::Nondet(_) | Rhs::Load { .. } | Rhs::Alloc { .. } => None,
         }
     }
 
@@ -214,7 +215,8 @@ impl TransferRelation for ValueCpa {
     fn successors(&self, state: &ValueState, edge: &Edge, _p: &TrackingPrecision) -> Result<Vec<ValueState>, TransferError> {
         let mut next = state.clone();
         match &edge.kind {
-            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => {}
+            // Memory is not a variable: a store or `free` changes none.
+            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError | EdgeKind::Store { .. } | EdgeKind::Free { .. } => {}
             EdgeKind::Declare { var, init } => {
                 let v = init.as_ref().and_then(|r| self.rhs(state, r));
                 self.assign(&mut next, *var, v);

@@ -171,7 +171,10 @@ impl OctagonCpa {
         let ty = self.var_ty(var);
         let a = match rhs {
             Rhs::Expr(e) => self.eval(o, e),
-            Rhs::Nondet(t) => AVal::of_itv(self.unknown_of(*t)),
+            // A read of memory or a new object: memory is not tracked, so any value.
+            Rhs::Nondet(_) | Rhs::Load { .. } | Rhs::Alloc { .. } => {
+                AVal::of_itv(self.unknown_of(rhs.havoc_type().unwrap_or(ty)))
+            }
         };
         let a = self.convert(a, ty);
         self.assign(o, var.0 as usize, &a);
@@ -356,7 +359,11 @@ impl TransferRelation for OctagonCpa {
     fn successors(&self, state: &OctagonState, edge: &Edge, _p: &TrackingPrecision) -> Result<Vec<OctagonState>, TransferError> {
         let at_loop_head = self.program.nodes.get(edge.target.0 as usize).is_some_and(|n| n.loop_head);
         let mut next = match &edge.kind {
-            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => state.clone(),
+            // A write to memory or `free` changes no variable: every variable
+            // that lives in memory holds its object's address, which stays.
+            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError | EdgeKind::Store { .. } | EdgeKind::Free { .. } => {
+                state.clone()
+            }
             EdgeKind::Declare { var, init: Some(Rhs::Expr(e)) } | EdgeKind::Assign { var, rhs: Rhs::Expr(e) } => {
                 let parts = self.assign_expr_split(&state.octagon, *var, e);
                 let mut out = Vec::with_capacity(parts.len());

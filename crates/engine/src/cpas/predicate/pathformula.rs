@@ -228,14 +228,16 @@ impl PathFormulaBuilder<'_> {
         next.length += 1;
         let mut env = Env { pf: &mut next, program: self.program, enc: self.encoding };
         match &edge.kind {
-            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError => {}
+            // Memory is not a variable: a store or `free` changes none.
+            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError | EdgeKind::Store { .. } | EdgeKind::Free { .. } => {}
             EdgeKind::Declare { var, init: None } => env.havoc(*var),
             EdgeKind::Declare { var, init: Some(rhs) } | EdgeKind::Assign { var, rhs } => match rhs {
                 Rhs::Expr(e) => {
                     let t = env.value(e);
                     env.assign(*var, t, e.ty());
                 }
-                Rhs::Nondet(_) => env.havoc(*var),
+                // A read of memory or a new object: an unconstrained new version.
+                Rhs::Nondet(_) | Rhs::Load { .. } | Rhs::Alloc { .. } => env.havoc(*var),
             },
             EdgeKind::Assume { cond, positive } => {
                 let enc = env.enc;
