@@ -126,8 +126,11 @@ impl Verifier {
         let stage = Stage::new(&program, name, first, record_views)?;
         let explorer = match config.get("analysis.algorithm.transformExplorer") == "true" {
             true => Some(Box::new(
-                crate::explorer::Explorer::new(program.clone(), crate::explorer::ExplorerOptions::from_config(config, record_views)?)
-                    .map_err(|message| ConfigError { message })?,
+                crate::explorer::Explorer::new(
+                    program.clone(),
+                    crate::explorer::ExplorerOptions::from_config(config, record_views)?,
+                )
+                .map_err(|message| ConfigError { message })?,
             )),
             false => None,
         };

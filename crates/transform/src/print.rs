@@ -11,7 +11,7 @@
 
 use crate::program::{AExpr, Operand, TOp, Transformed};
 use cfa::{BinOp, EdgeId, Expr, Program, UnOp, VarId};
-use minic::{Span, IntType};
+use minic::{IntType, Span};
 use serde::{Deserialize, Serialize};
 
 /// What a line does that the transformation introduced.

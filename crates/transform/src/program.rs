@@ -126,6 +126,19 @@ impl AExpr {
         }
     }
 
+    /// Whether the value is 0 or 1 by construction (a comparison, `!`, a
+    /// conversion to `_Bool`): then an even parity means 0 and an odd one 1.
+    pub fn is_boolean(&self) -> bool {
+        match self {
+            AExpr::Binary { op, .. } => op.is_comparison(),
+            AExpr::Unary { op: UnOp::LogNot, .. } => true,
+            AExpr::Cast { ty, .. } => *ty == IntType::Bool,
+            AExpr::Var { ty, .. } => *ty == IntType::Bool,
+            AExpr::Lift(e) => e.ty() == IntType::Bool,
+            AExpr::Unary { .. } => false,
+        }
+    }
+
     /// How many domain operations (`a_op`, `lift`, `thaw`) it performs.
     pub fn operations(&self) -> usize {
         match self {

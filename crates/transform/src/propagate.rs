@@ -61,7 +61,13 @@ impl Abstractness {
 
     /// The set after the edge `edge` from a state described by `set` (for a
     /// return edge, `caller` is the set at its call site).
-    fn transfer(&self, p: &Program, edge: &cfa::Edge, set: &BTreeSet<VarId>, caller: Option<&BTreeSet<VarId>>) -> BTreeSet<VarId> {
+    fn transfer(
+        &self,
+        p: &Program,
+        edge: &cfa::Edge,
+        set: &BTreeSet<VarId>,
+        caller: Option<&BTreeSet<VarId>>,
+    ) -> BTreeSet<VarId> {
         let mut out = set.clone();
         match &edge.kind {
             EdgeKind::Declare { var, init } => {

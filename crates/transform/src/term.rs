@@ -14,6 +14,8 @@
 use minic::{IntModel, IntType};
 use serde::{Deserialize, Serialize};
 use smt::{Encoding, Query, Sort, Term, Theory};
+use std::fmt::Write;
+use std::sync::Arc;
 
 /// The symbols and the path condition of one path (part of a term state).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -88,16 +90,49 @@ impl TermEncoding {
         Query { assertions: path.condition.clone(), want_model: true, comment: Some("inputs of the error path".into()) }
     }
 
-    /// The inclusion check between two term states with the same control
-    /// and concrete data: unsatisfiable iff every valuation of the symbols
-    /// satisfying `new`'s path condition also satisfies `old`'s and gives
-    /// every pair of abstract values the same value — then `new`'s states
-    /// are among `old`'s.
-    pub fn inclusion(self, new: &PathTerms, old: &PathTerms, pairs: &[(Term, Term)]) -> Query {
-        let mut covered = old.condition.clone();
-        covered.extend(pairs.iter().map(|(a, b)| Term::eq(a.clone(), b.clone())));
-        let mut assertions = new.condition.clone();
-        assertions.push(Term::not(Term::and(covered)));
-        Query { assertions, want_model: false, comment: Some("are the new state's values among a visited state's?".into()) }
+    /// The check whether a new term state's concrete states are among a
+    /// stored state's (same control and concrete data): unsatisfiable iff
+    /// for every valuation of the new state's symbols that satisfies its
+    /// path condition, *some* valuation of the stored state's symbols
+    /// satisfies the stored path condition and gives every abstract value
+    /// the same value — the image of the new state is included in the
+    /// stored one's, so the new state need not be explored. The stored
+    /// state's symbols are renamed apart (`old.in0`, …) and bound by an
+    /// `exists`; the script begins with `EQUIVALENCE_CHECK` (the trace's
+    /// statistics count these queries).
+    pub fn inclusion_script(self, new: &PathTerms, old: &PathTerms, pairs: &[(Term, Term)]) -> String {
+        let rename = |n: &str| Some(Arc::<str>::from(format!("old.{n}")));
+        let mut inner: Vec<Term> = old.condition.iter().map(|t| t.rename(&rename)).collect();
+        inner.extend(pairs.iter().map(|(a, b)| Term::eq(a.clone(), b.rename(&rename))));
+        let inner = Term::and(inner);
+        let mut s = format!("{EQUIVALENCE_CHECK}\n(set-logic ALL)\n");
+        let mut free: Vec<&Term> = new.condition.iter().collect();
+        free.extend(pairs.iter().map(|(a, _)| a));
+        for (name, sort) in smt::term::vars_of(free.iter().copied()) {
+            s.push_str("(declare-fun ");
+            let _ = smt::term::write_symbol(&mut s, &name);
+            let _ = writeln!(s, " () {sort})");
+        }
+        for c in &new.condition {
+            let _ = writeln!(s, "(assert {c})");
+        }
+        let bound = smt::term::vars_of([&inner]);
+        if bound.is_empty() {
+            let _ = writeln!(s, "(assert (not {inner}))");
+        } else {
+            s.push_str("(assert (not (exists (");
+            for (name, sort) in bound {
+                s.push('(');
+                let _ = smt::term::write_symbol(&mut s, &name);
+                let _ = write!(s, " {sort})");
+            }
+            let _ = writeln!(s, ") {inner})))");
+        }
+        s.push_str("(check-sat)\n");
+        s
     }
 }
+
+/// The first line of every inclusion check's script
+/// ([`TermEncoding::inclusion_script`]).
+pub const EQUIVALENCE_CHECK: &str = "; are the new state's values among a visited state's?";

@@ -200,9 +200,12 @@ impl Ops {
     }
 
     /// For parity and sign: whether the value may be non-zero and whether
-    /// it may be zero (`None` for terms: the solver decides).
-    pub fn truth(self, a: &AbsValue) -> Option<(bool, bool)> {
+    /// it may be zero (`None` for terms: the solver decides). `boolean`:
+    /// the value is 0 or 1 by construction (a comparison's result), so an
+    /// even parity is 0 and an odd one 1.
+    pub fn truth(self, a: &AbsValue, boolean: bool) -> Option<(bool, bool)> {
         match a {
+            AbsValue::Parity(p) if boolean => Some((p.contains(1), p.contains(0))),
             AbsValue::Parity(p) => Some((p.may_be_nonzero(), p.may_be_zero())),
             AbsValue::Sign(s) => Some((s.may_be_nonzero(), s.may_be_zero())),
             AbsValue::Term(_) => None,

@@ -254,6 +254,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "steps": out.stats.steps,
             "refinements": out.stats.refinements,
             "solver_queries": out.stats.solver_queries,
+            "states_stored": out.stats.reached,
+            "equivalence_checks": out.stats.equivalence_checks,
             "time_ms": out.time_ms as u64,
             "confirmed": out.confirmed,
             "inputs": out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
@@ -365,6 +367,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         println!("  infeasible branches:      {}", s.infeasible_branches);
         println!("  abstraction points:       {}", s.abstraction_points);
         println!("  pruned (not p-simple):    {}", s.pruned_not_simple);
+    }
+    if config.get("analysis.algorithm.transformExplorer") == "true" {
+        println!("  states stored:            {}", s.reached);
+        println!("  equivalence checks:       {}", s.equivalence_checks);
     }
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);

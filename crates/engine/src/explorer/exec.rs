@@ -183,7 +183,8 @@ impl Exec<'_> {
         let vars = e.variables();
         self.materialize(s, &vars)?;
         if vars.iter().any(|v| matches!(s.get(self.program, *v), Some(Val::A(_)))) {
-            let set: std::collections::BTreeSet<VarId> = vars.iter().copied().filter(|v| matches!(s.get(self.program, *v), Some(Val::A(_)))).collect();
+            let set: std::collections::BTreeSet<VarId> =
+                vars.iter().copied().filter(|v| matches!(s.get(self.program, *v), Some(Val::A(_)))).collect();
             let a = match transform::program::operand(self.program, &set, e) {
                 Operand::Abstract(a) => a,
                 _ => AExpr::Lift(e.clone()),
@@ -245,7 +246,8 @@ impl Exec<'_> {
             Operand::Input { ty, .. } => *ty,
         };
         let domain = self.ops.domain;
-        match self.ops.truth(&a) {
+        let boolean = matches!(cond, Operand::Abstract(x) if x.is_boolean());
+        match self.ops.truth(&a, boolean) {
             Some((may_nonzero, may_zero)) => {
                 if (positive && !may_nonzero) || (!positive && !may_zero) {
                     return Ok(Some(NoSuccessor::Pruned(format!(

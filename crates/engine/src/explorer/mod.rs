@@ -276,8 +276,8 @@ impl Explorer {
                 return Ok(Some((*c, "syntactic equality of terms and path condition".into())));
             }
             let pairs: Vec<_> = terms.iter().cloned().zip(old_terms).collect();
-            let q = self.ops.term_encoding().inclusion(&s.path, &old.path, &pairs);
-            match self.oracle.ask(&q.to_smtlib()) {
+            let script = self.ops.term_encoding().inclusion_script(&s.path, &old.path, &pairs);
+            match self.oracle.ask(&script) {
                 Ask::Pending => return Err(()),
                 Ask::Answer(r) if r.status() == Status::Unsat => {
                     return Ok(Some((*c, "solver equivalence check (its values are among the stored state's)".into())))
@@ -333,7 +333,13 @@ impl Explorer {
                     successors: vec![],
                 });
                 if let NoSuccessor::Pruned(detail) = why {
-                    self.emit(Event::BranchPruned { from: popped, edge, location: e.target, reason: PruneReason::Infeasible, detail });
+                    self.emit(Event::BranchPruned {
+                        from: popped,
+                        edge,
+                        location: e.target,
+                        reason: PruneReason::Infeasible,
+                        detail,
+                    });
                 }
                 self.phase = Phase::Edges { popped, edges, next: next + 1 };
                 return;
@@ -349,7 +355,14 @@ impl Explorer {
         };
         self.phase = Phase::Edges { popped, edges, next: next + 1 };
         let id = self.create(succ, Some((popped, edge)));
-        self.emit(Event::Transfer { from: popped, edge, source: e.source, target: e.target, label: e.label, successors: vec![id] });
+        self.emit(Event::Transfer {
+            from: popped,
+            edge,
+            source: e.source,
+            target: e.target,
+            label: e.label,
+            successors: vec![id],
+        });
         let (is_covered, covered_by, decided_by) = match covered {
             Some((c, how)) => (true, vec![c], Some(how)),
             None => (false, vec![], None),
@@ -376,7 +389,9 @@ impl Explorer {
         let node = self.states[target.0 as usize].state.node;
         let line = self.program.node(node).line;
         let model = self.ops.model;
-        let (inputs, check) = if self.ops.domain == Domain::Term {
+        let (inputs, check) = if let Some(list) = &self.options.inputs {
+            (vec![list.clone()], "replay")
+        } else if self.ops.domain == Domain::Term {
             let st = &self.states[target.0 as usize].state;
             let q = self.ops.term_encoding().model_query(&st.path);
             let script = q.to_smtlib();
@@ -397,8 +412,6 @@ impl Explorer {
                     (vec![values], "smt+replay")
                 }
             }
-        } else if let Some(list) = &self.options.inputs {
-            (vec![list.clone()], "replay")
         } else {
             // Parity and sign keep no inputs: try zeros and a few small values.
             let n = self.program.edges.len().max(8);
@@ -411,7 +424,11 @@ impl Explorer {
         let mut confirmed = None;
         for list in &inputs {
             let mut src = concrete::SliceInputs::new(list.clone());
-            let run = concrete::execute(&self.program, &mut src, concrete::Options { model, max_steps: 1_000_000, record_states: false });
+            let run = concrete::execute(
+                &self.program,
+                &mut src,
+                concrete::Options { model, max_steps: 1_000_000, record_states: false },
+            );
             if matches!(run.outcome, concrete::Outcome::ReachedError { .. }) {
                 confirmed = Some(run.inputs.iter().map(|u| u.value).collect::<Vec<_>>());
                 break;
@@ -461,7 +478,9 @@ impl Explorer {
                     let n = self.stored_count;
                     return self.finish(
                         Verdict::True,
-                        format!("every state of the transformed program was explored ({n} stored) and none is at the error location"),
+                        format!(
+                            "every state of the transformed program was explored ({n} stored) and none is at the error location"
+                        ),
                     );
                 };
                 if let Some(max) = self.options.max_steps {

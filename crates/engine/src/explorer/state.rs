@@ -207,7 +207,10 @@ impl XState {
         let mut components = vec![
             ComponentView { cpa: "LocationCPA".into(), content: ViewContent::Location { node: self.node } },
             ComponentView { cpa: "CallstackCPA".into(), content: ViewContent::Callstack { call_sites: self.call_stack() } },
-            ComponentView { cpa: format!("TransformExplorer({domain})"), content: ViewContent::SymbolicValues { values: memory } },
+            ComponentView {
+                cpa: format!("TransformExplorer({domain})"),
+                content: ViewContent::SymbolicValues { values: memory },
+            },
         ];
         if !self.path.condition.is_empty() {
             components.push(ComponentView {
