@@ -84,6 +84,10 @@ impl ExplorerOptions {
     }
 }
 
+/// How many edges a replay of an error path's inputs may take (at least
+/// the path's own length).
+pub const REPLAY_STEPS: usize = 20_000;
+
 /// How many stored states with the same control a new term state is
 /// compared with (the most recent first).
 pub const MAX_EQUIVALENCE_CANDIDATES: usize = 8;
@@ -422,12 +426,15 @@ impl Explorer {
             (tries, "replay of simple inputs")
         };
         let mut confirmed = None;
+        // The interpreter needs about the error path's length when it
+        // follows the same path; a simple input vector gets a bounded try.
+        let max_steps = (path.len() + 1).max(REPLAY_STEPS);
         for list in &inputs {
             let mut src = concrete::SliceInputs::new(list.clone());
             let run = concrete::execute(
                 &self.program,
                 &mut src,
-                concrete::Options { model, max_steps: 1_000_000, record_states: false },
+                concrete::Options { model, max_steps, record_states: false },
             );
             if matches!(run.outcome, concrete::Outcome::ReachedError { .. }) {
                 confirmed = Some(run.inputs.iter().map(|u| u.value).collect::<Vec<_>>());
