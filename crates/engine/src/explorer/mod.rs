@@ -431,11 +431,7 @@ impl Explorer {
         let max_steps = (path.len() + 1).max(REPLAY_STEPS);
         for list in &inputs {
             let mut src = concrete::SliceInputs::new(list.clone());
-            let run = concrete::execute(
-                &self.program,
-                &mut src,
-                concrete::Options { model, max_steps, record_states: false },
-            );
+            let run = concrete::execute(&self.program, &mut src, concrete::Options { model, max_steps, record_states: false });
             if matches!(run.outcome, concrete::Outcome::ReachedError { .. }) {
                 confirmed = Some(run.inputs.iter().map(|u| u.value).collect::<Vec<_>>());
                 break;

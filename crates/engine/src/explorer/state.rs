@@ -51,6 +51,10 @@ pub struct XState {
     pub inputs_read: usize,
 }
 
+/// A frame as the control key sees it: function, call site, and each
+/// variable's concrete value (`None`: abstract).
+type FrameKey = (FuncId, Option<NodeId>, Vec<(VarId, Option<i128>)>);
+
 /// What two states must share to be compared at all: control, concrete
 /// data and which variables are abstract (the abstract values themselves
 /// are compared by the domain: equality, or the term domain's solver
@@ -58,7 +62,7 @@ pub struct XState {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ControlKey {
     node: NodeId,
-    frames: Vec<(FuncId, Option<NodeId>, Vec<(VarId, Option<i128>)>)>,
+    frames: Vec<FrameKey>,
     memory: Vec<(VarId, i128)>,
     shadow: Vec<VarId>,
     inputs_read: usize,
