@@ -12,7 +12,7 @@
 //! * [`program`]: the transformed program — per CFA edge, its operation
 //!   with `lift`, the domain's `a_op`s, `freeze`/`thaw` of globals, and the
 //!   `lift`s a join point needs; built by [`program::transform`];
-//! * [`print`]: the transformed program as readable mini-C-like text, one
+//! * [`print`](mod@print): the transformed program as readable mini-C-like text, one
 //!   line per edge linked to the original span;
 //! * [`value`]: the abstract values at run time (parity, sign, term) and the
 //!   domain operations on them; [`term`] the term domain's symbols, path
