@@ -105,7 +105,9 @@ impl TermEncoding {
         let mut inner: Vec<Term> = old.condition.iter().map(|t| t.rename(&rename)).collect();
         inner.extend(pairs.iter().map(|(a, b)| Term::eq(a.clone(), b.rename(&rename))));
         let inner = Term::and(inner);
-        let mut s = format!("{EQUIVALENCE_CHECK}\n(set-logic ALL)\n");
+        // Quantified queries can be slow: give up after a while (`unknown`
+        // keeps the new state, which is sound).
+        let mut s = format!("{EQUIVALENCE_CHECK}\n(set-option :timeout {INCLUSION_TIMEOUT_MS})\n(set-logic ALL)\n");
         let mut free: Vec<&Term> = new.condition.iter().collect();
         free.extend(pairs.iter().map(|(a, _)| a));
         for (name, sort) in smt::term::vars_of(free.iter().copied()) {
@@ -132,6 +134,9 @@ impl TermEncoding {
         s
     }
 }
+
+/// How long one inclusion check may take in the solver (milliseconds).
+pub const INCLUSION_TIMEOUT_MS: u32 = 1000;
 
 /// The first line of every inclusion check's script
 /// ([`TermEncoding::inclusion_script`]).

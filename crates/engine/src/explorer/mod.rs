@@ -90,7 +90,7 @@ pub const REPLAY_STEPS: usize = 20_000;
 
 /// How many stored states with the same control a new term state is
 /// compared with (the most recent first).
-pub const MAX_EQUIVALENCE_CANDIDATES: usize = 8;
+pub const MAX_EQUIVALENCE_CANDIDATES: usize = 4;
 
 struct Record {
     state: XState,
