@@ -88,6 +88,13 @@ impl ExplorerOptions {
 /// the path's own length).
 pub const REPLAY_STEPS: usize = 20_000;
 
+/// After this many inclusion checks at a location that did not cover
+/// (satisfiable, or no answer in time), the location's new states are only
+/// compared syntactically: the checks cost solver time and a location where
+/// they keep failing is likely not to converge by them (only coverage, never
+/// soundness, is lost).
+pub const MAX_FAILED_CHECKS_PER_LOCATION: u32 = 16;
+
 /// How many stored states with the same control a new term state is
 /// compared with (the most recent first).
 pub const MAX_EQUIVALENCE_CANDIDATES: usize = 4;
@@ -117,6 +124,8 @@ pub struct Explorer {
     states: Vec<Record>,
     stored: BTreeMap<ControlKey, Vec<StateId>>,
     stored_count: usize,
+    /// Per location, the inclusion checks that did not cover.
+    failed_checks: BTreeMap<NodeId, u32>,
     waitlist: Vec<StateId>,
     phase: Phase,
     parked: Option<SolverQuery>,
@@ -146,6 +155,7 @@ impl Explorer {
             states: Vec::new(),
             stored: BTreeMap::new(),
             stored_count: 0,
+            failed_checks: BTreeMap::new(),
             waitlist: Vec::new(),
             phase: Phase::Start,
             parked: None,
@@ -273,11 +283,15 @@ impl Explorer {
                 .map(|c| (*c, "equal values".to_string())));
         }
         let terms = s.terms();
+        let budget_left = self.failed_checks.get(&s.node).copied().unwrap_or(0) < MAX_FAILED_CHECKS_PER_LOCATION;
         for c in candidates.iter().rev().take(MAX_EQUIVALENCE_CANDIDATES) {
             let old = &self.states[c.0 as usize].state;
             let old_terms = old.terms();
             if old_terms == terms && old.path.condition == s.path.condition {
                 return Ok(Some((*c, "syntactic equality of terms and path condition".into())));
+            }
+            if !budget_left {
+                continue;
             }
             let pairs: Vec<_> = terms.iter().cloned().zip(old_terms).collect();
             let script = self.ops.term_encoding().inclusion_script(&s.path, &old.path, &pairs);
@@ -367,6 +381,13 @@ impl Explorer {
             label: e.label,
             successors: vec![id],
         });
+        if covered.is_none() && self.ops.domain == Domain::Term {
+            // Every solver check made for this state failed (each candidate
+            // with different terms or path condition was asked once).
+            let s = &self.states[id.0 as usize].state;
+            let asked = self.stored.get(&s.control_key()).map_or(0, |c| c.len().min(MAX_EQUIVALENCE_CANDIDATES)) as u32;
+            *self.failed_checks.entry(s.node).or_default() += asked;
+        }
         let (is_covered, covered_by, decided_by) = match covered {
             Some((c, how)) => (true, vec![c], Some(how)),
             None => (false, vec![], None),
