@@ -16,6 +16,9 @@ usage:
   cpaplay cfa FILE.c [--dot|--json]
   cpaplay run FILE.c --inputs 3,-1,... [--int-model math|c]
   cpaplay verify FILE.c|TASK.yml [--config NAME|FILE.properties] [--set key=value]... [--int-model math|c] [--max-steps N] [--check-path] [--witness OUT.yml] [--data-model ILP32] [--json]
+  cpaplay transform FILE.c [--domain term|parity|sign] [--lift VAR,...|all|none] [--int-model math|c] [--json]
+                                     the program transformed for abstraction (lift, a_op, freeze/thaw);
+                                     verify --config transform-term|transform-parity|transform-sign runs it
   cpaplay trace FILE.c [--config NAME|FILE.properties] [--set key=value]... [--json]
   cpaplay table DIR (MANIFEST.tsv or *.yml task files) [--config NAME,NAME...] [--int-model math|c] [--max-steps N]
   cpaplay bench DIR --config NAME,NAME... [--int-model math|c] [--max-steps N] [--only TEXT] [--json]
@@ -50,6 +53,7 @@ fn main() -> ExitCode {
         "run" => commands::run::run(rest),
         "verify" => commands::verify::run(rest),
         "trace" => commands::trace::run(rest),
+        "transform" => commands::transform::run(rest),
         "table" => commands::table::run(rest),
         "bench" => commands::bench::run(rest),
         "table31" => commands::table31::run(rest),

@@ -5,6 +5,9 @@
 //! * [`interval`] — integer intervals with ⊔, ⊓, widening and arithmetic.
 //! * [`octagon`] — Miné's octagon domain on our own difference-bound
 //!   matrices: closure, ⊑ ⊔ ⊓ ∇, transfer functions and UI views.
+//! * [`parity`], [`sign`] — the value domains of abstraction as a program
+//!   transformation: even/odd and −/0/+ as finite sets, with every C
+//!   operator, over an [`arith::Arith`] (width, signedness, wrap-around).
 //!
 //! *Architecture invariant*: this crate knows nothing of CFAs, the CPA
 //! algorithm or the UI. The engine translates program expressions into
@@ -17,10 +20,16 @@
 
 #![warn(missing_docs)]
 
+pub mod arith;
 pub mod bound;
 pub mod interval;
 pub mod octagon;
+pub mod parity;
+pub mod sign;
 
+pub use arith::{Arith, Rel};
 pub use bound::Bound;
 pub use interval::Interval;
 pub use octagon::{Cmp, LinExpr, Octagon};
+pub use parity::Parity;
+pub use sign::Sign;

@@ -109,6 +109,10 @@ pub struct Verifier {
     /// failed (the recursion bound) instead of an error path: the run's
     /// reason, for the UNKNOWN when the path cannot be refuted.
     failed_transfer: Option<String>,
+    /// The explorer of the transformed program, when the configuration
+    /// asks for it (`analysis.algorithm.transformExplorer`): it replaces
+    /// the reachability run, and the verifier passes its events through.
+    explorer: Option<Box<crate::explorer::Explorer>>,
 }
 
 impl Verifier {
@@ -120,6 +124,16 @@ impl Verifier {
         let stages = restart::stages(config)?;
         let (name, first) = stages[0].clone();
         let stage = Stage::new(&program, name, first, record_views)?;
+        let explorer = match config.get("analysis.algorithm.transformExplorer") == "true" {
+            true => Some(Box::new(
+                crate::explorer::Explorer::new(
+                    program.clone(),
+                    crate::explorer::ExplorerOptions::from_config(config, record_views)?,
+                )
+                .map_err(|message| ConfigError { message })?,
+            )),
+            false => None,
+        };
         Ok(Verifier {
             program,
             record_views,
@@ -141,12 +155,16 @@ impl Verifier {
             error_path: None,
             inputs: Vec::new(),
             failed_transfer: None,
+            explorer,
         })
     }
 
     /// Uses `solver` for the precise check (SSA path formula).
     pub fn with_solver(mut self, solver: Box<dyn SolverBackend + Send>) -> Verifier {
-        self.solver = Some(solver);
+        match self.explorer.as_mut() {
+            Some(x) => x.set_solver(Some(solver)),
+            None => self.solver = Some(solver),
+        }
         self
     }
 
@@ -982,6 +1000,9 @@ impl Verifier {
     /// inside the run — the path formulas and the running analysis's. In
     /// the page none is attached: the run parks on each query.
     pub fn set_solver(&mut self, backend: Option<Box<dyn SolverBackend + Send>>) {
+        if let Some(x) = self.explorer.as_mut() {
+            return x.set_solver(backend);
+        }
         self.detached = backend.is_none();
         if self.detached {
             self.stage.analysis.set_solver(None);
@@ -994,6 +1015,20 @@ impl Stepper for Verifier {
     /// The next event, or `None` after [`Event::AnalysisFinished`] (or
     /// while parked on a query, see [`Stepper::pending_query`]).
     fn next_event(&mut self) -> Option<Event> {
+        if let Some(x) = self.explorer.as_mut() {
+            if let Some(e) = self.pending.pop_front() {
+                return Some(e);
+            }
+            let e = x.next_event();
+            if let Some(Event::AnalysisFinished { verdict, reason, .. }) = &e {
+                self.outcome = Some((*verdict, reason.clone()));
+                self.confirmed = x.confirmed();
+                self.error_path = x.error_path().map(<[EdgeId]>::to_vec);
+                self.inputs = x.inputs().to_vec();
+                self.done = true;
+            }
+            return e;
+        }
         loop {
             if let Some(e) = self.pending.pop_front() {
                 return Some(e);
@@ -1037,6 +1072,9 @@ impl Stepper for Verifier {
     /// (when no solver is attached) or a query of the running analysis's
     /// CPAs — if any. Answer it with [`Self::answer_query`].
     fn pending_query(&self) -> Option<&SolverQuery> {
+        if let Some(x) = &self.explorer {
+            return x.pending_query();
+        }
         match &self.parked {
             Some(p) => Some(&p.query),
             None => self.stage.analysis.pending_query(),
@@ -1046,6 +1084,9 @@ impl Stepper for Verifier {
     /// Resumes a parked run with the solver's output text (`sat`, `unsat`
     /// or `unknown` first, then a model). Does nothing when not parked.
     fn answer_query(&mut self, solver_output: &str) {
+        if let Some(x) = self.explorer.as_mut() {
+            return x.answer_query(solver_output);
+        }
         match self.parked.take() {
             Some(p) => self.resume_check(p, solver_output),
             None => self.stage.analysis.answer_query(solver_output),
@@ -1054,6 +1095,9 @@ impl Stepper for Verifier {
 
     /// Whether the run is over (all events handed out).
     fn is_finished(&self) -> bool {
+        if let Some(x) = &self.explorer {
+            return x.is_finished() && self.pending.is_empty();
+        }
         self.done && self.pending.is_empty()
     }
 

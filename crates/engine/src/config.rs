@@ -158,6 +158,24 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Counterexample-guided abstraction refinement: when a target is reached, check the error path; a feasible one (confirmed by concrete replay) gives FALSE, an infeasible one refines the precision (explicit-value interpolation) and the analysis restarts. Needs cpa.value.precision = EMPTY (Value CPA) or cpa.octagon.precision = EMPTY (Octagon CPA): a full precision has nothing to refine.",
     },
     OptionDecl {
+        key: "analysis.algorithm.transformExplorer",
+        default: "false",
+        ty: OptionType::Bool,
+        doc: "Abstraction as a program transformation instead of a CPA: the program is transformed to compute on abstract values (transform.domain; lift, a_op, freeze/thaw) and an explicit-state explorer runs it — explicit control, concrete data, abstract values; visited states stored and compared (parity/sign: equal values; term: a solver equivalence check). CompositeCPA.cpas is not used; CEGAR, counterexample checks and restarts cannot be combined with it.",
+    },
+    OptionDecl {
+        key: "transform.domain",
+        default: "TERM",
+        ty: OptionType::Enum(&["TERM", "PARITY", "SIGN"]),
+        doc: "The transformation's value domain: TERM (free term algebra over the inputs, path conditions checked by the solver, an error path confirmed by a model and a concrete replay), PARITY (even/odd) or SIGN (negative/zero/positive).",
+    },
+    OptionDecl {
+        key: "transform.lift",
+        default: "INPUTS",
+        ty: OptionType::Enum(&["INPUTS", "ALL", "NONE"]),
+        doc: "Which values start abstract: INPUTS (every nondet input; value propagation lifts what they flow into), ALL (also every variable, so all data is abstract and the finite domains terminate on loops), NONE (nothing: inputs become abstract only when no concrete input list is given, as the explorer never guesses a value).",
+    },
+    OptionDecl {
         key: "cegar.maxIterations",
         default: "50",
         ty: OptionType::UInt,
@@ -352,6 +370,9 @@ pub const PRESETS: &[(&str, &str, &str)] = &[
         "bam-value-predicate.properties",
         include_str!("../../../static/config/bam-value-predicate.properties"),
     ),
+    ("transform-term", "transform-term.properties", include_str!("../../../static/config/transform-term.properties")),
+    ("transform-parity", "transform-parity.properties", include_str!("../../../static/config/transform-parity.properties")),
+    ("transform-sign", "transform-sign.properties", include_str!("../../../static/config/transform-sign.properties")),
 ];
 
 /// The preset used when no `--config` is given: `value` (explicit values,

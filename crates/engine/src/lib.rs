@@ -33,6 +33,9 @@
 //!   interpolants by quantifier elimination, their atoms as predicates;
 //! * [`restart`]: the restart algorithm's stages and CEGAR's restart from
 //!   the pivot;
+//! * [`explorer`]: the explorer of a program transformed for abstraction
+//!   (`transform`): explicit control, concrete data, abstract values, as a
+//!   [`Stepper`];
 //! * [`int_caveat`]: what a TRUE under mathematical integers may miss in C;
 //! * [`trace`]: the event trace every run produces;
 //! * [`state_view`]: what the trace shows of an abstract state (each
@@ -60,6 +63,7 @@ pub mod config;
 pub mod counterexample;
 pub mod cpa;
 pub mod cpas;
+pub mod explorer;
 pub mod feasibility;
 pub mod int_caveat;
 pub mod interpolation;

@@ -234,7 +234,30 @@ fn check_config(config: &Config, out: &mut Vec<ConfigError>, depth: usize, progr
     let cegar = config.get("analysis.algorithm.CEGAR") == "true";
     let check = config.get("analysis.checkCounterexamples") == "true";
     if restart {
+        if config.get("analysis.algorithm.transformExplorer") == "true" {
+            out.push(ConfigError {
+                message: format!(
+                    "{} = true cannot be a restart configuration; use it as one stage of restartAlgorithm.configFiles instead",
+                    at(config, "analysis.algorithm.transformExplorer")
+                ),
+            });
+            return;
+        }
         check_restart(config, out, depth, program);
+        return;
+    }
+    if config.get("analysis.algorithm.transformExplorer") == "true" {
+        for k in ["analysis.algorithm.CEGAR", "analysis.checkCounterexamples"] {
+            if config.get(k) == "true" {
+                out.push(ConfigError {
+                    message: format!(
+                        "{} = true cannot be combined with {} = true: the explorer of the transformed program runs instead of the CPA algorithm (a term FALSE is confirmed by its own replay)",
+                        at(config, k),
+                        at(config, "analysis.algorithm.transformExplorer")
+                    ),
+                });
+            }
+        }
         return;
     }
     out.extend(composite_problems(config, program));

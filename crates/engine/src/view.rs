@@ -30,6 +30,9 @@ use std::sync::Arc;
 
 mod blocks;
 pub use blocks::{BlockCall, BlockView, CacheEntryView};
+/// How the explorer's equivalence check of a new state against a stored
+/// one begins its SMT-LIB2 script.
+pub const EQUIVALENCE_CHECK_COMMENT: &str = transform::term::EQUIVALENCE_CHECK;
 
 /// Counters that fall out of the trace.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,6 +109,11 @@ pub struct Statistics {
     /// BAM: cache entries dropped after refinements.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cache_invalidated: u64,
+    /// The explorer of a transformed program (term domain): solver checks
+    /// whether a new state's values are among a stored state's (the
+    /// equivalence checks of visited states).
+    #[serde(default)]
+    pub equivalence_checks: u64,
     /// Whether the latest pop has had no transfer yet (a path ends there
     /// if none follows).
     #[serde(skip)]
@@ -177,7 +185,12 @@ impl Statistics {
                 self.reached = self.reached.saturating_sub(1);
                 self.waitlist = self.waitlist.saturating_sub(1);
             }
-            Event::SolverQuery { .. } => self.solver_queries += 1,
+            Event::SolverQuery { smtlib, .. } => {
+                self.solver_queries += 1;
+                if smtlib.starts_with(EQUIVALENCE_CHECK_COMMENT) {
+                    self.equivalence_checks += 1;
+                }
+            }
             Event::Abstraction { .. } => self.abstractions += 1,
             Event::Refinement { .. } => self.refinements += 1,
             Event::Counterexample { .. } => self.counterexample_checks += 1,

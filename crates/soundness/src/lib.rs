@@ -330,7 +330,10 @@ pub fn analyze(
     v.run_with(|_| {});
     let (verdict, reason) = v.outcome().map(|(v, r)| (v, r.to_string())).unwrap_or((Verdict::Unknown, "no verdict".into()));
     let confirmed = verdict == Verdict::False && v.confirmed() == Some(true);
-    let reached = if verdict == Verdict::True && options.coverage { reached_set(v.analysis()) } else { None };
+    // The explorer of a transformed program keeps no CPA reached set: its
+    // TRUE is judged by the concrete runs alone.
+    let explorer = config.get("analysis.algorithm.transformExplorer") == "true";
+    let reached = if verdict == Verdict::True && options.coverage && !explorer { reached_set(v.analysis()) } else { None };
     Ok((AnalysisResult { verdict, confirmed, inputs: v.inputs().to_vec(), reason }, reached))
 }
 

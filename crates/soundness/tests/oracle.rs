@@ -18,14 +18,14 @@ const OVERFLOW: &str = "extern void reach_error(void);\nint main() {\n  int x = 
 #[test]
 fn a_fixed_slice_of_the_campaign_has_no_violation() {
     let options = OracleOptions { runs: 10, ..OracleOptions::default() };
-    assert_eq!(options.presets.len(), 18, "every preset of static/config but octagon-base");
+    assert_eq!(options.presets.len(), 21, "every preset of static/config but octagon-base");
     let summary = campaign(1, 12, 1, &options, |_, _| {});
     for v in &summary.violations {
         eprintln!("{v}\n");
     }
     print!("{}", summary.table());
     assert!(summary.violations.is_empty(), "{} violation(s)", summary.violations.len());
-    assert_eq!(summary.program_runs(), 12 * 18 * 2);
+    assert_eq!(summary.program_runs(), 12 * 21 * 2);
     // Not vacuous: the slice has safe and unsafe programs, TRUE verdicts
     // whose reached sets were checked, and confirmed error paths.
     let total = |f: fn(&Tally) -> u64| summary.tallies.values().map(f).sum::<u64>();
@@ -139,6 +139,9 @@ fn every_preset_but_the_include_helpers_is_judged() {
         "bam-value",
         "bam-predicate",
         "bam-value-predicate",
+        "transform-term",
+        "transform-parity",
+        "transform-sign",
     ] {
         assert!(p.contains(&name), "{name}");
     }

@@ -9,6 +9,7 @@ pub mod table;
 pub mod table31;
 pub mod task;
 pub mod trace;
+pub mod transform;
 pub mod verify;
 
 use std::fmt;

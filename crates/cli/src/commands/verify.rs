@@ -257,6 +257,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "cache_hits": out.stats.cache_hits,
             "cache_misses": out.stats.cache_misses,
             "blocks_entered": out.stats.blocks_entered,
+            "states_stored": out.stats.reached,
+            "equivalence_checks": out.stats.equivalence_checks,
             "time_ms": out.time_ms as u64,
             "confirmed": out.confirmed,
             "inputs": out.inputs.iter().map(|v| v.to_string()).collect::<Vec<_>>(),
@@ -371,6 +373,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     }
     if config.get_bool("cpa.bam.enabled") {
         println!("  BAM cache hits / misses:  {} / {} ({} blocks entered)", s.cache_hits, s.cache_misses, s.blocks_entered);
+    }
+    if config.get("analysis.algorithm.transformExplorer") == "true" {
+        println!("  states stored:            {}", s.reached);
+        println!("  equivalence checks:       {}", s.equivalence_checks);
     }
     println!("  solver queries:           {}", s.solver_queries);
     println!("  time:                     {} ms", out.time_ms);

@@ -65,6 +65,9 @@ pub const PRESETS: &[(&str, &str)] = &[
         "symexec-predabs",
         "symbolic execution with implicit predicate abstraction at loop heads and CEGAR (SYMEXPA; Z3); the paper's examples need math integers (under C, overflow defeats the loop's predicates)",
     ),
+    ("transform-term", "abstraction as a program transformation, term domain: the transformed program run by an explicit-state explorer (Z3)"),
+    ("transform-parity", "abstraction as a program transformation, parity domain (even/odd), every value lifted"),
+    ("transform-sign", "abstraction as a program transformation, sign domain (−/0/+), every value lifted"),
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
