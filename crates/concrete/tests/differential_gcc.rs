@@ -191,16 +191,7 @@ fn random_programs_agree_with_gcc() {
         c.push_str(&format!("  p{k}();\n"));
     }
     c.push_str("  return 0;\n}\n");
-    let cfile = dir.join("diff.c");
-    let exe = dir.join("diff");
-    std::fs::write(&cfile, &c).unwrap();
-    let out = Command::new("gcc").args(["-O0", "-fwrapv", "-w", "-o"]).arg(&exe).arg(&cfile).output().expect("gcc runs");
-    assert!(out.status.success(), "gcc failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let run = Command::new(&exe).output().expect("compiled program runs");
-    let expected: Vec<Vec<i128>> = String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .map(|l| l.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect())
-        .collect();
+    let expected = gcc_outputs(&dir, "diff", &c);
     assert_eq!(expected.len(), bodies.len());
 
     // our side
@@ -341,16 +332,7 @@ fn random_memory_programs_agree_with_gcc() {
         c.push_str(&format!("  garr[0] = 3; garr[1] = -1; garr[2] = 0; garr[3] = 0;\n  p{k}();\n"));
     }
     c.push_str("  return 0;\n}\n");
-    let cfile = dir.join("memdiff.c");
-    let exe = dir.join("memdiff");
-    std::fs::write(&cfile, &c).unwrap();
-    let out = Command::new("gcc").args(["-O0", "-fwrapv", "-w", "-o"]).arg(&exe).arg(&cfile).output().expect("gcc runs");
-    assert!(out.status.success(), "gcc failed:\n{}", String::from_utf8_lossy(&out.stderr));
-    let run = Command::new(&exe).output().expect("compiled program runs");
-    let expected: Vec<Vec<i128>> = String::from_utf8_lossy(&run.stdout)
-        .lines()
-        .map(|l| l.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect())
-        .collect();
+    let expected = gcc_outputs(&dir, "memdiff", &c);
     assert_eq!(expected.len(), bodies.len());
 
     let mut mismatches = Vec::new();
@@ -386,4 +368,20 @@ fn random_memory_programs_agree_with_gcc() {
         mismatches.len(),
         mismatches[..mismatches.len().min(3)].join("\n")
     );
+}
+
+/// Compiles the C program `c` with gcc (`-O0 -fwrapv`) as `dir/STEM`, runs
+/// it, and returns its output lines as numbers (each line's first word, the
+/// program's number, left out).
+fn gcc_outputs(dir: &std::path::Path, stem: &str, c: &str) -> Vec<Vec<i128>> {
+    let cfile = dir.join(format!("{stem}.c"));
+    let exe = dir.join(stem);
+    std::fs::write(&cfile, c).unwrap();
+    let out = Command::new("gcc").args(["-O0", "-fwrapv", "-w", "-o"]).arg(&exe).arg(&cfile).output().expect("gcc runs");
+    assert!(out.status.success(), "gcc failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    let run = Command::new(&exe).output().expect("compiled program runs");
+    String::from_utf8_lossy(&run.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect())
+        .collect()
 }
