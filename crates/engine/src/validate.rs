@@ -258,6 +258,9 @@ fn check_config(config: &Config, out: &mut Vec<ConfigError>, depth: usize, progr
                 });
             }
         }
+        // The explorer replaces the CPA algorithm, but the verifier still
+        // assembles the composite (its stage), so it must be one that builds.
+        out.extend(composite_problems(config, program));
         return;
     }
     out.extend(composite_problems(config, program));

@@ -483,6 +483,15 @@ fn regression_octagon_without_callstack_is_rejected_not_a_panic() {
     );
 }
 
+/// Found by the fuzzer: the explorer of a transformed program with a
+/// composite the verifier cannot assemble for a program with calls passed
+/// validation and was then refused. Validation now says so first.
+#[test]
+fn regression_transform_explorer_without_callstack_is_rejected_by_validation() {
+    let text = "analysis.algorithm.transformExplorer=true\nCompositeCPA.cpas=cpa.location.LocationCPA\n";
+    assert_eq!(exercise(text, FIXED_PROGRAMS[1]), Ok(Outcome::Rejected));
+}
+
 /// The same composite assembled by hand, bypassing validation: the Octagon
 /// CPA no longer reaches the lattice's contract check (frames of different
 /// functions are incomparable, not restored) and the run ends with a
