@@ -5,7 +5,7 @@
 #   0. gates:             cargo fmt --check; cargo clippy -D warnings (the
 #                         workspace natively, all targets, and the web crate
 #                         for wasm32); cargo doc with RUSTDOCFLAGS=-D warnings
-#   1. native tests:      cargo test --workspace; the BenchExec tool-info
+#   1. native tests:      cargo test --workspace --no-fail-fast (every test binary runs, so one failure does not hide another); the BenchExec tool-info
 #                         module's unittest (python3, no BenchExec needed)
 #   2. the web build:     trunk build --release  (-> dist/)
 #   3. wasm tests:        cargo test --target wasm32-unknown-unknown for each
@@ -57,7 +57,7 @@ step "lint (clippy, web crate for wasm32)" cargo clippy -p web --target wasm32-u
 step "docs (rustdoc -D warnings)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
 step "architecture (module cycles, web layers, function length)" node scripts/check-architecture.mjs || true
 
-step "native tests" cargo test --workspace || true
+step "native tests" cargo test --workspace --no-fail-fast || true
 step "BenchExec tool-info module (python3 unittest)" python3 -B -m unittest discover -s contrib/benchexec/tests || true
 
 if step "web build" trunk build --release; then
