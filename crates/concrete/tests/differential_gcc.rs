@@ -198,26 +198,14 @@ fn random_programs_agree_with_gcc() {
     let mut mismatches = Vec::new();
     for (k, b) in bodies.iter().enumerate() {
         let src = format!("{HELPERS}int main() {{\n{b}  return 0;\n}}\n");
-        let p = match cfa::from_source(&src) {
-            Ok(p) => p,
-            Err(d) => {
-                mismatches.push(format!("program {k} does not lower: {d:?}\n{src}"));
+        let observed: Vec<String> = VARS.iter().map(|(n, _)| n.to_string()).collect();
+        let got = match our_values(&src, &observed) {
+            Ok(got) => got,
+            Err(why) => {
+                mismatches.push(format!("program {k}: {why}\n{src}"));
                 continue;
             }
         };
-        let opts = Options { model: IntModel::C, max_steps: 1_000_000, record_states: false };
-        let e = execute(&p, &mut SliceInputs::new(vec![]), opts);
-        if e.outcome != (Outcome::Returned { value: Some(0) }) {
-            mismatches.push(format!("program {k}: {}\n{src}", e.outcome));
-            continue;
-        }
-        let got: Vec<i128> = VARS
-            .iter()
-            .map(|(n, _)| {
-                let v = p.variables.iter().find(|v| v.qualified == format!("main::{n}")).unwrap();
-                e.final_values[&v.id]
-            })
-            .collect();
         if got != expected[k] {
             mismatches.push(format!("program {k}: gcc says {:?}, we say {got:?}\n{src}", expected[k]));
         }
@@ -338,25 +326,14 @@ fn random_memory_programs_agree_with_gcc() {
     let mut mismatches = Vec::new();
     for (k, b) in bodies.iter().enumerate() {
         let src = format!("{MEMORY_DECLS}int main() {{\n{b}  return 0;\n}}\n");
-        let p = match cfa::from_source(&src) {
-            Ok(p) => p,
-            Err(d) => {
-                mismatches.push(format!("program {k} does not lower: {d:?}\n{src}"));
+        let observed: Vec<String> = (0..MEMORY_OBSERVED.len()).map(|n| format!("o{n}")).collect();
+        let got = match our_values(&src, &observed) {
+            Ok(got) => got,
+            Err(why) => {
+                mismatches.push(format!("program {k}: {why}\n{src}"));
                 continue;
             }
         };
-        let opts = Options { model: IntModel::C, max_steps: 1_000_000, record_states: false };
-        let e = execute(&p, &mut SliceInputs::new(vec![]), opts);
-        if e.outcome != (Outcome::Returned { value: Some(0) }) {
-            mismatches.push(format!("program {k}: {}\n{src}", e.outcome));
-            continue;
-        }
-        let got: Vec<i128> = (0..MEMORY_OBSERVED.len())
-            .map(|n| {
-                let v = p.variables.iter().find(|v| v.qualified == format!("main::o{n}")).unwrap();
-                e.final_values[&v.id]
-            })
-            .collect();
         if got != expected[k] {
             mismatches.push(format!("program {k}: gcc says {:?}, we say {got:?}\n{src}", expected[k]));
         }
@@ -384,4 +361,23 @@ fn gcc_outputs(dir: &std::path::Path, stem: &str, c: &str) -> Vec<Vec<i128>> {
         .lines()
         .map(|l| l.split_whitespace().skip(1).map(|x| x.parse().unwrap()).collect())
         .collect()
+}
+
+/// Our side of one program: lowers `src`, runs it under C's integers, and
+/// returns the final values of `main`'s variables named in `observed`; an
+/// error says why there are none (it does not lower, or does not return 0).
+fn our_values(src: &str, observed: &[String]) -> Result<Vec<i128>, String> {
+    let p = cfa::from_source(src).map_err(|d| format!("does not lower: {d:?}"))?;
+    let opts = Options { model: IntModel::C, max_steps: 1_000_000, record_states: false };
+    let e = execute(&p, &mut SliceInputs::new(vec![]), opts);
+    if e.outcome != (Outcome::Returned { value: Some(0) }) {
+        return Err(e.outcome.to_string());
+    }
+    Ok(observed
+        .iter()
+        .map(|n| {
+            let v = p.variables.iter().find(|v| v.qualified == format!("main::{n}")).unwrap();
+            e.final_values[&v.id]
+        })
+        .collect())
 }
