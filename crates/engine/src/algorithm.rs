@@ -60,7 +60,7 @@
 //! states) end it with UNKNOWN naming the limit.
 
 mod bam;
-pub use bam::BlockReached;
+pub use bam::{BamCarry, BlockReached, CarryOutcome};
 
 use crate::cpa::Cpa;
 use crate::int_caveat::{self as int_caveat, IntModelCaveat, Range};
@@ -207,7 +207,7 @@ pub struct Reachability<C: Cpa> {
     /// [`crate::cpa::TransferError`] ended the run.
     failed_transfer: Option<(StateId, EdgeId)>,
     /// Block-abstraction memoization: the cache and the open blocks.
-    bam: Option<bam::Bam<C::State, C::Precision>>,
+    bam: Option<bam::Bam<C::State>>,
 }
 
 impl<C: Cpa> Reachability<C> {

@@ -889,7 +889,7 @@ impl Verifier {
                 if self.detached {
                     a.set_solver(None);
                 }
-                self.invalidate_block_cache();
+                self.carry_block_cache(&mut a);
                 self.stage.analysis = a;
                 self.iteration += 1;
                 self.emit(Event::Restart { configuration, iteration: self.iteration });
@@ -898,35 +898,21 @@ impl Verifier {
         }
     }
 
-    /// BAM: the next iteration starts with an empty cache; says so, with
-    /// the blocks whose precision the latest refinement changed (the
-    /// functions of the locations it added to).
-    fn invalidate_block_cache(&mut self) {
-        let entries = self.stage.analysis.bam_cache_len();
-        if entries == 0 {
+    /// BAM: hands the finished block analyses of the ending iteration to
+    /// `next` (the next iteration's run), which keeps exactly those whose
+    /// block's reduced precision the refinement did not change; says which
+    /// blocks lost their entries ([`Event::CacheInvalidated`]).
+    fn carry_block_cache(&mut self, next: &mut Analysis) {
+        let carry = self.stage.analysis.take_bam_carry();
+        if carry.is_empty() {
             return;
         }
-        let mut locations: Vec<Option<cfa::NodeId>> = Vec::new();
-        if let Some(Event::Refinement { added, predicates_added, .. }) =
-            self.pending.iter().rev().find(|e| matches!(e, Event::Refinement { .. }))
-        {
-            locations.extend(added.iter().map(|a| a.location));
-            locations.extend(predicates_added.iter().map(|p| p.location));
-        }
-        let mut blocks: Vec<String> = Vec::new();
-        for l in locations {
-            let names: Vec<String> = match l.and_then(|l| self.program.nodes.get(l.0 as usize)) {
-                Some(n) => self.program.functions.get(n.function.0 as usize).map(|f| f.name.clone()).into_iter().collect(),
-                // A precision entry for every location changes every block.
-                None => self.program.functions.iter().map(|f| f.name.clone()).collect(),
-            };
-            for name in names {
-                if !blocks.contains(&name) {
-                    blocks.push(name);
-                }
-            }
-        }
-        self.emit(Event::CacheInvalidated { blocks, entries: entries as u32 });
+        let outcome = next.adopt_bam_carry(carry);
+        self.emit(Event::CacheInvalidated {
+            blocks: outcome.dropped_blocks,
+            entries: outcome.dropped as u32,
+            kept: outcome.kept as u32,
+        });
     }
 
     /// `cegar.restart = PIVOT`: prunes the ARG below the pivot of the

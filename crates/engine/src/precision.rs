@@ -57,6 +57,20 @@ impl TrackingPrecision {
         }
     }
 
+    /// BAM's reduced precision as a key ([`crate::cpa::Cpa::block_precision_key`]):
+    /// the global part and the per-location entries at locations of
+    /// `functions`; entries elsewhere do not change a block analysis.
+    pub fn block_key(&self, program: &Program, functions: &BTreeSet<cfa::FuncId>) -> String {
+        match self {
+            TrackingPrecision::Full | TrackingPrecision::Tracked(_) => format!("{self:?}"),
+            TrackingPrecision::Refined(p) => {
+                let inside = |l: &NodeId| program.nodes.get(l.0 as usize).is_some_and(|n| functions.contains(&n.function));
+                let local: Vec<_> = p.local.iter().filter(|(l, _)| inside(l)).collect();
+                format!("refined {:?} {:?}", p.global, local)
+            }
+        }
+    }
+
     /// The precision in words for the trace: `all variables`, the tracked
     /// set `{x, y}` (each variable spelled by `name`), or the refined π
     /// ([`VarPrecision::describe`]).

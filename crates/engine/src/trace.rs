@@ -516,16 +516,36 @@ pub enum Event {
         /// Their expansions.
         successors: Vec<StateId>,
     },
-    /// BAM: after a refinement the cache is emptied before the next CEGAR
-    /// iteration (which restarts from the initial state, so every block is
-    /// analysed again); `blocks` are the blocks whose precision the
-    /// refinement changed — the entries that a cache kept across iterations
-    /// would have had to drop.
+    /// BAM: a refinement changed the reduced precision of `blocks`, so
+    /// before the next CEGAR iteration their `entries` cache entries are
+    /// dropped; the `kept` entries of other blocks stay valid and are
+    /// reused ([`Event::CacheRestored`]).
     CacheInvalidated {
-        /// The blocks whose precision changed.
+        /// The blocks whose reduced precision changed.
         blocks: Vec<String>,
         /// How many cache entries were dropped.
         entries: u32,
+        /// How many cache entries were kept for the next iteration.
+        kept: u32,
+    },
+    /// BAM: cache entry `entry` is a block analysis of an earlier CEGAR
+    /// iteration that the refinement kept (the block's reduced precision
+    /// did not change); its `states` states are re-created here — new ids
+    /// from `initial` on, the same states and ARG edges, with no transfer
+    /// and no solver query — and `exits` is its summary. A
+    /// [`Event::CacheHit`] of the entry follows (or of the entry that
+    /// contains it).
+    CacheRestored {
+        /// The block (its function's name).
+        block: String,
+        /// The cache entry in this iteration.
+        entry: u32,
+        /// The block's initial state (the reduced entry state).
+        initial: StateId,
+        /// The block's exit states.
+        exits: Vec<StateId>,
+        /// How many states were re-created.
+        states: u32,
     },
     /// The run ended. Always the last event.
     AnalysisFinished {
@@ -571,6 +591,7 @@ impl Event {
             Event::CacheHit { .. } => "cache_hit",
             Event::BlockExpanded { .. } => "block_expanded",
             Event::CacheInvalidated { .. } => "cache_invalidated",
+            Event::CacheRestored { .. } => "cache_restored",
             Event::AnalysisFinished { .. } => "analysis_finished",
         }
     }

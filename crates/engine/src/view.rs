@@ -109,6 +109,10 @@ pub struct Statistics {
     /// BAM: cache entries dropped after refinements.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cache_invalidated: u64,
+    /// BAM: cache entries kept across a refinement and re-created in the
+    /// next iteration without analysing their block again.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_restored: u64,
     /// The explorer of a transformed program (term domain): solver checks
     /// whether a new state's values are among a stored state's (the
     /// equivalence checks of visited states).
@@ -226,6 +230,7 @@ impl Statistics {
                 }
             }
             Event::CacheInvalidated { entries, .. } => self.cache_invalidated += u64::from(*entries),
+            Event::CacheRestored { .. } => self.cache_restored += 1,
             Event::ReachedRemove { .. } | Event::AnalysisStarted { .. } | Event::BlockExpanded { .. } => {}
         }
     }
@@ -738,7 +743,8 @@ impl Snapshot {
             | Event::BlockEntered { .. }
             | Event::BlockExited { .. }
             | Event::BlockExpanded { .. }
-            | Event::CacheInvalidated { .. } => {
+            | Event::CacheInvalidated { .. }
+            | Event::CacheRestored { .. } => {
                 self.blocks.apply(e, &mut self.reached, &mut self.waitlist);
                 self.current_step.push(describe_event(e));
             }
@@ -1059,9 +1065,14 @@ pub fn describe_event(e: &Event) -> String {
             ids(exits),
             ids(successors)
         ),
-        Event::CacheInvalidated { blocks, entries } => format!(
-            "BAM cache emptied ({entries} entries) for the next iteration; the refinement changed the precision of {}",
+        Event::CacheInvalidated { blocks, entries, kept } => format!(
+            "BAM cache for the next iteration: {entries} entr{} dropped — the refinement changed the reduced precision of {} — and {kept} kept",
+            if *entries == 1 { "y" } else { "ies" },
             if blocks.is_empty() { "no block".to_string() } else { blocks.join(", ") }
+        ),
+        Event::CacheRestored { block, entry, initial, exits, states } => format!(
+            "cache entry #{entry} of {block} was kept from the previous iteration (its reduced precision is unchanged): its {states} states are re-created from {initial} on without any transfer or solver query; summary {}",
+            if exits.is_empty() { "(no exit states)".to_string() } else { ids(exits) }
         ),
         Event::AnalysisFinished { verdict, reason, .. } => format!("the analysis ends: {} — {reason}", verdict.upper()),
     }

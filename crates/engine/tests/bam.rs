@@ -147,24 +147,26 @@ fn two_counterexample_checks_and_the_analysis_that_refutes_refines() {
 /// x unknown (a is not tracked), `inc(0)` with x = 0 — two cache entries,
 /// the last three calls hit the second: 2 misses, 3 hits per iteration.
 /// The error path is refuted by value interpolation; the refinement changes
-/// the precision at locations of `inc` and `main`, the cache is emptied
-/// (2 entries) and the second iteration has the same 2 misses and 3 hits.
+/// the precision at locations of `inc` and `main`, so both entries (both
+/// of `inc`) are dropped and the second iteration has the same 2 misses
+/// and 3 hits.
 #[test]
-fn value_cegar_counts_and_the_cache_emptied_after_a_refinement() {
+fn value_cegar_counts_and_the_entries_of_a_refined_block_dropped() {
     let o = run(FIVE, "bam-value");
     assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
     assert_eq!(o.stats.refinements, 1);
     assert_eq!((o.stats.cache_misses, o.stats.cache_hits), (4, 6));
-    let invalidated: Vec<(&Vec<String>, u32)> = o
+    let invalidated: Vec<(&Vec<String>, u32, u32)> = o
         .events
         .iter()
         .filter_map(|e| match e {
-            Event::CacheInvalidated { blocks, entries } => Some((blocks, *entries)),
+            Event::CacheInvalidated { blocks, entries, kept } => Some((blocks, *entries, *kept)),
             _ => None,
         })
         .collect();
     assert_eq!(invalidated.len(), 1);
     assert_eq!(invalidated[0].1, 2);
+    assert_eq!(invalidated[0].2, 0, "both entries are of `inc`, whose precision changed");
     assert!(invalidated[0].0.contains(&"inc".to_string()), "{:?}", invalidated[0].0);
     // The invalidation comes between the refinement and the restart.
     let pos = |k: &str| o.events.iter().position(|e| e.kind() == k).unwrap();
@@ -229,4 +231,78 @@ fn the_integer_model_caveat_looks_into_blocks() {
     assert_eq!(v.outcome().unwrap().0, Verdict::True);
     let caveat = v.int_model_caveat().expect("a caveat for `x + x`");
     assert_eq!((caveat.line, caveat.operation.as_str()), (4, "x + x"));
+}
+
+const KEPT: &str = include_str!("programs/bam/kept.c");
+const KEPT_TRUE: &str = include_str!("programs/bam/kept_true.c");
+
+/// The events between two restarts, as kinds.
+fn kinds(events: &[Event]) -> Vec<&'static str> {
+    events.iter().map(Event::kind).collect()
+}
+
+/// `noise(5)` runs before `a` exists, so the refinement that refutes the
+/// first error path (a ≠ 1 after `inc(0)`) adds precision in `inc` and
+/// `main` only: `noise`'s cache entry is kept ("1 kept"), `inc`'s dropped.
+/// In the second iteration `noise` is not analysed again: its entry is
+/// re-created (`cache_restored`, no miss, no solver query inside it) and
+/// reused; the real error path then runs through the re-created block, is
+/// a CFA path through `noise`'s body and is confirmed. Under every BAM
+/// preset, and the same with the TRUE variant (whose second refinement
+/// touches `noise` too, dropping both entries).
+#[test]
+fn a_refinement_keeps_the_cache_entries_of_blocks_it_does_not_affect() {
+    for preset in ["bam-value", "bam-predicate", "bam-value-predicate"] {
+        let o = run(KEPT, preset);
+        assert_eq!(o.verdict, Verdict::False, "{preset}: {}", o.reason);
+        assert_eq!(o.confirmed, Some(true), "{preset}");
+        let inv: Vec<(Vec<String>, u32, u32)> = (o.events.iter())
+            .filter_map(|e| match e {
+                Event::CacheInvalidated { blocks, entries, kept } => Some((blocks.clone(), *entries, *kept)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(inv, vec![(vec!["inc".to_string()], 1, 1)], "{preset}");
+        let its = iterations(&o.events);
+        assert_eq!(its.len(), 2, "{preset}");
+        let second = kinds(its[1]);
+        let restored = second.iter().position(|k| *k == "cache_restored").expect("noise's entry re-created");
+        assert_eq!(second[restored + 1], "cache_hit", "{preset}: the re-created entry is used at once");
+        let misses: Vec<&str> = (its[1].iter())
+            .filter_map(|e| match e {
+                Event::CacheMiss { block, .. } => Some(block.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(misses, vec!["inc"], "{preset}: only inc is analysed again");
+        // The re-created states are announced like any other, in order.
+        let Some(Event::CacheRestored { initial, exits, states, .. }) =
+            its[1].iter().find(|e| matches!(e, Event::CacheRestored { .. }))
+        else {
+            unreachable!()
+        };
+        let created: Vec<u32> = (its[1].iter())
+            .filter_map(|e| match e {
+                Event::StateCreated { state, .. } if state.0 >= initial.0 && state.0 < initial.0 + states => Some(state.0),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(created.len() as u32, *states, "{preset}");
+        assert!(exits.iter().all(|x| x.0 < initial.0 + states), "{preset}");
+        assert_cfa_path(&o);
+        let noise = o.program.functions.iter().find(|f| f.name == "noise").unwrap();
+        assert_eq!(
+            o.path.iter().filter(|e| o.program.edge(**e).source == noise.exit).count(),
+            1,
+            "{preset}: the error path leaves the re-created `noise` block"
+        );
+        assert!(o.path.iter().any(|e| o.program.edge(*e).target == noise.exit), "{preset}: and runs through its body");
+        let snap = Snapshot::of(&o.events);
+        assert_eq!(o.stats.cache_restored, 1, "{preset}");
+        assert!(snap.blocks.cache.iter().any(|c| c.restored && c.block == "noise"), "{preset}");
+
+        let o = run(KEPT_TRUE, preset);
+        assert_eq!(o.verdict, Verdict::True, "{preset}: {}", o.reason);
+        assert_eq!(o.stats.cache_restored, 1, "{preset}");
+    }
 }

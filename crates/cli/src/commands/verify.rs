@@ -257,6 +257,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "cache_hits": out.stats.cache_hits,
             "cache_misses": out.stats.cache_misses,
             "blocks_entered": out.stats.blocks_entered,
+            "cache_invalidated": out.stats.cache_invalidated,
+            "cache_restored": out.stats.cache_restored,
             "states_stored": out.stats.reached,
             "equivalence_checks": out.stats.equivalence_checks,
             "time_ms": out.time_ms as u64,
@@ -373,6 +375,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     }
     if config.get_bool("cpa.bam.enabled") {
         println!("  BAM cache hits / misses:  {} / {} ({} blocks entered)", s.cache_hits, s.cache_misses, s.blocks_entered);
+        println!(
+            "  BAM cache after refinements: {} entries dropped, {} kept ones re-created",
+            s.cache_invalidated, s.cache_restored
+        );
     }
     if config.get("analysis.algorithm.transformExplorer") == "true" {
         println!("  states stored:            {}", s.reached);

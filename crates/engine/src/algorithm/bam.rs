@@ -20,7 +20,8 @@
 //! 1. the transfer along the call edge gives the callee's entry state `e`
 //!    (parameters assigned, call stack pushed) — it may park on a query;
 //! 2. `reduce(e)` ([`crate::cpa::Cpa::reduce`]) drops what the block cannot
-//!    see; the cache is looked up by (block, reduced state, precision);
+//!    see; the cache is looked up by (block, reduced state, reduced
+//!    precision);
 //! 3. *miss* ([`Event::CacheMiss`], [`Event::BlockEntered`]): the reduced
 //!    state becomes the initial state of the block's reached set; states at
 //!    the function's exit with the block's base call stack are exit states
@@ -40,6 +41,21 @@
 //! BAM). A block's exit states are only those with the block's own call
 //! stack, so an inner activation returns normally.
 //!
+//! # The cache across CEGAR iterations
+//!
+//! An entry is keyed by (block, reduced entry state, *reduced precision*):
+//! [`crate::cpa::Cpa::block_precision_key`], the part of the precision at
+//! the locations of the block's function and of every function it may
+//! call. A refinement starts the next iteration from the initial state
+//! with a new [`Reachability`]; [`Reachability::take_bam_carry`] hands the
+//! finished entries over and [`Reachability::adopt_bam_carry`] keeps
+//! exactly those whose block's reduced precision the refinement left
+//! unchanged ([`Event::CacheInvalidated`] names the dropped ones). A kept
+//! entry's states belong to the earlier iteration, so its first hit
+//! re-creates them here ([`Event::CacheRestored`]: new ids, the same
+//! states and ARG edges, no transfer and no solver query), and error paths
+//! through it are real CFA paths again.
+//!
 //! A target inside a block ends the run as anywhere else; the error path
 //! ([`Reachability::paths_to`]) goes through a reused block's states from
 //! its entry state to the exit state that was expanded, so it is the full
@@ -50,8 +66,8 @@ use crate::cpa::Cpa;
 use crate::reached::ReachedSet;
 use crate::trace::{Event, Origin, StateId, Verdict};
 use crate::waitlist::Waitlist;
-use cfa::{Edge, EdgeId, EdgeKind, FuncId, NodeId};
-use std::collections::BTreeMap;
+use cfa::{Edge, EdgeId, EdgeKind, FuncId, NodeId, Program};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 /// A completed block analysis' reached set: the block's function and its
@@ -59,17 +75,72 @@ use std::sync::Arc;
 pub type BlockReached<'a, S> = (FuncId, Vec<(StateId, &'a S)>);
 
 /// One cache entry: a block analysed from one reduced entry state under one
-/// precision, and its exit states once the analysis is complete.
-pub(super) struct CacheEntry<S, P> {
+/// reduced precision, and its exit states once the analysis is complete.
+pub(super) struct CacheEntry<S> {
     block: FuncId,
     reduced: S,
-    precision: Arc<P>,
+    /// The reduced precision ([`crate::cpa::Cpa::block_precision_key`]).
+    key: String,
     /// The block analysis' initial state (the reduced entry state).
     pub(super) initial: StateId,
+    /// The first state id after the block analysis (its states, nested
+    /// blocks' included, are `initial..end`); set when it is complete.
+    end: StateId,
     /// The exit states; `None` while the block is being analysed.
     exits: Option<Vec<StateId>>,
     /// The block's final reached set (once complete).
     reached: Vec<StateId>,
+}
+
+/// The states of an earlier CEGAR iteration's run, kept for the block
+/// analyses the refinement did not invalidate: each state with its
+/// location and ARG origin, and the block summaries used by expanded states.
+struct Archive<S> {
+    states: Vec<(S, Option<NodeId>, Origin)>,
+    summaries: BTreeMap<StateId, (StateId, StateId)>,
+}
+
+/// A finished cache entry of an earlier CEGAR iteration (ids are the
+/// archive's), re-created in this run on its first hit.
+struct Carried<S> {
+    block: FuncId,
+    reduced: S,
+    key: String,
+    archive: Arc<Archive<S>>,
+    initial: StateId,
+    end: StateId,
+    exits: Vec<StateId>,
+    reached: Vec<StateId>,
+    /// The cache entry it became in this run, once re-created.
+    restored: Option<usize>,
+}
+
+/// BAM's cache handed from one CEGAR iteration to the next
+/// ([`Reachability::take_bam_carry`], [`Reachability::adopt_bam_carry`]).
+pub struct BamCarry<S> {
+    entries: Vec<Carried<S>>,
+}
+
+impl<S> BamCarry<S> {
+    /// How many finished block analyses it holds.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+/// What [`Reachability::adopt_bam_carry`] kept and dropped.
+pub struct CarryOutcome {
+    /// Entries kept (their block's reduced precision is unchanged).
+    pub kept: usize,
+    /// Entries dropped.
+    pub dropped: usize,
+    /// The blocks of the dropped entries, in program order.
+    pub dropped_blocks: Vec<String>,
 }
 
 /// An open block: what the caller's frame was doing when it entered it.
@@ -86,8 +157,12 @@ pub(super) struct BlockFrame {
 }
 
 /// BAM's part of a run: the cache and the stack of open blocks.
-pub(super) struct Bam<S, P> {
-    pub(super) cache: Vec<CacheEntry<S, P>>,
+pub(super) struct Bam<S> {
+    pub(super) cache: Vec<CacheEntry<S>>,
+    /// Finished entries of earlier CEGAR iterations still valid here.
+    carried: Vec<Carried<S>>,
+    /// For each block: its function and every function it may call.
+    functions: BTreeMap<FuncId, Arc<BTreeSet<FuncId>>>,
     pub(super) stack: Vec<BlockFrame>,
     /// The entry whose block just finished (its first use is no hit).
     just_finished: Option<usize>,
@@ -98,10 +173,38 @@ pub(super) struct Bam<S, P> {
     rpo: Option<Vec<u32>>,
 }
 
-impl<S, P> Bam<S, P> {
+impl<S> Bam<S> {
     pub(super) fn new(rpo: Option<Vec<u32>>) -> Self {
-        Bam { cache: Vec::new(), stack: Vec::new(), just_finished: None, summaries: BTreeMap::new(), rpo }
+        Bam {
+            cache: Vec::new(),
+            carried: Vec::new(),
+            functions: BTreeMap::new(),
+            stack: Vec::new(),
+            just_finished: None,
+            summaries: BTreeMap::new(),
+            rpo,
+        }
     }
+}
+
+/// `block` and every function reachable from it through call edges: the
+/// functions whose locations a block analysis visits.
+fn callees_closure(program: &Program, block: FuncId) -> BTreeSet<FuncId> {
+    let mut out = BTreeSet::from([block]);
+    let mut todo = vec![block];
+    while let Some(f) = todo.pop() {
+        for e in &program.edges {
+            let caller = program.nodes.get(e.source.0 as usize).map(|n| n.function);
+            if caller == Some(f) {
+                if let EdgeKind::Call { callee, .. } = e.kind {
+                    if out.insert(callee) {
+                        todo.push(callee);
+                    }
+                }
+            }
+        }
+    }
+    out
 }
 
 impl<C: Cpa> Reachability<C> {
@@ -154,6 +257,158 @@ impl<C: Cpa> Reachability<C> {
         rec.location.is_some() && rec.location == exit && self.cpa.call_stack(&rec.state) == frame.base_stack
     }
 
+    /// The reduced precision of `block` under `precision`, as a key.
+    fn block_key(&mut self, block: FuncId, precision: &C::Precision) -> String {
+        let program = self.program.clone();
+        let bam = self.bam.as_mut().expect("BAM is on");
+        let functions = bam.functions.entry(block).or_insert_with(|| Arc::new(callees_closure(&program, block))).clone();
+        self.cpa.block_precision_key(precision, &program, &functions)
+    }
+
+    /// The end of a CEGAR iteration: its finished block analyses (and the
+    /// still unused ones it was handed), for [`Reachability::adopt_bam_carry`]
+    /// of the next iteration's run. Leaves this run without states.
+    pub fn take_bam_carry(&mut self) -> BamCarry<C::State> {
+        let Some(bam) = self.bam.as_mut() else { return BamCarry { entries: Vec::new() } };
+        let states = std::mem::take(&mut self.states);
+        let archive = Arc::new(Archive {
+            states: states.into_iter().map(|r| (r.state, r.location, r.origin)).collect(),
+            summaries: std::mem::take(&mut bam.summaries),
+        });
+        let mut entries: Vec<Carried<C::State>> = std::mem::take(&mut bam.carried);
+        entries.retain(|c| c.restored.is_none());
+        for c in std::mem::take(&mut bam.cache) {
+            let Some(exits) = c.exits else { continue };
+            entries.push(Carried {
+                block: c.block,
+                reduced: c.reduced,
+                key: c.key,
+                archive: archive.clone(),
+                initial: c.initial,
+                end: c.end,
+                exits,
+                reached: c.reached,
+                restored: None,
+            });
+        }
+        BamCarry { entries }
+    }
+
+    /// The start of a CEGAR iteration: keeps the entries of `carry` whose
+    /// block's reduced precision is the same under this run's (refined)
+    /// precision — exactly those the refinement does not affect — and drops
+    /// the others.
+    pub fn adopt_bam_carry(&mut self, carry: BamCarry<C::State>) -> CarryOutcome {
+        let mut out = CarryOutcome { kept: 0, dropped: 0, dropped_blocks: Vec::new() };
+        if self.bam.is_none() {
+            out.dropped = carry.entries.len();
+            return out;
+        }
+        let precision = self.cpa.initial_precision(self.program.functions[self.program.main.0 as usize].entry);
+        let mut dropped_funcs: BTreeSet<FuncId> = BTreeSet::new();
+        for c in carry.entries {
+            if self.block_key(c.block, &precision) == c.key {
+                out.kept += 1;
+                self.bam.as_mut().expect("BAM is on").carried.push(c);
+            } else {
+                out.dropped += 1;
+                dropped_funcs.insert(c.block);
+            }
+        }
+        out.dropped_blocks = dropped_funcs.into_iter().map(|f| self.block_name(f)).collect();
+        out
+    }
+
+    /// Re-creates the carried entry `j` in this run for a hit from `popped`
+    /// along the call edge `edge` (see the module docs): its states get new
+    /// ids in the same order (so ARG edges inside it map one to one), its
+    /// initial state becomes a successor of `popped`, and block summaries it
+    /// used from entries outside it are re-created first. Returns the new
+    /// cache entry, or `None` when a summary it used is no longer cached (the
+    /// caller then analyses the block anew).
+    fn bam_restore(&mut self, j: usize, popped: StateId, edge: EdgeId, precision: &Arc<C::Precision>) -> Option<usize> {
+        let bam = self.bam.as_ref().expect("BAM is on");
+        let c = &bam.carried[j];
+        if let Some(k) = c.restored {
+            return Some(k);
+        }
+        let (archive, initial, end) = (c.archive.clone(), c.initial, c.end);
+        let inside = |id: StateId| initial <= id && id < end;
+        // Summaries this block used from blocks analysed outside it.
+        let mut outside: BTreeMap<StateId, StateId> = BTreeMap::new();
+        for (_, &(ni, nx)) in archive.summaries.range(initial..end) {
+            if inside(ni) || outside.contains_key(&ni) {
+                continue;
+            }
+            let bam = self.bam.as_ref().expect("BAM is on");
+            let other = bam.carried.iter().position(|o| Arc::ptr_eq(&o.archive, &archive) && o.initial == ni)?;
+            if !bam.carried[other].exits.contains(&nx) {
+                return None;
+            }
+            let k = self.bam_restore(other, popped, edge, precision)?;
+            let entry = &self.bam.as_ref().expect("BAM is on").cache[k];
+            let exits = entry.exits.as_ref()?;
+            outside.insert(ni, entry.initial);
+            for (old, new) in self.bam.as_ref().expect("BAM is on").carried[other].exits.iter().zip(exits) {
+                outside.insert(*old, *new);
+            }
+        }
+        let base = self.states.len() as u32;
+        let map = |id: StateId| {
+            if inside(id) {
+                StateId(base + id.0 - initial.0)
+            } else {
+                outside.get(&id).copied().unwrap_or(popped)
+            }
+        };
+        for old in initial.0..end.0 {
+            let (state, _, origin) = &archive.states[old as usize];
+            let origin = match origin {
+                _ if old == initial.0 => Origin::Transfer { parent: popped, edge },
+                Origin::Initial => Origin::Transfer { parent: popped, edge },
+                Origin::Transfer { parent, edge } => Origin::Transfer { parent: map(*parent), edge: *edge },
+                Origin::Precision { of } => Origin::Precision { of: map(*of) },
+                Origin::Merge { new, reached } => Origin::Merge { new: map(*new), reached: map(*reached) },
+            };
+            self.create(state.clone(), precision.clone(), origin);
+        }
+        let bam = self.bam.as_mut().expect("BAM is on");
+        for (expanded, &(ni, nx)) in archive.summaries.range(initial..end) {
+            bam.summaries.insert(map(*expanded), (map(ni), map(nx)));
+        }
+        // This entry and the entries of blocks analysed inside it.
+        let mut restored: Vec<(usize, usize)> = Vec::new();
+        for (i, o) in bam.carried.iter().enumerate() {
+            if o.restored.is_none() && Arc::ptr_eq(&o.archive, &archive) && inside(o.initial) && o.end <= end {
+                restored.push((i, bam.cache.len() + restored.len()));
+            }
+        }
+        let mut events = Vec::new();
+        for &(i, k) in &restored {
+            let o = &bam.carried[i];
+            let exits: Vec<StateId> = o.exits.iter().map(|x| map(*x)).collect();
+            bam.cache.push(CacheEntry {
+                block: o.block,
+                reduced: o.reduced.clone(),
+                key: o.key.clone(),
+                initial: map(o.initial),
+                end: StateId(map(o.initial).0 + (o.end.0 - o.initial.0)),
+                exits: Some(exits.clone()),
+                reached: o.reached.iter().map(|x| map(*x)).collect(),
+            });
+            events.push((o.block, k, map(o.initial), exits, o.end.0 - o.initial.0));
+        }
+        for &(i, k) in &restored {
+            bam.carried[i].restored = Some(k);
+        }
+        let own = bam.carried[j].restored;
+        for (block, k, initial, exits, states) in events {
+            let block = self.block_name(block);
+            self.emit(Event::CacheRestored { block, entry: k as u32, initial, exits, states });
+        }
+        own
+    }
+
     /// The name of a block.
     fn block_name(&self, block: FuncId) -> String {
         self.program.functions.get(block.0 as usize).map(|f| f.name.clone()).unwrap_or_else(|| format!("f{}", block.0))
@@ -179,14 +434,21 @@ impl<C: Cpa> Reachability<C> {
             }
         };
         let name = self.block_name(block);
+        let key = self.block_key(block, &precision);
         let mut expansions: Vec<(usize, StateId, C::State)> = Vec::new();
         for e in &entries {
             let reduced = self.cpa.reduce(e, &self.program, block);
             let bam = self.bam.as_mut().expect("BAM is on");
-            let found = bam.cache.iter().position(|c| c.block == block && c.reduced == reduced && c.precision == precision);
+            let mut found = bam.cache.iter().position(|c| c.block == block && c.reduced == reduced && c.key == key);
+            if found.is_none() {
+                let carried = (bam.carried.iter())
+                    .position(|c| c.restored.is_none() && c.block == block && c.reduced == reduced && c.key == key);
+                found = carried.and_then(|j| self.bam_restore(j, popped, edge.id, &precision));
+            }
             let Some(k) = found else {
-                return self.bam_enter(popped, edges, next, &edge, block, reduced, precision);
+                return self.bam_enter(popped, edges, next, &edge, block, reduced, precision, key);
             };
+            let bam = self.bam.as_mut().expect("BAM is on");
             let Some(exits) = bam.cache[k].exits.clone() else {
                 // Unreachable: an open block's function is called inline.
                 return self.finish(
@@ -216,6 +478,7 @@ impl<C: Cpa> Reachability<C> {
         block: FuncId,
         reduced: C::State,
         precision: Arc<C::Precision>,
+        key: String,
     ) {
         let name = self.block_name(block);
         let k = self.bam.as_ref().map_or(0, |b| b.cache.len());
@@ -223,7 +486,7 @@ impl<C: Cpa> Reachability<C> {
         let base_stack = self.cpa.call_stack(&reduced);
         let initial = self.create(reduced.clone(), precision.clone(), Origin::Transfer { parent: popped, edge: edge.id });
         let bam = self.bam.as_mut().expect("BAM is on");
-        bam.cache.push(CacheEntry { block, reduced, precision, initial, exits: None, reached: Vec::new() });
+        bam.cache.push(CacheEntry { block, reduced, key, initial, end: initial, exits: None, reached: Vec::new() });
         let fresh = Waitlist::new(self.options.order, bam.rpo.clone());
         let reached = std::mem::replace(&mut self.reached, ReachedSet::new());
         let waitlist = std::mem::replace(&mut self.waitlist, fresh);
@@ -257,6 +520,7 @@ impl<C: Cpa> Reachability<C> {
         let name = self.block_name(frame.block);
         let bam = self.bam.as_mut().expect("BAM is on");
         bam.cache[frame.entry].exits = Some(exits.clone());
+        bam.cache[frame.entry].end = StateId(self.states.len() as u32);
         bam.cache[frame.entry].reached = block_reached;
         bam.just_finished = Some(frame.entry);
         self.emit(Event::BlockExited { block: name, entry: frame.entry as u32, exits, depth });

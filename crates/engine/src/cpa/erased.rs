@@ -79,6 +79,13 @@ pub trait DynCpa: Send + Sync {
     fn reduce(&self, state: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState;
     /// See [`Cpa::expand`].
     fn expand(&self, entry: &dyn DynState, exit: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState;
+    /// See [`Cpa::block_precision_key`].
+    fn block_precision_key(
+        &self,
+        precision: &dyn DynState,
+        program: &cfa::Program,
+        functions: &std::collections::BTreeSet<cfa::FuncId>,
+    ) -> String;
     /// See [`Cpa::view`].
     fn view(&self, state: &dyn DynState) -> ComponentView;
     /// See [`Cpa::describe_precision`].
@@ -199,6 +206,14 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     fn expand(&self, entry: &dyn DynState, exit: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState {
         let n = Cpa::name(self);
         Arc::new(Cpa::expand(self, down::<C::State>(n, entry), down::<C::State>(n, exit), program, block))
+    }
+    fn block_precision_key(
+        &self,
+        precision: &dyn DynState,
+        program: &cfa::Program,
+        functions: &std::collections::BTreeSet<cfa::FuncId>,
+    ) -> String {
+        Cpa::block_precision_key(self, down::<C::Precision>(Cpa::name(self), precision), program, functions)
     }
     fn view(&self, state: &dyn DynState) -> ComponentView {
         Cpa::view(self, down::<C::State>(Cpa::name(self), state))

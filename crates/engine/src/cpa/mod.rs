@@ -121,6 +121,21 @@ pub trait Cpa {
     fn expand(&self, _entry: &Self::State, exit: &Self::State, _program: &cfa::Program, _block: cfa::FuncId) -> Self::State {
         exit.clone()
     }
+    /// BAM's *reduced precision*, as a comparable key: the part of
+    /// `precision` that a block's analysis consults — at the locations of
+    /// `functions` (the block's function and every function it may call).
+    /// Precisions with equal keys give the same block analysis, so a cache
+    /// entry made under one is reused under the other, also after a CEGAR
+    /// refinement that only changed other blocks' precision. The default is
+    /// the whole precision (never wrong; reuses less).
+    fn block_precision_key(
+        &self,
+        precision: &Self::Precision,
+        _program: &cfa::Program,
+        _functions: &std::collections::BTreeSet<cfa::FuncId>,
+    ) -> String {
+        format!("{precision:?}")
+    }
     /// A serializable picture of the state for the trace and the UI.
     fn view(&self, state: &Self::State) -> ComponentView;
     /// The whole state's view (one component per CPA of a composite).

@@ -423,6 +423,19 @@ impl Cpa for CompositeAnalysis {
         }
         crate::cpa::stable_hash(&hashes)
     }
+    /// Component-wise: each component's reduced precision.
+    fn block_precision_key(
+        &self,
+        precision: &CompositePrecision,
+        program: &cfa::Program,
+        functions: &std::collections::BTreeSet<cfa::FuncId>,
+    ) -> String {
+        let cpas = &self.cpa.inner.cpas;
+        (cpas.iter().enumerate())
+            .map(|(i, c)| format!("{}: {}", c.name(), c.block_precision_key(&*precision.parts[i], program, functions)))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
     fn describe_precision(&self, precision: &CompositePrecision) -> String {
         self.cpa
             .inner

@@ -392,6 +392,14 @@ impl Cpa for ValueCpa {
         let bindings: Vec<(u32, Option<i128>)> = shape.iter().map(|v| (*v, state.get(VarId(*v)))).collect();
         crate::cpa::stable_hash(&bindings)
     }
+    fn block_precision_key(
+        &self,
+        precision: &TrackingPrecision,
+        program: &Program,
+        functions: &std::collections::BTreeSet<cfa::FuncId>,
+    ) -> String {
+        precision.block_key(program, functions)
+    }
     fn describe_precision(&self, precision: &TrackingPrecision) -> String {
         precision.describe(&self.program, |v| {
             self.program.variables.get(v.0 as usize).map(|x| x.qualified.clone()).unwrap_or_default()

@@ -43,6 +43,9 @@ pub struct CacheEntryView {
     pub exits: Option<Vec<StateId>>,
     /// How often the summary was reused.
     pub hits: u32,
+    /// Whether the entry was kept from an earlier CEGAR iteration
+    /// ([`Event::CacheRestored`]) rather than analysed in this one.
+    pub restored: bool,
 }
 
 /// A caller's reached set (by location) and waitlist, kept while a block
@@ -89,7 +92,14 @@ impl BlockView {
                 if self.cache.len() <= k {
                     self.cache.resize(
                         k + 1,
-                        CacheEntryView { block: block.clone(), initial: None, call_site: None, exits: None, hits: 0 },
+                        CacheEntryView {
+                            block: block.clone(),
+                            initial: None,
+                            call_site: None,
+                            exits: None,
+                            hits: 0,
+                            restored: false,
+                        },
                     );
                 }
                 if hit {
@@ -119,6 +129,27 @@ impl BlockView {
                 if let Some(c) = call {
                     c.successors.extend(successors.iter().copied());
                 }
+            }
+            Event::CacheRestored { block, entry, initial, exits, .. } => {
+                let k = *entry as usize;
+                if self.cache.len() <= k {
+                    self.cache.resize(
+                        k + 1,
+                        CacheEntryView {
+                            block: block.clone(),
+                            initial: None,
+                            call_site: None,
+                            exits: None,
+                            hits: 0,
+                            restored: false,
+                        },
+                    );
+                }
+                let c = &mut self.cache[k];
+                c.block = block.clone();
+                c.initial = Some(*initial);
+                c.exits = Some(exits.clone());
+                c.restored = true;
             }
             Event::CacheInvalidated { blocks, .. } => {
                 self.invalidated = blocks.clone();

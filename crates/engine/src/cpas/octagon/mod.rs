@@ -231,6 +231,14 @@ impl Cpa for OctagonCpa {
     fn view(&self, state: &OctagonState) -> ComponentView {
         ComponentView { cpa: "OctagonCPA".into(), content: ViewContent::Octagon { octagon: self.octagon_view(state) } }
     }
+    fn block_precision_key(
+        &self,
+        precision: &TrackingPrecision,
+        program: &cfa::Program,
+        functions: &std::collections::BTreeSet<cfa::FuncId>,
+    ) -> String {
+        precision.block_key(program, functions)
+    }
     fn describe_precision(&self, precision: &TrackingPrecision) -> String {
         match precision {
             TrackingPrecision::Full => "all variables".into(),

@@ -463,6 +463,14 @@ impl Cpa for PredicateCpa {
             },
         }
     }
+    fn block_precision_key(
+        &self,
+        precision: &Arc<PredicatePrecision>,
+        program: &Program,
+        functions: &std::collections::BTreeSet<cfa::FuncId>,
+    ) -> String {
+        precision.block_key(program, functions)
+    }
     fn describe_precision(&self, precision: &Arc<PredicatePrecision>) -> String {
         precision.describe(&self.program)
     }

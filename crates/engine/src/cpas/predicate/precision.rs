@@ -70,6 +70,16 @@ impl PredicatePrecision {
         }
     }
 
+    /// BAM's reduced precision as a key ([`crate::cpa::Cpa::block_precision_key`]):
+    /// the global predicates, those of `functions`, and those at their
+    /// locations; predicates elsewhere do not change a block analysis.
+    pub fn block_key(&self, program: &Program, functions: &BTreeSet<FuncId>) -> String {
+        let inside = |l: &NodeId| program.nodes.get(l.0 as usize).is_some_and(|n| functions.contains(&n.function));
+        let function: Vec<_> = self.function.iter().filter(|(f, _)| functions.contains(f)).collect();
+        let location: Vec<_> = self.location.iter().filter(|(l, _)| inside(l)).collect();
+        format!("{:?} {function:?} {location:?}", self.global)
+    }
+
     /// Whether no location has a predicate.
     pub fn is_empty(&self) -> bool {
         self.global.is_empty() && self.function.values().all(BTreeSet::is_empty) && self.location.values().all(BTreeSet::is_empty)
