@@ -11,8 +11,8 @@
 //!   natively by `cargo test --workspace`.
 //! - `platform` (browser only): the browser's services, each behind a few
 //!   plain functions: the clock, the clipboard, local storage, the address
-//!   (fragment, reload), dialogs, files (fetch, download), Z3 (the
-//!   `z3-solver` glue) and the CodeMirror editor.
+//!   (fragment, reload), dialogs, files (fetch, download), Z3 (in its own
+//!   Web Worker) and the CodeMirror editor.
 //! - `ui` (browser only): the Yew components. Each `ui::X` renders
 //!   `model::X` and turns user input into calls on it; `ui::page` is the
 //!   whole playground, `ui::exercise::Root` the entry point.

@@ -9,14 +9,16 @@
 //! * UI-free (tested natively): [`Answer`] and [`parse_answer`] (Z3's output
 //!   text → answer or [`SolverError`]), the [`SolverLog`] of every query with
 //!   its answer and timing, [`LoadStatus`] (what the progress indicator
-//!   shows, parsed from the glue's JSON), and [`ROUND_TRIP`], the sat and
-//!   unsat queries of the round-trip button.
-//! * In the browser only: `check(script)` (async, via the glue
-//!   `www/js/z3-glue.mjs`, injected on first need), `check_logged` (the same,
-//!   recorded in the page-wide log), and `subscribe`/`status` for the
-//!   Solver log panel (`crate::ui::solver`).
+//!   shows, sent by Z3's worker), and [`ROUND_TRIP`], the sat and unsat
+//!   queries of the round-trip button.
+//! * In the browser only: `check(script)` (async; Z3 loads and solves in
+//!   its own Web Worker, `www/js/z3-worker.mjs`, started on first need by
+//!   `crate::platform::z3_worker`), `check_logged` (the same, recorded in the
+//!   page-wide log; `check_logged_until` also stops waiting when a run is
+//!   cancelled), and `subscribe`/`status` for the Solver log panel
+//!   (`crate::ui::solver`).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 /// Z3's verdict on a script's first `(check-sat)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +57,12 @@ pub enum SolverError {
     Script(String),
     /// Z3 answered, but not with sat/unsat/unknown first.
     NoAnswer(String),
+    /// Z3's worker stopped (crashed) before it answered; the next query
+    /// starts a new one.
+    Stopped(String),
+    /// The run that asked was cancelled before Z3 answered; a late answer
+    /// is ignored.
+    Cancelled,
 }
 
 impl std::fmt::Display for SolverError {
@@ -63,6 +71,8 @@ impl std::fmt::Display for SolverError {
             SolverError::Load(m) => write!(f, "Z3 could not be loaded: {m}"),
             SolverError::Script(m) => write!(f, "Z3 rejected the query: {m}"),
             SolverError::NoAnswer(m) => write!(f, "Z3 gave no sat/unsat/unknown answer: {m}"),
+            SolverError::Stopped(m) => write!(f, "Z3 stopped before it answered: {m}"),
+            SolverError::Cancelled => write!(f, "cancelled before Z3 answered"),
         }
     }
 }
@@ -263,8 +273,9 @@ impl SolverLog {
     }
 }
 
-/// How far loading Z3 has come, as the glue reports it (`cpaZ3.status()`).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+/// How far loading Z3 has come, as Z3's worker reports it (its `status`
+/// messages; also `cpaZ3.status()` in the page).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LoadStatus {
     /// `idle`, `script`, `download`, `compile`, `ready` or `failed`.
     pub phase: String,
@@ -396,11 +407,18 @@ mod tests {
         assert_eq!(log.entries[1].elapsed_ms, Some(12.0));
         assert!(log.entries[1].copy_text().ends_with("(check-sat)\n; answer: unsat\n"), "{}", log.entries[1].copy_text());
         let c = log.ask("your query", "(check-sat", None);
-        log.answer(c, Err(SolverError::Load("cannot load z3-glue.js".into())), 1.0);
-        assert_eq!(log.entries[2].answer_text(), "error: Z3 could not be loaded: cannot load z3-glue.js");
+        log.answer(c, Err(SolverError::Load("cannot load z3-worker.js".into())), 1.0);
+        assert_eq!(log.entries[2].answer_text(), "error: Z3 could not be loaded: cannot load z3-worker.js");
         assert!(!log.entries[2].wrong());
+        // A cancelled run's query, and one whose worker crashed, say so (never "sat").
+        let d = log.ask("analysis (symbolic): query 1", "(check-sat)", None);
+        log.answer(d, Err(SolverError::Cancelled), 3.0);
+        assert_eq!(log.entries[3].answer_text(), "error: cancelled before Z3 answered");
+        let e = log.ask("analysis (symbolic): query 2", "(check-sat)", None);
+        log.answer(e, Err(SolverError::Stopped("out of memory".into())), 3.0);
+        assert_eq!(log.entries[4].answer_text(), "error: Z3 stopped before it answered: out of memory");
         log.answer(99, Ok("sat".into()), 0.0); // unknown ids are ignored
-        assert_eq!(log.entries.len(), 3);
+        assert_eq!(log.entries.len(), 5);
     }
 
     #[test]

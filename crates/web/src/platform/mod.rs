@@ -11,3 +11,4 @@ pub mod location;
 pub mod service_worker;
 pub mod storage;
 pub mod z3;
+pub mod z3_worker;

@@ -1,71 +1,28 @@
-//! Z3 in the page: the glue (`www/js/z3-glue.mjs`, bundled to
-//! `z3-glue.js`, injected on first need) and the page-wide log of every
-//! query ([`crate::model::solver::SolverLog`]) with its listeners. What the
+//! Z3 in the page: queries go to Z3's own Web Worker
+//! ([`crate::platform::z3_worker`]), and the page-wide log of every query
+//! ([`crate::model::solver::SolverLog`]) with its listeners. What the
 //! answers mean is [`crate::model::solver`]; the panel is `crate::ui::solver`.
 
-use std::cell::RefCell;
-
-use wasm_bindgen::prelude::*;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use crate::model::solver::{Answer, LoadStatus, SolverError, SolverLog};
 use crate::platform::clock::now_ms;
+use crate::platform::z3_worker;
 
-// The loader: injects the glue (www/js/z3-glue.mjs, bundled to
-// z3-glue.js) on first use and marks, for the measurements, when a
-// solver was first needed and when the first answer came back.
-#[wasm_bindgen(inline_js = r#"
-let gluePromise = null;
-let firstAnswer = false;
-function glue() {
-  if (!gluePromise) {
-    performance.mark('cpa-z3:need');
-    gluePromise = new Promise((resolve, reject) => {
-      if (globalThis.cpaZ3) { resolve(globalThis.cpaZ3); return; }
-      const s = document.createElement('script');
-      s.src = 'z3-glue.js';
-      s.onload = () => globalThis.cpaZ3 ? resolve(globalThis.cpaZ3) : reject(new Error('z3-glue.js did not define cpaZ3'));
-      s.onerror = () => reject(new Error('cannot load z3-glue.js'));
-      document.head.appendChild(s);
-    });
-  }
-  return gluePromise;
-}
-export async function cpa_z3_check(script) {
-  const g = await glue();
-  const out = await g.check(script);
-  if (!firstAnswer) { firstAnswer = true; performance.mark('cpa-z3:first-answer'); }
-  return out;
-}
-export function cpa_z3_status() {
-  if (!gluePromise) return '{"phase":"idle"}';
-  return globalThis.cpaZ3 ? globalThis.cpaZ3.status() : '{"phase":"script"}';
-}
-"#)]
-extern "C" {
-    #[wasm_bindgen(catch)]
-    async fn cpa_z3_check(script: String) -> Result<JsValue, JsValue>;
-    fn cpa_z3_status() -> String;
-}
-
-fn error_text(e: &JsValue) -> String {
-    e.as_string()
-        .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
-        .unwrap_or_else(|| "unknown error".into())
-}
+/// How often a query's wait looks whether its run was cancelled (ms).
+const CANCEL_POLL_MS: u32 = 50;
 
 /// Runs one self-contained SMT-LIB2 script in Z3 (loading Z3 first if
-/// needed) and returns its output text. Never blocks: the page keeps
-/// running while Z3 loads and solves.
+/// needed) and returns its output text. Never blocks: Z3 loads and solves
+/// in its own worker while the page keeps running.
 pub async fn check(script: &str) -> Result<String, SolverError> {
-    match cpa_z3_check(script.to_string()).await {
-        Ok(v) => v.as_string().ok_or_else(|| SolverError::NoAnswer("Z3 returned no text".into())),
-        Err(e) => Err(SolverError::Load(error_text(&e))),
-    }
+    z3_worker::check(script).await
 }
 
 /// How far loading Z3 has come.
 pub fn status() -> LoadStatus {
-    LoadStatus::from_json(&cpa_z3_status())
+    z3_worker::status()
 }
 
 thread_local! {
@@ -88,6 +45,8 @@ pub fn subscribe(on_change: yew::Callback<()>) -> u64 {
         *n
     });
     LISTENERS.with(|l| l.borrow_mut().push((key, on_change)));
+    // The loading progress comes from Z3's worker.
+    z3_worker::on_status_change(Rc::new(notify));
     key
 }
 
@@ -107,25 +66,38 @@ fn notify() {
 /// (with the known right answer, if any), and with the loading progress
 /// shown while Z3 arrives.
 pub async fn check_logged(origin: &str, script: &str, expected: Option<Answer>) -> Result<String, SolverError> {
-    let id = LOG.with(|l| l.borrow_mut().ask(origin, script, expected));
+    check_logged_until(origin, script, expected, || false).await
+}
+
+/// Like [`check_logged`], for a run that can be cancelled: as soon as
+/// `cancelled()` turns true the query is abandoned (it answers
+/// [`SolverError::Cancelled`] at once; Z3's late answer is ignored, and a
+/// check Z3 is stuck in is stopped by replacing its worker).
+pub async fn check_logged_until(
+    origin: &str,
+    script: &str,
+    expected: Option<Answer>,
+    cancelled: impl Fn() -> bool + 'static,
+) -> Result<String, SolverError> {
+    let entry = LOG.with(|l| l.borrow_mut().ask(origin, script, expected));
     notify();
-    if !status().ready() {
-        // Redraw the progress indicator until this query is answered.
-        wasm_bindgen_futures::spawn_local(async move {
-            loop {
-                gloo_timers::future::TimeoutFuture::new(150).await;
-                notify();
-                let answered = LOG.with(|l| l.borrow().entries.iter().any(|e| e.id == id && e.result.is_some()));
-                if answered {
-                    return;
-                }
-            }
-        });
-    }
     let t0 = now_ms();
-    let outcome = check(script).await;
+    let (query, outcome) = z3_worker::send(script);
+    let answered = Rc::new(Cell::new(false));
+    let watching = answered.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        while !watching.get() {
+            if cancelled() {
+                z3_worker::abandon(query);
+                return;
+            }
+            gloo_timers::future::TimeoutFuture::new(CANCEL_POLL_MS).await;
+        }
+    });
+    let outcome = outcome.await;
+    answered.set(true);
     let ms = now_ms() - t0;
-    LOG.with(|l| l.borrow_mut().answer(id, outcome.clone(), ms));
+    LOG.with(|l| l.borrow_mut().answer(entry, outcome.clone(), ms));
     notify();
     outcome
 }

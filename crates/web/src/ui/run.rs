@@ -5,8 +5,9 @@
 //! A slice computes for at most [`SLICE_MS`] milliseconds of the page's
 //! clock, then yields to the browser (a zero timer), so the page never
 //! freezes and Cancel works at any time. A computation parked on a solver
-//! query is answered by the page's Z3 ([`crate::platform::z3::check_logged`],
-//! recorded in the solver log); meanwhile the page keeps running.
+//! query is answered by the page's Z3 in its own Web Worker
+//! ([`crate::platform::z3::check_logged_until`], recorded in the solver
+//! log); meanwhile the page keeps running, and Cancel stops the wait at once.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -67,7 +68,9 @@ pub async fn drive<T: Sliced>(task: Rc<RefCell<T>>, cancel: CancelFlag, after_sl
         match end {
             SliceEnd::Done => return Ended::Done,
             SliceEnd::Parked(q) => {
-                let out = crate::platform::z3::check_logged(&q.origin, &q.script, None).await;
+                // Cancel stops waiting at once (Z3 runs in its own worker).
+                let asker = cancel.clone();
+                let out = crate::platform::z3::check_logged_until(&q.origin, &q.script, None, move || asker.cancelled()).await;
                 if cancel.cancelled() {
                     return Ended::Cancelled;
                 }

@@ -1,26 +1,34 @@
-// Z3 in the page: the glue between the Rust page (crates/web/src/solver.rs)
-// and the z3-solver package (Z3 compiled to WebAssembly, with threads).
+// Z3's own Web Worker: it loads, compiles and runs Z3 (the z3-solver
+// package, Z3 compiled to WebAssembly with threads) off the page's main
+// thread, and relays SMT-LIB2 scripts to it.
 //
-// This file is bundled by esbuild into www/gen/z3-glue.js (scripts/bundle-js.mjs)
-// and copied into dist/ by Trunk, but NOT loaded at startup: the page injects
-// it the first time something needs a solver (solver.rs), so the first paint
-// never waits for Z3. On `cpaZ3.load()` it
-//   1. injects z3-built.js as a plain <script> (it defines the global `initZ3`;
-//      its pthread workers reload that same script by URL),
+// Bundled by esbuild into www/gen/z3-worker.js (scripts/bundle-js.mjs), copied
+// into dist/ by Trunk, and started as a classic worker by the page
+// (crates/web/src/platform/z3_worker.rs) the first time something needs a
+// solver, so the first paint never waits for Z3. Loading:
+//   1. importScripts('z3-built.js') (it defines the global `initZ3`; its
+//      pthread workers reload that same script by URL, given below as
+//      `mainScriptUrlOrBlob` since a worker has no `document.currentScript`),
 //   2. downloads z3-built.wasm itself, counting bytes for the progress bar,
 //   3. hands the bytes to Emscripten (`wasmBinary`) and creates one context.
-// `cpaZ3.check(script)` runs a self-contained SMT-LIB2 script with
-// `Z3_eval_smtlib2_string` (after a `(reset)`, so queries never share
-// declarations) and resolves to Z3's output text. Queries are serialized:
-// z3-solver refuses two async calls at once.
+//
+// Messages (the page's side is typed Rust, passed with serde-wasm-bindgen):
+//   page → worker  {type: 'check', id, script}
+//   worker → page  {type: 'status', phase, loaded, total, error}
+//                  {type: 'answer', id, text}
+//                  {type: 'failed', id, error}
+// A check runs the self-contained script with `Z3_eval_smtlib2_string`
+// (after a `(reset)`, so queries never share declarations) and answers with
+// Z3's output text. Checks run one after the other: z3-solver refuses two
+// async calls at once.
 //
 // Only the low-level API is bundled (the high-level one is not needed).
 import { init as initLowLevel } from 'z3-solver/build/low-level/index.js';
 
-const SCRIPT_URL = 'z3-built.js';
-const WASM_URL = 'z3-built.wasm';
+const SCRIPT_URL = new URL('z3-built.js', self.location.href).href;
+const WASM_URL = new URL('z3-built.wasm', self.location.href).href;
 
-/** What the page shows while Z3 loads; read by `cpaZ3.status()`. */
+/** How far loading has come; sent to the page on every change. */
 const state = {
   phase: 'idle', // idle | script | download | compile | ready | failed
   loaded: 0,
@@ -28,22 +36,25 @@ const state = {
   error: '',
 };
 
+let lastProgress = 0;
+/** Tells the page the loading state (download progress at most every 100 ms). */
+function report(progressOnly = false) {
+  const now = performance.now();
+  if (progressOnly && now - lastProgress < 100) return;
+  lastProgress = now;
+  self.postMessage({ type: 'status', ...state });
+}
+
+function setPhase(phase) {
+  state.phase = phase;
+  report();
+}
+
 let loading = null;
 let ctx = 0;
 let z3 = null;
 let em = null;
 let queue = Promise.resolve();
-
-function addScript(src) {
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script');
-    s.src = src;
-    s.async = true;
-    s.onload = () => resolve();
-    s.onerror = () => reject(new Error(`cannot load ${src}`));
-    document.head.appendChild(s);
-  });
-}
 
 async function download(url) {
   const response = await fetch(url);
@@ -61,6 +72,7 @@ async function download(url) {
     if (done) break;
     chunks.push(value);
     state.loaded += value.length;
+    report(true);
   }
   const all = new Uint8Array(state.loaded);
   let at = 0;
@@ -72,36 +84,31 @@ async function download(url) {
 }
 
 async function start() {
-  performance.mark('cpa-z3:load-start');
-  state.phase = 'script';
-  if (typeof globalThis.initZ3 !== 'function') await addScript(SCRIPT_URL);
-  if (typeof globalThis.initZ3 !== 'function') throw new Error('z3-built.js did not define initZ3');
-  state.phase = 'download';
+  setPhase('script');
+  if (typeof self.initZ3 !== 'function') self.importScripts(SCRIPT_URL);
+  if (typeof self.initZ3 !== 'function') throw new Error('z3-built.js did not define initZ3');
+  setPhase('download');
   const wasmBinary = await download(WASM_URL);
-  state.phase = 'compile';
-  const lowLevel = await initLowLevel(globalThis.initZ3, {
+  setPhase('compile');
+  const lowLevel = await initLowLevel(self.initZ3, {
     wasmBinary,
-    locateFile: (path, dir) => (path.endsWith('.wasm') ? new URL(WASM_URL, document.baseURI).href : dir + path),
+    mainScriptUrlOrBlob: SCRIPT_URL,
+    locateFile: (path, dir) => (path.endsWith('.wasm') ? WASM_URL : dir + path),
   });
   z3 = lowLevel.Z3;
   em = lowLevel.em;
   const cfg = z3.mk_config();
   ctx = z3.mk_context(cfg);
   z3.del_config(cfg);
-  state.phase = 'ready';
-  performance.mark('cpa-z3:ready');
-  // Offline use: the service worker (static/sw.js) keeps Z3's files once the
-  // page has loaded them; if it did not control the page yet, it fetches
-  // them now (from the HTTP cache, usually).
-  globalThis.navigator?.serviceWorker?.controller?.postMessage({ type: 'cache-z3' });
+  setPhase('ready');
 }
 
 /** Loads Z3 once; later calls return the same promise. */
 function load() {
   if (!loading) {
     loading = start().catch((err) => {
-      state.phase = 'failed';
       state.error = String(err && err.message ? err.message : err);
+      setPhase('failed');
       throw err;
     });
   }
@@ -131,20 +138,21 @@ async function evalOnHeap(text) {
   }
 }
 
-/** Runs one SMT-LIB2 script after every earlier one; resolves to Z3's output. */
-function check(script) {
+/** Runs one SMT-LIB2 script after every earlier one and posts the answer. */
+function check(id, script) {
   const run = async () => {
     await load();
     return await evalOnHeap('(reset)\n' + String(script));
   };
   const result = queue.then(run, run);
   queue = result.catch(() => undefined);
-  return result;
+  result.then(
+    (text) => self.postMessage({ type: 'answer', id, text: String(text) }),
+    (err) => self.postMessage({ type: 'failed', id, error: String(err && err.message ? err.message : err) }),
+  );
 }
 
-/** The loading state as one line for the progress indicator. */
-function status() {
-  return JSON.stringify(state);
-}
-
-globalThis.cpaZ3 = { load, check, status };
+self.addEventListener('message', (event) => {
+  const m = event.data;
+  if (m && m.type === 'check') check(m.id, m.script);
+});

@@ -1,0 +1,376 @@
+//! Z3's Web Worker, seen from the page: the channel to the worker that
+//! loads, compiles and runs Z3 (`www/js/z3-worker.mjs`, bundled to
+//! `z3-worker.js`), so the page's main thread never blocks on Z3.
+//!
+//! The worker is started the first time a query needs a solver. Requests
+//! and replies are typed Rust values ([`ToWorker`], [`FromWorker`]) passed
+//! with serde-wasm-bindgen. The page sends one script at a time and keeps
+//! the rest queued here, so it always knows which query Z3 is working on:
+//! a cancelled query that is still queued is dropped; one that Z3 is
+//! solving has its late answer ignored, and if Z3 has not answered within
+//! [`GRACE_MS`] the worker is terminated (a stuck check) and a new one
+//! started for the queries after it. A crashed worker fails its queries
+//! with [`SolverError::Stopped`] and is replaced on the next query.
+//!
+//! For the browser tests and the service worker, the page also gets a
+//! global `cpaZ3` with `check(script)` (a Promise of Z3's output text) and
+//! `status()` (the loading state as JSON); Z3 itself (`initZ3`, its context)
+//! exists only inside the worker.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+use crate::model::solver::{LoadStatus, SolverError};
+use crate::platform::clock::performance_mark;
+
+/// The worker's script, next to the page.
+const WORKER_URL: &str = "z3-worker.js";
+
+/// How long a cancelled query that Z3 is still solving may take before its
+/// worker is terminated and replaced (milliseconds).
+pub const GRACE_MS: u32 = 300;
+
+/// A request to Z3's worker.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+enum ToWorker<'a> {
+    /// Run this self-contained SMT-LIB2 script and answer with Z3's output.
+    Check {
+        /// The query's number, repeated in the reply.
+        id: u32,
+        /// The script.
+        script: &'a str,
+    },
+}
+
+/// A message from Z3's worker.
+#[derive(Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+enum FromWorker {
+    /// How far loading Z3 has come (sent on every change).
+    Status(LoadStatus),
+    /// Z3's output text for the query `id`.
+    Answer {
+        /// The query's number.
+        id: u32,
+        /// Z3's output.
+        text: String,
+    },
+    /// The query `id` got no output: Z3 could not be loaded or threw.
+    Failed {
+        /// The query's number.
+        id: u32,
+        /// Why.
+        error: String,
+    },
+}
+
+/// A query waiting for its turn or for Z3's answer.
+struct Query {
+    id: u32,
+    script: String,
+}
+
+/// The query Z3 is working on now.
+struct InFlight {
+    id: u32,
+    /// Its asker stopped waiting (cancelled): the answer is dropped.
+    abandoned: bool,
+}
+
+/// The running worker and the handlers that must live as long as it.
+struct Running {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+#[derive(Default)]
+struct Channel {
+    running: Option<Running>,
+    status: LoadStatus,
+    queue: VecDeque<Query>,
+    in_flight: Option<InFlight>,
+    /// Askers waiting for an outcome, by query number: the Promise's
+    /// `resolve` (the outcome itself is in `outcomes`).
+    waiters: HashMap<u32, js_sys::Function>,
+    outcomes: HashMap<u32, Result<String, SolverError>>,
+    next_id: u32,
+    needed: bool,
+    answered: bool,
+    on_change: Option<Rc<dyn Fn()>>,
+}
+
+thread_local! {
+    static CHANNEL: RefCell<Channel> = RefCell::new(Channel::default());
+}
+
+/// Calls `on_change` whenever the loading status changes (one listener:
+/// the solver log's, `crate::platform::z3`).
+pub fn on_status_change(on_change: Rc<dyn Fn()>) {
+    CHANNEL.with(|c| c.borrow_mut().on_change = Some(on_change));
+}
+
+/// How far loading Z3 has come (`idle` before the first query).
+pub fn status() -> LoadStatus {
+    CHANNEL.with(|c| {
+        let c = c.borrow();
+        if c.status.phase.is_empty() {
+            LoadStatus { phase: "idle".into(), ..LoadStatus::default() }
+        } else {
+            c.status.clone()
+        }
+    })
+}
+
+/// Queues `script` for Z3 (starting its worker if needed) and returns the
+/// query's number, for [`abandon`], and its outcome.
+pub fn send(script: &str) -> (u32, impl std::future::Future<Output = Result<String, SolverError>>) {
+    let mut on_resolve = None;
+    let promise = js_sys::Promise::new(&mut |resolve, _reject| on_resolve = Some(resolve));
+    let id = CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        c.next_id += 1;
+        let id = c.next_id;
+        if let Some(resolve) = on_resolve.take() {
+            c.waiters.insert(id, resolve);
+        }
+        c.queue.push_back(Query { id, script: script.to_string() });
+        id
+    });
+    pump();
+    let outcome = async move {
+        let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+        CHANNEL
+            .with(|c| c.borrow_mut().outcomes.remove(&id))
+            .unwrap_or_else(|| Err(SolverError::NoAnswer("the page lost this query's answer".into())))
+    };
+    (id, outcome)
+}
+
+/// Runs one self-contained SMT-LIB2 script in Z3's worker and returns its
+/// output text.
+pub async fn check(script: &str) -> Result<String, SolverError> {
+    send(script).1.await
+}
+
+/// The asker of query `id` stops waiting: it gets
+/// [`SolverError::Cancelled`] now. A queued query never reaches Z3; if Z3
+/// is solving it, its answer is dropped, and if none comes within
+/// [`GRACE_MS`] the worker is replaced.
+pub fn abandon(id: u32) {
+    let solving = CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        c.queue.retain(|q| q.id != id);
+        let solving = match c.in_flight.as_mut() {
+            Some(f) if f.id == id => {
+                f.abandoned = true;
+                true
+            }
+            _ => false,
+        };
+        settle(&mut c, id, Err(SolverError::Cancelled));
+        solving
+    });
+    if !solving {
+        return;
+    }
+    wasm_bindgen_futures::spawn_local(async move {
+        gloo_timers::future::TimeoutFuture::new(GRACE_MS).await;
+        let stuck = CHANNEL.with(|c| c.borrow().in_flight.as_ref().is_some_and(|f| f.id == id));
+        if stuck {
+            stop_worker(None);
+            pump();
+        }
+    });
+}
+
+/// Hands query `id` its outcome and wakes its asker (if still waiting).
+fn settle(c: &mut Channel, id: u32, outcome: Result<String, SolverError>) {
+    if let Some(resolve) = c.waiters.remove(&id) {
+        c.outcomes.insert(id, outcome);
+        let _ = resolve.call0(&JsValue::UNDEFINED);
+    }
+}
+
+/// Sends the next queued query if Z3 is free, starting the worker first
+/// if there is none.
+fn pump() {
+    let start = CHANNEL.with(|c| {
+        let c = c.borrow();
+        c.running.is_none() && !c.queue.is_empty()
+    });
+    if start {
+        start_worker();
+    }
+    CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.in_flight.is_some() {
+            return;
+        }
+        let Some(q) = c.queue.pop_front() else { return };
+        let message = serde_wasm_bindgen::to_value(&ToWorker::Check { id: q.id, script: &q.script });
+        let posted = match (&c.running, message) {
+            (Some(r), Ok(m)) => r.worker.post_message(&m).map_err(|e| error_text(&e)),
+            (None, _) => Err("Z3's worker could not be started".into()),
+            (_, Err(e)) => Err(e.to_string()),
+        };
+        match posted {
+            Ok(()) => c.in_flight = Some(InFlight { id: q.id, abandoned: false }),
+            Err(e) => settle(&mut c, q.id, Err(SolverError::Load(e))),
+        }
+    });
+}
+
+/// Starts Z3's worker and wires its messages to [`on_message`].
+fn start_worker() {
+    let first = CHANNEL.with(|c| !std::mem::replace(&mut c.borrow_mut().needed, true));
+    if first {
+        performance_mark("cpa-z3:need");
+        install_page_api();
+    }
+    let worker = match Worker::new(WORKER_URL) {
+        Ok(w) => w,
+        Err(e) => {
+            let why = format!("cannot start {WORKER_URL}: {}", error_text(&e));
+            set_status(LoadStatus { phase: "failed".into(), error: why, ..LoadStatus::default() });
+            return;
+        }
+    };
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| on_message(e.data()));
+    let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|e: ErrorEvent| {
+        e.prevent_default();
+        stop_worker(Some(format!("{} ({}:{})", e.message(), e.filename(), e.lineno())));
+        pump();
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    CHANNEL.with(|c| {
+        c.borrow_mut().running = Some(Running { worker, _on_message: on_message, _on_error: on_error });
+    });
+    set_status(LoadStatus { phase: "script".into(), ..LoadStatus::default() });
+}
+
+/// Terminates the worker. A crash (`crash` says why) fails the query Z3
+/// was solving; a replaced stuck worker's query was already abandoned.
+/// Queued queries wait for the next worker.
+fn stop_worker(crash: Option<String>) {
+    CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(r) = c.running.take() {
+            r.worker.set_onmessage(None);
+            r.worker.set_onerror(None);
+            r.worker.terminate();
+        }
+        if let Some(f) = c.in_flight.take() {
+            let why = crash.clone().unwrap_or_else(|| "its worker was replaced".into());
+            settle(&mut c, f.id, Err(SolverError::Stopped(why)));
+        }
+    });
+    match crash {
+        Some(why) => set_status(LoadStatus { phase: "failed".into(), error: why, ..LoadStatus::default() }),
+        None => set_status(LoadStatus { phase: "idle".into(), ..LoadStatus::default() }),
+    }
+}
+
+/// One message from the worker.
+fn on_message(data: JsValue) {
+    let message = match serde_wasm_bindgen::from_value::<FromWorker>(data) {
+        Ok(m) => m,
+        Err(e) => {
+            web_sys::console::warn_1(&format!("unreadable message from Z3's worker: {e}").into());
+            return;
+        }
+    };
+    match message {
+        FromWorker::Status(s) => {
+            if s.ready() {
+                performance_mark("cpa-z3:ready");
+                offer_z3_to_service_worker();
+            }
+            set_status(s);
+        }
+        FromWorker::Answer { id, text } => finish(id, Ok(text)),
+        FromWorker::Failed { id, error } => finish(id, Err(SolverError::Load(error))),
+    }
+}
+
+/// Z3 finished query `id`: its asker gets the outcome (unless it stopped
+/// waiting) and the next query goes to Z3.
+fn finish(id: u32, outcome: Result<String, SolverError>) {
+    let first_answer = CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        if c.in_flight.as_ref().is_none_or(|f| f.id != id) {
+            return false; // from a replaced worker
+        }
+        let f = c.in_flight.take().expect("checked above");
+        if f.abandoned {
+            return false;
+        }
+        let first = outcome.is_ok() && !std::mem::replace(&mut c.answered, true);
+        settle(&mut c, id, outcome);
+        first
+    });
+    if first_answer {
+        performance_mark("cpa-z3:first-answer");
+    }
+    pump();
+}
+
+fn set_status(s: LoadStatus) {
+    let on_change = CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        c.status = s;
+        c.on_change.clone()
+    });
+    if let Some(f) = on_change {
+        f();
+    }
+}
+
+fn error_text(e: &JsValue) -> String {
+    e.as_string()
+        .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
+        .unwrap_or_else(|| "unknown error".into())
+}
+
+#[wasm_bindgen(inline_js = r#"
+export function cpa_z3_offer_cache() {
+  // Offline use: the service worker (static/sw.js) keeps Z3's files once
+  // they were loaded; if it did not control the page yet, it fetches them
+  // now (from the HTTP cache, usually).
+  globalThis.navigator?.serviceWorker?.controller?.postMessage({ type: 'cache-z3' });
+}
+export function cpa_z3_install(check, status) {
+  globalThis.cpaZ3 = { check, status };
+}
+"#)]
+extern "C" {
+    fn cpa_z3_offer_cache();
+    fn cpa_z3_install(check: &js_sys::Function, status: &js_sys::Function);
+}
+
+fn offer_z3_to_service_worker() {
+    cpa_z3_offer_cache();
+}
+
+/// Defines the page's `cpaZ3` (`check`, `status`) for the browser tests
+/// and the service worker's offer of Z3's files.
+fn install_page_api() {
+    let check = Closure::<dyn Fn(String) -> js_sys::Promise>::new(|script: String| {
+        wasm_bindgen_futures::future_to_promise(async move {
+            check(&script).await.map(JsValue::from).map_err(|e| js_sys::Error::new(&e.to_string()).into())
+        })
+    });
+    let status = Closure::<dyn Fn() -> String>::new(|| serde_json::to_string(&status()).unwrap_or_default());
+    cpa_z3_install(check.as_ref().unchecked_ref(), status.as_ref().unchecked_ref());
+    // The page keeps them for its whole life.
+    check.forget();
+    status.forget();
+}

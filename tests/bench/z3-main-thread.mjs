@@ -1,0 +1,208 @@
+// Benchmark (run by hand, not a test): what Z3 costs the page's main thread,
+// and how soon a student gets a solver-backed answer after a cold page load.
+// Each run is a fresh browser profile (no HTTP cache, no service worker) that
+// opens the gallery's Listing 1 example (`symexec-listing1`) by its link,
+// picks `symbolic` and clicks Analyze as soon as the page is up. Printed per
+// run, on the page's clock (ms since the navigation started):
+//   - the first render, when Z3 was first needed, ready, its first answer,
+//     and the verdict (the issue's goal: the verdict ≤ 1.5 s after the load);
+//   - time to first answer from Z3 (first answer − need);
+//   - main-thread tasks over 50 ms (PerformanceObserver `longtask`) while
+//     Z3 loads (need → ready) and while the run solves (ready → verdict),
+//     and before Z3 was needed (the page's own start, for scale).
+// Then the median of the runs. Second, Z3's cost alone, on a page that has
+// settled (no long task for a second; fresh profile again): the Solver log's
+// round trip loads Z3, then a symbolic run of the same example solves;
+// long tasks while Z3 loads and while the run solves, and their medians.
+//
+//   trunk build --release
+//   node tests/bench/z3-main-thread.mjs [RUNS]      (DIST_DIR, CHROMIUM as for tests/e2e; RUNS default 5)
+//
+// Compare two builds (e.g. before/after a change) by running it with each
+// build's DIST_DIR on the same machine one after the other. The figures
+// depend on the machine and its load; nothing is asserted.
+
+import { openBrowser } from '../e2e/harness.mjs';
+
+const runs = Number(process.argv[2] ?? 5);
+const EXAMPLE = 'symexec-listing1';
+const PRESET = 'symbolic';
+
+/** The example's link (its fragment), read once from the gallery. */
+async function exampleFragment() {
+  const { page, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-z3-link-', timeout: 60_000 });
+  try {
+    const byId = (id) => page.locator(`[data-testid=${id}]`);
+    await page.goto(baseUrl);
+    await byId('cfa-listing').waitFor();
+    await byId('examples-button').click();
+    await Promise.all([page.waitForEvent('load'), byId(`open-${EXAMPLE}`).click()]);
+    await byId('cfa-listing').waitFor();
+    return new URL(page.url()).hash;
+  } finally {
+    await close();
+  }
+}
+
+/** One cold load of the example and one symbolic run; the page's timings. */
+async function coldRun(fragment) {
+  const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-z3-', timeout: 120_000 });
+  try {
+    // Long tasks from the very start of the page.
+    await page.addInitScript(() => {
+      globalThis.__longTasks = [];
+      new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => ({ start: e.startTime, ms: e.duration })))).observe({
+        type: 'longtask',
+        buffered: true,
+      });
+    });
+    const byId = (id) => page.locator(`[data-testid=${id}]`);
+    await page.goto(`${baseUrl}${fragment}`);
+    await byId('cfa-listing').waitFor();
+    if (await byId('compare-view').isVisible()) await byId('compare-close').click();
+    await byId('preset').selectOption(PRESET);
+    await byId('analyze').click();
+    const verdictAt = await (
+      await page.waitForFunction(
+        () => {
+          const t = document.querySelector('[data-testid=run-status]')?.innerText ?? '';
+          return /TRUE|FALSE|UNKNOWN/.test(t) && performance.now();
+        },
+        null,
+        { timeout: 120_000, polling: 'raf' },
+      )
+    ).jsonValue();
+    const status = await byId('run-status').innerText();
+    const t = await page.evaluate(() => {
+      const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
+      return {
+        render: at('cpa-playground:first-render'),
+        need: at('cpa-z3:need'),
+        ready: at('cpa-z3:ready'),
+        first: at('cpa-z3:first-answer'),
+        longTasks: globalThis.__longTasks,
+      };
+    });
+    // A task counts for the window it started in.
+    const within = (from, to) => t.longTasks.filter((l) => l.start >= from && l.start < to).map((l) => l.ms);
+    return {
+      status,
+      render: t.render,
+      need: t.need,
+      ready: t.ready,
+      first: t.first,
+      verdict: verdictAt,
+      firstAnswer: t.first - t.need,
+      startup: within(0, t.need),
+      loading: within(t.need, t.ready),
+      solving: within(t.ready, verdictAt),
+      errors: pageErrors.length,
+    };
+  } finally {
+    await close();
+  }
+}
+
+/**
+ * Z3's cost alone: a fresh profile opens the example, closes the compare
+ * view, opens the Solver log, waits until the page has settled (no long
+ * task for a second), then the log's round trip loads
+ * Z3; once Z3 is ready, a symbolic run of the Listing 1 example's program
+ * solves. Long tasks while Z3 loads (need → first answer) and while the run
+ * solves (Analyze → verdict).
+ */
+async function settledRun(fragment) {
+  const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-z3-settled-', timeout: 120_000 });
+  try {
+    await page.addInitScript(() => {
+      globalThis.__longTasks = [];
+      new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => ({ start: e.startTime, ms: e.duration })))).observe({
+        type: 'longtask',
+        buffered: true,
+      });
+    });
+    const byId = (id) => page.locator(`[data-testid=${id}]`);
+    await page.goto(`${baseUrl}${fragment}`);
+    await byId('cfa-listing').waitFor();
+    if (await byId('compare-view').isVisible()) await byId('compare-close').click();
+    await byId('solver-log-toggle').click();
+    // Settled: no long task for a second.
+    await page.waitForFunction(() => performance.now() - Math.max(0, ...globalThis.__longTasks.map((l) => l.start + l.ms)) > 1000, null, { polling: 100 });
+    const clickAt = await page.evaluate(() => performance.now());
+    await byId('solver-round-trip').click();
+    await page.waitForFunction(() => performance.getEntriesByName('cpa-z3:first-answer').length > 0, null, { timeout: 120_000 });
+    await byId('preset').selectOption(PRESET);
+    const analyzeAt = await page.evaluate(() => performance.now());
+    await byId('analyze').click();
+    const verdictAt = await (
+      await page.waitForFunction(() => /TRUE|FALSE|UNKNOWN/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? '') && performance.now(), null, {
+        timeout: 120_000,
+        polling: 'raf',
+      })
+    ).jsonValue();
+    const t = await page.evaluate(() => ({
+      need: performance.getEntriesByName('cpa-z3:need')[0]?.startTime ?? NaN,
+      ready: performance.getEntriesByName('cpa-z3:ready')[0]?.startTime ?? NaN,
+      first: performance.getEntriesByName('cpa-z3:first-answer')[0]?.startTime ?? NaN,
+      longTasks: globalThis.__longTasks,
+    }));
+    const within = (from, to) => t.longTasks.filter((l) => l.start >= from && l.start < to).map((l) => l.ms);
+    const from = Math.min(clickAt, t.need);
+    return {
+      // When each task began, after the round trip's click, and how long it took.
+      loadingAt: t.longTasks.filter((l) => l.start >= from && l.start < t.first).map((l) => `+${(l.start - from).toFixed(0)}: ${l.ms.toFixed(0)}`),
+      readyAfter: t.ready - from,
+      firstAnswer: t.first - t.need,
+      loading: within(Math.min(clickAt, t.need), t.first),
+      solving: within(analyzeAt, verdictAt),
+      solveMs: verdictAt - analyzeAt,
+      errors: pageErrors.length,
+    };
+  } finally {
+    await close();
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+};
+const longest = (xs) => (xs.length ? Math.max(...xs) : 0);
+const tasks = (xs) => (xs.length ? `${xs.length} (longest ${longest(xs).toFixed(0)} ms)` : 'none');
+
+const fragment = await exampleFragment();
+console.log(`build: ${process.env.DIST_DIR ?? 'dist'}; example ${EXAMPLE} under ${PRESET}; ${runs} cold runs`);
+const results = [];
+for (let i = 0; i < runs; i++) {
+  const r = await coldRun(fragment);
+  results.push(r);
+  console.log(
+    `run ${i + 1}: ${r.status.split(' — ')[0]}\n` +
+      `  first render ${r.render.toFixed(0)} ms, Z3 needed ${r.need.toFixed(0)}, ready ${r.ready.toFixed(0)}, first answer ${r.first.toFixed(0)}, verdict ${r.verdict.toFixed(0)} ms after the navigation\n` +
+      `  time to first Z3 answer ${r.firstAnswer.toFixed(0)} ms; main-thread tasks > 50 ms: before Z3 ${tasks(r.startup)}, while Z3 loads ${tasks(r.loading)}, while the run solves ${tasks(r.solving)}` +
+      (r.errors ? `; ${r.errors} page errors` : ''),
+  );
+}
+console.log(
+  `median of ${runs}: verdict ${median(results.map((r) => r.verdict)).toFixed(0)} ms after a cold load; ` +
+    `first Z3 answer ${median(results.map((r) => r.firstAnswer)).toFixed(0)} ms after the need; ` +
+    `longest main-thread task while Z3 loads ${median(results.map((r) => longest(r.loading))).toFixed(0)} ms, ` +
+    `while solving ${median(results.map((r) => longest(r.solving))).toFixed(0)} ms, before Z3 ${median(results.map((r) => longest(r.startup))).toFixed(0)} ms`,
+);
+
+const settled = [];
+for (let i = 0; i < runs; i++) {
+  const r = await settledRun(fragment);
+  settled.push(r);
+  console.log(
+    `settled page, run ${i + 1}: round trip → first Z3 answer ${r.firstAnswer.toFixed(0)} ms, main-thread tasks > 50 ms meanwhile ${tasks(r.loading)}` +
+      (r.loadingAt.length ? ` [ms after the click: duration ${r.loadingAt.join(', ')}; Z3 ready at +${r.readyAfter.toFixed(0)}]` : '') +
+      '; ' +
+      `symbolic run with Z3 ready ${r.solveMs.toFixed(0)} ms, tasks > 50 ms meanwhile ${tasks(r.solving)}` +
+      (r.errors ? `; ${r.errors} page errors` : ''),
+  );
+}
+console.log(
+  `median of ${runs} (settled page): first Z3 answer ${median(settled.map((r) => r.firstAnswer)).toFixed(0)} ms; ` +
+    `longest main-thread task while Z3 loads ${median(settled.map((r) => longest(r.loading))).toFixed(0)} ms, while solving ${median(settled.map((r) => longest(r.solving))).toFixed(0)} ms`,
+);
