@@ -359,4 +359,23 @@ mod tests {
         assert!(s.values.iter().any(|v| v.name.ends_with('k') && !v.is_abstract && v.value == "7"), "{s:?}");
         assert!(!marks.next.is_empty() || marks.current.is_some());
     }
+
+    /// The compare view's summary rows of `transform-term` against
+    /// `symbolic` on the chain card: both prove it, and the rows carry the
+    /// states stored and the solver queries side by side.
+    #[test]
+    fn compare_rows_put_transform_term_beside_symbolic() {
+        let rows: Vec<crate::model::compare::SummaryRow> = ["transform-term", "symbolic"]
+            .iter()
+            .map(|preset| {
+                let (_, events) = run(CHAIN, preset, 100_000);
+                crate::model::compare::SummaryRow::of(preset, &events)
+            })
+            .collect();
+        for r in &rows {
+            assert_eq!(r.verdict, "TRUE", "{r:?}");
+            assert!(r.reached > 0 && r.solver_queries > 0, "{r:?}");
+        }
+        assert_eq!(rows[1].equivalence_checks, 0, "a CPA run makes no equivalence checks");
+    }
 }

@@ -483,7 +483,11 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
             }
             { match tab_shown {
                 Tab::Transformed => match &frame {
-                    Some(f) => html! { <crate::ui::transformation::TransformationView program={program.clone()} source={props.source.clone()} frame={f.clone()} highlight={Rc::new(highlight)} /> },
+                    Some(f) => html! {
+                        <crate::ui::transformation::TransformationView program={program.clone()} source={props.source.clone()} frame={f.clone()}>
+                            <ArgView frame={f.clone()} highlight={Rc::new(highlight)} />
+                        </crate::ui::transformation::TransformationView>
+                    },
                     None => Html::default(),
                 },
                 Tab::Cfa => html! { <CfaGraphView program={program.clone()} fold={fold} frame={frame.clone()} highlight={Rc::new(highlight)} /> },

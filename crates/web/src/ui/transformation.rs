@@ -1,7 +1,8 @@
 //! The Transformation view (Yew): the original program and the
 //! transformed one side by side, the legend of the marks, the line the
 //! shown step executes, the explicit state, and the state space explored
-//! so far (the ARG view of [`crate::ui::graphs`]). What is shown is
+//! so far (the ARG view of `ui::graphs`, which passes it in as the
+//! children, so the two modules do not import each other). What is shown is
 //! computed in [`crate::model::transformation`].
 //!
 //! Linking: hovering a line on either side highlights its partner lines on
@@ -15,9 +16,9 @@ use cfa::Program;
 use transform::print::Mark;
 use yew::prelude::*;
 
-use crate::model::selection::{Highlight, Selection};
+use crate::model::graphs::frame::RunFrame;
+use crate::model::selection::Selection;
 use crate::model::transformation::{mark_words, ExplicitState, StepMarks, TransformationListing, LEGEND, NO_LOWER};
-use crate::ui::graphs::{ArgView, RunFrame};
 use crate::ui::selection::use_selection;
 
 /// Properties of [`TransformationView`].
@@ -29,8 +30,8 @@ pub struct TransformationViewProps {
     pub source: String,
     /// The run at its shown position (a transform run).
     pub frame: Rc<RunFrame>,
-    /// The resolved linked selection (for the ARG).
-    pub highlight: Rc<Highlight>,
+    /// The state space explored so far (the graph views' ARG).
+    pub children: Html,
 }
 
 /// The marks of a line as badges: text (`L`, `op`, …), so they never rely
@@ -181,7 +182,7 @@ pub fn transformation_view(props: &TransformationViewProps) -> Html {
             <div class="tx-bottom">
                 { state_box(state.as_ref(), &listing.domain) }
                 <div class="tx-arg" data-testid="tx-arg" aria-label="State space explored so far">
-                    <ArgView frame={props.frame.clone()} highlight={props.highlight.clone()} />
+                    { props.children.clone() }
                 </div>
             </div>
         </div>
