@@ -24,13 +24,24 @@ before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 
-/** Opens a gallery example (the page reloads with its program and first configuration). */
-async function openExample(id) {
+/**
+ * Opens a gallery example (the page reloads with its program and first
+ * configuration, and compares the card's configurations); waits for the
+ * comparison to finish, then closes it unless `keepCompare`.
+ */
+async function openExample(id, keepCompare = false) {
   await page.goto(baseUrl);
   await byId('cfa-listing').waitFor();
   await byId('examples-button').click();
   await Promise.all([page.waitForEvent('load'), byId(`open-${id}`).click()]);
   await byId('cfa-listing').waitFor();
+  await byId('compare-view').waitFor();
+  await page.waitForFunction(
+    () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
+    null,
+    { timeout: 120_000 },
+  );
+  if (!keepCompare) await byId('compare-close').click();
 }
 
 test('the Transformation view of transform-parity on the even-counter card, stepped to TRUE', async () => {
@@ -109,4 +120,29 @@ test('the freeze card under transform-term marks freeze and thaw and shows the f
   await page.screenshot({ path: path.join(artifacts, 'transform-3-freeze.png') });
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
+});
+
+test('the chain card compares transform-term with symbolic: states stored, solver queries, equivalence checks', async () => {
+  await openExample('transform-chain', true);
+  await byId('compare-end').click();
+  const rows = await page.evaluate(() =>
+    Object.fromEntries(
+      [...document.querySelectorAll('[data-testid=compare-summary] tbody tr')].map((tr) => [
+        tr.dataset.preset,
+        [...tr.querySelectorAll('td')].map((td) => td.innerText.trim()),
+      ]),
+    ),
+  );
+  const head = await byId('compare-summary').locator('thead').innerText();
+  assert.match(head, /reached \/ stored/);
+  assert.match(head, /equivalence checks/);
+  assert.equal(rows['transform-term'][2], 'TRUE', JSON.stringify(rows));
+  assert.equal(rows['symbolic'][2], 'TRUE', JSON.stringify(rows));
+  // Both store 10 states and ask 2 queries on this card (docs/transformation.md).
+  assert.equal(rows['transform-term'][3], '10', JSON.stringify(rows));
+  assert.equal(rows['symbolic'][3], '10', JSON.stringify(rows));
+  assert.match(rows['transform-term'][7], /^2\b/, JSON.stringify(rows));
+  assert.match(rows['symbolic'][7], /^2\b/, JSON.stringify(rows));
+  await page.screenshot({ path: path.join(artifacts, 'transform-4-compare.png') });
+  assert.deepEqual(pageErrors, []);
 });

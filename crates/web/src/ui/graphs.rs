@@ -426,7 +426,7 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
     let snapshot = frame.as_ref().map(|f| f.snapshot.clone());
     let highlight = linked.selection.resolve(&program, snapshot.as_deref());
     // Runs of the explorer of a transformed program add the Transformation view.
-    let transform_run = crate::model::transformation::is_transform_run(snapshot.as_ref().and_then(|s| s.info.as_ref()));
+    let transform_run = crate::model::transformation::is_transform_run(frame.as_ref().and_then(|f| f.info.as_deref()));
     let tab_shown = if *tab == Tab::Transformed && !transform_run { Tab::Cfa } else { *tab };
 
     let set_tab = |t: Tab| {

@@ -98,8 +98,10 @@ pub fn transformation_view(props: &TransformationViewProps) -> Html {
     let linked = use_selection();
     // The transformed program: once per run (and program text).
     let listing = {
-        let (program, source, info) = (props.program.clone(), props.source.clone(), props.frame.snapshot.info.clone());
-        use_memo((props.frame.run_id, props.source.clone()), move |_| TransformationListing::of(&program, &source, info.as_ref()))
+        let (program, source, info) = (props.program.clone(), props.source.clone(), props.frame.info.clone());
+        use_memo((props.frame.run_id, props.source.clone()), move |_| {
+            TransformationListing::of(&program, &source, info.as_deref())
+        })
     };
     let hovered = use_state(|| None::<u32>);
     let pinned = use_state(|| None::<u32>);
