@@ -108,8 +108,9 @@ test('the freeze card under transform-term marks freeze and thaw and shows the f
   assert.ok((await tx.locator('.tx-line.tx-line-freeze').count()) >= 2, 'stores to g freeze');
   assert.ok((await tx.locator('.tx-line.tx-line-thaw').count()) >= 2, 'reads of g thaw');
   await expectText(tx.locator('.tx-line[data-line="15"]'), /freeze\(&g, a_mul\(lift\(2\), x\)\);/, 'g = 2 * x freezes');
+  await byId('run-end').click();
   await expectText(byId('verdict'), /TRUE/, 'transform-term proves it with the page’s Z3');
-  // Somewhere before the end a state holds g frozen; step back until one does.
+  // Somewhere before the end a state holds g frozen; step from the start until one does.
   await byId('step-start').click();
   let frozen = 0;
   for (let i = 0; i < 12 && frozen === 0; i++) {

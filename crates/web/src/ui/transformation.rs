@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use cfa::Program;
 use transform::print::Mark;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::model::graphs::frame::RunFrame;
@@ -92,6 +93,20 @@ fn state_box(state: Option<&ExplicitState>, domain: &str) -> Html {
     }
 }
 
+/// Scrolls `column` so that its line marked `current` is in view (a third
+/// from the top), when it is not already; only the column scrolls.
+fn keep_current_in_view(column: &NodeRef) {
+    let Some(col) = column.cast::<web_sys::HtmlElement>() else { return };
+    let Some(line) = col.query_selector(".current").ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) else {
+        return;
+    };
+    let (top, height, view) = (line.offset_top(), line.offset_height(), col.client_height());
+    let scrolled = col.scroll_top();
+    if top < scrolled || top + height > scrolled + view {
+        col.set_scroll_top((top - view / 3).max(0));
+    }
+}
+
 /// The Transformation view (see the module docs).
 #[function_component(TransformationView)]
 pub fn transformation_view(props: &TransformationViewProps) -> Html {
@@ -113,6 +128,15 @@ pub fn transformation_view(props: &TransformationViewProps) -> Html {
     };
     let snap = props.frame.snapshot.clone();
     let step = StepMarks::at(&props.program, &snap);
+    // Stepping keeps the executed line in view in both columns.
+    let (original_col, transformed_col) = (use_node_ref(), use_node_ref());
+    {
+        let cols = (original_col.clone(), transformed_col.clone());
+        use_effect_with((props.frame.run_id, step.current), move |_| {
+            keep_current_in_view(&cols.0);
+            keep_current_in_view(&cols.1);
+        });
+    }
     let state = ExplicitState::at(&snap);
     let link = (*hovered).or(*pinned);
     let hover = |line: u32| {
@@ -141,7 +165,7 @@ pub fn transformation_view(props: &TransformationViewProps) -> Html {
             <p class="tx-header" title={listing.header.clone()}>{ listing.header.clone() }</p>
             { legend() }
             <div class="tx-columns">
-                <div class="tx-col tx-original" data-testid="tx-original" aria-label="Original program">
+                <div class="tx-col tx-original" data-testid="tx-original" aria-label="Original program" ref={original_col}>
                     <div class="tx-col-head">{ "original (mini-C)" }</div>
                     { for listing.source.iter().map(|l| {
                         let classes = classes!(
@@ -156,7 +180,7 @@ pub fn transformation_view(props: &TransformationViewProps) -> Html {
                         }
                     }) }
                 </div>
-                <div class="tx-col tx-transformed" data-testid="tx-transformed" aria-label="Transformed program">
+                <div class="tx-col tx-transformed" data-testid="tx-transformed" aria-label="Transformed program" ref={transformed_col}>
                     <div class="tx-col-head">{ format!("transformed ({} domain)", listing.domain) }</div>
                     { for listing.lines.iter().map(|l| {
                         if l.edge.is_none() {
