@@ -1,5 +1,5 @@
 // Browser end-to-end test of the exercise view (dist/): one exercise of
-// each of the ten question kinds is answered wrong — its feedback must not
+// each of the eleven question kinds is answered wrong — its feedback must not
 // give the reference answer away — then right (answers
 // from static/exercises/cpa-basics/solutions.toml, which the test reads from
 // disk and the page never loads), and one next-step exercise is left with a
@@ -230,6 +230,8 @@ const PLAN = [
   // Predicate analysis in the page (its solver queries answered by the page's Z3).
   { kind: 'predicates', id: 'predicate-predicates', wrong: 0, right: 0 },
   { kind: 'abstraction', id: 'predicate-boolean', wrong: 0, right: 0 },
+  // Graded against the transformed program (nothing runs).
+  { kind: 'transformed-line', id: 'transform-line', wrong: 0, right: 0 },
 ];
 /** Answered once, partly right, and left so: fractional points in the export. */
 const PARTIAL = { id: 'counter-join-step', wrong: 0 };
@@ -289,6 +291,11 @@ function referencePieces(kind, right, wrong, rightText, optionWords) {
       // Neither ψ' nor the choice that is ψ'.
       const choices = byExercise[PLAN.find((p) => p.kind === 'abstraction').id].question.choices;
       return [choices[right.choice - 1], /ψ' =/];
+    }
+    case 'transformed-line': {
+      // Neither the transformed line nor the choice that is it.
+      const choices = byExercise[PLAN.find((p) => p.kind === 'transformed-line').id].question.choices;
+      return [choices[right.choice - 1], /transforms line/];
     }
     default:
       throw new Error(`no reference pieces for ${kind}`);
@@ -383,6 +390,7 @@ async function enter(ex, answer) {
       await type(w('answer-predicates'), answer.predicates.join('\n'));
       break;
     case 'abstraction':
+    case 'transformed-line':
       await w(`answer-choice-${answer.choice}`).check();
       break;
     default:
@@ -534,7 +542,7 @@ const shot = (name) => page.screenshot({ path: path.join(artifacts, `exercises-$
 // ---------------------------------------------------------------------------
 
 test('the set list, the top bar button, the first exercise and the student name', async () => {
-  assert.equal(EXERCISES.length, 37, 'the test knows the set (set.toml read)');
+  assert.equal(EXERCISES.length, 40, 'the test knows the set (set.toml read)');
   for (const p of PLAN) assert.equal(byExercise[p.id].kind, p.kind, `${p.id} is a ${p.kind} exercise`);
   assert.deepEqual([...new Set(PLAN.map((p) => p.kind))].sort(), [...new Set(EXERCISES.map((e) => e.kind))].sort(), 'every kind is covered');
 

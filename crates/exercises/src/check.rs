@@ -95,6 +95,35 @@ pub struct Plan {
     invariant: Option<crate::invariant::InvariantCheck>,
 }
 
+/// Grades a `transformed-line` answer against the transformed program
+/// (`crate::transformed`): nothing runs.
+fn grade_transformed_line(ex: &Exercise, line: u32, choices: &[String], choice: u32) -> Feedback {
+    let program = match crate::run::parse_program(&ex.program) {
+        Ok(p) => p,
+        Err(m) => return Feedback::wrong(ex, m),
+    };
+    let config = match config_for(ex, &ex.config, "the exercise's configuration") {
+        Ok(c) => c,
+        Err(f) => return f,
+    };
+    let (ops, right) = match (
+        crate::transformed::operations_at(&program, &config, line),
+        crate::transformed::right_choices(&program, &config, line, choices),
+    ) {
+        (Ok(o), Ok(r)) => (o, r),
+        (Err(m), _) | (_, Err(m)) => return Feedback::wrong(ex, format!("this exercise cannot be graded: {m}")),
+    };
+    let chosen = choices.get(choice.saturating_sub(1) as usize).cloned().unwrap_or_default();
+    let ok = right.contains(&(choice as usize));
+    let full = format!("{} transforms line {line} into `{}`; you chose `{chosen}`.", ex.config.describe(), ops.join("` and `"));
+    Feedback::guarded(
+        ex,
+        ok,
+        full,
+        format!("`{chosen}` is not what the transformation makes of line {line}: open the Transformed tab (or `cpaplay transform`) and find the line."),
+    )
+}
+
 fn config_for(ex: &Exercise, spec: &ConfigSpec, label: &str) -> Result<engine::Config, Feedback> {
     spec.to_config().map_err(|e| Feedback::wrong(ex, format!("{label}: {}", e.message)))
 }
@@ -219,6 +248,12 @@ pub fn plan(ex: &Exercise, answer: &Answer) -> Result<Plan, Feedback> {
                 return Err(Feedback::wrong(ex, format!("choose one of the {} formulas", choices.len())));
             }
             p.runs.push(base()?);
+        }
+        (Question::TransformedLine { choices, .. }, Answer::TransformedLine { choice }) => {
+            // Graded against the transformed program alone: nothing runs.
+            if *choice == 0 || *choice as usize > choices.len() {
+                return Err(Feedback::wrong(ex, format!("choose one of the {} operations", choices.len())));
+            }
         }
         _ => return Err(Feedback::wrong(ex, "the answer does not fit the question")),
     }
@@ -478,6 +513,9 @@ impl Plan {
             }
             (Question::Abstraction { state, choices }, Answer::Abstraction { choice }) => {
                 self.grade_abstraction(r0, *state, choices, *choice)
+            }
+            (Question::TransformedLine { line, choices }, Answer::TransformedLine { choice }) => {
+                grade_transformed_line(ex, *line, choices, *choice)
             }
             _ => Feedback::wrong(ex, "the answer does not fit the question"),
         }

@@ -56,6 +56,7 @@ pub mod predict;
 pub mod run;
 pub mod skeleton;
 pub mod state;
+pub mod transformed;
 pub mod wrong;
 
 pub use check::{check_cached, check_sync, plan, Feedback, Plan};

@@ -517,6 +517,22 @@ fn validate_question<'q>(
             }
             need_predicate_cegar(config)
         }
+        Question::TransformedLine { line, choices } => {
+            if !(2..=8).contains(&choices.len()) {
+                return Err(("choices", "offer 2 to 8 transformed operations".into()));
+            }
+            if !program.edges.iter().any(|e| e.line == *line) {
+                return Err(("line", format!("line {line} has no statement (no CFA edge comes from it)")));
+            }
+            if config.get("analysis.algorithm.transformExplorer") != "true" {
+                return Err(("", "the configuration does not explore a transformed program (use a transform-… preset)".into()));
+            }
+            let right = crate::transformed::right_choices(program, config, *line, choices).map_err(|m| ("", m))?;
+            if right.len() != 1 {
+                return Err(("choices", format!("exactly one choice must be the transformed operation; {} are", right.len())));
+            }
+            Ok(())
+        }
         Question::Abstraction { state, choices } => {
             if *state == 0 {
                 return Err(("state", "abstraction states are numbered from 1 (`s1`)".into()));

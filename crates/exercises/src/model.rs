@@ -325,6 +325,19 @@ pub enum Question {
         /// The formulas offered (2 to 8), exactly one of them ψ'.
         choices: Vec<String>,
     },
+    /// Abstraction as a program transformation: which of `choices` is what
+    /// the transformation (the exercise configuration's `transform.domain`
+    /// and `transform.lift`) makes of the statement on source line `line`
+    /// — graded against the transformed program itself (`transform`), so
+    /// the question asks what value propagation lifts, where a value is
+    /// frozen or thawed, or what a statement's transformed line is.
+    TransformedLine {
+        /// The original statement's line (1-based).
+        line: u32,
+        /// The transformed operations offered (2 to 8), exactly one of them
+        /// the transformation's for that line.
+        choices: Vec<String>,
+    },
 }
 
 fn first() -> u32 {
@@ -349,6 +362,7 @@ impl Question {
             Question::Invariant { .. } => "invariant",
             Question::Predicates { .. } => "predicates",
             Question::Abstraction { .. } => "abstraction",
+            Question::TransformedLine { .. } => "transformed-line",
         }
     }
 }
@@ -365,6 +379,7 @@ pub const KINDS: &[&str] = &[
     "invariant",
     "predicates",
     "abstraction",
+    "transformed-line",
 ];
 
 /// A student's answer to one exercise. Its `kind` must match the question's.
@@ -437,6 +452,12 @@ pub enum Answer {
         /// The choice.
         choice: u32,
     },
+    /// The chosen transformed operation's number among the question's
+    /// `choices` (1-based).
+    TransformedLine {
+        /// The choice.
+        choice: u32,
+    },
 }
 
 impl Answer {
@@ -453,6 +474,7 @@ impl Answer {
             Answer::Invariant { .. } => "invariant",
             Answer::Predicates { .. } => "predicates",
             Answer::Abstraction { .. } => "abstraction",
+            Answer::TransformedLine { .. } => "transformed-line",
         }
     }
 }

@@ -120,6 +120,12 @@ fn leaks(ex: &exercises::Exercise, reference: &Answer, said: &Answer, right: &Fe
             };
             vec![format!("`{}`", choices[*choice as usize - 1]), "ψ' =".into()]
         }
+        (Answer::TransformedLine { choice }, _) => {
+            let exercises::Question::TransformedLine { choices, .. } = &ex.question else {
+                panic!("{}: not a transformed-line question", ex.id)
+            };
+            vec![format!("`{}`", choices[*choice as usize - 1]), "transforms line".into()]
+        }
         // The other kinds' feedback is about the student's own
         // configuration, program, precision or invariant: there is no one
         // reference answer to give away.
@@ -149,6 +155,7 @@ fn assert_no_leak(ex: &exercises::Exercise, said: &Answer, reference: &Answer, r
                 | Answer::AbstractState { .. }
                 | Answer::Predicates { .. }
                 | Answer::Abstraction { .. }
+                | Answer::TransformedLine { .. }
         )
     {
         assert!(fb.solution.is_some(), "{}: a wrong {} answer keeps the solution to reveal later", ex.id, said.kind());

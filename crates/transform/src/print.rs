@@ -33,8 +33,11 @@ pub enum Mark {
 /// One line of the transformed program.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Line {
-    /// The text.
+    /// The text (location, operation and the original statement as a comment).
     pub text: String,
+    /// The transformed operation alone (empty for headings and comments):
+    /// what the page shows beside the original line.
+    pub op: String,
     /// The transformed edge (`None` for headings and comments).
     pub edge: Option<EdgeId>,
     /// The original statement's span.
@@ -45,7 +48,7 @@ pub struct Line {
 
 /// The transformed program as lines (see the module docs).
 pub fn lines(program: &Program, t: &Transformed) -> Vec<Line> {
-    let comment = |text: String| Line { text, edge: None, span: None, marks: vec![] };
+    let comment = |text: String| Line { text, op: String::new(), edge: None, span: None, marks: vec![] };
     let mut out = vec![
         comment(format!(
             "// {} transformed for the {} domain ({} integers); lifted: {}",
@@ -82,6 +85,7 @@ pub fn lines(program: &Program, t: &Transformed) -> Vec<Line> {
             let head = format!("  {} -> {}", e.source, e.target);
             out.push(Line {
                 text: format!("{head:<14}{text:<44} // line {}: {}", e.line, e.label),
+                op: text,
                 edge: Some(e.id),
                 span: Some(e.span),
                 marks,

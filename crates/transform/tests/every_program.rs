@@ -39,6 +39,11 @@ fn every_program_transforms_in_every_domain() {
                 for l in &lines {
                     if let Some(e) = l.edge {
                         assert_eq!(l.span, Some(p.edge(e).span), "{name}: line linked to its edge's span");
+                        // The operation alone, as the page shows it beside the original line.
+                        assert!(!l.op.is_empty() && !l.op.contains("// line"), "{name}: {l:?}");
+                        assert!(l.text.contains(&l.op), "{name}: the op is the text's operation: {l:?}");
+                    } else {
+                        assert!(l.op.is_empty(), "{name}: a heading has no operation: {l:?}");
                     }
                 }
                 if lift == LiftSet::None {

@@ -297,6 +297,10 @@ pub struct SummaryRow {
     pub refinements: u64,
     /// Solver queries asked (symbolic, predicate and CEGAR runs).
     pub solver_queries: u64,
+    /// The explorer of a transformed program (term domain): how many of
+    /// those queries were equivalence checks between a new and a stored
+    /// state (0 for CPA runs).
+    pub equivalence_checks: u64,
 }
 
 impl SummaryRow {
@@ -317,6 +321,7 @@ impl SummaryRow {
             steps: st.steps,
             refinements: st.refinements,
             solver_queries: st.solver_queries,
+            equivalence_checks: st.equivalence_checks,
         }
     }
 }

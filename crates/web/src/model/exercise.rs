@@ -262,7 +262,7 @@ impl Draft {
             }
             Some(Answer::Invariant { expression }) => d.expression = expression.clone(),
             Some(Answer::Predicates { predicates }) => d.predicates = predicates.join("\n"),
-            Some(Answer::Abstraction { choice }) => d.choice = choice.to_string(),
+            Some(Answer::Abstraction { choice }) | Some(Answer::TransformedLine { choice }) => d.choice = choice.to_string(),
             None => {}
         }
         d
@@ -354,6 +354,10 @@ impl Draft {
             Question::Abstraction { .. } => match self.choice.parse::<u32>() {
                 Ok(choice) => Ok(Answer::Abstraction { choice }),
                 Err(_) => Err("Choose one of the formulas.".into()),
+            },
+            Question::TransformedLine { .. } => match self.choice.parse::<u32>() {
+                Ok(choice) => Ok(Answer::TransformedLine { choice }),
+                Err(_) => Err("Choose one of the transformed operations.".into()),
             },
         }
     }
@@ -1110,6 +1114,12 @@ mod tests {
         assert!(Draft { predicates: " , ".into(), ..Draft::default() }.answer(&q).is_err());
         let q = Question::Abstraction { state: 63, choices: vec!["true".into(), "x == 0".into()] };
         assert_eq!(Draft { choice: "2".into(), ..Draft::default() }.answer(&q), Ok(Answer::Abstraction { choice: 2 }));
+        let q = Question::TransformedLine {
+            line: 9,
+            choices: vec!["int b = a * 2;".into(), "abstract b = a_mul(a, lift(2));".into()],
+        };
+        assert_eq!(Draft { choice: "2".into(), ..Draft::default() }.answer(&q), Ok(Answer::TransformedLine { choice: 2 }));
+        assert!(Draft::default().answer(&q).is_err(), "nothing chosen yet");
         assert!(Draft::default().answer(&q).is_err());
     }
 

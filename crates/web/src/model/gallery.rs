@@ -117,6 +117,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/symexec-thresholds.md"),
         include_str!("../../../../static/examples/symexec-thresholds.c"),
     ),
+    (
+        "transform-parity-even",
+        include_str!("../../../../static/examples/transform-parity-even.md"),
+        include_str!("../../../../static/examples/transform-parity-even.c"),
+    ),
+    (
+        "transform-chain",
+        include_str!("../../../../static/examples/transform-chain.md"),
+        include_str!("../../../../static/examples/transform-chain.c"),
+    ),
+    (
+        "transform-freeze",
+        include_str!("../../../../static/examples/transform-freeze.md"),
+        include_str!("../../../../static/examples/transform-freeze.c"),
+    ),
 ];
 
 /// The analysis families the playground implements (the "seeds"), in
@@ -134,6 +149,11 @@ pub const SEEDS: &[(&str, &str, &str)] = &[
         "symexec",
         "Symbolic execution with implicit predicate abstraction",
         "Jonáš, Strejček, Griggio: Combining Symbolic Execution with Predicate Abstraction and CEGAR",
+    ),
+    (
+        "transform",
+        "Abstraction as a program transformation: lift, freeze/thaw; parity, sign and term domains",
+        "Lauko, Ročkai, Barnat: Symbolic Computation via Program Transformation",
     ),
 ];
 

@@ -23,3 +23,4 @@ pub mod solver;
 pub mod state_list;
 pub mod state_view;
 pub mod storage;
+pub mod transformation;

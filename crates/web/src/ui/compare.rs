@@ -564,14 +564,20 @@ fn summary(shown: &Shown) -> Html {
     let rows = &shown.rows;
     let min_created = rows.iter().filter(|r| r.finished).map(|r| r.created).min();
     let log = crate::platform::z3::log();
+    // The explorer of a transformed program stores states instead of a
+    // reached set and counts its equivalence checks (transform presets).
+    let explorer = rows.iter().any(|r| r.preset.starts_with("transform-"));
     html! {
         <section class="compare-summary">
             <h3>{ "Summary" }</h3>
             <table data-testid="compare-summary">
                 <thead><tr>
                     <th>{ "configuration" }</th><th>{ "terminates?" }</th><th>{ "verdict" }</th>
-                    <th>{ "reached" }</th><th>{ "created" }</th><th>{ "steps" }</th><th>{ "refinements" }</th>
+                    <th title="States in the final reached set; for the explorer of a transformed program, the states it stored">{ if explorer { "reached / stored" } else { "reached" } }</th><th>{ "created" }</th><th>{ "steps" }</th><th>{ "refinements" }</th>
                     <th title="Solver queries, and Z3's time for them in this page (the first query of the page, which waits for Z3 to load, is left out)">{ "Z3 queries (time)" }</th>
+                    if explorer {
+                        <th title="Explorer of a transformed program (term domain): solver queries that compared a new state with a stored one">{ "equivalence checks" }</th>
+                    }
                 </tr></thead>
                 <tbody>
                     { for rows.iter().enumerate().map(|(i, r)| html! {
@@ -584,6 +590,9 @@ fn summary(shown: &Shown) -> Html {
                             <td>{ r.steps }</td>
                             <td>{ r.refinements }</td>
                             <td data-testid="compare-query-times">{ query_cell(r, &log) }</td>
+                            if explorer {
+                                <td data-testid="compare-equivalence-checks">{ r.equivalence_checks }</td>
+                            }
                         </tr>
                     }) }
                 </tbody>

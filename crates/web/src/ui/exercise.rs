@@ -652,12 +652,15 @@ fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str, links: &cra
                 <input type="text" data-testid="answer-expression" spellcheck="false" placeholder="x <= n && y == 2 * x" value={d.expression.clone()} oninput={on_text_input(draft, |d, v| d.expression = v)} />
             </label>
         },
-        Question::Predicates { .. } | Question::Abstraction { .. } => predicate_widget(ex, draft),
+        Question::Predicates { .. } | Question::Abstraction { .. } | Question::TransformedLine { .. } => {
+            predicate_widget(ex, draft)
+        }
     }
 }
 
 /// The answer widgets of the predicate-analysis kinds: the predicates a
-/// refinement adds (a text area), or which formula is ψ' (radio buttons).
+/// refinement adds (a text area), or which formula is ψ' (radio buttons);
+/// and which operation is a line's transformed one (radio buttons).
 fn predicate_widget(ex: &Exercise, draft: &Drafts) -> Html {
     let d = (**draft).clone();
     match &ex.question {
@@ -674,6 +677,24 @@ fn predicate_widget(ex: &Exercise, draft: &Drafts) -> Html {
                         <label class="answer-choice">
                             <input type="radio" name="abstraction" value={n.clone()} checked={d.choice == n} data-testid={format!("answer-choice-{n}")} {onchange} />
                             <code>{ formula.clone() }</code>
+                        </label>
+                    }
+                }) }
+            </fieldset>
+        },
+        Question::TransformedLine { line, choices } => html! {
+            <fieldset class="answer-verdict">
+                <legend>{ format!("Line {line} is transformed into") }</legend>
+                { for choices.iter().enumerate().map(|(i, op)| {
+                    let n = (i + 1).to_string();
+                    let onchange = {
+                        let (set, n) = (edit(draft, |d, v| d.choice = v), n.clone());
+                        Callback::from(move |_: Event| set(n.clone()))
+                    };
+                    html! {
+                        <label class="answer-choice">
+                            <input type="radio" name="transformed-line" value={n.clone()} checked={d.choice == n} data-testid={format!("answer-choice-{n}")} {onchange} />
+                            <code>{ op.clone() }</code>
                         </label>
                     }
                 }) }

@@ -383,6 +383,8 @@ pub fn viewport(props: &ViewportProps) -> Html {
 enum Tab {
     Cfa,
     Arg,
+    /// The Transformation view (runs of the explorer only).
+    Transformed,
 }
 
 /// Properties of [`GraphsPane`].
@@ -423,6 +425,9 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
     let frame = current_frame.as_ref().filter(|f| f.fresh).cloned();
     let snapshot = frame.as_ref().map(|f| f.snapshot.clone());
     let highlight = linked.selection.resolve(&program, snapshot.as_deref());
+    // Runs of the explorer of a transformed program add the Transformation view.
+    let transform_run = crate::model::transformation::is_transform_run(frame.as_ref().and_then(|f| f.info.as_deref()));
+    let tab_shown = if *tab == Tab::Transformed && !transform_run { Tab::Cfa } else { *tab };
 
     let set_tab = |t: Tab| {
         let tab = tab.clone();
@@ -446,16 +451,21 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
         .collect();
 
     html! {
-        <div class="graphs" data-testid="graphs">
+        <div class={classes!("graphs", (tab_shown == Tab::Transformed).then_some("graphs-transformed"))} data-testid="graphs">
             <div class="graph-tabs">
                 <div class="graph-tabs-list" role="tablist" aria-label="Graph">
-                <button role="tab" data-testid="graph-tab-cfa" class={classes!("tab", (*tab == Tab::Cfa).then_some("active"))}
-                    aria-selected={(*tab == Tab::Cfa).to_string()} onclick={set_tab(Tab::Cfa)}>{ "CFA graph" }</button>
-                <button role="tab" data-testid="graph-tab-arg" class={classes!("tab", (*tab == Tab::Arg).then_some("active"))}
-                    aria-selected={(*tab == Tab::Arg).to_string()} onclick={set_tab(Tab::Arg)}>{ "ARG" }</button>
+                <button role="tab" data-testid="graph-tab-cfa" class={classes!("tab", (tab_shown == Tab::Cfa).then_some("active"))}
+                    aria-selected={(tab_shown == Tab::Cfa).to_string()} onclick={set_tab(Tab::Cfa)}>{ "CFA graph" }</button>
+                <button role="tab" data-testid="graph-tab-arg" class={classes!("tab", (tab_shown == Tab::Arg).then_some("active"))}
+                    aria-selected={(tab_shown == Tab::Arg).to_string()} onclick={set_tab(Tab::Arg)}>{ "ARG" }</button>
+                if transform_run {
+                    <button role="tab" data-testid="graph-tab-transformed" class={classes!("tab", (tab_shown == Tab::Transformed).then_some("active"))}
+                        aria-selected={(tab_shown == Tab::Transformed).to_string()} onclick={set_tab(Tab::Transformed)}
+                        title="The transformed program the explorer runs, beside the original">{ "Transformed" }</button>
+                }
                 </div>
                 <span class="graph-tabs-gap"></span>
-                if *tab == Tab::Cfa {
+                if tab_shown == Tab::Cfa {
                     <label class="fold-toggle" title="Fold straight-line chains (nodes with one edge in and one out) into one box">
                         <input type="checkbox" data-testid="graph-fold" checked={fold} onclick={on_fold} />{ " fold chains" }
                     </label>
@@ -471,7 +481,15 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
                     <button class="link" onclick={on_clear} title="Clear the selection">{ "clear" }</button>
                 </p>
             }
-            { match *tab {
+            { match tab_shown {
+                Tab::Transformed => match &frame {
+                    Some(f) => html! {
+                        <crate::ui::transformation::TransformationView program={program.clone()} source={props.source.clone()} frame={f.clone()}>
+                            <ArgView frame={f.clone()} highlight={Rc::new(highlight)} />
+                        </crate::ui::transformation::TransformationView>
+                    },
+                    None => Html::default(),
+                },
                 Tab::Cfa => html! { <CfaGraphView program={program.clone()} fold={fold} frame={frame.clone()} highlight={Rc::new(highlight)} /> },
                 Tab::Arg => match &frame {
                     Some(f) => html! { <ArgView frame={f.clone()} highlight={Rc::new(highlight)} /> },

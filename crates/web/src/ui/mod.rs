@@ -24,4 +24,5 @@ pub mod selection;
 pub mod share;
 pub mod solver;
 pub mod state_list;
+pub mod transformation;
 pub mod update_notice;

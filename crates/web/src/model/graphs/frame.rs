@@ -37,6 +37,10 @@ pub struct RunFrame {
     pub arg_from: usize,
     /// Events in the trace when `arg_states` was collected.
     pub events_len: usize,
+    /// The run's configuration summary (its first event), known at every
+    /// position, event 0 included: which views the run offers (the
+    /// Transformation view for the explorer of a transformed program).
+    pub info: Option<Rc<engine::trace::RunInfo>>,
 }
 
 impl RunFrame {
@@ -64,6 +68,11 @@ impl RunFrame {
             arg_stubs,
             arg_from,
             events_len: events.len(),
+            info: match (previous, events.first()) {
+                (Some(p), _) if p.run_id == run_id && p.info.is_some() => p.info.clone(),
+                (_, Some(engine::trace::Event::AnalysisStarted { info })) => Some(Rc::new(info.clone())),
+                _ => None,
+            },
         }
     }
 }
