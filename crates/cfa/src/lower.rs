@@ -244,6 +244,9 @@ struct Builder<'a> {
     structs: Vec<ast::StructDef>,
     /// Names whose address is taken somewhere (`&x`): such variables live in memory.
     addr_taken: HashSet<String>,
+    /// The own memory region (`struct S.f`) of the lvalue whose address
+    /// [`Builder::address`] computed last, taken by the load or store of it.
+    lvalue_field: Option<String>,
 }
 
 impl<'a> Builder<'a> {
@@ -266,6 +269,7 @@ impl<'a> Builder<'a> {
             f: FnCtx::default(),
             structs: Vec::new(),
             addr_taken: HashSet::new(),
+            lvalue_field: None,
         }
     }
 
@@ -570,7 +574,8 @@ impl<'a> Builder<'a> {
             let stored = self.declare_in_memory(v, None, false, span).and_then(|_| {
                 let addr = Val { ptr: Some(ty.clone().pointer_to()), ..self.var_val(v) };
                 let value = self.var_val(param);
-                self.write(addr, &ty, value, &n.name, span)
+                let access = MemAccess { ty: ty.to_string(), field: None };
+                self.write(addr, &ty, access, value, &n.name, span)
             });
             ok &= stored.is_ok();
             self.f.scopes.last_mut().expect("scope").insert(n.name.clone(), v);
@@ -1062,7 +1067,8 @@ impl<'a> Builder<'a> {
             ExprKind::Var(id) => match self.lookup(&id.name) {
                 Some(v) if self.variables[v.0 as usize].in_memory => {
                     let (addr, ty) = self.address(e)?;
-                    self.read(addr, ty, id.name.clone(), e.span)
+                    let access = self.access(&ty);
+                    self.read(addr, ty, access, id.name.clone(), e.span)
                 }
                 Some(v) => Ok(self.var_val(v)),
                 None => Err(self.error(id.span, format!("`{}` is not declared", id.name))),
@@ -1189,7 +1195,8 @@ impl<'a> Builder<'a> {
             }
             ExprKind::Deref(_) | ExprKind::Index { .. } | ExprKind::Member { .. } => {
                 let (addr, ty) = self.address(e)?;
-                self.read(addr, ty, ast_text(e), e.span)
+                let access = self.access(&ty);
+                self.read(addr, ty, access, ast_text(e), e.span)
             }
             ExprKind::InitList(_) => {
                 Err(self.error(e.span, "an initializer list `{...}` may only initialize an array or struct in its declaration"))
