@@ -37,6 +37,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// The analysis options every analysing subcommand accepts.
+#[derive(Clone)]
 pub struct AnalysisArgs {
     /// The input file(s) (positional).
     pub files: Vec<String>,
