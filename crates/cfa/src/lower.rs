@@ -247,6 +247,12 @@ struct Builder<'a> {
     /// The own memory region (`struct S.f`) of the lvalue whose address
     /// [`Builder::address`] computed last, taken by the load or store of it.
     lvalue_field: Option<String>,
+    /// The temporaries holding a `malloc`/`calloc`/`alloca` result.
+    alloc_results: HashSet<VarId>,
+    /// Some `void *` other than an allocation's result is used as a typed
+    /// pointer: memory may be accessed at more than one type, so every
+    /// access gets the one untyped region ([`MemAccess::region`]).
+    untyped_memory: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -270,6 +276,8 @@ impl<'a> Builder<'a> {
             structs: Vec::new(),
             addr_taken: HashSet::new(),
             lvalue_field: None,
+            alloc_results: HashSet::new(),
+            untyped_memory: false,
         }
     }
 
@@ -1588,6 +1596,16 @@ impl<'a> Builder<'a> {
     // ----- finishing ----------------------------------------------------------
 
     fn finish(mut self) -> Program {
+        if self.untyped_memory {
+            for e in &mut self.edges {
+                match &mut e.kind {
+                    EdgeKind::Store { access, .. }
+                    | EdgeKind::Assign { rhs: Rhs::Load { access, .. }, .. }
+                    | EdgeKind::Declare { init: Some(Rhs::Load { access, .. }), .. } => *access = MemAccess::default(),
+                    _ => {}
+                }
+            }
+        }
         let n = self.nodes.len();
         let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
         for e in &self.edges {

@@ -163,3 +163,51 @@ fn an_unknown_region_setting_is_refused_with_the_choices() {
     let err = c.set("cpa.predicate.memoryRegions", "FIELD").unwrap_err().to_string();
     assert!(err.contains("BNB") && err.contains("TYPE") && err.contains("SINGLE"), "{err}");
 }
+
+#[test]
+fn a_cell_read_at_another_type_through_void_pointer_is_never_proven_unchanged() {
+    // The int `x` is written while its first byte was read through a
+    // `char *` laundered through `void *`: TYPE and BNB must not keep the
+    // byte in a region of its own (the lowering gives such a program one
+    // untyped region).
+    let src = "extern void reach_error(void);
+        int main(void) { int x = 0; void *v = &x; char *c = v; char before = *c; x = 5; char after = *c;
+          if (before != after) { reach_error(); } return 0; }";
+    for regions in ["SINGLE", "TYPE", "BNB"] {
+        for model in [IntModel::Math, IntModel::C] {
+            let (verdict, _) = verify(src, regions, model);
+            assert_ne!(verdict, Verdict::True, "{regions} {model:?}");
+        }
+    }
+    let p = program(src);
+    let loads = p.edges.iter().filter(|e| matches!(&e.kind, cfa::EdgeKind::Assign { rhs: cfa::Rhs::Load { .. }, .. })).count();
+    assert!(loads >= 2);
+    for e in &p.edges {
+        if let cfa::EdgeKind::Assign { rhs: cfa::Rhs::Load { access, .. }, .. } = &e.kind {
+            assert_eq!(access.region(RegionModel::Bnb), "memory");
+        }
+    }
+}
+
+#[test]
+fn a_field_gets_its_own_region_only_while_no_address_of_it_is_taken() {
+    let src = "struct pair { int f; int g; };
+        int main(void) { struct pair s; struct pair *p = &s; int *r = &s.g; p->f = 1; p->g = 2; *r = 3; return 0; }";
+    let p = program(src);
+    let regions: Vec<(String, String, String)> = p
+        .edges
+        .iter()
+        .filter_map(|e| match &e.kind {
+            cfa::EdgeKind::Store { access, .. } => {
+                Some((access.region(RegionModel::Single), access.region(RegionModel::Type), access.region(RegionModel::Bnb)))
+            }
+            _ => None,
+        })
+        .collect();
+    let r = |a: &str, b: &str, c: &str| (a.to_string(), b.to_string(), c.to_string());
+    assert_eq!(
+        regions,
+        vec![r("memory", "int", "struct pair.f"), r("memory", "int", "int"), r("memory", "int", "int")],
+        "p->f, p->g (address taken by &s.g), *r"
+    );
+}

@@ -21,6 +21,12 @@
 //!   `void *` converts to and from every object pointer; anything else
 //!   between pointers and integers, or between unrelated pointer types, is
 //!   refused with a located message.
+//! * Each load and store carries a [`MemAccess`] for the memory regions of
+//!   predicate analysis: the accessed type, and `struct S.f` for a field
+//!   none of whose addresses is taken (`&s.f`, `&p->f`) anywhere. A program
+//!   that uses a `void *` other than a fresh allocation as a typed pointer
+//!   may access a cell at two types: all its accesses get the untyped
+//!   default access (one region, whatever the setting).
 
 use super::*;
 use minic::types::Layout;
@@ -236,6 +242,10 @@ impl<'a> Builder<'a> {
             }
             (CType::Pointer(_), Some(p)) => {
                 if pointers_compatible(p, to) {
+                    let fresh = matches!(v.e, Expr::Var { var, .. } if self.alloc_results.contains(&var));
+                    if pointee(p) == Some(&CType::Void) && pointee(to) != Some(&CType::Void) && !fresh {
+                        self.untyped_memory = true;
+                    }
                     Ok(v.e)
                 } else {
                     Err(self.error(
@@ -687,6 +697,7 @@ impl<'a> Builder<'a> {
         }
         let size = size.unwrap_or_else(|| ptr_const(0));
         let tmp = self.temp(POINTER_TYPE);
+        self.alloc_results.insert(tmp);
         let void_ptr = CType::Void.pointer_to();
         self.variables[tmp.0 as usize].ctype = Some(void_ptr.clone());
         let rhs = Rhs::Alloc { size, zeroed: f == MemoryFn::Calloc, heap: f != MemoryFn::Alloca };
