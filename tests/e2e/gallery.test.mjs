@@ -220,6 +220,7 @@ test('the memory-regions example: the compare summary notes each setting\'s rete
     assert.match(single[0], /^UNKNOWN/, text);
     assert.match(single[1], /· 3 retention disjuncts$/, text);
   }, 120_000);
+  await byId('compare-summary').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'gallery-7-memory-regions-compare.png') });
 });
 
