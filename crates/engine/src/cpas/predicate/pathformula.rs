@@ -11,6 +11,11 @@
 //!   is a conjunct; a nondeterministic value, an uninitialized local and
 //!   a callee's locals at its entry are new versions with no constraint
 //!   but their type's range.
+//! * Memory (`cpa.predicate.memoryRegions`, [`super::memory`]): a load
+//!   assigns the value of a memory cell, a store makes a new version of its
+//!   region with retention disjuncts, an allocation is a fresh non-null
+//!   address different from the block's earlier ones; memory is forgotten
+//!   with φ at an abstraction.
 //! * Calls save the callee's variables of the caller's activation in a
 //!   frame and returns restore them (recursion keeps activations apart).
 //! * Versions only grow along a path (`next` is the high-water mark per
