@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { analyze, artifacts, expectCount, expectText, until, useBrowser } from './harness.mjs';
+import { analyze, artifacts, expectCount, expectText, until, untilOk, useBrowser } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const examplesDir = path.join(repo, 'static', 'examples');
@@ -183,6 +183,45 @@ test('the theory example: Z3 loads on opening, INTEGER is labelled unsound, the 
   assert.match(cells['symbolic[solver.theory=INTEGER]'], /^3 \(\d+ ms\)$/, JSON.stringify(cells));
   assert.match(cells['symbolic[solver.theory=BITVECTOR]'], /^5 \(\d+ ms\)$/, JSON.stringify(cells));
   await page.screenshot({ path: path.join(artifacts, 'gallery-6-theory-compare.png') });
+});
+
+test('the memory-regions example: the compare summary notes each setting\'s retention disjuncts', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await byId('examples-button').click();
+  await Promise.all([page.waitForEvent('load'), byId('open-predicate-memory-regions').click()]);
+  await byId('compare-view').waitFor();
+  await page.waitForFunction(
+    () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
+    null,
+    { timeout: 120_000 },
+  );
+  await byId('compare-end').click();
+  const read = () =>
+    page.evaluate(() =>
+      JSON.stringify(
+        Object.fromEntries(
+          [...document.querySelectorAll('[data-testid=compare-summary] tbody tr')].map((tr) => [
+            tr.dataset.preset,
+            [tr.querySelectorAll('td')[2].innerText.trim(), tr.querySelector('[data-testid=compare-query-times]').innerText.trim()],
+          ]),
+        ),
+      ),
+    );
+  await untilOk(page, read, (text) => {
+    const cells = JSON.parse(text);
+    const type = cells['predicate[cpa.predicate.memoryRegions=TYPE]'] ?? ['', ''];
+    const single = cells['predicate[cpa.predicate.memoryRegions=SINGLE]'] ?? ['', ''];
+    const bnb = cells['predicate[cpa.predicate.memoryRegions=BNB]'] ?? ['', ''];
+    assert.match(bnb[0], /^TRUE/, text);
+    assert.doesNotMatch(bnb[1], /retention/, text);
+    assert.match(type[0], /^TRUE/, text);
+    assert.match(type[1], /· 1 retention disjunct$/, text);
+    assert.match(single[0], /^UNKNOWN/, text);
+    assert.match(single[1], /· 3 retention disjuncts$/, text);
+  }, 120_000);
+  await byId('compare-summary').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'gallery-7-memory-regions-compare.png') });
 });
 
 for (const e of EXAMPLES) {

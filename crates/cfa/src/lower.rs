@@ -244,6 +244,15 @@ struct Builder<'a> {
     structs: Vec<ast::StructDef>,
     /// Names whose address is taken somewhere (`&x`): such variables live in memory.
     addr_taken: HashSet<String>,
+    /// The own memory region (`struct S.f`) of the lvalue whose address
+    /// [`Builder::address`] computed last, taken by the load or store of it.
+    lvalue_field: Option<String>,
+    /// The temporaries holding a `malloc`/`calloc`/`alloca` result.
+    alloc_results: HashSet<VarId>,
+    /// Some `void *` other than an allocation's result is used as a typed
+    /// pointer: memory may be accessed at more than one type, so every
+    /// access gets the one untyped region ([`MemAccess::region`]).
+    untyped_memory: bool,
 }
 
 impl<'a> Builder<'a> {
@@ -266,6 +275,9 @@ impl<'a> Builder<'a> {
             f: FnCtx::default(),
             structs: Vec::new(),
             addr_taken: HashSet::new(),
+            lvalue_field: None,
+            alloc_results: HashSet::new(),
+            untyped_memory: false,
         }
     }
 
@@ -570,7 +582,8 @@ impl<'a> Builder<'a> {
             let stored = self.declare_in_memory(v, None, false, span).and_then(|_| {
                 let addr = Val { ptr: Some(ty.clone().pointer_to()), ..self.var_val(v) };
                 let value = self.var_val(param);
-                self.write(addr, &ty, value, &n.name, span)
+                let access = MemAccess { ty: ty.to_string(), field: None };
+                self.write(addr, &ty, access, value, &n.name, span)
             });
             ok &= stored.is_ok();
             self.f.scopes.last_mut().expect("scope").insert(n.name.clone(), v);
@@ -1062,7 +1075,8 @@ impl<'a> Builder<'a> {
             ExprKind::Var(id) => match self.lookup(&id.name) {
                 Some(v) if self.variables[v.0 as usize].in_memory => {
                     let (addr, ty) = self.address(e)?;
-                    self.read(addr, ty, id.name.clone(), e.span)
+                    let access = self.access(&ty);
+                    self.read(addr, ty, access, id.name.clone(), e.span)
                 }
                 Some(v) => Ok(self.var_val(v)),
                 None => Err(self.error(id.span, format!("`{}` is not declared", id.name))),
@@ -1189,7 +1203,8 @@ impl<'a> Builder<'a> {
             }
             ExprKind::Deref(_) | ExprKind::Index { .. } | ExprKind::Member { .. } => {
                 let (addr, ty) = self.address(e)?;
-                self.read(addr, ty, ast_text(e), e.span)
+                let access = self.access(&ty);
+                self.read(addr, ty, access, ast_text(e), e.span)
             }
             ExprKind::InitList(_) => {
                 Err(self.error(e.span, "an initializer list `{...}` may only initialize an array or struct in its declaration"))
@@ -1581,6 +1596,16 @@ impl<'a> Builder<'a> {
     // ----- finishing ----------------------------------------------------------
 
     fn finish(mut self) -> Program {
+        if self.untyped_memory {
+            for e in &mut self.edges {
+                match &mut e.kind {
+                    EdgeKind::Store { access, .. }
+                    | EdgeKind::Assign { rhs: Rhs::Load { access, .. }, .. }
+                    | EdgeKind::Declare { init: Some(Rhs::Load { access, .. }), .. } => *access = MemAccess::default(),
+                    _ => {}
+                }
+            }
+        }
         let n = self.nodes.len();
         let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
         for e in &self.edges {

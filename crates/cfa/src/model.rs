@@ -148,10 +148,14 @@ pub enum Rhs {
     /// treat it as an arbitrary value of `ty`, like [`Rhs::Nondet`].
     /// `bytes`: the size of the object read (4 for a pointer, as ILP32's
     /// `sizeof`, though its IR type is 64 bits wide).
+    /// `access`: which memory region the read falls into (for predicate
+    /// analysis's memory model, [`MemAccess::region`]).
     Load {
         addr: Expr,
         ty: IntType,
         bytes: u64,
+        #[serde(default)]
+        access: MemAccess,
     },
     /// The address of a fresh memory object of `size` bytes (`malloc`,
     /// `calloc`, `alloca`, or the storage of an array, struct or
@@ -175,6 +179,73 @@ impl Rhs {
             Rhs::Expr(_) => None,
             Rhs::Nondet(t) | Rhs::Load { ty: t, .. } => Some(*t),
             Rhs::Alloc { .. } => Some(POINTER_TYPE),
+        }
+    }
+}
+
+/// What a load or store accesses, as the memory regions of predicate
+/// analysis need it (Bornat–Burstall: a struct field whose address is
+/// never taken cannot be reached by any other lvalue, so it can get a
+/// memory region of its own).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MemAccess {
+    /// The C type of the value read or written, as written (`int`,
+    /// `struct node *`).
+    pub ty: String,
+    /// `struct S.f` when the lvalue is field `f` of `struct S` (`s.f`,
+    /// `p->f`, `a[i].f`) and no `&….f` of a field named `f` occurs anywhere
+    /// in the program; `None` otherwise (also for `*p`, `a[i]`, variables).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+}
+
+/// How predicate analysis splits memory into regions
+/// (`cpa.predicate.memoryRegions`): two lvalues in different regions are
+/// assumed never to alias, so a write to one region leaves the others
+/// unchanged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum RegionModel {
+    /// One region for all of memory: no aliasing assumption.
+    Single,
+    /// One region per C type of the accessed value (assumes a cell is
+    /// always accessed at the same type).
+    Type,
+    /// Bornat–Burstall: a struct field whose address is never taken gets
+    /// its own region `struct S.f`; everything else the region of its type.
+    #[default]
+    Bnb,
+}
+
+impl RegionModel {
+    /// `SINGLE`, `TYPE` or `BNB` (the configuration spelling).
+    pub fn name(self) -> &'static str {
+        match self {
+            RegionModel::Single => "SINGLE",
+            RegionModel::Type => "TYPE",
+            RegionModel::Bnb => "BNB",
+        }
+    }
+
+    /// The setting spelled `s` (case-insensitive), if any.
+    pub fn parse(s: &str) -> Option<RegionModel> {
+        match s.to_ascii_uppercase().as_str() {
+            "SINGLE" => Some(RegionModel::Single),
+            "TYPE" => Some(RegionModel::Type),
+            "BNB" => Some(RegionModel::Bnb),
+            _ => None,
+        }
+    }
+}
+
+impl MemAccess {
+    /// The name of the memory region this access falls into under `model`:
+    /// `memory` (SINGLE), the type (`int`), or the field (`struct S.f`).
+    pub fn region(&self, model: RegionModel) -> String {
+        match (model, &self.field) {
+            (RegionModel::Single, _) => "memory".to_string(),
+            (RegionModel::Bnb, Some(f)) => f.clone(),
+            _ if self.ty.is_empty() => "memory".to_string(),
+            _ => self.ty.clone(),
         }
     }
 }
@@ -221,7 +292,15 @@ pub enum EdgeKind {
     /// `value` (of its IR type) to memory. Memory is not a variable, so the
     /// analyses without a memory model change nothing here.
     /// `bytes`: the size of the object written (4 for a pointer).
-    Store { addr: Expr, value: Expr, bytes: u64 },
+    /// `access`: which memory region the write falls into
+    /// ([`MemAccess::region`]).
+    Store {
+        addr: Expr,
+        value: Expr,
+        bytes: u64,
+        #[serde(default)]
+        access: MemAccess,
+    },
     /// `free(addr)`: ends the life of a heap object (an invalid or double
     /// `free` stops the concrete run). No variable changes.
     Free { addr: Expr },

@@ -25,7 +25,7 @@ fn verify_json_has_the_documented_keys_and_types() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["verdict"], "false");
     assert!(v["reason"].as_str().unwrap().contains("unconfirmed"));
-    for k in ["reached", "created", "steps", "refinements", "solver_queries", "time_ms"] {
+    for k in ["reached", "created", "steps", "refinements", "solver_queries", "retention_disjuncts", "time_ms"] {
         assert!(v[k].is_u64(), "{k}: {}", v[k]);
     }
     assert_eq!(v["confirmed"], false);

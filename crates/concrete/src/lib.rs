@@ -338,7 +338,7 @@ impl Machine<'_, '_> {
         match rhs {
             Rhs::Expr(e) => self.eval(edge, e),
             Rhs::Nondet(ty) => self.take_input(edge, Some(var), *ty),
-            Rhs::Load { addr, ty, bytes } => {
+            Rhs::Load { addr, ty, bytes, .. } => {
                 let a = self.eval(edge, addr)?;
                 match self.memory.load(a, *bytes).map_err(Stop::Memory)? {
                     memory::Cell::Value(v) => Ok(v),
@@ -451,7 +451,7 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
                     let v = m.rhs(id, *var, rhs)?;
                     m.set(*var, v);
                 }
-                EdgeKind::Store { addr, value, bytes } => {
+                EdgeKind::Store { addr, value, bytes, .. } => {
                     let a = m.eval(id, addr)?;
                     let v = m.eval(id, value)?;
                     m.memory.store(a, *bytes, v).map_err(Stop::Memory)?;

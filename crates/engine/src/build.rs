@@ -125,6 +125,7 @@ pub fn predicate_options(c: &Config) -> crate::cpas::predicate::PredicateOptions
             at_function_heads: c.get_bool("cpa.predicate.blk.alwaysAtFunctionHeads"),
             threshold: c.get_u64("cpa.predicate.blk.threshold").min(u32::MAX as u64) as u32,
             at_recursion: c.get_bool("cpa.predicate.blk.alwaysAtRecursion"),
+            memory_regions: Some(memory_regions(c)),
         },
         kind: if c.get_bool("cpa.predicate.abstraction.cartesian") {
             AbstractionKind::Cartesian
@@ -134,6 +135,11 @@ pub fn predicate_options(c: &Config) -> crate::cpas::predicate::PredicateOptions
         merge_abe: c.get("cpa.predicate.merge") != "SEP",
         encoding: predicate_encoding(c.int_model()),
     }
+}
+
+/// `cpa.predicate.memoryRegions`: how predicate analysis splits memory.
+pub fn memory_regions(c: &Config) -> cfa::RegionModel {
+    cfa::RegionModel::parse(c.get("cpa.predicate.memoryRegions")).unwrap_or_default()
 }
 
 /// The encoding of predicate analysis: integers, with every C result

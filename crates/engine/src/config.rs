@@ -272,6 +272,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Predicate analysis: end a block at the entry of a function called recursively (a call along a cycle of the call graph), so every activation of a recursion gets an abstraction that can cut off deeper calls and a place for the predicates CEGAR finds on a path into the recursion bound.",
     },
     OptionDecl {
+        key: "cpa.predicate.memoryRegions",
+        default: "BNB",
+        ty: OptionType::Enum(&["SINGLE", "TYPE", "BNB"]),
+        doc: "Predicate analysis: how memory is split into regions, each a function from addresses to values that a store updates with one retention disjunct (p = a ∨ f'(a) = f(a)) per address the path formula knows in that region. SINGLE: one region (no aliasing assumption); TYPE: one region per type of the value accessed; BNB (Bornat–Burstall, CPAchecker's default): a struct field whose address is never taken (no &s.f or &p->f in the program) gets its own region `struct S.f`, everything else the region of its type. Fewer lvalues per region, fewer retention disjuncts. TYPE and BNB assume a memory cell is always accessed at the same type: a program that uses a `void *` other than a fresh allocation as a typed pointer gets one region under every setting.",
+    },
+    OptionDecl {
         key: "cpa.predicate.abstraction.cartesian",
         default: "false",
         ty: OptionType::Bool,

@@ -131,25 +131,37 @@ pub struct BlockPath {
     pub blocks: Vec<Vec<Term>>,
     /// The m − 1 cuts between them.
     pub cuts: Vec<Cut>,
+    /// The retention disjuncts of memory stores in each block (see
+    /// [`crate::cpas::predicate::memory`]).
+    pub retention: Vec<u32>,
 }
 
 /// Cuts `path` (edges from `main`'s entry) into blocks as the analysis did.
 pub fn block_path(program: &Program, path: &[EdgeId], blocks: BlockOptions, enc: Encoding) -> BlockPath {
-    cut_path(program, path, enc, &|_, edge, length| blocks.ends_block(program, edge, length))
+    cut_path(program, path, enc, blocks.memory_regions, &|_, edge, length| blocks.ends_block(program, edge, length))
 }
 
 /// Cuts `path` after the edges at the given `positions` (0-based; the
 /// last edge is never a cut): the abstraction points of symbolic
 /// execution with predicate abstraction.
 pub fn block_path_at(program: &Program, path: &[EdgeId], positions: &[usize], enc: Encoding) -> BlockPath {
-    cut_path(program, path, enc, &|i, _, _| positions.contains(&i))
+    cut_path(program, path, enc, None, &|i, _, _| positions.contains(&i))
 }
 
 /// Cuts `path` after each edge `i` for which `is_cut(i, edge, block length)`.
-fn cut_path(program: &Program, path: &[EdgeId], enc: Encoding, is_cut: &dyn Fn(usize, &cfa::Edge, u32) -> bool) -> BlockPath {
-    let builder = PathFormulaBuilder { program, encoding: enc };
+/// Memory (when `memory` models it) is forgotten at each cut, as the
+/// analysis forgets it at an abstraction, so no memory cell is shared
+/// between blocks.
+fn cut_path(
+    program: &Program,
+    path: &[EdgeId],
+    enc: Encoding,
+    memory: Option<cfa::RegionModel>,
+    is_cut: &dyn Fn(usize, &cfa::Edge, u32) -> bool,
+) -> BlockPath {
+    let builder = PathFormulaBuilder { program, encoding: enc, memory };
     let mut pf = PathFormula::default();
-    let mut out = BlockPath { blocks: vec![Vec::new()], cuts: Vec::new() };
+    let mut out = BlockPath { blocks: vec![Vec::new()], cuts: Vec::new(), retention: Vec::new() };
     let mut taken = 0;
     for (i, id) in path.iter().enumerate() {
         let Some(edge) = program.edges.get(id.0 as usize) else { continue };
@@ -174,10 +186,23 @@ fn cut_path(program: &Program, path: &[EdgeId], enc: Encoding, is_cut: &dyn Fn(u
             out.cuts.push(Cut { position: i, edge: *id, location: edge.target, function, shared });
             out.blocks.push(Vec::new());
             pf.length = 0;
+            out.retention.push(pf.memory.retention);
+            pf.memory = crate::cpas::predicate::memory::Memory { cells: pf.memory.cells, ..Default::default() };
         }
     }
     out.blocks.last_mut().expect("one block").extend(pf.conjuncts[taken..].iter().cloned());
+    out.retention.push(pf.memory.retention);
     out
+}
+
+/// The comment line reporting a query's retention disjuncts (with its
+/// leading newline), empty when there are none.
+fn retention_line(n: u32) -> String {
+    if n == 0 {
+        String::new()
+    } else {
+        format!("\n{}{n}", crate::cpas::predicate::memory::RETENTION_COMMENT)
+    }
 }
 
 /// z3's answer to `(get-interpolant A B)`: one Boolean term; an error,
@@ -264,6 +289,11 @@ impl InterpolationJob {
         }
         let i = self.next;
         let cut = &self.path.cuts[i];
+        let block = match self.direction {
+            Direction::Strongest | Direction::Z3 => i,
+            Direction::Weakest => i + 1,
+        };
+        let retention = self.path.retention.get(block).copied().unwrap_or(0);
         let mut conj: Vec<Term> = match self.direction {
             Direction::Strongest | Direction::Z3 => {
                 let mut c = vec![self.previous.clone()];
@@ -294,14 +324,16 @@ impl InterpolationJob {
         Some(Elimination {
             formula,
             eliminate,
-            comment: Some(format!(
-                "{} interpolant at {} (cut {} of {} of the error path, {})",
-                self.direction.name(),
-                cut.location,
-                i + 1,
-                self.path.cuts.len(),
-                if self.enc.model == minic::IntModel::C { "C integers" } else { "mathematical integers" }
-            )),
+            comment: Some(
+                format!(
+                    "{} interpolant at {} (cut {} of {} of the error path, {})",
+                    self.direction.name(),
+                    cut.location,
+                    i + 1,
+                    self.path.cuts.len(),
+                    if self.enc.model == minic::IntModel::C { "C integers" } else { "mathematical integers" }
+                ) + &retention_line(retention),
+            ),
         })
     }
 

@@ -78,6 +78,7 @@ const NOT_INHERITED_BY_STAGES: &[&str] = &[
     "cpa.predicate.blk.threshold",
     "cpa.predicate.blk.alwaysAtRecursion",
     "cpa.predicate.abstraction.cartesian",
+    "cpa.predicate.memoryRegions",
     "cpa.predicate.merge",
     "cpa.predicate.refinement.interpolation",
     "cpa.predicate.refinement.sharePredicates",

@@ -67,6 +67,12 @@ pub struct Statistics {
     pub precision_adjustments: u64,
     /// Solver queries.
     pub solver_queries: u64,
+    /// Predicate analysis with memory: the retention disjuncts of the
+    /// solver queries' formulas, summed over the queries (each query
+    /// reports its own, see [`crate::cpas::predicate::memory`]) — the
+    /// size a memory-region setting costs.
+    #[serde(default)]
+    pub retention_disjuncts: u64,
     /// CEGAR refinements.
     pub refinements: u64,
     /// Target states reached.
@@ -191,6 +197,7 @@ impl Statistics {
             }
             Event::SolverQuery { smtlib, .. } => {
                 self.solver_queries += 1;
+                self.retention_disjuncts += crate::cpas::predicate::memory::retention_in_script(smtlib);
                 if smtlib.starts_with(EQUIVALENCE_CHECK_COMMENT) {
                     self.equivalence_checks += 1;
                 }

@@ -130,6 +130,10 @@ pub enum Measure {
     /// Symbolic execution with predicate abstraction: branches pruned
     /// because their path is not p-simple, over every CEGAR iteration.
     PrunedNotSimple,
+    /// Predicate analysis with memory: the retention disjuncts of the
+    /// solver queries, summed over the queries of every CEGAR iteration
+    /// (`cpa.predicate.memoryRegions` decides how many a store creates).
+    RetentionDisjuncts,
 }
 
 impl Measure {
@@ -142,6 +146,7 @@ impl Measure {
             Measure::Refinements => "CEGAR refinements",
             Measure::AbstractionPoints => "abstraction points (all CEGAR iterations)",
             Measure::PrunedNotSimple => "branches pruned as not p-simple (all CEGAR iterations)",
+            Measure::RetentionDisjuncts => "retention disjuncts of the solver queries (all CEGAR iterations)",
         }
     }
 
@@ -154,6 +159,7 @@ impl Measure {
             Measure::Refinements => s.refinements,
             Measure::AbstractionPoints => s.abstraction_points,
             Measure::PrunedNotSimple => s.pruned_not_simple,
+            Measure::RetentionDisjuncts => s.retention_disjuncts,
         }
     }
 

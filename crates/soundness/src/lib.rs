@@ -299,10 +299,23 @@ fn partition<'a>(
     Some(out)
 }
 
-/// The configuration the oracle runs `preset` with under `model`: the model
-/// set explicitly and the step, iteration and solver limits of `options`.
+/// The configuration the oracle runs `preset` (a preset name, or one with
+/// overrides: `predicate[cpa.predicate.memoryRegions=TYPE]`) with under
+/// `model`: the model set explicitly and the step, iteration and solver
+/// limits of `options`.
 pub fn configuration(preset: &str, model: IntModel, options: &OracleOptions) -> Result<Config, String> {
-    let mut c = Config::preset(preset).map_err(|e| e.message)?;
+    // `predicate[cpa.predicate.memoryRegions=TYPE]`: a preset with overrides.
+    let (name, overrides) = match preset.split_once('[') {
+        Some((name, rest)) => {
+            let inner = rest.strip_suffix(']').ok_or_else(|| format!("`{preset}`: the overrides are not closed by `]`"))?;
+            (name, inner.split(',').map(str::trim).filter(|s| !s.is_empty()).collect::<Vec<_>>())
+        }
+        None => (preset, Vec::new()),
+    };
+    let mut c = Config::preset(name).map_err(|e| e.message)?;
+    for pair in overrides {
+        c.set_pair(pair).map_err(|e| e.message)?;
+    }
     let steps = options.analysis_steps.to_string();
     let mut set = |k: &str, v: &str| c.set(k, v).map_err(|e| e.message);
     set("analysis.intModel", if model == IntModel::C { "C" } else { "MATH" })?;

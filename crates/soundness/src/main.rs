@@ -21,7 +21,7 @@ use soundness::{campaign, presets, OracleOptions};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: soundness --programs N --seed S [--presets a,b] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage] [--judge-by c|math] [--memory]";
+const USAGE: &str = "usage: soundness --programs N --seed S [--presets a,b[key=value]] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage] [--judge-by c|math] [--memory]";
 
 fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
     let mut args = std::env::args().skip(1);
@@ -47,7 +47,9 @@ fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
                 let list = args.next().ok_or("--presets needs a value")?;
                 let known = presets();
                 options.presets = list.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
-                if let Some(bad) = options.presets.iter().find(|p| !known.contains(&p.as_str())) {
+                // A preset may carry one override: `predicate[cpa.predicate.memoryRegions=TYPE]`.
+                let base = |p: &str| p.split('[').next().unwrap_or(p).to_string();
+                if let Some(bad) = options.presets.iter().find(|p| !known.contains(&base(p).as_str())) {
                     return Err(format!("unknown preset `{bad}` (known: {})", known.join(", ")));
                 }
             }

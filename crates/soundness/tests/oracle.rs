@@ -55,6 +55,39 @@ fn a_fixed_slice_of_memory_programs_has_no_violation() {
     assert!(total(|t| t.trues) > 0, "no TRUE verdict to judge in the memory slice");
 }
 
+/// Predicate analysis models memory with regions
+/// (`cpa.predicate.memoryRegions`): under each setting and both integer
+/// models, no TRUE on a memory program whose error a concrete run reaches.
+#[test]
+fn predicate_analysis_with_each_memory_region_setting_is_sound_on_memory_programs() {
+    let presets: Vec<String> = ["SINGLE", "TYPE", "BNB"]
+        .iter()
+        .flat_map(|r| {
+            [
+                format!("predicate[cpa.predicate.memoryRegions={r}]"),
+                format!("predicate-cartesian[cpa.predicate.memoryRegions={r}]"),
+            ]
+        })
+        .collect();
+    let options = OracleOptions {
+        presets: presets.clone(),
+        runs: 8,
+        stage_time_ms: 2000,
+        generator: progen::Options::memory(),
+        ..OracleOptions::default()
+    };
+    let summary = campaign(7000, 5, 1, &options, |_, _| {});
+    for v in &summary.violations {
+        eprintln!("{v}\n");
+    }
+    print!("{}", summary.table());
+    assert!(summary.violations.is_empty(), "{} violation(s)", summary.violations.len());
+    assert_eq!(summary.program_runs(), 5 * presets.len() as u64 * 2, "5 programs × 3 settings × 2 models");
+    let total = |f: fn(&Tally) -> u64| summary.tallies.values().map(f).sum::<u64>();
+    assert!(total(|t| t.error_reached) > 0, "the error is never reached in the slice");
+    assert!(total(|t| t.trues) > 0, "no TRUE verdict to judge in the slice");
+}
+
 #[test]
 fn a_fake_true_on_a_reachable_error_is_a_violation() {
     let g = program(OVERFLOW);

@@ -65,6 +65,41 @@ fn the_thresholds_card_shows_what_each_threshold_does() {
     }
 }
 
+/// The memory-regions card quotes, per `cpa.predicate.memoryRegions`, the
+/// retention disjuncts and the verdict of `predicate` on the seed's
+/// example: its table must stay what the engine does (BNB fewer than TYPE,
+/// SINGLE not provable).
+#[test]
+fn the_memory_regions_card_shows_the_retention_disjuncts_of_each_setting() {
+    use web::model::gallery::{plain_text, Block};
+    let e = web::model::gallery::example("predicate-memory-regions").expect("the memory-regions example is shipped");
+    let rows: Vec<Vec<String>> = e
+        .body
+        .iter()
+        .filter_map(|b| match b {
+            Block::Table { rows, .. } => Some(rows.iter().map(|r| r.iter().map(|c| plain_text(c)).collect())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    assert_eq!(rows.len(), 3, "one row per region setting: {rows:?}");
+    let program = Arc::new(cfa::from_source(e.program).unwrap());
+    let mut retention = Vec::new();
+    for row in &rows {
+        let setting = &row[0];
+        let mut config = Config::preset("predicate").unwrap();
+        config.set("analysis.intModel", &e.int_model).unwrap();
+        config.set("cpa.predicate.memoryRegions", setting).unwrap();
+        let mut analysis = build_verifier(program.clone(), &config, false).unwrap();
+        let stats = engine::view::Statistics::of(&analysis.run());
+        let verdict = analysis.outcome().unwrap().0.lower().to_uppercase();
+        assert_eq!([&row[2], &row[3]], [&stats.retention_disjuncts.to_string(), &verdict], "{setting}: the card's row");
+        retention.push((setting.clone(), stats.retention_disjuncts));
+    }
+    assert_eq!(retention.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(), ["BNB", "TYPE", "SINGLE"]);
+    assert!(retention[0].1 < retention[1].1, "BNB needs fewer retention disjuncts than TYPE: {retention:?}");
+}
+
 /// The running-example and thresholds cards say that plain symbolic
 /// execution (`symexec`, and `symbolic` on the running example) never ends
 /// on them; they are too slow in the page to be card configurations, so the

@@ -21,6 +21,12 @@
 //!   `void *` converts to and from every object pointer; anything else
 //!   between pointers and integers, or between unrelated pointer types, is
 //!   refused with a located message.
+//! * Each load and store carries a [`MemAccess`] for the memory regions of
+//!   predicate analysis: the accessed type, and `struct S.f` for a field
+//!   none of whose addresses is taken (`&s.f`, `&p->f`) anywhere. A program
+//!   that uses a `void *` other than a fresh allocation as a typed pointer
+//!   may access a cell at two types: all its accesses get the untyped
+//!   default access (one region, whatever the setting).
 
 use super::*;
 use minic::types::Layout;
@@ -53,13 +59,20 @@ impl MemoryFn {
 
 /// The names whose address is taken (`&x`) anywhere in the unit: variables
 /// of these names live in memory (an over-approximation across scopes only
-/// costs precision).
+/// costs precision). A field whose address is taken (`&s.f`, `&p->f`) is
+/// in the set as `.f` (no variable name starts with a dot).
 pub(super) fn addr_taken_names(unit: &TranslationUnit) -> HashSet<String> {
     fn expr(e: &ast::Expr, out: &mut HashSet<String>) {
         match &e.kind {
             ExprKind::AddrOf(inner) => {
-                if let ExprKind::Var(id) = &inner.kind {
-                    out.insert(id.name.clone());
+                match &inner.kind {
+                    ExprKind::Var(id) => {
+                        out.insert(id.name.clone());
+                    }
+                    ExprKind::Member { field, .. } => {
+                        out.insert(format!(".{}", field.name));
+                    }
+                    _ => {}
                 }
                 expr(inner, out);
             }
@@ -229,6 +242,10 @@ impl<'a> Builder<'a> {
             }
             (CType::Pointer(_), Some(p)) => {
                 if pointers_compatible(p, to) {
+                    let fresh = matches!(v.e, Expr::Var { var, .. } if self.alloc_results.contains(&var));
+                    if pointee(p) == Some(&CType::Void) && pointee(to) != Some(&CType::Void) && !fresh {
+                        self.untyped_memory = true;
+                    }
                     Ok(v.e)
                 } else {
                     Err(self.error(
@@ -280,6 +297,21 @@ impl<'a> Builder<'a> {
 
     /// The address of an lvalue and the type of the object there.
     pub(super) fn address(&mut self, e: &'a ast::Expr) -> Res<(Val, CType)> {
+        let r = self.address_of(e);
+        if !matches!(e.kind, ExprKind::Member { .. }) {
+            self.lvalue_field = None;
+        }
+        r
+    }
+
+    /// The memory access of an lvalue of type `ty` whose address
+    /// [`Self::address`] just computed (its own-region field, if any).
+    pub(super) fn access(&mut self, ty: &CType) -> MemAccess {
+        MemAccess { ty: ty.to_string(), field: self.lvalue_field.take() }
+    }
+
+    /// [`Self::address`] without the bookkeeping of [`Self::lvalue_field`].
+    fn address_of(&mut self, e: &'a ast::Expr) -> Res<(Val, CType)> {
         match &e.kind {
             ExprKind::Var(id) => {
                 let Some(v) = self.lookup(&id.name) else {
@@ -332,6 +364,8 @@ impl<'a> Builder<'a> {
                     return Err(self.error(field.span, format!("`struct {tag}` has no field `{}`", field.name)));
                 };
                 let text = format!("&{}", ast_text(e));
+                self.lvalue_field =
+                    (!self.addr_taken.contains(&format!(".{}", field.name))).then(|| format!("struct {tag}.{}", field.name));
                 let e = ptr_add(addr.e, ptr_const(offset));
                 Ok((Val { e, text, prec: PREC_UNARY, ptr: Some(fty.clone().pointer_to()) }, fty))
             }
@@ -342,7 +376,7 @@ impl<'a> Builder<'a> {
     /// The value of the object of type `ty` at `addr` (source text `text`):
     /// a load into a temporary for scalars and pointers; an array decays to
     /// the address of its first element.
-    pub(super) fn read(&mut self, addr: Val, ty: CType, text: String, span: Span) -> Res<Val> {
+    pub(super) fn read(&mut self, addr: Val, ty: CType, access: MemAccess, text: String, span: Span) -> Res<Val> {
         let ir = match &ty {
             CType::Int(t) => *t,
             CType::Pointer(_) => POINTER_TYPE,
@@ -362,7 +396,7 @@ impl<'a> Builder<'a> {
             self.variables[tmp.0 as usize].ctype = Some(ty.clone());
         }
         let label = format!("{} = {text};", self.var_name(tmp));
-        self.step(EdgeKind::Assign { var: tmp, rhs: Rhs::Load { addr: addr.e, ty: ir, bytes } }, span, label);
+        self.step(EdgeKind::Assign { var: tmp, rhs: Rhs::Load { addr: addr.e, ty: ir, bytes, access } }, span, label);
         Ok(Val { text, ..self.var_val(tmp) })
     }
 
@@ -448,11 +482,23 @@ impl<'a> Builder<'a> {
 
     /// Writes `value` (converted to `ty`) to the object at `addr`; returns
     /// the value written.
-    pub(super) fn write(&mut self, addr: Val, ty: &CType, value: Val, target_text: &str, span: Span) -> Res<Val> {
+    pub(super) fn write(
+        &mut self,
+        addr: Val,
+        ty: &CType,
+        access: MemAccess,
+        value: Val,
+        target_text: &str,
+        span: Span,
+    ) -> Res<Val> {
         let text = value.text.clone();
         let stored = self.convert(value, ty, span)?;
         let bytes = self.size_of(ty).unwrap_or(0);
-        self.step(EdgeKind::Store { addr: addr.e, value: stored.clone(), bytes }, span, format!("{target_text} = {text};"));
+        self.step(
+            EdgeKind::Store { addr: addr.e, value: stored.clone(), bytes, access },
+            span,
+            format!("{target_text} = {text};"),
+        );
         let ptr = ty.is_pointer().then(|| ty.clone());
         Ok(Val { e: stored, text, prec: PREC_PRIMARY, ptr })
     }
@@ -467,16 +513,17 @@ impl<'a> Builder<'a> {
         span: Span,
     ) -> Res<Val> {
         let (addr, ty) = self.address(target)?;
+        let access = self.access(&ty);
         let target_text = ast_text(target);
         let val = self.value(value)?;
         let val = match op {
             None => val,
             Some(op) => {
-                let old = self.read(addr.clone(), ty.clone(), target_text.clone(), span)?;
+                let old = self.read(addr.clone(), ty.clone(), access.clone(), target_text.clone(), span)?;
                 self.apply(op, old, val, span)?
             }
         };
-        self.write(addr, &ty, val, &target_text, span)
+        self.write(addr, &ty, access, val, &target_text, span)
     }
 
     /// `old op val` for compound assignments, pointers included.
@@ -494,12 +541,13 @@ impl<'a> Builder<'a> {
     /// `++`/`--` of an lvalue in memory; the value before or after.
     pub(super) fn incdec_lvalue(&mut self, target: &'a ast::Expr, increment: bool, prefix: bool, span: Span) -> Res<Val> {
         let (addr, ty) = self.address(target)?;
+        let access = self.access(&ty);
         let text = ast_text(target);
-        let old = self.read(addr.clone(), ty.clone(), text.clone(), span)?;
+        let old = self.read(addr.clone(), ty.clone(), access.clone(), text.clone(), span)?;
         let one = Val::int(Expr::int(1), "1".into(), PREC_PRIMARY);
         let op = if increment { BinaryOp::Add } else { BinaryOp::Sub };
         let new = self.apply(op, old.clone(), one, span)?;
-        let written = self.write(addr, &ty, new, &text, span)?;
+        let written = self.write(addr, &ty, access, new, &text, span)?;
         Ok(if prefix { written } else { old })
     }
 
@@ -542,13 +590,23 @@ impl<'a> Builder<'a> {
         );
         if let Some(init) = init {
             let addr = Val { ptr: Some(ty.clone().pointer_to()), ..self.var_val(v) };
-            self.initialize(addr, &ty, init, &name, span)?;
+            self.initialize(addr, &ty, None, init, &name, span)?;
         }
         Ok(())
     }
 
-    /// Stores an initializer into the object of type `ty` at `addr`.
-    fn initialize(&mut self, addr: Val, ty: &CType, init: &'a ast::Expr, text: &str, span: Span) -> Res<()> {
+    /// Stores an initializer into the object of type `ty` at `addr`;
+    /// `field`: its own-region field when the object is one
+    /// ([`MemAccess::field`]).
+    fn initialize(
+        &mut self,
+        addr: Val,
+        ty: &CType,
+        field: Option<String>,
+        init: &'a ast::Expr,
+        text: &str,
+        span: Span,
+    ) -> Res<()> {
         match (&init.kind, ty) {
             (ExprKind::InitList(items), CType::Array(elem, n)) => {
                 if items.len() as u64 > *n {
@@ -560,7 +618,7 @@ impl<'a> Builder<'a> {
                 for (k, item) in items.iter().enumerate() {
                     let at = ptr_add(addr.e.clone(), ptr_const(size * k as u64));
                     let a = Val { e: at, ptr: Some((**elem).clone().pointer_to()), ..addr.clone() };
-                    self.initialize(a, elem, item, &format!("{text}[{k}]"), item.span)?;
+                    self.initialize(a, elem, None, item, &format!("{text}[{k}]"), item.span)?;
                 }
                 Ok(())
             }
@@ -579,7 +637,8 @@ impl<'a> Builder<'a> {
                         ptr: Some(fty.clone().pointer_to()),
                         ..addr.clone()
                     };
-                    self.initialize(a, &fty, item, &format!("{text}.{fname}"), item.span)?;
+                    let own = (!self.addr_taken.contains(&format!(".{fname}"))).then(|| format!("struct {tag}.{fname}"));
+                    self.initialize(a, &fty, own, item, &format!("{text}.{fname}"), item.span)?;
                 }
                 Ok(())
             }
@@ -591,7 +650,8 @@ impl<'a> Builder<'a> {
             }
             _ => {
                 let v = self.value(init)?;
-                self.write(addr, ty, v, text, span).map(|_| ())
+                let access = MemAccess { ty: ty.to_string(), field };
+                self.write(addr, ty, access, v, text, span).map(|_| ())
             }
         }
     }
@@ -637,6 +697,7 @@ impl<'a> Builder<'a> {
         }
         let size = size.unwrap_or_else(|| ptr_const(0));
         let tmp = self.temp(POINTER_TYPE);
+        self.alloc_results.insert(tmp);
         let void_ptr = CType::Void.pointer_to();
         self.variables[tmp.0 as usize].ctype = Some(void_ptr.clone());
         let rhs = Rhs::Alloc { size, zeroed: f == MemoryFn::Calloc, heap: f != MemoryFn::Alloca };

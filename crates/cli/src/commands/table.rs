@@ -4,7 +4,10 @@
 //! without a manifest, every task file `*.yml` under `DIR` — under
 //! each configuration and prints a Markdown table: expected verdict, and per
 //! configuration our verdict (✓: confirmed by concrete replay) with reached /
-//! created / steps / CEGAR refinements. A TRUE where
+//! created / steps / CEGAR refinements; a configuration may carry overrides
+//! (`predicate[cpa.predicate.memoryRegions=TYPE]`), and the totals give
+//! predicate analysis's retention disjuncts and z3 time with their ratios
+//! against the first configuration. A TRUE where
 //! FALSE is expected is marked **WRONG**. `docs/svcomp-results.md` is this
 //! command's output.
 
@@ -22,17 +25,10 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         return Err(CliError::usage("`table` takes exactly one directory (holding MANIFEST.tsv)"));
     };
     let tasks = super::task::folder_tasks(dir)?;
-    let names: Vec<String> = a
-        .config
-        .clone()
-        .unwrap_or_else(|| engine::config::DEFAULT_PRESET.to_string())
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let names: Vec<String> = split_names(&a.config.clone().unwrap_or_else(|| engine::config::DEFAULT_PRESET.to_string()));
     let mut configs = Vec::new();
     for n in &names {
-        configs.push(make_config(Some(n), &a)?);
+        configs.push(config_with_overrides(n, &a)?);
     }
     let model = configs.first().map(|c| c.int_model().name()).unwrap_or("c");
     println!("# SV-COMP tasks: verdicts per configuration\n");
@@ -54,6 +50,8 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
     let mut totals = vec![(0u64, 0u128, 0usize, 0usize, 0usize, 0usize); names.len()];
     // refinements, confirmed FALSE, unconfirmed FALSE
     let mut cegar_totals = vec![(0u64, 0usize, 0usize); names.len()];
+    // retention disjuncts (predicate analysis with memory), z3 time
+    let mut memory_totals = vec![(0u64, std::time::Duration::ZERO); names.len()];
     for task in &tasks {
         let (path, expected) = (task.path.as_str(), task.expected.lower());
         let mut row = format!("| {path} | {expected} |");
@@ -70,8 +68,12 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         };
         for (i, config) in configs.iter().enumerate() {
             let started = Instant::now();
-            match verify(program.clone(), config) {
+            let solver_before = smt::solver_totals();
+            let result = verify(program.clone(), config);
+            memory_totals[i].1 += smt::solver_totals().since(solver_before).time;
+            match result {
                 Ok(out) => {
+                    memory_totals[i].0 += out.stats.retention_disjuncts;
                     let v = out.verdict.lower();
                     let mark = match (out.verdict, expected) {
                         (Verdict::True, "false") => {
@@ -118,13 +120,61 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         }
         println!("{row}");
     }
-    println!("\n| configuration | correct | false alarms | wrong TRUE | unknown/n.a. | FALSE confirmed | FALSE unconfirmed | refinements | steps | time (ms) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("\n| configuration | correct | false alarms | wrong TRUE | unknown/n.a. | FALSE confirmed | FALSE unconfirmed | refinements | steps | time (ms) | retention disjuncts | z3 time (ms) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (i, n) in names.iter().enumerate() {
         let (steps, ms, ok, wrong, unknown, alarms) = totals[i];
         let (refinements, confirmed, unconfirmed) = cegar_totals[i];
+        let (retention, z3) = memory_totals[i];
         println!(
-            "| {n} | {ok} | {alarms} | {wrong} | {unknown} | {confirmed} | {unconfirmed} | {refinements} | {steps} | {ms} |"
+            "| {n} | {ok} | {alarms} | {wrong} | {unknown} | {confirmed} | {unconfirmed} | {refinements} | {steps} | {ms} | {retention} | {} |",
+            z3.as_millis()
         );
     }
+    // Relative to the first configuration (e.g. BNB against TYPE).
+    if let (Some(first), true) = (memory_totals.first().copied(), names.len() > 1) {
+        let ratio = |a: f64, b: f64| if b == 0.0 { "n/a".to_string() } else { format!("{:.2}", a / b) };
+        for (i, n) in names.iter().enumerate().skip(1) {
+            let (retention, z3) = memory_totals[i];
+            println!(
+                "\n{} against {n}: retention disjuncts ×{}, z3 time ×{}",
+                names[0],
+                ratio(first.0 as f64, retention as f64),
+                ratio(first.1.as_secs_f64(), z3.as_secs_f64())
+            );
+        }
+    }
     Ok(())
+}
+
+/// The configuration names of `--config`, split at commas outside
+/// brackets (`predicate[cpa.predicate.memoryRegions=BNB],predicate`).
+fn split_names(list: &str) -> Vec<String> {
+    let (mut out, mut cur, mut depth) = (Vec::new(), String::new(), 0i32);
+    for c in list.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(std::mem::take(&mut cur));
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    out.push(cur);
+    out.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+}
+
+/// The configuration `name` — a preset or file, or one with overrides
+/// `name[key=value,...]` applied after it and before `--set`.
+fn config_with_overrides(name: &str, a: &super::verify::AnalysisArgs) -> Result<engine::Config, CliError> {
+    let Some((base, rest)) = name.split_once('[') else { return make_config(Some(name), a) };
+    let inner =
+        rest.strip_suffix(']').ok_or_else(|| CliError::usage(format!("`{name}`: the overrides are not closed by `]`")))?;
+    let mut with = a.clone();
+    let mut sets: Vec<String> = inner.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect();
+    sets.extend(a.sets.iter().cloned());
+    with.sets = sets;
+    make_config(Some(base), &with)
 }

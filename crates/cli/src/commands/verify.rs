@@ -37,6 +37,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// The analysis options every analysing subcommand accepts.
+#[derive(Clone)]
 pub struct AnalysisArgs {
     /// The input file(s) (positional).
     pub files: Vec<String>,
@@ -254,6 +255,7 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
             "steps": out.stats.steps,
             "refinements": out.stats.refinements,
             "solver_queries": out.stats.solver_queries,
+            "retention_disjuncts": out.stats.retention_disjuncts,
             "cache_hits": out.stats.cache_hits,
             "cache_misses": out.stats.cache_misses,
             "blocks_entered": out.stats.blocks_entered,
@@ -385,6 +387,13 @@ pub fn run(args: &[String]) -> Result<(), CliError> {
         println!("  equivalence checks:       {}", s.equivalence_checks);
     }
     println!("  solver queries:           {}", s.solver_queries);
+    if s.retention_disjuncts > 0 || config.explicit().contains_key("cpa.predicate.memoryRegions") {
+        println!(
+            "  retention disjuncts:      {} (cpa.predicate.memoryRegions = {})",
+            s.retention_disjuncts,
+            config.get("cpa.predicate.memoryRegions")
+        );
+    }
     println!("  time:                     {} ms", out.time_ms);
     Ok(())
 }

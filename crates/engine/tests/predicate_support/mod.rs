@@ -110,7 +110,7 @@ pub fn main_paths(p: &Program) -> Vec<Vec<EdgeId>> {
 
 /// The path formula of `path` from the start (all variables at version 0).
 pub fn path_formula(p: &Program, enc: Encoding, path: &[EdgeId]) -> PathFormula {
-    let builder = PathFormulaBuilder { program: p, encoding: enc };
+    let builder = PathFormulaBuilder { program: p, encoding: enc, memory: Some(cfa::RegionModel::Bnb) };
     let mut pf = PathFormula::default();
     for e in path {
         pf = builder.step(&pf, p.edge(*e)).expect("the path is not syntactically infeasible");

@@ -301,9 +301,22 @@ pub struct SummaryRow {
     /// those queries were equivalence checks between a new and a stored
     /// state (0 for CPA runs).
     pub equivalence_checks: u64,
+    /// Predicate analysis with memory: the retention disjuncts of those
+    /// queries (what `cpa.predicate.memoryRegions` costs).
+    pub retention_disjuncts: u64,
 }
 
 impl SummaryRow {
+    /// The solver column's note on memory: `· 3 retention disjuncts`, empty
+    /// without any.
+    pub fn retention_note(&self) -> String {
+        match self.retention_disjuncts {
+            0 => String::new(),
+            1 => " · 1 retention disjunct".into(),
+            n => format!(" · {n} retention disjuncts"),
+        }
+    }
+
     /// The row for one run's events so far.
     pub fn of(preset: &str, events: &[Event]) -> SummaryRow {
         let st = Statistics::of(events);
@@ -322,6 +335,7 @@ impl SummaryRow {
             refinements: st.refinements,
             solver_queries: st.solver_queries,
             equivalence_checks: st.equivalence_checks,
+            retention_disjuncts: st.retention_disjuncts,
         }
     }
 }
@@ -673,6 +687,19 @@ mod tests {
         assert_eq!(join.reached as usize, reachable, "{join:?}");
         assert!(sep.reached > join.reached, "sep keeps one state per value of ticks: {sep:?}");
         assert!(widening.created < join.created && widening.created < sep.created, "{rows:?}");
+    }
+
+    #[test]
+    fn a_summary_row_sums_the_retention_disjuncts_its_queries_report() {
+        let query = |n: u32| Event::SolverQuery {
+            id: n,
+            smtlib: format!("; Boolean abstraction at N9 over 0 predicates\n; retention disjuncts: {n}\n(check-sat)\n"),
+            answer: "unsat".into(),
+        };
+        let row = SummaryRow::of("predicate[cpa.predicate.memoryRegions=TYPE]", &[query(1), query(2)]);
+        assert_eq!(row.retention_disjuncts, 3);
+        assert_eq!(row.retention_note(), " · 3 retention disjuncts");
+        assert_eq!(SummaryRow::of("predicate", &[query(0)]).retention_note(), "");
     }
 
     #[test]

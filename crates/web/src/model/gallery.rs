@@ -103,6 +103,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/predicate-doubling.c"),
     ),
     (
+        "predicate-memory-regions",
+        include_str!("../../../../static/examples/predicate-memory-regions.md"),
+        include_str!("../../../../static/examples/predicate-memory-regions.c"),
+    ),
+    (
         "symexec-running-example",
         include_str!("../../../../static/examples/symexec-running-example.md"),
         include_str!("../../../../static/examples/symexec-running-example.c"),

@@ -551,11 +551,12 @@ fn heat_and_plots(st: &CompareView, shown: &Shown) -> Html {
 
 /// The summary's solver column: queries asked and Z3's time for them.
 fn query_cell(r: &SummaryRow, log: &crate::model::solver::SolverLog) -> String {
-    match crate::model::compare::query_times(log, &r.preset) {
+    let queries = match crate::model::compare::query_times(log, &r.preset) {
         _ if r.solver_queries == 0 => "0".into(),
         Some(t) => format!("{} ({:.0} ms)", r.solver_queries, t.total_ms),
         None => r.solver_queries.to_string(),
-    }
+    };
+    queries + &r.retention_note()
 }
 
 /// The summary table: per configuration whether it terminates, its

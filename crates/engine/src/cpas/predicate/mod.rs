@@ -52,6 +52,7 @@
 //!   by ψ ∧ φ (every `unknown` answer weakens it), so γ only grows.
 
 pub mod abstraction;
+pub mod memory;
 pub mod pathformula;
 pub mod precision;
 
@@ -81,11 +82,23 @@ pub struct BlockOptions {
     /// recursion starts a block: its abstraction can refute a deeper call,
     /// and refinement puts predicates there that bound the recursion.
     pub at_recursion: bool,
+    /// `cpa.predicate.memoryRegions`: not where blocks end but how a
+    /// block's path formula encodes memory (see [`memory`]); here so the
+    /// refiner cuts and encodes an error path exactly as the analysis
+    /// did. `None`: memory is not modelled (a load is an arbitrary value).
+    pub memory_regions: Option<cfa::RegionModel>,
 }
 
 impl Default for BlockOptions {
     fn default() -> Self {
-        BlockOptions { at_loops: true, at_functions: false, at_function_heads: false, threshold: 0, at_recursion: true }
+        BlockOptions {
+            at_loops: true,
+            at_functions: false,
+            at_function_heads: false,
+            threshold: 0,
+            at_recursion: true,
+            memory_regions: Some(cfa::RegionModel::default()),
+        }
     }
 }
 
@@ -309,7 +322,7 @@ impl PredicateCpa {
     }
 
     fn builder(&self) -> PathFormulaBuilder<'_> {
-        PathFormulaBuilder { program: &self.program, encoding: self.options.encoding }
+        PathFormulaBuilder { program: &self.program, encoding: self.options.encoding, memory: self.options.blocks.memory_regions }
     }
 
     /// The abstraction at the block end `loc`: `None` while a query is
@@ -331,10 +344,15 @@ impl PredicateCpa {
             predicates: predicates.iter().map(|p| (p.clone(), instantiate_at(p, phi))).collect(),
             oracle: &self.oracle,
             comment: format!(
-                "{} abstraction at {loc} over {} predicate{}",
+                "{} abstraction at {loc} over {} predicate{}{}",
                 self.options.kind.name(),
                 predicates.len(),
-                if predicates.len() == 1 { "" } else { "s" }
+                if predicates.len() == 1 { "" } else { "s" },
+                if phi.memory.versions.is_empty() {
+                    String::new()
+                } else {
+                    format!("\n{}{}", memory::RETENTION_COMMENT, phi.memory.retention)
+                }
             ),
         };
         let computed = problem.compute(self.options.kind)?;

@@ -11,6 +11,11 @@
 //!   is a conjunct; a nondeterministic value, an uninitialized local and
 //!   a callee's locals at its entry are new versions with no constraint
 //!   but their type's range.
+//! * Memory (`cpa.predicate.memoryRegions`, [`super::memory`]): a load
+//!   assigns the value of a memory cell, a store makes a new version of its
+//!   region with retention disjuncts, an allocation is a fresh non-null
+//!   address different from the block's earlier ones; memory is forgotten
+//!   with φ at an abstraction.
 //! * Calls save the callee's variables of the caller's activation in a
 //!   frame and returns restore them (recursion keeps activations apart).
 //! * Versions only grow along a path (`next` is the high-water mark per
@@ -20,7 +25,8 @@
 //! resetting at block ends), so the CPA and the refiner cannot disagree on
 //! what an edge means.
 
-use cfa::{Edge, EdgeKind, Expr, Program, Rhs, VarId};
+use super::memory::Memory;
+use cfa::{Edge, EdgeKind, Expr, Program, RegionModel, Rhs, VarId};
 use minic::IntType;
 use smt::{encode_cast, encode_condition, encode_expr, EncodeEnv, Encoding, Term};
 use std::collections::BTreeMap;
@@ -69,6 +75,9 @@ pub struct PathFormula {
     pub fresh: u32,
     /// Edges since the block start (for `cpa.predicate.blk.threshold`).
     pub length: u32,
+    /// The memory regions' known cells since the block start (see
+    /// [`super::memory`]).
+    pub memory: Memory,
     /// The path formulas merged into this one at this location (directly
     /// or transitively): each is a disjunct of it, so a state with one of
     /// them is covered by a state with this one (CPAchecker's
@@ -129,6 +138,7 @@ impl PathFormula {
             right.push(Term::eq(new, Term::var(&ssa_name(v, b), sort)));
             current.insert(v, k);
         }
+        let memory = self.memory.merge(&other.memory, enc, &mut left, &mut right);
         let disjunction = Term::or(vec![Term::and(left), Term::and(right)]);
         let mut merged_from: Vec<Arc<PathFormula>> = Vec::new();
         for pf in [self, other] {
@@ -146,6 +156,7 @@ impl PathFormula {
             frames: self.frames.clone(),
             fresh: self.fresh.max(other.fresh),
             length: self.length.max(other.length),
+            memory,
         })
     }
 }
@@ -162,12 +173,16 @@ pub struct PathFormulaBuilder<'p> {
     /// The encoding (Int with exact wrap-around under C, see
     /// [`smt::Encoding::wrapped`]).
     pub encoding: Encoding,
+    /// How memory is split into regions (`cpa.predicate.memoryRegions`);
+    /// `None`: memory is not modelled, a load is an arbitrary value.
+    pub memory: Option<RegionModel>,
 }
 
 struct Env<'a> {
     pf: &'a mut PathFormula,
     program: &'a Program,
     enc: Encoding,
+    memory: Option<RegionModel>,
 }
 
 impl Env<'_> {
@@ -226,17 +241,44 @@ impl PathFormulaBuilder<'_> {
         let mut next = pf.clone();
         next.merged_from.clear();
         next.length += 1;
-        let mut env = Env { pf: &mut next, program: self.program, enc: self.encoding };
+        let mut env = Env { pf: &mut next, program: self.program, enc: self.encoding, memory: self.memory };
         match &edge.kind {
-            // Memory is not a variable: a store or `free` changes none.
-            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError | EdgeKind::Store { .. } | EdgeKind::Free { .. } => {}
+            // `free` changes no cell.
+            EdgeKind::Blank | EdgeKind::Terminate | EdgeKind::ReachError | EdgeKind::Free { .. } => {}
+            EdgeKind::Store { addr, value, bytes, access } => {
+                if let Some(model) = env.memory {
+                    let a = env.value(addr);
+                    let v = env.value(value);
+                    let mut out = Vec::new();
+                    let enc = env.enc;
+                    env.pf.memory.store(model, access, a, v, value.ty(), *bytes, enc, &mut out);
+                    env.pf.conjuncts.extend(out);
+                }
+            }
             EdgeKind::Declare { var, init: None } => env.havoc(*var),
             EdgeKind::Declare { var, init: Some(rhs) } | EdgeKind::Assign { var, rhs } => match rhs {
                 Rhs::Expr(e) => {
                     let t = env.value(e);
                     env.assign(*var, t, e.ty());
                 }
-                // A read of memory or a new object: an unconstrained new version.
+                Rhs::Load { addr, ty, bytes, access } if env.memory.is_some() => {
+                    let a = env.value(addr);
+                    let mut out = Vec::new();
+                    let (enc, model) = (env.enc, env.memory.unwrap_or_default());
+                    let v = env.pf.memory.load(model, access, a, *ty, *bytes, enc, &mut out);
+                    env.pf.conjuncts.extend(out);
+                    env.assign(*var, v, *ty);
+                }
+                Rhs::Alloc { .. } if env.memory.is_some() => {
+                    env.havoc(*var);
+                    let t = env.pf.current_term(*var, env.enc, env.program);
+                    let mut out = Vec::new();
+                    let enc = env.enc;
+                    env.pf.memory.allocate(t, enc, &mut out);
+                    env.pf.conjuncts.extend(out);
+                }
+                // Without a memory model, a read of memory or a new object
+                // is an unconstrained new version.
                 Rhs::Nondet(_) | Rhs::Load { .. } | Rhs::Alloc { .. } => env.havoc(*var),
             },
             EdgeKind::Assume { cond, positive } => {
