@@ -278,10 +278,8 @@ int main(void) {
         let (program, events) = run(FIVE_CALLS, "bam-value");
         assert!(is_bam_run(&events));
         // The first iteration (before any refinement): one miss, four hits.
-        let end_of_first = events
-            .iter()
-            .position(|e| matches!(e, Event::CacheInvalidated { .. } | Event::AnalysisFinished { .. }))
-            .unwrap();
+        let end_of_first =
+            events.iter().position(|e| matches!(e, Event::CacheInvalidated { .. } | Event::AnalysisFinished { .. })).unwrap();
         let snap = Snapshot::of(&events[..end_of_first]);
         let panel = BlockPanel::of(&program, &snap, &events);
         let hits: Vec<bool> = panel.calls.iter().map(|c| c.hit).collect();
@@ -315,6 +313,20 @@ int main(void) {
         let snap = Snapshot::of(&events[..=miss]);
         let at_miss = BlockPanel::of(&program, &snap, &events);
         assert!(at_miss.calls[0].latest && at_miss.calls[0].entry_state.is_none());
+    }
+
+    #[test]
+    fn the_block_breakpoints_stop_at_block_events_only() {
+        use crate::model::analysis::Breakpoint;
+        let (_, events) = run(FIVE_CALLS, "bam-value");
+        let hits = events.iter().filter(|e| Breakpoint::CacheHit.matches(e)).count();
+        assert_eq!(hits as u64, engine::view::Statistics::of(&events).cache_hits);
+        assert!(hits >= 4);
+        let kinds: std::collections::BTreeSet<&str> =
+            events.iter().filter(|e| Breakpoint::BlockEvent.matches(e)).map(|e| e.kind()).collect();
+        let expected = ["block_entered", "block_exited", "block_expanded", "cache_hit", "cache_invalidated", "cache_miss"];
+        assert_eq!(kinds.into_iter().collect::<Vec<_>>(), expected);
+        assert!(Breakpoint::ALL.contains(&Breakpoint::CacheHit) && Breakpoint::ALL.contains(&Breakpoint::BlockEvent));
     }
 
     #[test]
