@@ -130,6 +130,12 @@ pub enum Measure {
     /// Symbolic execution with predicate abstraction: branches pruned
     /// because their path is not p-simple, over every CEGAR iteration.
     PrunedNotSimple,
+    /// Block-abstraction memoization: calls whose block summary was found
+    /// in the cache (reused), over every CEGAR iteration.
+    CacheHits,
+    /// Block-abstraction memoization: calls whose block had to be analysed
+    /// (a new cache entry), over every CEGAR iteration.
+    CacheMisses,
 }
 
 impl Measure {
@@ -142,6 +148,8 @@ impl Measure {
             Measure::Refinements => "CEGAR refinements",
             Measure::AbstractionPoints => "abstraction points (all CEGAR iterations)",
             Measure::PrunedNotSimple => "branches pruned as not p-simple (all CEGAR iterations)",
+            Measure::CacheHits => "BAM cache hits (all CEGAR iterations)",
+            Measure::CacheMisses => "BAM cache misses (all CEGAR iterations)",
         }
     }
 
@@ -154,6 +162,8 @@ impl Measure {
             Measure::Refinements => s.refinements,
             Measure::AbstractionPoints => s.abstraction_points,
             Measure::PrunedNotSimple => s.pruned_not_simple,
+            Measure::CacheHits => s.cache_hits,
+            Measure::CacheMisses => s.cache_misses,
         }
     }
 

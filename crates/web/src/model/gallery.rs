@@ -117,6 +117,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/symexec-thresholds.md"),
         include_str!("../../../../static/examples/symexec-thresholds.c"),
     ),
+    (
+        "bam-cache-hits",
+        include_str!("../../../../static/examples/bam-cache-hits.md"),
+        include_str!("../../../../static/examples/bam-cache-hits.c"),
+    ),
+    (
+        "bam-two-checks",
+        include_str!("../../../../static/examples/bam-two-checks.md"),
+        include_str!("../../../../static/examples/bam-two-checks.c"),
+    ),
+    (
+        "bam-reduce",
+        include_str!("../../../../static/examples/bam-reduce.md"),
+        include_str!("../../../../static/examples/bam-reduce.c"),
+    ),
 ];
 
 /// The analysis families the playground implements (the "seeds"), in
@@ -134,6 +149,11 @@ pub const SEEDS: &[(&str, &str, &str)] = &[
         "symexec",
         "Symbolic execution with implicit predicate abstraction",
         "Jonáš, Strejček, Griggio: Combining Symbolic Execution with Predicate Abstraction and CEGAR",
+    ),
+    (
+        "bam",
+        "Block-abstraction memoization: value ∥ predicate analysis",
+        "Wonisch & Wehrheim: Predicate Analysis with Block-Abstraction Memoization; CPAchecker's SV-COMP'17 configuration (seed 001)",
     ),
 ];
 
