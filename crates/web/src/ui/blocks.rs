@@ -13,12 +13,14 @@ use yew::prelude::*;
 use crate::model::blocks::{BlockPanel, BlockState, CallNode, CounterexampleChecks};
 use crate::model::selection::Selection;
 
-/// A state as a selectable chip (its id, then its content).
+/// A state as a selectable chip (its id, then its content, cut to one
+/// line; the whole content is its tooltip and the inspector's once
+/// selected).
 fn state_chip(s: &BlockState, selected: &BTreeSet<StateId>) -> Html {
     let is_selected = matches!(Selection::parse(&s.id), Selection::State(id) if selected.contains(&id));
     html! {
         <span class={classes!("block-state", "selectable", is_selected.then_some("selected"))} data-state={s.id.clone()}
-            title="Click to select this state in every panel">
+            title={format!("{} {} — click to select this state in every panel", s.id, s.text)}>
             <span class="sid">{ s.id.clone() }</span>{ " " }<span class="stext">{ s.text.clone() }</span>
         </span>
     }
