@@ -14,7 +14,9 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { analyze, artifacts, expectCount, expectText, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const LOOP5 = `extern void reach_error(void);
@@ -37,6 +39,8 @@ int main(void) {
   return 0;
 }
 `;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-bam-', timeout: 120_000 });
@@ -119,6 +123,33 @@ test('the Blocks tab shows the call tree with the cache hits marked and the cach
   await byId('step-number').fill(String(Math.max(1, step - 12)));
   await byId('step-number').press('Enter');
   await untilOk(page, () => calls.count(), (n) => assert.ok(n < 5, `fewer calls earlier (${n})`));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
+});
+
+test('bam-value-predicate lists the two counterexample checks of a path in order with their verdicts', async () => {
+  const program = fs.readFileSync(path.join(here, '..', '..', 'static', 'examples', 'bam-two-checks.c'), 'utf8');
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
+  await page.reload();
+  await byId('cfa-listing').waitFor();
+  await analyze(page, 'bam-value-predicate');
+  await expectText(byId('run-status'), /TRUE/, 'the run is TRUE');
+  // To the end of the run (the verdict shown).
+  await byId('run-end').click();
+  await expectText(byId('verdict'), /TRUE/, 'the verdict at the end');
+  await byId('tab-cegar').click();
+  // The last path checked (through `y != x + x`): the value analysis does
+  // not refute it, the predicate analysis' path formula does.
+  const checks = byId('cegar').locator('[data-testid=cex-check]');
+  await expectCount(checks, 2, 'two checks of the path');
+  const texts = await checks.allInnerTexts();
+  assert.match(texts[0], /explicit values \(value analysis\): does not refute/, texts[0]);
+  assert.match(texts[1], /SMT: infeasible/, texts[1]);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await page.screenshot({ path: path.join(artifacts, 'bam-two-checks-1366x768.png'), fullPage: false });
   await page.setViewportSize({ width: 1280, height: 800 });
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
