@@ -134,6 +134,12 @@ pub enum Measure {
     /// solver queries, summed over the queries of every CEGAR iteration
     /// (`cpa.predicate.memoryRegions` decides how many a store creates).
     RetentionDisjuncts,
+    /// Block-abstraction memoization: calls whose block summary was found
+    /// in the cache (reused), over every CEGAR iteration.
+    CacheHits,
+    /// Block-abstraction memoization: calls whose block had to be analysed
+    /// (a new cache entry), over every CEGAR iteration.
+    CacheMisses,
 }
 
 impl Measure {
@@ -147,6 +153,8 @@ impl Measure {
             Measure::AbstractionPoints => "abstraction points (all CEGAR iterations)",
             Measure::PrunedNotSimple => "branches pruned as not p-simple (all CEGAR iterations)",
             Measure::RetentionDisjuncts => "retention disjuncts of the solver queries (all CEGAR iterations)",
+            Measure::CacheHits => "BAM cache hits (all CEGAR iterations)",
+            Measure::CacheMisses => "BAM cache misses (all CEGAR iterations)",
         }
     }
 
@@ -160,6 +168,8 @@ impl Measure {
             Measure::AbstractionPoints => s.abstraction_points,
             Measure::PrunedNotSimple => s.pruned_not_simple,
             Measure::RetentionDisjuncts => s.retention_disjuncts,
+            Measure::CacheHits => s.cache_hits,
+            Measure::CacheMisses => s.cache_misses,
         }
     }
 

@@ -297,11 +297,14 @@ pub enum Tab {
     Predict,
     /// CEGAR's counterexample, interpolants and precision.
     Cegar,
+    /// Block-abstraction memoization: the call tree of blocks and the
+    /// cache (`crate::model::blocks`).
+    Blocks,
 }
 
 impl Tab {
     /// The tabs in the order shown (CEGAR only for runs that have it).
-    pub const ALL: [Tab; 5] = [Tab::State, Tab::Waitlist, Tab::Reached, Tab::Predict, Tab::Cegar];
+    pub const ALL: [Tab; 6] = [Tab::State, Tab::Waitlist, Tab::Reached, Tab::Predict, Tab::Cegar, Tab::Blocks];
 
     /// The tab's name (a test id and a CSS class).
     pub fn key(self) -> &'static str {
@@ -311,6 +314,7 @@ impl Tab {
             Tab::Reached => "reached",
             Tab::Predict => "predict",
             Tab::Cegar => "cegar",
+            Tab::Blocks => "blocks",
         }
     }
 }
@@ -857,6 +861,13 @@ pub enum Breakpoint {
     /// Predicate analysis computed the abstraction of a block end, or
     /// symbolic execution abstracted the memory (an abstraction point).
     Abstraction,
+    /// Block-abstraction memoization: a call whose block summary was found
+    /// in the cache (reused, the block not analysed again).
+    CacheHit,
+    /// Block-abstraction memoization: any block event — a cache miss, a
+    /// block entered or exited, a summary expanded into the caller, a
+    /// cache hit, the cache emptied after a refinement.
+    BlockEvent,
 }
 
 impl Breakpoint {
@@ -873,6 +884,16 @@ impl Breakpoint {
             Breakpoint::SolverCall => matches!(e, Event::SolverQuery { .. }),
             Breakpoint::Refinement => matches!(e, Event::Refinement { .. }),
             Breakpoint::Abstraction => matches!(e, Event::Abstraction { .. } | Event::AbstractionPoint { .. }),
+            Breakpoint::CacheHit => matches!(e, Event::CacheHit { .. }),
+            Breakpoint::BlockEvent => matches!(
+                e,
+                Event::CacheMiss { .. }
+                    | Event::BlockEntered { .. }
+                    | Event::BlockExited { .. }
+                    | Event::CacheHit { .. }
+                    | Event::BlockExpanded { .. }
+                    | Event::CacheInvalidated { .. }
+            ),
         }
     }
 
@@ -887,6 +908,8 @@ impl Breakpoint {
             Breakpoint::SolverCall => "next solver call",
             Breakpoint::Refinement => "next refinement",
             Breakpoint::Abstraction => "next abstraction",
+            Breakpoint::CacheHit => "next cache hit",
+            Breakpoint::BlockEvent => "next block event (miss, entry, exit, expand, hit, invalidation)",
         }
     }
 }
@@ -899,7 +922,7 @@ pub fn next_break(cursor: &Cursor, bp: Breakpoint) -> Option<usize> {
 
 impl Breakpoint {
     /// Every breakpoint, in the order of the "Run to the …" buttons.
-    pub const ALL: [Breakpoint; 8] = [
+    pub const ALL: [Breakpoint; 10] = [
         Breakpoint::MergeChanged,
         Breakpoint::Covered,
         Breakpoint::Target,
@@ -908,6 +931,8 @@ impl Breakpoint {
         Breakpoint::SolverCall,
         Breakpoint::Refinement,
         Breakpoint::Abstraction,
+        Breakpoint::CacheHit,
+        Breakpoint::BlockEvent,
     ];
 
     /// The button's short label (after "Run to the next").
@@ -921,6 +946,8 @@ impl Breakpoint {
             Breakpoint::SolverCall => "solver call",
             Breakpoint::Refinement => "refinement",
             Breakpoint::Abstraction => "abstraction",
+            Breakpoint::CacheHit => "cache hit",
+            Breakpoint::BlockEvent => "block event",
         }
     }
 
@@ -935,6 +962,8 @@ impl Breakpoint {
             Breakpoint::SolverCall => "bp-solver",
             Breakpoint::Refinement => "bp-refinement",
             Breakpoint::Abstraction => "bp-abstraction",
+            Breakpoint::CacheHit => "bp-cache-hit",
+            Breakpoint::BlockEvent => "bp-block",
         }
     }
 }
@@ -943,8 +972,13 @@ impl Breakpoint {
     /// Whether the pane offers this breakpoint for `run`: "next
     /// abstraction" only when the run has a predicate CPA or symbolic
     /// execution with implicit predicate abstraction (elsewhere it would
-    /// only ever say "none in this run").
+    /// only ever say "none in this run"); the block breakpoints only for
+    /// runs with block-abstraction memoization.
     pub fn offered(self, run: &Run) -> bool {
+        if matches!(self, Breakpoint::CacheHit | Breakpoint::BlockEvent) {
+            return matches!(run.cursor.events().first(), Some(Event::AnalysisStarted { info })
+                if info.properties.get("cpa.bam.enabled").is_some_and(|v| v == "true"));
+        }
         self != Breakpoint::Abstraction
             || run.cursor.events().first().is_some_and(|e| {
                 matches!(e, Event::AnalysisStarted { info } if info.cpas.iter().any(|c| c.contains("Predicate"))

@@ -146,7 +146,7 @@ impl ErrorPathView {
         if !refuted && !matches!(snap.finished, Some((Verdict::False, _))) {
             return None;
         }
-        let path = arg_path(snap, target);
+        let path = through_blocks(snap, target, arg_path(snap, target));
         let status = match latest {
             Some(c) if c.target == Some(target) && c.path == path => {
                 PathStatus::of_check(c.feasible, c.confirmed, c.inputs.clone(), &c.check, &c.description)
@@ -200,6 +200,20 @@ impl ErrorPathView {
     /// path yet, or the check decided nothing.
     pub fn checkable(&self) -> bool {
         matches!(self.status, PathStatus::Unconfirmed | PathStatus::Undecided { .. })
+    }
+}
+
+/// Under block-abstraction memoization the ARG link of an expanded state
+/// goes from the call straight to the function's exit, so `arg` skips a
+/// reused block's body; the engine's error path of the same target (the
+/// one its counterexample checks ran on, in the latest `counterexample`
+/// event) goes through the block: that one is shown when it is of this
+/// target and ends as `arg` does. Without BAM `arg` is kept.
+fn through_blocks(snap: &Snapshot, target: StateId, arg: Vec<EdgeId>) -> Vec<EdgeId> {
+    let bam = snap.info.as_ref().is_some_and(|i| i.properties.get("cpa.bam.enabled").is_some_and(|v| v == "true"));
+    match snap.counterexample.as_ref() {
+        Some(c) if bam && c.target == Some(target) && c.path.len() > arg.len() && c.path.last() == arg.last() => c.path.clone(),
+        _ => arg,
     }
 }
 
@@ -314,6 +328,20 @@ mod tests {
         let mut v = engine::cegar::Verifier::new(program.clone(), &config, true).unwrap();
         let events = v.run();
         (program, events)
+    }
+
+    #[test]
+    fn a_bam_error_path_goes_through_the_reused_block() {
+        let src = "extern void reach_error(void);\nint next(int x) {\n  int y = x + 1;\n  return y;\n}\nint main(void) {\n  int a = next(0);\n  int b = next(0);\n  if (a + b == 2) {\n    reach_error();\n  }\n  return 0;\n}\n";
+        let (program, events) = run(src, "bam-value");
+        let snap = Snapshot::of(&events);
+        assert!(matches!(snap.finished, Some((Verdict::False, _))), "{:?}", snap.finished);
+        assert!(events.iter().any(|e| matches!(e, engine::Event::CacheHit { .. })), "the second call reuses the summary");
+        let view = ErrorPathView::of(&program, &snap).expect("a FALSE has an error path");
+        // Both calls' bodies are on the path: line 3 (`y = x + 1`) twice.
+        let body = view.steps.iter().filter(|s| s.line == 3).count();
+        assert_eq!(body, 2, "{:?}", view.steps);
+        assert!(matches!(view.status, PathStatus::Confirmed { .. }), "{:?}", view.status);
     }
 
     #[test]

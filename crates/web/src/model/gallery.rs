@@ -137,6 +137,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/transform-freeze.md"),
         include_str!("../../../../static/examples/transform-freeze.c"),
     ),
+    (
+        "bam-cache-hits",
+        include_str!("../../../../static/examples/bam-cache-hits.md"),
+        include_str!("../../../../static/examples/bam-cache-hits.c"),
+    ),
+    (
+        "bam-two-checks",
+        include_str!("../../../../static/examples/bam-two-checks.md"),
+        include_str!("../../../../static/examples/bam-two-checks.c"),
+    ),
+    (
+        "bam-reduce",
+        include_str!("../../../../static/examples/bam-reduce.md"),
+        include_str!("../../../../static/examples/bam-reduce.c"),
+    ),
 ];
 
 /// The analysis families the playground implements (the "seeds"), in
@@ -159,6 +174,11 @@ pub const SEEDS: &[(&str, &str, &str)] = &[
         "transform",
         "Abstraction as a program transformation: lift, freeze/thaw; parity, sign and term domains",
         "Lauko, Ročkai, Barnat: Symbolic Computation via Program Transformation",
+    ),
+    (
+        "bam",
+        "Block-abstraction memoization: value ∥ predicate analysis",
+        "Wonisch & Wehrheim: Predicate Analysis with Block-Abstraction Memoization; CPAchecker's SV-COMP'17 configuration (seed 001)",
     ),
 ];
 

@@ -3,6 +3,7 @@
 //! `ui` module of the same name (where there is one).
 
 pub mod analysis;
+pub mod blocks;
 pub mod compare;
 pub mod config_choice;
 pub mod config_panel;

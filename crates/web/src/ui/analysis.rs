@@ -279,7 +279,15 @@ fn run_view(
     let cegar = CegarView::at(&run.program, &run.cursor);
     let filter_node = linked.selection.node().map(|n| n.to_string()).filter(|_| fresh);
     let (status, status_class) = run_status(st, run);
-    let tab = if st.tab == Tab::Cegar && cegar.is_empty() { Tab::Reached } else { st.tab };
+    // Block-abstraction memoization: the Blocks tab (only for BAM runs).
+    let blocks = crate::model::blocks::is_bam_run(run.cursor.events())
+        .then(|| crate::model::blocks::BlockPanel::of(&run.program, snap, run.cursor.events()));
+    let checks = crate::model::blocks::CounterexampleChecks::at(run.cursor.events(), snap.position);
+    let tab = match st.tab {
+        Tab::Cegar if cegar.is_empty() => Tab::Reached,
+        Tab::Blocks if blocks.is_none() => Tab::Reached,
+        t => t,
+    };
     // A hidden tab with a long (windowed) list renders nothing until shown.
     let reached_len = panels.reached.iter().map(|g| 1 + g.states.len()).sum::<usize>();
     let body = |t: Tab, content: Html| {
@@ -314,15 +322,18 @@ fn run_view(
                 <style>{ cegar.path_css() }</style>
             }
             { step_panels(panels, html! {
-                <crate::ui::error_path::ErrorPathPanel view={crate::model::error_path::ErrorPathView::of(&run.program, snap).filter(|_| fresh)} />
+                <crate::ui::error_path::ErrorPathPanel view={crate::model::error_path::ErrorPathView::of(&run.program, snap).filter(|_| fresh)} checks={checks.clone()} />
             }) }
-            { tab_bar(pane, tab, panels, !cegar.is_empty(), st.predicting) }
+            { tab_bar(pane, tab, panels, !cegar.is_empty(), blocks.is_some(), st.predicting) }
             { body(Tab::State, inspect(pane, run)) }
             { body(Tab::Waitlist, if tab == Tab::Waitlist || !Window::applies(panels.waitlist.len()) { waitlist_panel(panels, &selected_states, linked) } else { Html::default() }) }
             { body(Tab::Reached, if tab == Tab::Reached || !Window::applies(reached_len) { reached_panel(panels, &selected_states, filter_node, linked) } else { Html::default() }) }
             { body(Tab::Predict, predict(pane, st, run, panels)) }
             if !cegar.is_empty() {
-                { body(Tab::Cegar, cegar_panel(&cegar)) }
+                { body(Tab::Cegar, cegar_panel(&cegar, &checks)) }
+            }
+            if let Some(b) = &blocks {
+                { body(Tab::Blocks, crate::ui::blocks::blocks_panel(b, &selected_states, on_state_click(linked))) }
             }
         </div>
     }
@@ -708,17 +719,18 @@ fn precision_function_table(rows: &[crate::model::analysis::PrecisionFunctionRow
 }
 
 /// The tabs: each panel one click away.
-fn tab_bar(pane: &Pane, shown: Tab, panels: &Panels, cegar: bool, predicting: bool) -> Html {
+fn tab_bar(pane: &Pane, shown: Tab, panels: &Panels, cegar: bool, blocks: bool, predicting: bool) -> Html {
     let reached: usize = panels.reached.iter().map(|g| g.states.len()).sum();
     html! {
         <div class="tabs" role="tablist" aria-label="What the analysis holds at this step" data-testid="tabs">
-            { for Tab::ALL.iter().filter(|t| cegar || **t != Tab::Cegar).map(|&t| {
+            { for Tab::ALL.iter().filter(|t| (cegar || **t != Tab::Cegar) && (blocks || **t != Tab::Blocks)).map(|&t| {
                 let label = match t {
                     Tab::State => "State".to_string(),
                     Tab::Waitlist => format!("Waitlist ({})", panels.waitlist.len()),
                     Tab::Reached => format!("Reached set ({reached})"),
                     Tab::Predict => if predicting { "Predict (on)".to_string() } else { "Predict".to_string() },
                     Tab::Cegar => "CEGAR".to_string(),
+                    Tab::Blocks => "Blocks".to_string(),
                 };
                 html! {
                     <button role="tab" class={classes!("tab", (t == shown).then_some("active"))} aria-selected={(t == shown).to_string()}
@@ -760,13 +772,17 @@ fn predict(pane: &Pane, st: &AnalysisState, run: &Run, panels: &Panels) -> Html 
 }
 
 /// CEGAR's iteration, latest counterexample, interpolants and precision.
-fn cegar_panel(cegar: &CegarView) -> Html {
+fn cegar_panel(cegar: &CegarView, checks: &crate::model::blocks::CounterexampleChecks) -> Html {
     html! {
         <>
             <section class="cegar-panel" data-testid="cegar">
                 <h3>{ format!("CEGAR — iteration {}", cegar.iteration) }</h3>
                 if let Some(v) = &cegar.verdict {
                     <p class="cegar-verdict" data-testid="cegar-verdict">{ format!("Latest counterexample: {v}") }</p>
+                    if checks.several() {
+                        <p class="cegar-sub">{ "Its checks, one after the other (each analysis checks the path with its own means)" }</p>
+                        { crate::ui::blocks::checks_list(checks) }
+                    }
                     <ol class="cegar-path">{ for cegar.path.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ol>
                 }
                 if !cegar.refiner.is_empty() {

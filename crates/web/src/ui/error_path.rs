@@ -21,6 +21,11 @@ use crate::ui::run::{drive, CancelFlag};
 pub struct ErrorPathProps {
     /// The error path at the shown position (`None`: nothing to show).
     pub view: Option<ErrorPathView>,
+    /// The counterexample checks of the latest checked path, in order
+    /// (shown when they are of this path and there are two or more:
+    /// `bam-value-predicate`'s value check, then its predicate check).
+    #[prop_or_default]
+    pub checks: crate::model::blocks::CounterexampleChecks,
 }
 
 /// What "Check this path" found for one path.
@@ -66,6 +71,9 @@ pub fn error_path_panel(props: &ErrorPathProps) -> Html {
             <p class={classes!("error-path-status", format!("error-path-{}", status.kind()))} data-testid="error-path-status">
                 { status.label() }
             </p>
+            if props.checks.several() && props.checks.target == Some(view.target) {
+                { crate::ui::blocks::checks_list(&props.checks) }
+            }
             if let Some(Checked::Running(note)) = &mine {
                 <p class="hint" data-testid="error-path-running">{ note.clone() }</p>
             }

@@ -3,6 +3,7 @@
 //! opens an exercise link or mounts the playground.
 
 pub mod analysis;
+pub mod blocks;
 pub mod compare;
 pub mod config_panel;
 pub mod dialogs;
