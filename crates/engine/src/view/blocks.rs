@@ -64,8 +64,11 @@ pub struct BlockView {
     pub open: Vec<usize>,
     /// The caller's reached set and waitlist while a block is open.
     stashed: Vec<Stashed>,
-    /// Whether the latest cache entry was emptied by a refinement.
+    /// The blocks whose entries the latest refinement dropped.
     pub invalidated: Vec<String>,
+    /// How many entries the latest refinement dropped and kept (`None`
+    /// before any refinement).
+    pub refinement_outcome: Option<(u32, u32)>,
 }
 
 impl BlockView {
@@ -151,16 +154,19 @@ impl BlockView {
                 c.exits = Some(exits.clone());
                 c.restored = true;
             }
-            Event::CacheInvalidated { blocks, .. } => {
+            Event::CacheInvalidated { blocks, entries, kept } => {
                 self.invalidated = blocks.clone();
+                self.refinement_outcome = Some((*entries, *kept));
             }
             _ => {}
         }
     }
 
-    /// A restart: the next iteration starts with an empty cache.
+    /// A restart: the next iteration starts with an empty cache view; the
+    /// entries the refinement kept come back by [`Event::CacheRestored`].
     pub(super) fn restart(&mut self) {
         let invalidated = std::mem::take(&mut self.invalidated);
-        *self = BlockView { invalidated, ..BlockView::default() };
+        let refinement_outcome = self.refinement_outcome.take();
+        *self = BlockView { invalidated, refinement_outcome, ..BlockView::default() };
     }
 }

@@ -893,6 +893,7 @@ impl Breakpoint {
                     | Event::CacheHit { .. }
                     | Event::BlockExpanded { .. }
                     | Event::CacheInvalidated { .. }
+                    | Event::CacheRestored { .. }
             ),
         }
     }
@@ -909,7 +910,7 @@ impl Breakpoint {
             Breakpoint::Refinement => "next refinement",
             Breakpoint::Abstraction => "next abstraction",
             Breakpoint::CacheHit => "next cache hit",
-            Breakpoint::BlockEvent => "next block event (miss, entry, exit, expand, hit, invalidation)",
+            Breakpoint::BlockEvent => "next block event (miss, entry, exit, expand, hit, invalidation, kept entry re-created)",
         }
     }
 }

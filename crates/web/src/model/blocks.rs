@@ -79,6 +79,9 @@ pub struct CacheRow {
     pub exits: Option<usize>,
     /// How often the summary was reused (cache hits).
     pub hits: u32,
+    /// Kept from the previous CEGAR iteration (the refinement did not
+    /// change the block's reduced precision) and re-created, not analysed.
+    pub kept: bool,
 }
 
 /// The block view at one position of a BAM run.
@@ -94,9 +97,12 @@ pub struct BlockPanel {
     pub hits: usize,
     /// Cache misses so far in this iteration.
     pub misses: usize,
-    /// The blocks the latest refinement changed the precision of (the
-    /// `cache_invalidated` event), empty before one.
+    /// The blocks the latest refinement changed the reduced precision of
+    /// (the `cache_invalidated` event), empty before one.
     pub invalidated: Vec<String>,
+    /// The entries the latest refinement dropped and kept (`None` before
+    /// any refinement).
+    pub refinement_outcome: Option<(u32, u32)>,
 }
 
 /// Whether the run described by the trace's first event uses BAM
@@ -149,6 +155,7 @@ impl BlockPanel {
                 reduced: e.initial.map(|id| BlockState::of(snap, id)),
                 exits: e.exits.as_ref().map(Vec::len),
                 hits: e.hits,
+                kept: e.restored,
             })
             .collect();
         BlockPanel {
@@ -157,7 +164,21 @@ impl BlockPanel {
             hits: view.calls.iter().filter(|c| c.hit).count(),
             misses: view.calls.iter().filter(|c| !c.hit).count(),
             invalidated: view.invalidated.clone(),
+            refinement_outcome: view.refinement_outcome,
         }
+    }
+
+    /// What the latest refinement did to the cache, in words (`None`
+    /// before any refinement).
+    pub fn refinement_note(&self) -> Option<String> {
+        let (dropped, kept) = self.refinement_outcome?;
+        let entries = |n: u32| format!("{n} {}", if n == 1 { "entry" } else { "entries" });
+        let blocks = if self.invalidated.is_empty() { "no block".to_string() } else { self.invalidated.join(", ") };
+        Some(format!(
+            "The last refinement changed the reduced precision of {blocks}: {} dropped, so those blocks are analysed again; {} of other blocks kept, re-created at their first hit without analysing them (marked kept).",
+            entries(dropped),
+            entries(kept)
+        ))
     }
 
     /// One line for the panel's head: `3 calls: 1 miss, 2 hits (cache: 1 entry)`.
@@ -326,7 +347,25 @@ int main(void) {
             events.iter().filter(|e| Breakpoint::BlockEvent.matches(e)).map(|e| e.kind()).collect();
         let expected = ["block_entered", "block_exited", "block_expanded", "cache_hit", "cache_invalidated", "cache_miss"];
         assert_eq!(kinds.into_iter().collect::<Vec<_>>(), expected);
+        let (_, events) = run(include_str!("../../../engine/tests/programs/bam/kept.c"), "bam-value");
+        assert!(events.iter().any(|e| matches!(e, Event::CacheRestored { .. }) && Breakpoint::BlockEvent.matches(e)));
         assert!(Breakpoint::ALL.contains(&Breakpoint::CacheHit) && Breakpoint::ALL.contains(&Breakpoint::BlockEvent));
+    }
+
+    /// `noise(5)` runs before the variable the refinement is about exists:
+    /// after the refinement its entry is kept (and marked so), `inc`'s is
+    /// dropped, and the note says both.
+    #[test]
+    fn a_kept_entry_is_marked_and_the_refinement_note_counts_dropped_and_kept() {
+        let (program, events) = run(include_str!("../../../engine/tests/programs/bam/kept.c"), "bam-value");
+        let panel = BlockPanel::of(&program, &Snapshot::of(&events), &events);
+        let kept: Vec<(&str, bool)> = panel.cache.iter().map(|r| (r.block.as_str(), r.kept)).collect();
+        assert!(kept.contains(&("noise", true)) && kept.contains(&("inc", false)), "{kept:?}");
+        let note = panel.refinement_note().expect("one refinement");
+        assert!(note.contains("of inc: 1 entry dropped") && note.contains("1 entry of other blocks kept"), "{note}");
+        let first = events.iter().position(|e| matches!(e, Event::CacheInvalidated { .. })).unwrap();
+        let before = BlockPanel::of(&program, &Snapshot::of(&events[..first]), &events[..first]);
+        assert_eq!(before.refinement_note(), None);
     }
 
     #[test]

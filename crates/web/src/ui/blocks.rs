@@ -94,10 +94,8 @@ pub fn blocks_panel(panel: &BlockPanel, selected: &BTreeSet<StateId>, onclick: C
     html! {
         <section class="panel blocks-panel" data-testid="blocks" {onclick}>
             <p class="blocks-summary" data-testid="blocks-summary">{ panel.summary() }</p>
-            if !panel.invalidated.is_empty() {
-                <p class="hint" data-testid="blocks-invalidated">
-                    { format!("The last refinement emptied the cache (precision changed for {}); this iteration analyses every block again.", panel.invalidated.join(", ")) }
-                </p>
+            if let Some(note) = panel.refinement_note() {
+                <p class="hint" data-testid="blocks-invalidated">{ note }</p>
             }
             <h4>{ "Calls of blocks (functions), nested by depth" }</h4>
             if panel.calls.is_empty() {
@@ -112,7 +110,12 @@ pub fn blocks_panel(panel: &BlockPanel, selected: &BTreeSet<StateId>, onclick: C
                 <tbody>
                     { for panel.cache.iter().map(|r| html! {
                         <tr data-testid="block-cache-row">
-                            <td class="num">{ r.entry.to_string() }</td>
+                            <td class="num">
+                                { r.entry.to_string() }
+                                if r.kept {
+                                    { " " }<span class="block-kept" data-testid="block-kept" title="kept from the previous CEGAR iteration: the refinement did not change this block's reduced precision, so its states were re-created, not analysed">{ "kept" }</span>
+                                }
+                            </td>
                             <td><code>{ r.block.clone() }</code></td>
                             <td>{ r.reduced.as_ref().map(|s| state_chip(s, selected)).unwrap_or_default() }</td>
                             <td class="num">{ r.exits.map_or_else(|| "…".to_string(), |n| n.to_string()) }</td>
