@@ -448,6 +448,12 @@ async function readAnswer(ex) {
       assert.ok(checked.length <= 1, `${ex.id}: one formula at most is chosen (${checked})`);
       return { kind: 'abstraction', choice: checked[0] };
     }
+    case 'transformed-line': {
+      const checked = [];
+      for (let i = 1; i <= ex.question.choices.length; i++) if (await w(`answer-choice-${i}`).isChecked()) checked.push(i);
+      assert.ok(checked.length <= 1, `${ex.id}: one line at most is chosen (${checked})`);
+      return { kind: 'transformed-line', choice: checked[0] };
+    }
     default:
       throw new Error(`no widget for ${ex.kind}`);
   }
