@@ -34,22 +34,25 @@ fn every_example_reaches_its_stated_verdicts() {
     assert!(checked >= 40, "only {checked} runs");
 }
 
-/// The thresholds card quotes, per threshold, the refinements and steps of
-/// `symexec-predabs` (set in the configuration panel, which the front
-/// matter cannot carry): its table must stay what the engine does.
-#[test]
-fn the_thresholds_card_shows_what_each_threshold_does() {
+/// The cells of every table in a card, as plain text, row by row.
+fn card_table_rows(e: &web::model::gallery::Example) -> Vec<Vec<String>> {
     use web::model::gallery::{plain_text, Block};
-    let e = web::model::gallery::example("symexec-thresholds").expect("the thresholds example is shipped");
-    let rows: Vec<Vec<String>> = e
-        .body
-        .iter()
+    (e.body.iter())
         .filter_map(|b| match b {
             Block::Table { rows, .. } => Some(rows.iter().map(|r| r.iter().map(|c| plain_text(c)).collect())),
             _ => None,
         })
         .flatten()
-        .collect();
+        .collect()
+}
+
+/// The thresholds card quotes, per threshold, the refinements and steps of
+/// `symexec-predabs` (set in the configuration panel, which the front
+/// matter cannot carry): its table must stay what the engine does.
+#[test]
+fn the_thresholds_card_shows_what_each_threshold_does() {
+    let e = web::model::gallery::example("symexec-thresholds").expect("the thresholds example is shipped");
+    let rows = card_table_rows(&e);
     assert_eq!(rows.len(), 3, "one row per threshold: {rows:?}");
     let program = Arc::new(cfa::from_source(e.program).unwrap());
     for row in &rows {
@@ -71,17 +74,8 @@ fn the_thresholds_card_shows_what_each_threshold_does() {
 /// SINGLE not provable).
 #[test]
 fn the_memory_regions_card_shows_the_retention_disjuncts_of_each_setting() {
-    use web::model::gallery::{plain_text, Block};
     let e = web::model::gallery::example("predicate-memory-regions").expect("the memory-regions example is shipped");
-    let rows: Vec<Vec<String>> = e
-        .body
-        .iter()
-        .filter_map(|b| match b {
-            Block::Table { rows, .. } => Some(rows.iter().map(|r| r.iter().map(|c| plain_text(c)).collect())),
-            _ => None,
-        })
-        .flatten()
-        .collect();
+    let rows = card_table_rows(&e);
     assert_eq!(rows.len(), 3, "one row per region setting: {rows:?}");
     let program = Arc::new(cfa::from_source(e.program).unwrap());
     let mut retention = Vec::new();

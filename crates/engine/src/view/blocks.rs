@@ -92,19 +92,7 @@ impl BlockView {
                     successors: Vec::new(),
                 });
                 let k = *entry as usize;
-                if self.cache.len() <= k {
-                    self.cache.resize(
-                        k + 1,
-                        CacheEntryView {
-                            block: block.clone(),
-                            initial: None,
-                            call_site: None,
-                            exits: None,
-                            hits: 0,
-                            restored: false,
-                        },
-                    );
-                }
+                self.ensure_entry(k, block);
                 if hit {
                     self.cache[k].hits += 1;
                 }
@@ -135,19 +123,7 @@ impl BlockView {
             }
             Event::CacheRestored { block, entry, initial, exits, .. } => {
                 let k = *entry as usize;
-                if self.cache.len() <= k {
-                    self.cache.resize(
-                        k + 1,
-                        CacheEntryView {
-                            block: block.clone(),
-                            initial: None,
-                            call_site: None,
-                            exits: None,
-                            hits: 0,
-                            restored: false,
-                        },
-                    );
-                }
+                self.ensure_entry(k, block);
                 let c = &mut self.cache[k];
                 c.block = block.clone();
                 c.initial = Some(*initial);
@@ -159,6 +135,21 @@ impl BlockView {
                 self.refinement_outcome = Some((*entries, *kept));
             }
             _ => {}
+        }
+    }
+
+    /// Makes sure the cache view has entry `k` (of `block`).
+    fn ensure_entry(&mut self, k: usize, block: &str) {
+        if self.cache.len() <= k {
+            let empty = CacheEntryView {
+                block: block.to_string(),
+                initial: None,
+                call_site: None,
+                exits: None,
+                hits: 0,
+                restored: false,
+            };
+            self.cache.resize(k + 1, empty);
         }
     }
 

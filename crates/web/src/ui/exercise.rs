@@ -658,48 +658,41 @@ fn answer_widget(ex: &Exercise, draft: &Drafts, editor_source: &str, links: &cra
     }
 }
 
+/// One radio button per choice (each shown as code), numbered from 1 as
+/// the answer's `choice`: which formula is ψ', which operation a line
+/// becomes.
+fn choice_radios(draft: &Drafts, name: &'static str, legend: &str, choices: &[String]) -> Html {
+    let d = (**draft).clone();
+    html! {
+        <fieldset class="answer-verdict">
+            <legend>{ legend.to_string() }</legend>
+            { for choices.iter().enumerate().map(|(i, text)| {
+                let n = (i + 1).to_string();
+                let onchange = {
+                    let (set, n) = (edit(draft, |d, v| d.choice = v), n.clone());
+                    Callback::from(move |_: Event| set(n.clone()))
+                };
+                html! {
+                    <label class="answer-choice">
+                        <input type="radio" {name} value={n.clone()} checked={d.choice == n} data-testid={format!("answer-choice-{n}")} {onchange} />
+                        <code>{ text.clone() }</code>
+                    </label>
+                }
+            }) }
+        </fieldset>
+    }
+}
+
 /// The answer widgets of the predicate-analysis kinds: the predicates a
 /// refinement adds (a text area), or which formula is ψ' (radio buttons);
 /// and which operation is a line's transformed one (radio buttons).
 fn predicate_widget(ex: &Exercise, draft: &Drafts) -> Html {
     let d = (**draft).clone();
     match &ex.question {
-        Question::Abstraction { state, choices } => html! {
-            <fieldset class="answer-verdict">
-                <legend>{ format!("ψ' of s{state} is") }</legend>
-                { for choices.iter().enumerate().map(|(i, formula)| {
-                    let n = (i + 1).to_string();
-                    let onchange = {
-                        let (set, n) = (edit(draft, |d, v| d.choice = v), n.clone());
-                        Callback::from(move |_: Event| set(n.clone()))
-                    };
-                    html! {
-                        <label class="answer-choice">
-                            <input type="radio" name="abstraction" value={n.clone()} checked={d.choice == n} data-testid={format!("answer-choice-{n}")} {onchange} />
-                            <code>{ formula.clone() }</code>
-                        </label>
-                    }
-                }) }
-            </fieldset>
-        },
-        Question::TransformedLine { line, choices } => html! {
-            <fieldset class="answer-verdict">
-                <legend>{ format!("Line {line} is transformed into") }</legend>
-                { for choices.iter().enumerate().map(|(i, op)| {
-                    let n = (i + 1).to_string();
-                    let onchange = {
-                        let (set, n) = (edit(draft, |d, v| d.choice = v), n.clone());
-                        Callback::from(move |_: Event| set(n.clone()))
-                    };
-                    html! {
-                        <label class="answer-choice">
-                            <input type="radio" name="transformed-line" value={n.clone()} checked={d.choice == n} data-testid={format!("answer-choice-{n}")} {onchange} />
-                            <code>{ op.clone() }</code>
-                        </label>
-                    }
-                }) }
-            </fieldset>
-        },
+        Question::Abstraction { state, choices } => choice_radios(draft, "abstraction", &format!("ψ' of s{state} is"), choices),
+        Question::TransformedLine { line, choices } => {
+            choice_radios(draft, "transformed-line", &format!("Line {line} is transformed into"), choices)
+        }
         _ => html! {
             <label class="answer-block">{ "The predicates, mini-C comparisons one per line or separated by commas (a predicate and its negation count as one)" }
                 <textarea data-testid="answer-predicates" rows="3" spellcheck="false" placeholder="x == 2 * y\nn <= i" value={d.predicates.clone()} oninput={on_text_input(draft, |d, v| d.predicates = v)} />
