@@ -19,28 +19,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { analyze, artifacts, expectCount, expectText, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
-const LOOP5 = `extern void reach_error(void);
-int count(int n) {
-  int i = 0;
-  while (i < n) {
-    i = i + 1;
-  }
-  return i;
-}
-int main(void) {
-  int a = count(3);
-  int b = count(3);
-  int c = count(3);
-  int d = count(3);
-  int e = count(3);
-  if (a + b + c + d + e != 15) {
-    reach_error();
-  }
-  return 0;
-}
-`;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+// The gallery's cache-hits example (its block comment also exercises the
+// editor's comment tokenizer).
+const LOOP5 = fs.readFileSync(path.join(here, '..', '..', 'static', 'examples', 'bam-cache-hits.c'), 'utf8');
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-bam-', timeout: 120_000 });
@@ -99,7 +82,7 @@ test('the Blocks tab shows the call tree with the cache hits marked and the cach
   assert.ok(tree.every((c) => c.block === 'count' && c.depth === '0'), JSON.stringify(tree));
   assert.match(tree[0].mark, /miss/);
   for (const c of tree.slice(1)) assert.match(c.mark, /✔ hit/, 'a hit says so in words and with an icon');
-  assert.deepEqual(tree.map((c) => c.head.match(/called at line (\d+)/)?.[1]), ['10', '11', '12', '13', '14'], 'each call from its own line');
+  assert.deepEqual(tree.map((c) => c.head.match(/called at line (\d+)/)?.[1]), ['13', '14', '15', '16', '17'], 'each call from its own line');
   await expectText(byId('blocks-summary'), /5 calls: 1 miss, 4 hits \(cache: 1 entry\)/, 'the summary line');
   // A hit is coloured differently from the miss (and marked in words above).
   const [missBg, hitBg] = await Promise.all([0, 1].map((i) => calls.nth(i).evaluate((el) => getComputedStyle(el).backgroundColor)));

@@ -49,53 +49,57 @@ const TYPES = new Set([
 // The verification vocabulary: nondeterminism, assumptions, the error location.
 const BUILTIN = /^(__VERIFIER_\w+|reach_error|assert|abort|exit|__assert_fail|__assert_perror_fail|__assert|__PRETTY_FUNCTION__|__func__)$/;
 
+// A plain function, not a method: StreamLanguage calls `token` unbound, so
+// the block-comment case below must not go through `this`.
+function miniCToken(stream, state) {
+  if (state.inComment) {
+    if (stream.skipTo('*/')) {
+      stream.next();
+      stream.next();
+      state.inComment = false;
+    } else {
+      stream.skipToEnd();
+    }
+    return 'comment';
+  }
+  if (stream.eatSpace()) return null;
+  if (stream.sol() && stream.peek() === '#') {
+    stream.skipToEnd();
+    return 'meta';
+  }
+  if (stream.match('//')) {
+    stream.skipToEnd();
+    return 'comment';
+  }
+  if (stream.match('/*')) {
+    state.inComment = true;
+    return miniCToken(stream, state) ?? 'comment';
+  }
+  if (stream.match(/^0[xX][0-9a-fA-F]+[uUlL]*/) || stream.match(/^\d+[uUlL]*/)) return 'number';
+  if (stream.match(/^'(\\.|[^'\\])*'/)) return 'string';
+  if (stream.match(/^"(\\.|[^"\\])*"?/)) return 'string';
+  const word = stream.match(/^[A-Za-z_]\w*/);
+  if (word) {
+    const w = word[0];
+    if (KEYWORDS.has(w)) return 'keyword';
+    if (TYPES.has(w)) return 'typeName';
+    if (w === 'ERROR' && stream.match(/^\s*:/, false)) return 'labelName';
+    // Dotted names apply @lezer/highlight modifiers: special(variableName).
+    if (BUILTIN.test(w)) return 'variableName.special';
+    if (stream.match(/^\s*\(/, false)) return 'variableName.function';
+    return 'variableName';
+  }
+  if (stream.match(/^[{}()[\]]/)) return 'bracket';
+  if (stream.match(/^(<<=?|>>=?|[-+*/%&|^!=<>]=?|&&|\|\||\+\+|--|[~?:])/)) return 'operator';
+  if (stream.match(/^[;,]/)) return 'punctuation';
+  stream.next();
+  return null;
+}
+
 const miniC = StreamLanguage.define({
   name: 'minic',
   startState: () => ({ inComment: false }),
-  token(stream, state) {
-    if (state.inComment) {
-      if (stream.skipTo('*/')) {
-        stream.next();
-        stream.next();
-        state.inComment = false;
-      } else {
-        stream.skipToEnd();
-      }
-      return 'comment';
-    }
-    if (stream.eatSpace()) return null;
-    if (stream.sol() && stream.peek() === '#') {
-      stream.skipToEnd();
-      return 'meta';
-    }
-    if (stream.match('//')) {
-      stream.skipToEnd();
-      return 'comment';
-    }
-    if (stream.match('/*')) {
-      state.inComment = true;
-      return this.token(stream, state) ?? 'comment';
-    }
-    if (stream.match(/^0[xX][0-9a-fA-F]+[uUlL]*/) || stream.match(/^\d+[uUlL]*/)) return 'number';
-    if (stream.match(/^'(\\.|[^'\\])*'/)) return 'string';
-    if (stream.match(/^"(\\.|[^"\\])*"?/)) return 'string';
-    const word = stream.match(/^[A-Za-z_]\w*/);
-    if (word) {
-      const w = word[0];
-      if (KEYWORDS.has(w)) return 'keyword';
-      if (TYPES.has(w)) return 'typeName';
-      if (w === 'ERROR' && stream.match(/^\s*:/, false)) return 'labelName';
-      // Dotted names apply @lezer/highlight modifiers: special(variableName).
-      if (BUILTIN.test(w)) return 'variableName.special';
-      if (stream.match(/^\s*\(/, false)) return 'variableName.function';
-      return 'variableName';
-    }
-    if (stream.match(/^[{}()[\]]/)) return 'bracket';
-    if (stream.match(/^(<<=?|>>=?|[-+*/%&|^!=<>]=?|&&|\|\||\+\+|--|[~?:])/)) return 'operator';
-    if (stream.match(/^[;,]/)) return 'punctuation';
-    stream.next();
-    return null;
-  },
+  token: miniCToken,
   blankLine(state) {
     return state;
   },
