@@ -25,6 +25,21 @@ fn programs() -> Vec<(String, cfa::Program)> {
     out
 }
 
+/// Whether the program reads or writes memory (pointers, arrays, structs,
+/// heap): the transformation does not model memory yet — a read is
+/// `lift(*)` in every configuration and a store is dropped — so such a
+/// program is abstract even with nothing lifted.
+fn uses_memory(p: &cfa::Program) -> bool {
+    use cfa::{EdgeKind, Rhs};
+    let memory_rhs = |r: &Rhs| matches!(r, Rhs::Load { .. } | Rhs::Alloc { .. });
+    p.edges.iter().any(|e| match &e.kind {
+        EdgeKind::Store { .. } | EdgeKind::Free { .. } => true,
+        EdgeKind::Assign { rhs, .. } => memory_rhs(rhs),
+        EdgeKind::Declare { init: Some(rhs), .. } => memory_rhs(rhs),
+        _ => false,
+    })
+}
+
 #[test]
 fn every_program_transforms_in_every_domain() {
     for (name, p) in programs() {
@@ -46,7 +61,7 @@ fn every_program_transforms_in_every_domain() {
                         assert!(l.op.is_empty(), "{name}: a heading has no operation: {l:?}");
                     }
                 }
-                if lift == LiftSet::None {
+                if lift == LiftSet::None && !uses_memory(&p) {
                     // Nothing is abstract in the concrete-only configuration.
                     for te in &t.edges {
                         assert!(te.lifts.is_empty(), "{name}");
