@@ -401,4 +401,15 @@ impl Program {
     pub fn error_nodes(&self) -> impl Iterator<Item = &Node> {
         self.nodes.iter().filter(|n| n.error)
     }
+    /// Whether some operation reads, writes, allocates or frees memory
+    /// (pointers, arrays, structs, heap): [`Rhs::Load`], [`Rhs::Alloc`],
+    /// [`EdgeKind::Store`] or [`EdgeKind::Free`].
+    pub fn uses_memory(&self) -> bool {
+        let memory = |r: &Rhs| matches!(r, Rhs::Load { .. } | Rhs::Alloc { .. });
+        self.edges.iter().any(|e| match &e.kind {
+            EdgeKind::Store { .. } | EdgeKind::Free { .. } => true,
+            EdgeKind::Assign { rhs, .. } | EdgeKind::Declare { init: Some(rhs), .. } => memory(rhs),
+            _ => false,
+        })
+    }
 }

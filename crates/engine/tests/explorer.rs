@@ -48,26 +48,14 @@ fn programs() -> Vec<(String, Arc<cfa::Program>)> {
     out
 }
 
-/// Whether the program reads or writes memory (pointers, arrays, structs,
-/// heap): the transformation does not model memory yet — a read is
-/// `lift(*)` in every configuration and a store is dropped — so such a
-/// program is abstract even with nothing lifted.
-fn uses_memory(p: &cfa::Program) -> bool {
-    use cfa::{EdgeKind, Rhs};
-    let memory_rhs = |r: &Rhs| matches!(r, Rhs::Load { .. } | Rhs::Alloc { .. });
-    p.edges.iter().any(|e| match &e.kind {
-        EdgeKind::Store { .. } | EdgeKind::Free { .. } => true,
-        EdgeKind::Assign { rhs, .. } => memory_rhs(rhs),
-        EdgeKind::Declare { init: Some(rhs), .. } => memory_rhs(rhs),
-        _ => false,
-    })
-}
-
 #[test]
 fn concrete_only_explorer_behaves_as_the_interpreter() {
     let (mut runs, mut errors) = (0, 0);
     for (name, p) in programs() {
-        if uses_memory(&p) {
+        // The transformation does not model memory yet (a read is
+        // `lift(*)` in every configuration): such a program is abstract
+        // even with nothing lifted.
+        if p.uses_memory() {
             continue;
         }
         for model in [IntModel::C, IntModel::Math] {
