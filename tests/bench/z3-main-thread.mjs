@@ -44,11 +44,16 @@ async function exampleFragment() {
   }
 }
 
-/** One cold load of the example and one symbolic run; the page's timings. */
-async function coldRun(fragment) {
-  const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-z3-', timeout: 120_000 });
+/**
+ * A fresh browser profile that records main-thread long tasks from the very
+ * start of the page (`globalThis.__longTasks`), opened at the example's
+ * fragment with the compare view closed.
+ */
+async function openTracked(profilePrefix, fragment) {
+  const browser = await openBrowser({ profilePrefix, timeout: 120_000 });
+  const { page, baseUrl } = browser;
+  const byId = (id) => page.locator(`[data-testid=${id}]`);
   try {
-    // Long tasks from the very start of the page.
     await page.addInitScript(() => {
       globalThis.__longTasks = [];
       new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => ({ start: e.startTime, ms: e.duration })))).observe({
@@ -56,22 +61,35 @@ async function coldRun(fragment) {
         buffered: true,
       });
     });
-    const byId = (id) => page.locator(`[data-testid=${id}]`);
     await page.goto(`${baseUrl}${fragment}`);
     await byId('cfa-listing').waitFor();
     if (await byId('compare-view').isVisible()) await byId('compare-close').click();
+  } catch (err) {
+    await browser.close();
+    throw err;
+  }
+  return { ...browser, byId };
+}
+
+/** Presses Analyze and waits for the verdict: when each happened (page time). */
+async function analyzeToVerdict(page, byId) {
+  const analyzeAt = await page.evaluate(() => performance.now());
+  await byId('analyze').click();
+  const verdictAt = await (
+    await page.waitForFunction(() => /TRUE|FALSE|UNKNOWN/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? '') && performance.now(), null, {
+      timeout: 120_000,
+      polling: 'raf',
+    })
+  ).jsonValue();
+  return { analyzeAt, verdictAt };
+}
+
+/** One cold load of the example and one symbolic run; the page's timings. */
+async function coldRun(fragment) {
+  const { page, byId, pageErrors, close } = await openTracked('cpa-bench-z3-', fragment);
+  try {
     await byId('preset').selectOption(PRESET);
-    await byId('analyze').click();
-    const verdictAt = await (
-      await page.waitForFunction(
-        () => {
-          const t = document.querySelector('[data-testid=run-status]')?.innerText ?? '';
-          return /TRUE|FALSE|UNKNOWN/.test(t) && performance.now();
-        },
-        null,
-        { timeout: 120_000, polling: 'raf' },
-      )
-    ).jsonValue();
+    const { verdictAt } = await analyzeToVerdict(page, byId);
     const status = await byId('run-status').innerText();
     const t = await page.evaluate(() => {
       const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
@@ -112,19 +130,8 @@ async function coldRun(fragment) {
  * solves (Analyze → verdict).
  */
 async function settledRun(fragment) {
-  const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-z3-settled-', timeout: 120_000 });
+  const { page, byId, pageErrors, close } = await openTracked('cpa-bench-z3-settled-', fragment);
   try {
-    await page.addInitScript(() => {
-      globalThis.__longTasks = [];
-      new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => ({ start: e.startTime, ms: e.duration })))).observe({
-        type: 'longtask',
-        buffered: true,
-      });
-    });
-    const byId = (id) => page.locator(`[data-testid=${id}]`);
-    await page.goto(`${baseUrl}${fragment}`);
-    await byId('cfa-listing').waitFor();
-    if (await byId('compare-view').isVisible()) await byId('compare-close').click();
     await byId('solver-log-toggle').click();
     // Settled: no long task for a second.
     await page.waitForFunction(() => performance.now() - Math.max(0, ...globalThis.__longTasks.map((l) => l.start + l.ms)) > 1000, null, { polling: 100 });
@@ -132,14 +139,7 @@ async function settledRun(fragment) {
     await byId('solver-round-trip').click();
     await page.waitForFunction(() => performance.getEntriesByName('cpa-z3:first-answer').length > 0, null, { timeout: 120_000 });
     await byId('preset').selectOption(PRESET);
-    const analyzeAt = await page.evaluate(() => performance.now());
-    await byId('analyze').click();
-    const verdictAt = await (
-      await page.waitForFunction(() => /TRUE|FALSE|UNKNOWN/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? '') && performance.now(), null, {
-        timeout: 120_000,
-        polling: 'raf',
-      })
-    ).jsonValue();
+    const { analyzeAt, verdictAt } = await analyzeToVerdict(page, byId);
     const t = await page.evaluate(() => ({
       need: performance.getEntriesByName('cpa-z3:need')[0]?.startTime ?? NaN,
       ready: performance.getEntriesByName('cpa-z3:ready')[0]?.startTime ?? NaN,

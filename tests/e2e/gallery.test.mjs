@@ -59,6 +59,24 @@ before(async () => ({ page, baseUrl, pageErrors } = await session.ready));
 
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 
+/** Opens gallery example `id` from a fresh page (opening reloads the page). */
+async function openExample(id) {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await byId('examples-button').click();
+  await Promise.all([page.waitForEvent('load'), byId(`open-${id}`).click()]);
+}
+
+/** Waits until the compare view has run every configuration, then shows the last step. */
+async function compareToEnd() {
+  await page.waitForFunction(
+    () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
+    null,
+    { timeout: 120_000 },
+  );
+  await byId('compare-end').click();
+}
+
 test('the gallery lists every example with its explanation as text', async () => {
   assert.ok(EXAMPLES.length >= 8, `only ${EXAMPLES.length} examples`);
   await page.goto(baseUrl);
@@ -155,21 +173,13 @@ test('the gallery filter: keyboard-first, by words and by seed', async () => {
 });
 
 test('the theory example: Z3 loads on opening, INTEGER is labelled unsound, the summary shows the queries and their time', async () => {
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await byId('examples-button').click();
-  await Promise.all([page.waitForEvent('load'), byId('open-symbolic-theory').click()]);
+  await openExample('symbolic-theory');
   await byId('compare-view').waitFor();
   // The guide shows Z3's status (the compare view covers the Solver log) until it is ready.
   const z3Status = page.locator('[data-testid=compare-guide] [data-testid=guide-z3-status]');
   await until(page, () => z3Status.getAttribute('data-phase'), 'ready', 'Z3 is loaded', 120_000);
   await expectText(z3Status, /Z3/);
-  await page.waitForFunction(
-    () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
-    null,
-    { timeout: 120_000 },
-  );
-  await byId('compare-end').click();
+  await compareToEnd();
   await expectText(page.locator('[data-testid=compare-pane][data-preset="symbolic[solver.theory=INTEGER]"] [data-testid=compare-unsound]'), /unsound by choice/);
   assert.equal(await byId('compare-unsound').count(), 1, 'the BITVECTOR pane is not labelled');
   const cells = await page.evaluate(() =>
@@ -186,17 +196,9 @@ test('the theory example: Z3 loads on opening, INTEGER is labelled unsound, the 
 });
 
 test('the memory-regions example: the compare summary notes each setting\'s retention disjuncts', async () => {
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await byId('examples-button').click();
-  await Promise.all([page.waitForEvent('load'), byId('open-predicate-memory-regions').click()]);
+  await openExample('predicate-memory-regions');
   await byId('compare-view').waitFor();
-  await page.waitForFunction(
-    () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
-    null,
-    { timeout: 120_000 },
-  );
-  await byId('compare-end').click();
+  await compareToEnd();
   const read = () =>
     page.evaluate(() =>
       JSON.stringify(
@@ -226,21 +228,13 @@ test('the memory-regions example: the compare summary notes each setting\'s rete
 
 for (const e of EXAMPLES) {
   test(`opening "${e.id}" loads it and runs ${e.configs.join(', ')} to the stated verdicts`, async () => {
-    await page.goto(baseUrl);
-    await byId('cfa-listing').waitFor();
-    await byId('examples-button').click();
-    await Promise.all([page.waitForEvent('load'), byId(`open-${e.id}`).click()]);
+    await openExample(e.id);
     await byId('cfa-listing').waitFor();
     const shown = await page.evaluate(() => localStorage.getItem('cpa-playground.program'));
     assert.equal(shown, e.program, 'the example program is in the editor');
     if (e.configs.length >= 2) {
       await byId('compare-view').waitFor();
-      await page.waitForFunction(
-        () => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''),
-        null,
-        { timeout: 120_000 },
-      );
-      await byId('compare-end').click();
+      await compareToEnd();
       const verdicts = await page.evaluate(() =>
         Object.fromEntries(
           [...document.querySelectorAll('[data-testid=compare-summary] tbody tr')].map((tr) => [
