@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 mod blocks;
-pub use blocks::{BlockCall, BlockView, CacheEntryView};
+pub use blocks::{BlockCall, BlockView, CacheEntryView, CacheRefinement};
 /// How the explorer's equivalence check of a new state against a stored
 /// one begins its SMT-LIB2 script.
 pub const EQUIVALENCE_CHECK_COMMENT: &str = transform::term::EQUIVALENCE_CHECK;

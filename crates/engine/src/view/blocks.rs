@@ -48,6 +48,17 @@ pub struct CacheEntryView {
     pub restored: bool,
 }
 
+/// What a refinement did to the BAM cache ([`Event::CacheInvalidated`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CacheRefinement {
+    /// The blocks whose reduced precision changed (their entries dropped).
+    pub blocks: Vec<String>,
+    /// How many entries were dropped.
+    pub dropped: u32,
+    /// How many entries of other blocks were kept.
+    pub kept: u32,
+}
+
 /// A caller's reached set (by location) and waitlist, kept while a block
 /// is open.
 type Stashed = (BTreeMap<NodeId, Vec<StateId>>, Vec<StateId>);
@@ -64,11 +75,8 @@ pub struct BlockView {
     pub open: Vec<usize>,
     /// The caller's reached set and waitlist while a block is open.
     stashed: Vec<Stashed>,
-    /// The blocks whose entries the latest refinement dropped.
-    pub invalidated: Vec<String>,
-    /// How many entries the latest refinement dropped and kept (`None`
-    /// before any refinement).
-    pub refinement_outcome: Option<(u32, u32)>,
+    /// What the latest refinement did to the cache (`None` before any).
+    pub last_refinement: Option<CacheRefinement>,
 }
 
 impl BlockView {
@@ -131,8 +139,7 @@ impl BlockView {
                 c.restored = true;
             }
             Event::CacheInvalidated { blocks, entries, kept } => {
-                self.invalidated = blocks.clone();
-                self.refinement_outcome = Some((*entries, *kept));
+                self.last_refinement = Some(CacheRefinement { blocks: blocks.clone(), dropped: *entries, kept: *kept });
             }
             _ => {}
         }
@@ -156,8 +163,7 @@ impl BlockView {
     /// A restart: the next iteration starts with an empty cache view; the
     /// entries the refinement kept come back by [`Event::CacheRestored`].
     pub(super) fn restart(&mut self) {
-        let invalidated = std::mem::take(&mut self.invalidated);
-        let refinement_outcome = self.refinement_outcome.take();
-        *self = BlockView { invalidated, refinement_outcome, ..BlockView::default() };
+        let last_refinement = self.last_refinement.take();
+        *self = BlockView { last_refinement, ..BlockView::default() };
     }
 }

@@ -16,7 +16,7 @@
 
 use cfa::Program;
 use engine::trace::{Event, StateId};
-use engine::view::Snapshot;
+use engine::view::{CacheRefinement, Snapshot};
 
 use crate::model::analysis::state_text;
 
@@ -97,12 +97,9 @@ pub struct BlockPanel {
     pub hits: usize,
     /// Cache misses so far in this iteration.
     pub misses: usize,
-    /// The blocks the latest refinement changed the reduced precision of
-    /// (the `cache_invalidated` event), empty before one.
-    pub invalidated: Vec<String>,
-    /// The entries the latest refinement dropped and kept (`None` before
-    /// any refinement).
-    pub refinement_outcome: Option<(u32, u32)>,
+    /// What the latest refinement did to the cache (the
+    /// `cache_invalidated` event; `None` before one).
+    pub last_refinement: Option<CacheRefinement>,
 }
 
 /// Whether the run described by the trace's first event uses BAM
@@ -163,21 +160,20 @@ impl BlockPanel {
             cache,
             hits: view.calls.iter().filter(|c| c.hit).count(),
             misses: view.calls.iter().filter(|c| !c.hit).count(),
-            invalidated: view.invalidated.clone(),
-            refinement_outcome: view.refinement_outcome,
+            last_refinement: view.last_refinement.clone(),
         }
     }
 
     /// What the latest refinement did to the cache, in words (`None`
     /// before any refinement).
     pub fn refinement_note(&self) -> Option<String> {
-        let (dropped, kept) = self.refinement_outcome?;
+        let CacheRefinement { blocks, dropped, kept } = self.last_refinement.as_ref()?;
         let entries = |n: u32| format!("{n} {}", if n == 1 { "entry" } else { "entries" });
-        let blocks = if self.invalidated.is_empty() { "no block".to_string() } else { self.invalidated.join(", ") };
+        let blocks = if blocks.is_empty() { "no block".to_string() } else { blocks.join(", ") };
         Some(format!(
             "The last refinement changed the reduced precision of {blocks}: {} dropped, so those blocks are analysed again; {} of other blocks kept, re-created at their first hit without analysing them (marked kept).",
-            entries(dropped),
-            entries(kept)
+            entries(*dropped),
+            entries(*kept)
         ))
     }
 
