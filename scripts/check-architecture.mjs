@@ -224,7 +224,7 @@ const exists = (p) => repoSet.has(join(p)) || repoDirs.has(join(p));
 const defined = (src, ident) => new RegExp(`(fn|struct|enum|trait|type|const|static|mod|macro_rules!)\\s+${ident}\\b|\\b${ident}\\s*[({,:]|pub use [^;]*\\b${ident}\\b`).test(src);
 // Files the docs may name that are not in the repository: generated or
 // installed ones, and the benchmark folder's manifest.
-const GENERATED = new Set(['z3-built.js', 'z3-built.wasm', 'z3-glue.js', 'editor.js', 'MANIFEST.tsv']);
+const GENERATED = new Set(['z3-built.js', 'z3-built.wasm', 'editor.js', 'MANIFEST.tsv']);
 function rustPathIn(dir, segs) {
   let mod = join(dir, 'src');
   while (segs.length && /^[a-z_0-9]+$/.test(segs[0])) {
