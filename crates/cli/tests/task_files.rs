@@ -100,6 +100,18 @@ fn table_reads_a_folder_of_task_files() {
 }
 
 #[test]
+fn table_generated_by_line_repeats_every_option() {
+    let d = dir("table-generated-by");
+    write(&d, "safe.c", SAFE);
+    write(&d, "safe.yml", &task("safe.c", UNREACH_TRUE, "ILP32"));
+    let folder = d.to_str().unwrap();
+    let args = ["table", folder, "--config", "value", "--max-steps", "50", "--set", "restartAlgorithm.stageTimeMs=5000"];
+    let (out, err) = text(&cpaplay(&args));
+    let expected = "--config value --int-model c --max-steps 50 --set restartAlgorithm.stageTimeMs=5000`.";
+    assert!(out.contains(expected), "{out}{err}");
+}
+
+#[test]
 fn verify_writes_violation_and_correctness_witnesses() {
     let d = dir("witness");
     let unsafe_c = write(&d, "unsafe.c", UNSAFE);
