@@ -149,12 +149,18 @@ test('the inspector shows ψ, φ and how an abstraction was computed; the solver
     [...document.querySelectorAll('[data-testid=solver-entry]')].map((li) => ({
       purpose: li.querySelector('[data-testid=solver-purpose]')?.innerText ?? '',
       answer: li.querySelector('[data-testid=solver-answer]').innerText,
+      legend: li.querySelector('[data-testid=solver-legend]')?.innerText ?? '',
     })),
   );
   assert.ok(log.some((e) => /abstraction at N\d+/.test(e.purpose) && /^(sat|unsat)$/.test(e.answer)), JSON.stringify(log));
   const qe = log.filter((e) => /interpolant at N\d+/.test(e.purpose));
   assert.ok(qe.length >= 1, JSON.stringify(log));
-  for (const e of qe) assert.match(e.answer, /^eliminated: /);
+  for (const e of qe) {
+    assert.match(e.answer, /^eliminated: /);
+    // The program's names, not the formulas' symbols: `v2@1 = x@1`.
+    assert.doesNotMatch(e.answer, /\bv\d+@\d+/, JSON.stringify(e));
+    assert.match(e.legend, /^Symbols: v\d+@\d+ = [xy]@\d+/, JSON.stringify(e));
+  }
   assert.ok(!log.some((e) => e.answer.startsWith('error')), JSON.stringify(log));
   await page.locator('[data-testid=solver-entry]').filter({ hasText: 'interpolant at' }).first().scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'predicate-5-solver-log.png') });

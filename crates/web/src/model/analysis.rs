@@ -221,8 +221,11 @@ impl Sliced for Run {
     }
 
     fn pending(&self) -> Option<Query> {
-        self.pending_query()
-            .map(|(qid, script)| Query { origin: format!("analysis ({}): query {qid}", self.spec.preset), script })
+        self.pending_query().map(|(qid, script)| Query {
+            origin: format!("analysis ({}): query {qid}", self.spec.preset),
+            legend: crate::model::solver::symbol_legend(&script, &self.program),
+            script,
+        })
     }
 
     fn answer(&mut self, solver_output: &str) {

@@ -646,7 +646,11 @@ impl Sliced for CompareView {
 
     fn pending(&self) -> Option<Query> {
         let run = self.runs.get(self.parked?)?;
-        run.pending_query().map(|(qid, script)| Query { origin: format!("compare ({}): query {qid}", run.spec.preset), script })
+        run.pending_query().map(|(qid, script)| Query {
+            origin: format!("compare ({}): query {qid}", run.spec.preset),
+            legend: crate::model::solver::symbol_legend(&script, &run.program),
+            script,
+        })
     }
 
     fn answer(&mut self, solver_output: &str) {

@@ -29,6 +29,10 @@ pub struct Query {
     pub origin: String,
     /// The self-contained SMT-LIB2 script.
     pub script: String,
+    /// The program's names of the script's SSA symbols, for the solver
+    /// log ([`crate::model::solver::symbol_legend`]; empty when the query
+    /// is not about a program's variables).
+    pub legend: Vec<(String, String)>,
 }
 
 /// What one chunk of work left a computation in.
@@ -166,7 +170,11 @@ mod tests {
             }
         }
         fn pending(&self) -> Option<Query> {
-            self.waiting.map(|at| Query { origin: format!("scripted: query at {at}"), script: format!("(check-sat) ; {at}") })
+            self.waiting.map(|at| Query {
+                origin: format!("scripted: query at {at}"),
+                script: format!("(check-sat) ; {at}"),
+                legend: Vec::new(),
+            })
         }
         fn answer(&mut self, solver_output: &str) {
             self.answers.push(solver_output.to_string());
@@ -253,14 +261,17 @@ mod tests {
                 }
             }
             fn pending(&self) -> Option<Query> {
-                self.parked.then(|| Query { origin: "part 0".into(), script: "(check-sat)".into() })
+                self.parked.then(|| Query { origin: "part 0".into(), script: "(check-sat)".into(), legend: Vec::new() })
             }
             fn answer(&mut self, _: &str) {
                 self.parked = false;
             }
         }
         let mut pair = Pair { parked: true, left: 100 };
-        assert_eq!(slice(&mut pair, || true), SliceEnd::Parked(Query { origin: "part 0".into(), script: "(check-sat)".into() }));
+        assert_eq!(
+            slice(&mut pair, || true),
+            SliceEnd::Parked(Query { origin: "part 0".into(), script: "(check-sat)".into(), legend: Vec::new() })
+        );
         assert_eq!(pair.left, 99, "one chunk, then the budget said stop");
     }
 

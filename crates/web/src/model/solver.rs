@@ -160,6 +160,9 @@ pub struct LogEntry {
     pub elapsed_ms: Option<f64>,
     /// The answer a correct solver gives, when known (round trip).
     pub expected: Option<Answer>,
+    /// The program's name of each SSA symbol the script uses (see
+    /// [`symbol_legend`]); empty for queries not about a program.
+    pub legend: Vec<(String, String)>,
 }
 
 impl LogEntry {
@@ -170,7 +173,9 @@ impl LogEntry {
     pub fn answer_text(&self) -> String {
         match &self.result {
             None => "…".into(),
-            Some(Ok(Answer::Goals)) => format!("eliminated: {}", goal_text(self.output.as_deref().unwrap_or(""))),
+            Some(Ok(Answer::Goals)) => {
+                format!("eliminated: {}", readable(&goal_text(self.output.as_deref().unwrap_or("")), &self.legend))
+            }
             Some(Ok(a)) => a.word().into(),
             Some(Err(e)) => format!("error: {e}"),
         }
@@ -233,6 +238,63 @@ fn goal_text(output: &str) -> String {
     }
 }
 
+/// The program's name of each SSA symbol in `script`, in order of first
+/// use: the engine's formulas name variable number `N` as `vN` and its
+/// `k`-th SSA version as `vN@k`, so `v3@1` is listed as (`v3@1`, `i@1`).
+/// A variable's short name is used when no other variable of the program
+/// has it, else its qualified name (`main::i`). Symbols that are not
+/// variables of `program` (memory cells, fresh constants) are left out.
+pub fn symbol_legend(script: &str, program: &cfa::Program) -> Vec<(String, String)> {
+    let mut legend: Vec<(String, String)> = Vec::new();
+    for token in script.split(|c: char| c.is_whitespace() || c == '(' || c == ')' || c == '|') {
+        let Some(rest) = token.strip_prefix('v') else { continue };
+        let (number, version) = match rest.split_once('@') {
+            Some((n, k)) => (n, Some(k)),
+            None => (rest, None),
+        };
+        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        if !digits(number) || !version.is_none_or(digits) || legend.iter().any(|(sym, _)| sym == token) {
+            continue;
+        }
+        let Some(var) = number.parse::<usize>().ok().and_then(|n| program.variables.get(n)) else { continue };
+        let unique = program.variables.iter().filter(|v| v.name == var.name).count() == 1;
+        let name = if unique { var.name.as_str() } else { var.qualified.as_str() };
+        let readable = match version {
+            Some(k) => format!("{name}@{k}"),
+            None => name.to_string(),
+        };
+        legend.push((token.to_string(), readable));
+    }
+    legend
+}
+
+/// `text` with every symbol of `legend` replaced by its program name
+/// (whole symbols only: `v1` does not touch `v12`).
+pub fn readable(text: &str, legend: &[(String, String)]) -> String {
+    if legend.is_empty() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut token = String::new();
+    let flush = |token: &mut String, out: &mut String| {
+        match legend.iter().find(|(sym, _)| sym == token) {
+            Some((_, name)) => out.push_str(name),
+            None => out.push_str(token),
+        }
+        token.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() || c == '(' || c == ')' || c == '|' {
+            flush(&mut token, &mut out);
+            out.push(c);
+        } else {
+            token.push(c);
+        }
+    }
+    flush(&mut token, &mut out);
+    out
+}
+
 /// Every query asked in this page, oldest first.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SolverLog {
@@ -243,6 +305,18 @@ pub struct SolverLog {
 impl SolverLog {
     /// Records a new pending query; returns its id.
     pub fn ask(&mut self, origin: &str, script: &str, expected: Option<Answer>) -> usize {
+        self.ask_with_legend(origin, script, expected, Vec::new())
+    }
+
+    /// Records a new pending query about a program, with the program's
+    /// names of its SSA symbols ([`symbol_legend`]); returns its id.
+    pub fn ask_with_legend(
+        &mut self,
+        origin: &str,
+        script: &str,
+        expected: Option<Answer>,
+        legend: Vec<(String, String)>,
+    ) -> usize {
         let id = self.entries.len() + 1;
         self.entries.push(LogEntry {
             id,
@@ -252,6 +326,7 @@ impl SolverLog {
             result: None,
             elapsed_ms: None,
             expected,
+            legend,
         });
         id
     }
@@ -351,6 +426,38 @@ pub(crate) fn native_z3(script: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ssa_symbols_are_named_by_the_program() {
+        let program = cfa::from_source(
+            "int f(int i) { return i; }\nint main() { int n = __VERIFIER_nondet_int(); int i = 0; int x = 2 * i; return f(x + n); }",
+        )
+        .unwrap();
+        let id = |q: &str| program.variables.iter().position(|v| v.qualified == q).unwrap();
+        let (n, x, i) = (id("main::n"), id("main::x"), id("main::i"));
+        let script = format!(
+            "; WEAKEST interpolant\n(declare-fun v{n}@1 () Int)\n(declare-fun v{x}@2 () Int)\n(declare-fun v{i} () Int)\n(assert (< v{x}@2 v{n}@1 v{i} cell_3 v{n}@1))\n(apply qe)\n"
+        );
+        let legend = symbol_legend(&script, &program);
+        // In order of first use, each once; `i` names two variables, so it is qualified.
+        assert_eq!(
+            legend,
+            vec![
+                (format!("v{n}@1"), "n@1".to_string()),
+                (format!("v{x}@2"), "x@2".to_string()),
+                (format!("v{i}"), "main::i".to_string()),
+            ]
+        );
+        // Whole symbols only, so `v1` would not rewrite the start of `v12`.
+        assert_eq!(readable(&format!("(<= v{x}@2 v{n}@1)"), &legend), "(<= x@2 n@1)");
+        assert_eq!(readable(&format!("(<= v{x}@21 v{n}@1)"), &legend), format!("(<= v{x}@21 n@1)"));
+        let mut log = SolverLog::default();
+        let q = log.ask_with_legend("analysis", &script, None, legend);
+        log.answer(q, Ok(format!("(goals\n(goal (<= v{x}@2 v{n}@1) :precision precise :depth 1)\n)\n")), 1.0);
+        assert_eq!(log.entries[0].answer_text(), "eliminated: (<= x@2 n@1)");
+        // The copy keeps Z3's own text, so it can be pasted back into Z3.
+        assert!(log.entries[0].copy_text().contains(&format!("(<= v{x}@2 v{n}@1)")));
+    }
 
     #[test]
     fn answers_are_read_from_the_first_line() {

@@ -6,6 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use crate::model::run_driver::Query;
 use crate::model::solver::{Answer, LoadStatus, SolverError, SolverLog};
 use crate::platform::clock::now_ms;
 use crate::platform::z3_worker;
@@ -66,7 +67,8 @@ fn notify() {
 /// (with the known right answer, if any), and with the loading progress
 /// shown while Z3 arrives.
 pub async fn check_logged(origin: &str, script: &str, expected: Option<Answer>) -> Result<String, SolverError> {
-    check_logged_until(origin, script, expected, || false).await
+    let query = Query { origin: origin.into(), script: script.into(), legend: Vec::new() };
+    check_logged_until(&query, expected, || false).await
 }
 
 /// Like [`check_logged`], for a run that can be cancelled: as soon as
@@ -74,12 +76,12 @@ pub async fn check_logged(origin: &str, script: &str, expected: Option<Answer>) 
 /// [`SolverError::Cancelled`] at once; Z3's late answer is ignored, and a
 /// check Z3 is stuck in is stopped by replacing its worker).
 pub async fn check_logged_until(
-    origin: &str,
-    script: &str,
+    query: &Query,
     expected: Option<Answer>,
     cancelled: impl Fn() -> bool + 'static,
 ) -> Result<String, SolverError> {
-    let entry = LOG.with(|l| l.borrow_mut().ask(origin, script, expected));
+    let script = query.script.as_str();
+    let entry = LOG.with(|l| l.borrow_mut().ask_with_legend(&query.origin, script, expected, query.legend.clone()));
     notify();
     let t0 = now_ms();
     let (query, outcome) = z3_worker::send(script);

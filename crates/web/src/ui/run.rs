@@ -70,7 +70,7 @@ pub async fn drive<T: Sliced>(task: Rc<RefCell<T>>, cancel: CancelFlag, after_sl
             SliceEnd::Parked(q) => {
                 // Cancel stops waiting at once (Z3 runs in its own worker).
                 let asker = cancel.clone();
-                let out = crate::platform::z3::check_logged_until(&q.origin, &q.script, None, move || asker.cancelled()).await;
+                let out = crate::platform::z3::check_logged_until(&q, None, move || asker.cancelled()).await;
                 if cancel.cancelled() {
                     return Ended::Cancelled;
                 }

@@ -148,6 +148,13 @@ fn entry(e: &LogEntry) -> Html {
             if let Some(p) = e.purpose() {
                 <p class="solver-purpose" data-testid="solver-purpose">{ p }</p>
             }
+            if !e.legend.is_empty() {
+                <p class="solver-legend" data-testid="solver-legend">
+                    { "Symbols: " }
+                    { e.legend.iter().map(|(sym, name)| format!("{sym} = {name}")).collect::<Vec<_>>().join(" · ") }
+                    { " (x@k: the k-th SSA version of x)" }
+                </p>
+            }
             <pre class="solver-script" data-testid="solver-script" tabindex="0">{ e.script.clone() }</pre>
         </li>
     }
