@@ -19,11 +19,12 @@ pub const NOT_TRACKED: &str = "Memory is not tracked by this analysis: a load fr
 so the values of arrays, struct fields, heap objects and address-taken variables are forgotten.";
 
 /// The region model of a run: `Some(setting)` when one of its CPAs is
-/// predicate analysis (which models memory per region), `None` otherwise.
+/// predicate analysis (which models memory per region; the trace names
+/// it `PredicateCPA`), `None` otherwise.
 pub fn memory_model(info: &RunInfo) -> Option<RegionModel> {
     info.cpas
         .iter()
-        .any(|c| c == "cpa.predicate.PredicateCPA")
+        .any(|c| c.rsplit('.').next() == Some("PredicateCPA"))
         .then(|| info.properties.get("cpa.predicate.memoryRegions").and_then(|s| RegionModel::parse(s)).unwrap_or_default())
 }
 
@@ -118,7 +119,7 @@ impl RegionsTable {
             }
         }
         // Largest first; ties in order of first appearance (stable sort).
-        groups.sort_by(|a, b| b.rows.len().cmp(&a.rows.len()));
+        groups.sort_by_key(|g| std::cmp::Reverse(g.rows.len()));
         Some(RegionsTable { active, groups, notes })
     }
 
@@ -245,11 +246,23 @@ mod tests {
     }
 
     #[test]
+    fn a_predicate_run_reports_its_setting_and_a_value_run_none() {
+        use crate::model::analysis::{Run, RunSpec};
+        let props = "#include predicate.properties\ncpa.predicate.memoryRegions = TYPE\n";
+        let spec = RunSpec { preset: "predicate".into(), properties: Some(props.into()), max_steps: 5, ..RunSpec::default() };
+        let run = Run::start(EXAMPLE, spec).unwrap().complete();
+        assert_eq!(memory_model_of(run.cursor.events()), Some(RegionModel::Type));
+        let spec = RunSpec { preset: "value".into(), max_steps: 5, ..RunSpec::default() };
+        let run = Run::start(EXAMPLE, spec).unwrap().complete();
+        assert_eq!(memory_model_of(run.cursor.events()), None);
+    }
+
+    #[test]
     fn only_predicate_analysis_has_a_memory_model() {
-        let pred = ["cpa.location.LocationCPA", "cpa.predicate.PredicateCPA"];
+        let pred = ["LocationCPA", "PredicateCPA"];
         assert_eq!(memory_model(&info(&pred, Some("TYPE"))), Some(RegionModel::Type));
         assert_eq!(memory_model(&info(&pred, None)), Some(RegionModel::Bnb));
-        assert_eq!(memory_model(&info(&["cpa.location.LocationCPA", "cpa.value.ValueAnalysisCPA"], Some("TYPE"))), None);
+        assert_eq!(memory_model(&info(&["LocationCPA", "ValueAnalysisCPA"], Some("TYPE"))), None);
     }
 
     #[test]
