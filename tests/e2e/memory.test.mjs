@@ -35,6 +35,8 @@ async function runPredicate(setting) {
     { timeout: 120_000 },
   );
   await byId('run-end').click();
+  // The panel folds away again, so the State tab has the room (as a student sees it).
+  await panel.locator('> summary').click();
   await byId('tab-state').click();
 }
 
@@ -88,10 +90,10 @@ test('the memory-regions example: regions table, hover in the CFA, memory cells 
   const rowBg = (region) =>
     page.evaluate((r) => getComputedStyle(document.querySelector(`tr.region-row[data-region="${r}"] td`)).backgroundColor, region);
   const before = await rowBg('struct S.h');
+  await page.locator('tr.region-row[data-region="struct S.h"]').scrollIntoViewIfNeeded();
   await store.hover();
   await untilOk(page, () => rowBg('struct S.h'), (bg) => assert.notEqual(bg, before, 'the hovered region\'s rows are marked'));
   assert.equal(await rowBg('struct S.f'), before, 'other regions stay unmarked');
-  await byId('memory-view').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'memory-1-regions-hover-1366.png') });
   await page.mouse.move(2, 2);
   await untilOk(page, () => rowBg('struct S.h'), (bg) => assert.equal(bg, before, 'unmarked when the pointer leaves'));
@@ -127,6 +129,7 @@ test('the memory-regions example: regions table, hover in the CFA, memory cells 
 });
 
 test('an analysis without a memory model says that memory is not tracked', async () => {
+  await page.locator('[data-testid=config-panel] > summary').click();
   await byId('config-text').fill('#include value.properties\n');
   await page.waitForFunction(() => !document.querySelector('[data-testid=config-error]'));
   await byId('analyze').click();
