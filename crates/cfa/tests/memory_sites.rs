@@ -6,7 +6,11 @@ use cfa::{lvalue_member, RegionModel};
 
 const REGIONS: &str = "struct S { int f; char g; int h; };\nint main(void) {\n  struct S s;\n  struct S *p = &s;\n  p->f = 1;\n  s.g = 'x';\n  int *q = &p->h;\n  *q = 2;\n  int a[2];\n  a[1] = p->f;\n  return 0;\n}\n";
 
-fn sites(src: &str) -> Vec<(String, bool, u32, [String; 3], Option<String>)> {
+/// One site: lvalue, store, line, regions (SINGLE, TYPE, BNB), the field
+/// without its own region.
+type Site = (String, bool, u32, [String; 3], Option<String>);
+
+fn sites(src: &str) -> Vec<Site> {
     let p = cfa::from_source(src).unwrap();
     p.memory_sites()
         .into_iter()
