@@ -97,6 +97,11 @@ test('the memory-regions example: regions table, hover in the CFA, memory cells 
   await page.screenshot({ path: path.join(artifacts, 'memory-1-regions-hover-1366.png') });
   await page.mouse.move(2, 2);
   await untilOk(page, () => rowBg('struct S.h'), (bg) => assert.equal(bg, before, 'unmarked when the pointer leaves'));
+  // The same with the keyboard: focusing the edge marks its region.
+  await store.focus();
+  await untilOk(page, () => rowBg('struct S.h'), (bg) => assert.notEqual(bg, before, 'a focused store marks its region'));
+  await store.blur();
+  await untilOk(page, () => rowBg('struct S.h'), (bg) => assert.equal(bg, before, 'unmarked when the focus leaves'));
 
   // A state with memory in its path formula: the inspector lists its cells per region.
   const len = Number(await byId('timeline').getAttribute('max'));
