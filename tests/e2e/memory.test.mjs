@@ -115,6 +115,15 @@ test('the memory-regions example: regions table, hover in the CFA, memory cells 
   const cells = byId('inspect-memory-cells');
   await expectText(cells, /region struct S\.f — 1 store since the block start/);
   await expectText(cells, /\[main::p₁\]\s*→ mem@\d+/);
+  // After all three stores (f, g, h) the block's φ knows a cell in each field's region.
+  let all = -1;
+  for (let k = found + 1; k <= len && all < 0; k++) {
+    await byId('timeline').fill(String(k));
+    await atEvent(page, k);
+    if ((await page.locator('[data-testid=inspect-memory-cells] .cells-region').count()) >= 3) all = k;
+  }
+  assert.ok(all > 0, 'a state after the three stores shows three regions');
+  await expectText(cells, /region struct S\.h — 1 store since the block start[\s\S]*\[main::p₁ \+ 8\]\s*→ mem@\d+ = 7/);
   await byId('inspect-memory-cells').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'memory-2-cells-1366.png') });
 
