@@ -250,6 +250,78 @@ impl MemAccess {
     }
 }
 
+impl MemAccess {
+    /// For a field lvalue (`s.f`, `p->f`, `a[i].f`, text `lvalue`) that
+    /// has no region of its own: the field's name. Under BNB such a field
+    /// falls back to its type's region because the address of a field of
+    /// that name is taken somewhere (`&s.f`). `None` for an own-region
+    /// field, for `*p`, `a[i]` and variables, and for an untyped program
+    /// (every access in one region, [`MemAccess::untyped`]).
+    pub fn field_without_region(&self, lvalue: &str) -> Option<String> {
+        if self.field.is_some() || self.untyped() {
+            return None;
+        }
+        lvalue_member(lvalue).map(str::to_string)
+    }
+
+    /// Whether the lowering gave this access the untyped default (the
+    /// program uses a `void *` other than a fresh allocation as a typed
+    /// pointer, so one cell may be accessed at two types): it falls into
+    /// the one region `memory` under every setting.
+    pub fn untyped(&self) -> bool {
+        self.ty.is_empty()
+    }
+}
+
+/// The field an lvalue's text ends with (`f` of `p->f`, `s.f`,
+/// `a[i].f`); `None` when its last step is not a field access (`*p`,
+/// `a[i]`, `x`).
+pub fn lvalue_member(lvalue: &str) -> Option<&str> {
+    let t = lvalue.trim();
+    let start = t.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+    let (base, name) = t.split_at(start);
+    let is_ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    (is_ident && (base.ends_with('.') || base.ends_with("->"))).then_some(name)
+}
+
+/// A load or store of the program: the lvalue an edge reads or writes in
+/// memory, as the memory view lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemorySite<'a> {
+    /// The edge that performs it.
+    pub edge: EdgeId,
+    /// Its source line.
+    pub line: u32,
+    /// The lvalue's source text (`p->f`, `a[i]`, `*q`, `s1.g`).
+    pub lvalue: String,
+    /// Whether the edge writes (a store) rather than reads (a load).
+    pub store: bool,
+    /// The type and own-region field of the access.
+    pub access: &'a MemAccess,
+}
+
+impl Edge {
+    /// The memory access this edge performs: a [`Rhs::Load`] (`tmp = p->f;`)
+    /// or an [`EdgeKind::Store`] (`p->f = a;`), with the lvalue's text
+    /// taken from the edge's label; `None` for every other edge.
+    pub fn memory_site(&self) -> Option<MemorySite<'_>> {
+        let (access, store) = match &self.kind {
+            EdgeKind::Store { access, .. } => (access, true),
+            EdgeKind::Assign { rhs: Rhs::Load { access, .. }, .. }
+            | EdgeKind::Declare { init: Some(Rhs::Load { access, .. }), .. } => (access, false),
+            _ => return None,
+        };
+        let label = self.label.trim().trim_end_matches(';');
+        let split = label.split_once(" = ");
+        let lvalue = match (split, store) {
+            (Some((target, _)), true) => target,
+            (Some((_, source)), false) => source,
+            (None, _) => label,
+        };
+        Some(MemorySite { edge: self.id, line: self.line, lvalue: lvalue.trim().to_string(), store, access })
+    }
+}
+
 /// The IR type of pointer values. A pointer is an integer `id·2³² + offset`
 /// (object `id` ≥ 1, byte `offset` in it; NULL is 0), so comparisons and
 /// arithmetic within an object are plain 64-bit unsigned integer operations
@@ -392,6 +464,11 @@ impl Program {
     pub fn return_slot_at(&self, node: NodeId) -> Option<VarId> {
         let f = self.nodes.get(node.0 as usize)?.function;
         self.functions.get(f.0 as usize)?.ret
+    }
+    /// Every load and store of the program in edge order
+    /// ([`Edge::memory_site`]).
+    pub fn memory_sites(&self) -> Vec<MemorySite<'_>> {
+        self.edges.iter().filter_map(Edge::memory_site).collect()
     }
     /// The function with this source name, if defined.
     pub fn function_by_name(&self, name: &str) -> Option<&Function> {

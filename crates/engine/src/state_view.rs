@@ -58,6 +58,11 @@ pub enum ViewContent {
         block_length: u32,
         /// For an abstraction state: the predicates ψ was computed over.
         predicates: Vec<String>,
+        /// The memory part of φ: per memory region, the cells the path
+        /// formula has introduced since the block start (empty when memory
+        /// is not modelled or not touched in this block).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        memory: Vec<RegionCellsView>,
     },
     /// SymExec CPA: a state of symbolic execution — the symbolic memory,
     /// the whole path condition, and what the history of the path says
@@ -147,6 +152,21 @@ pub struct AbstractionPointView {
     /// How many abstractions at l (with the same call stack) came before
     /// on this path.
     pub earlier: u32,
+}
+
+/// One memory region of a predicate-analysis path formula
+/// (`cpa.predicate.memoryRegions`): its known cells, each the value the
+/// formula gives the address (Ackermann's reduction of the region's
+/// function `f_R`), in mini-C with SSA subscripts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionCellsView {
+    /// The region's name (`memory`, `int`, `struct S.f`).
+    pub region: String,
+    /// How many stores to the region the block has made (the version of
+    /// its function).
+    pub stores: u32,
+    /// The known cells: `(address term, value term)`, e.g. `(p₁ + 8, mem@3)`.
+    pub cells: Vec<(String, String)>,
 }
 
 /// One binding of the symbolic memory: `name = value`.

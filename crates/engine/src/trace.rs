@@ -11,7 +11,9 @@
 //! statistics are never kept by hand anywhere else.
 
 pub use crate::cpa::{MergeKind, StopKind};
-pub use crate::state_view::{ComponentView, OctagonView, StateView, SymbolicBinding, ValueBinding, VarBounds, ViewContent};
+pub use crate::state_view::{
+    ComponentView, OctagonView, RegionCellsView, StateView, SymbolicBinding, ValueBinding, VarBounds, ViewContent,
+};
 use cfa::{EdgeId, NodeId};
 use minic::IntModel;
 use serde::{Deserialize, Serialize};

@@ -12,6 +12,7 @@ pub mod error_path;
 pub mod exercise;
 pub mod gallery;
 pub mod graphs;
+pub mod memory_view;
 pub mod merge_card;
 pub mod octagon_plot;
 pub mod page;

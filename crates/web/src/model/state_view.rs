@@ -82,6 +82,9 @@ pub struct PredicatePart {
     /// (Boolean or Cartesian, the solver queries, a note, the block's φ
     /// that was abstracted), from the trace's `Abstraction` event.
     pub computed: Option<engine::trace::AbstractionView>,
+    /// The memory part of φ: per region, the cells (address → value) the
+    /// path formula introduced since the block start.
+    pub memory: Vec<engine::trace::RegionCellsView>,
 }
 
 impl PredicatePart {
@@ -198,7 +201,7 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
             ViewContent::SymbolicValues { values } => {
                 parts.push(Part::Symbolic(values.iter().map(|b| (b.name.clone(), b.value.clone())).collect()));
             }
-            ViewContent::Predicate { abstraction, path, abstraction_state, block_length, predicates } => {
+            ViewContent::Predicate { abstraction, path, abstraction_state, block_length, predicates, memory } => {
                 parts.push(Part::Predicate(PredicatePart {
                     abstraction: abstraction.clone(),
                     path: path.clone(),
@@ -206,6 +209,7 @@ pub fn detail(snapshot: &Snapshot, id: StateId) -> Option<StateDetail> {
                     block_length: *block_length,
                     predicates: predicates.clone(),
                     computed: snapshot.abstractions.get(&id).filter(|_| *abstraction_state).cloned(),
+                    memory: memory.clone(),
                 }))
             }
             ViewContent::SymbolicExecution { memory, path_condition, visits, abstraction_point, depth } => {
@@ -397,5 +401,39 @@ mod tests {
         assert_eq!(axes(&vars, "b", "b"), Some(("b".into(), "a".into())));
         assert_eq!(axes(&vars, "zz", "c"), Some(("a".into(), "c".into())));
         assert_eq!(axes(&vars[..1], "a", "b"), None);
+    }
+}
+
+#[cfg(test)]
+mod memory_tests {
+    use super::*;
+    use crate::model::analysis::{Run, RunSpec};
+
+    /// The gallery's memory-regions example under predicate analysis: a
+    /// state after the stores shows, per region, the cells its path
+    /// formula knows.
+    #[test]
+    fn a_predicate_state_shows_its_path_formulas_memory_cells_per_region() {
+        let src = include_str!("../../../../static/examples/predicate-memory-regions.c");
+        let mut run = Run::start(src, RunSpec { preset: "predicate".into(), ..RunSpec::default() }).unwrap().complete();
+        let n = run.cursor.len();
+        run.cursor.seek(n);
+        let snap = run.cursor.snapshot();
+        let with_memory: Vec<PredicatePart> = snap
+            .states
+            .iter()
+            .filter_map(|s| detail(snap, s.id))
+            .flat_map(|d| d.parts)
+            .filter_map(|p| match p {
+                Part::Predicate(p) if !p.memory.is_empty() => Some(p),
+                _ => None,
+            })
+            .collect();
+        let most = with_memory.iter().max_by_key(|p| p.memory.len()).expect("some state has memory cells");
+        let regions: Vec<&str> = most.memory.iter().map(|r| r.region.as_str()).collect();
+        assert!(regions.contains(&"struct S.f"), "{regions:?}");
+        assert!(most.memory.iter().all(|r| !r.cells.is_empty()));
+        // An abstraction state has forgotten memory with φ.
+        assert!(with_memory.iter().all(|p| !p.abstraction_state));
     }
 }

@@ -8,6 +8,7 @@ pub mod codemirror;
 pub mod dialog;
 pub mod files;
 pub mod location;
+pub mod region_hover;
 pub mod service_worker;
 pub mod storage;
 pub mod z3;

@@ -753,8 +753,12 @@ fn inspect(pane: &Pane, run: &Run) -> Html {
         })
     };
     html! {
-        <crate::ui::inspector::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state}
-            shown_merge={crate::model::merge_card::ShownMerge::of(snap.position, run.cursor.events())} />
+        <>
+            <crate::ui::inspector::StateInspector choices={inspect_choices} auto={auto_state} resolve={resolve_state}
+                shown_merge={crate::model::merge_card::ShownMerge::of(snap.position, run.cursor.events())} />
+            <crate::ui::memory_view::MemorySection program={run.program.clone()}
+                active={crate::model::memory_view::memory_model_of(run.cursor.events())} />
+        </>
     }
 }
 

@@ -29,6 +29,7 @@ use crate::model::graphs::cfa::{
 use crate::model::graphs::frame::FrameSlot;
 use crate::model::graphs::layout::Point;
 use crate::model::graphs::viewport::{wheel_factor, Action, Bounds, PanZoom, ViewTransform};
+use crate::model::memory_view::{edge_region, edge_region_text, memory_model};
 use crate::model::page::Marker;
 use crate::model::selection::{Highlight, Selection};
 use crate::ui::selection::{use_selection, SelectionContext};
@@ -556,8 +557,13 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
         (false, _) => Legend::Predicates,
         _ => Legend::Plain,
     };
-    let edges = graph.edges.iter().enumerate().map(|(i, e)| cfa_edge(&graph, &overlay, i, e, &linked));
-    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| cfa_node(&overlay, i, n, &linked));
+    // Predicate analysis: a load or store names its memory region on hover.
+    let regions = RegionHover {
+        program: &props.program,
+        model: props.frame.as_ref().filter(|f| f.fresh).and_then(|f| f.info.as_deref()).and_then(memory_model),
+    };
+    let edges = graph.edges.iter().enumerate().map(|(i, e)| cfa_edge(&graph, &overlay, i, e, &linked, &regions));
+    let nodes = graph.nodes.iter().enumerate().map(|(i, n)| cfa_node(&overlay, i, n, &linked, &regions));
     let interpolant_views = interpolants.iter().map(|l| interpolant_view(l, &linked));
     // Labels may reach past the laid-out drawing: Fit shows them too.
     let (draw_w, draw_h) = interpolants
@@ -587,9 +593,58 @@ pub fn cfa_graph_view(props: &CfaGraphViewProps) -> Html {
     }
 }
 
+/// The memory region a load or store edge shows on hover (predicate
+/// analysis: `p->f — region struct S.f (BNB)`), and the rows of the
+/// regions table it marks meanwhile.
+struct RegionHover<'a> {
+    program: &'a Program,
+    /// The run's `cpa.predicate.memoryRegions`; `None` without a memory model.
+    model: Option<cfa::RegionModel>,
+}
+
+/// What [`RegionHover::of`] gives one edge: the title's extra line and
+/// the hover/focus handlers that mark the region's rows.
+struct EdgeRegion {
+    text: String,
+    region: String,
+    enter: Callback<MouseEvent>,
+    leave: Callback<MouseEvent>,
+    focus: Callback<FocusEvent>,
+    blur: Callback<FocusEvent>,
+}
+
+impl RegionHover<'_> {
+    /// The region of edge `edge`'s lvalue, if it loads or stores memory
+    /// and the run models memory.
+    fn of(&self, edge: cfa::EdgeId) -> Option<EdgeRegion> {
+        let model = self.model?;
+        let text = edge_region_text(self.program, edge, model)?;
+        let region = edge_region(self.program, edge, model)?;
+        let mark = |r: Option<String>| move || crate::platform::region_hover::set_hovered_region(r.as_deref());
+        let (on, off) = (mark(Some(region.clone())), mark(None));
+        let (on2, off2) = (on.clone(), off.clone());
+        Some(EdgeRegion {
+            text,
+            region,
+            enter: Callback::from(move |_: MouseEvent| on()),
+            leave: Callback::from(move |_: MouseEvent| off()),
+            focus: Callback::from(move |_: FocusEvent| on2()),
+            blur: Callback::from(move |_: FocusEvent| off2()),
+        })
+    }
+}
+
 /// One CFA edge (edge `i` of the graph): its path, arrow and label, marked
-/// when it is the edge being processed or selected.
-fn cfa_edge(graph: &CfaGraph, overlay: &Overlay, i: usize, e: &GraphEdge, linked: &SelectionContext) -> Html {
+/// when it is the edge being processed or selected; a load or store names
+/// its memory region on hover and focus.
+fn cfa_edge(
+    graph: &CfaGraph,
+    overlay: &Overlay,
+    i: usize,
+    e: &GraphEdge,
+    linked: &SelectionContext,
+    regions: &RegionHover,
+) -> Html {
     let current = overlay.current_edge == Some(EdgePlace::Edge(i));
     let selected = overlay.selected_edges.contains(&i);
     let class = classes!(
@@ -601,9 +656,18 @@ fn cfa_edge(graph: &CfaGraph, overlay: &Overlay, i: usize, e: &GraphEdge, linked
     );
     let marker = if current || selected { "url(#arrow-hot)" } else { "url(#arrow)" };
     let key = Selection::Edge(e.edge).to_string();
+    let region = regions.of(e.edge);
+    let title = format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label);
+    let title = match &region {
+        Some(r) => format!("{title}\n{}", r.text),
+        None => title,
+    };
     html! {
-        <g class={class} data-edge={key} tabindex="0" role="button" aria-pressed={selected.to_string()} onclick={select_on_click(linked, Selection::Edge(e.edge))} onkeydown={on_enter(linked, Selection::Edge(e.edge))}>
-            <title>{ format!("{} → {}: {}", graph.nodes[e.from].title, graph.nodes[e.to].title, e.full_label) }</title>
+        <g class={class} data-edge={key} tabindex="0" role="button" aria-pressed={selected.to_string()} onclick={select_on_click(linked, Selection::Edge(e.edge))} onkeydown={on_enter(linked, Selection::Edge(e.edge))}
+            data-region={region.as_ref().map(|r| r.region.clone())} data-region-text={region.as_ref().map(|r| r.text.clone())}
+            onmouseenter={region.as_ref().map(|r| r.enter.clone())} onmouseleave={region.as_ref().map(|r| r.leave.clone())}
+            onfocus={region.as_ref().map(|r| r.focus.clone())} onblur={region.as_ref().map(|r| r.blur.clone())}>
+            <title>{ title }</title>
             <path class="hit" d={e.path.clone()} />
             <path class="line" d={e.path.clone()} marker-end={marker} />
             if let Some(p) = e.label_at {
@@ -617,7 +681,7 @@ fn cfa_edge(graph: &CfaGraph, overlay: &Overlay, i: usize, e: &GraphEdge, linked
 /// One CFA node (node `i` of the graph): a circle, or a box listing the
 /// operations of a folded chain; its markers and its count of reached
 /// states as a badge.
-fn cfa_node(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext) -> Html {
+fn cfa_node(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext, regions: &RegionHover) -> Html {
     let count = overlay.counts.get(&i).copied().unwrap_or(0);
     let current = overlay.current_node == Some(i);
     let selected = overlay.selected_nodes.contains(&i);
@@ -633,7 +697,7 @@ fn cfa_node(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContex
     }
     let (cx, cy) = (n.center.x, n.center.y);
     let node_sel = n.cfa_nodes.first().map(|&id| Selection::Node(id)).unwrap_or_default();
-    let shape = if n.is_folded() { folded_chain(overlay, i, n, linked) } else { node_circle(n) };
+    let shape = if n.is_folded() { folded_chain(overlay, i, n, linked, regions) } else { node_circle(n) };
     let badge_at =
         if n.is_folded() { (cx + n.width / 2.0, cy - n.height / 2.0) } else { (cx + n.width * 0.36, cy - n.height * 0.36) };
     html! {
@@ -653,7 +717,7 @@ fn cfa_node(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContex
 
 /// A folded chain (graph node `i`): a box with its title and one line per
 /// operation, each selectable as its CFA edge.
-fn folded_chain(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext) -> Html {
+fn folded_chain(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionContext, regions: &RegionHover) -> Html {
     let (x0, y0) = (n.center.x - n.width / 2.0, n.center.y - n.height / 2.0);
     html! {
         <>
@@ -663,10 +727,17 @@ fn folded_chain(overlay: &Overlay, i: usize, n: &GraphNode, linked: &SelectionCo
                 let cur = overlay.current_edge == Some(EdgePlace::Inner { node: i, op: k });
                 let sel = overlay.selected_ops.contains(&(i, k));
                 let y = y0 + 5.0 + (k + 1) as f64 * LINE_H;
+                let region = regions.of(op.edge);
+                let title = match &region {
+                    Some(r) => format!("{}\n{}", op.full, r.text),
+                    None => op.full.clone(),
+                };
                 html! {
                     <g class={classes!("fold-op", cur.then_some("current"), sel.then_some("selected"))}
-                        data-edge={Selection::Edge(op.edge).to_string()} onclick={select_on_click(linked, Selection::Edge(op.edge))}>
-                        <title>{ op.full.clone() }</title>
+                        data-edge={Selection::Edge(op.edge).to_string()} onclick={select_on_click(linked, Selection::Edge(op.edge))}
+                        data-region={region.as_ref().map(|r| r.region.clone())} data-region-text={region.as_ref().map(|r| r.text.clone())}
+                        onmouseenter={region.as_ref().map(|r| r.enter.clone())} onmouseleave={region.as_ref().map(|r| r.leave.clone())}>
+                        <title>{ title }</title>
                         <rect class="op-bg" x={fmt(x0 + 2.0)} y={fmt(y + 1.0)} width={fmt(n.width - 4.0)} height={fmt(LINE_H)} />
                         <text x={fmt(x0 + 7.0)} y={fmt(y + 11.0)}>{ op.text.clone() }</text>
                     </g>

@@ -164,6 +164,7 @@ fn predicate_part(p: &PredicatePart) -> Html {
             } else {
                 <ul class="insp-constraints" data-testid="inspect-phi">{ for p.path.iter().map(|c| html! { <li>{ c.clone() }</li> }) }</ul>
             }
+            { crate::ui::memory_view::memory_cells(p) }
             if p.abstraction_state {
                 <div class="insp-sub">{ "Predicates the abstraction used" }</div>
                 if p.predicates.is_empty() {

@@ -16,6 +16,7 @@ pub mod gallery;
 pub mod graphs;
 pub mod inspector;
 pub mod make_exercise;
+pub mod memory_view;
 pub mod page;
 pub mod predict;
 pub mod program_history;

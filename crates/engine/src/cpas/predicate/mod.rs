@@ -478,6 +478,7 @@ impl Cpa for PredicateCpa {
                 abstraction_state: state.is_abstraction,
                 block_length: state.path.length,
                 predicates: state.report.as_ref().map(|r| r.predicates.clone()).unwrap_or_default(),
+                memory: memory_view(&self.program, &state.path.memory),
             },
         }
     }
@@ -550,6 +551,20 @@ pub fn show_ssa(program: &Program, t: &Term) -> String {
         n.strip_prefix("fresh@").map(|k| Arc::from(format!("nondet{k}").as_str()))
     })
     .pretty()
+}
+
+/// The memory part of a path formula for the state inspector: per region,
+/// its known cells as `(address, value)` in mini-C.
+fn memory_view(program: &Program, memory: &memory::Memory) -> Vec<crate::state_view::RegionCellsView> {
+    memory
+        .regions
+        .iter()
+        .map(|(region, cells)| crate::state_view::RegionCellsView {
+            region: region.clone(),
+            stores: memory.versions.get(region).copied().unwrap_or(0),
+            cells: cells.iter().map(|c| (show_ssa(program, &c.addr), show_ssa(program, &c.value))).collect(),
+        })
+        .collect()
 }
 
 /// An abstraction formula in mini-C (`true`, `false`, `x <= y && !(y < 0)`).
