@@ -108,8 +108,17 @@ struct Record {
 enum Phase {
     Start,
     Pop,
-    Edges { popped: StateId, edges: Vec<EdgeId>, next: usize },
-    Confirm { target: StateId },
+    /// `done`: how many successors of edge `next` were already handled
+    /// (an edge lowered to several values has several).
+    Edges {
+        popped: StateId,
+        edges: Vec<EdgeId>,
+        next: usize,
+        done: usize,
+    },
+    Confirm {
+        target: StateId,
+    },
     Done,
 }
 
@@ -137,6 +146,9 @@ pub struct Explorer {
     confirmed: Option<bool>,
     error_path: Option<Vec<EdgeId>>,
     inputs: Vec<i128>,
+    /// Why some behaviour was not explored (an abstract address the domain
+    /// could not lower soundly): an empty waitlist then means UNKNOWN.
+    incomplete: Option<String>,
 }
 
 impl Explorer {
@@ -167,6 +179,7 @@ impl Explorer {
             confirmed: None,
             error_path: None,
             inputs: Vec::new(),
+            incomplete: None,
         })
     }
 
@@ -328,17 +341,16 @@ impl Explorer {
         self.emit(Event::SolverQuery { id: query.id, smtlib: query.smtlib, answer });
     }
 
-    fn edge_step(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize) {
+    fn edge_step(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize, done: usize) {
         let Some(&edge) = edges.get(next) else {
             self.phase = Phase::Pop;
             return;
         };
         let e = self.program.edge(edge).clone();
         let result = self.exec().run(&self.states[popped.0 as usize].state, edge);
-        let again = Phase::Edges { popped, edges: edges.clone(), next };
-        let succ = match result {
+        let (states, incomplete) = match result {
             EdgeResult::Pending => {
-                self.phase = again;
+                self.phase = Phase::Edges { popped, edges, next, done };
                 return self.park();
             }
             EdgeResult::None(why) => {
@@ -359,42 +371,68 @@ impl Explorer {
                         detail,
                     });
                 }
-                self.phase = Phase::Edges { popped, edges, next: next + 1 };
+                self.phase = Phase::Edges { popped, edges, next: next + 1, done: 0 };
                 return;
             }
-            EdgeResult::Next(s) => *s,
+            EdgeResult::Next { states, incomplete } => (states, incomplete),
         };
-        let covered = match self.covered_by(&succ) {
-            Err(()) => {
-                self.phase = again;
-                return self.park();
+        if let Some(why) = incomplete {
+            if self.incomplete.is_none() {
+                let line = e.line;
+                self.incomplete = Some(format!("at line {line} ({}): {why}", e.label));
             }
-            Ok(c) => c,
-        };
-        self.phase = Phase::Edges { popped, edges, next: next + 1 };
-        let id = self.create(succ, Some((popped, edge)));
-        self.emit(Event::Transfer {
-            from: popped,
-            edge,
-            source: e.source,
-            target: e.target,
-            label: e.label,
-            successors: vec![id],
-        });
-        if covered.is_none() && self.ops.domain == Domain::Term {
-            // Every solver check made for this state failed (each candidate
-            // with different terms or path condition was asked once).
-            let s = &self.states[id.0 as usize].state;
-            let asked = self.stored.get(&s.control_key()).map_or(0, |c| c.len().min(MAX_EQUIVALENCE_CANDIDATES)) as u32;
-            *self.failed_checks.entry(s.node).or_default() += asked;
         }
-        let (is_covered, covered_by, decided_by) = match covered {
-            Some((c, how)) => (true, vec![c], Some(how)),
-            None => (false, vec![], None),
-        };
-        self.emit(Event::Stop { state: id, operator: StopKind::Sep, covered: is_covered, covered_by, decided_by });
-        if !is_covered {
-            self.store(id);
+        if states.is_empty() {
+            self.emit(Event::Transfer {
+                from: popped,
+                edge,
+                source: e.source,
+                target: e.target,
+                label: e.label,
+                successors: vec![],
+            });
+            self.phase = Phase::Edges { popped, edges, next: next + 1, done: 0 };
+            return;
+        }
+        let count = states.len();
+        for (i, succ) in states.into_iter().enumerate().skip(done) {
+            let covered = match self.covered_by(&succ) {
+                Err(()) => {
+                    self.phase = Phase::Edges { popped, edges, next, done: i };
+                    return self.park();
+                }
+                Ok(c) => c,
+            };
+            self.phase = if i + 1 < count {
+                Phase::Edges { popped, edges: edges.clone(), next, done: i + 1 }
+            } else {
+                Phase::Edges { popped, edges: edges.clone(), next: next + 1, done: 0 }
+            };
+            let id = self.create(succ, Some((popped, edge)));
+            self.emit(Event::Transfer {
+                from: popped,
+                edge,
+                source: e.source,
+                target: e.target,
+                label: e.label.clone(),
+                successors: vec![id],
+            });
+            if covered.is_none() && self.ops.domain == Domain::Term {
+                // Every solver check made for this state failed (each candidate
+                // with different terms or path condition was asked once).
+                let s = &self.states[id.0 as usize].state;
+                let asked = self.stored.get(&s.control_key()).map_or(0, |c| c.len().min(MAX_EQUIVALENCE_CANDIDATES)) as u32;
+                *self.failed_checks.entry(s.node).or_default() += asked;
+            }
+            let (is_covered, covered_by, decided_by) = match covered {
+                Some((c, how)) => (true, vec![c], Some(how)),
+                None => (false, vec![], None),
+            };
+            self.emit(Event::Stop { state: id, operator: StopKind::Sep, covered: is_covered, covered_by, decided_by });
+            if !is_covered && self.store(id) {
+                // A target, or a limit ended the run.
+                return;
+            }
         }
     }
 
@@ -500,6 +538,12 @@ impl Explorer {
             Phase::Pop => {
                 let Some(popped) = self.waitlist.pop() else {
                     let n = self.stored_count;
+                    if let Some(why) = self.incomplete.clone() {
+                        return self.finish(
+                            Verdict::Unknown,
+                            format!("every state of the transformed program was explored ({n} stored), but some behaviours were not: {why}"),
+                        );
+                    }
                     return self.finish(
                         Verdict::True,
                         format!(
@@ -520,9 +564,9 @@ impl Explorer {
                 self.emit(Event::WaitlistPop { state: popped, step: self.steps });
                 let node = self.states[popped.0 as usize].state.node;
                 let edges = self.program.node(node).outgoing.clone();
-                self.phase = Phase::Edges { popped, edges, next: 0 };
+                self.phase = Phase::Edges { popped, edges, next: 0, done: 0 };
             }
-            Phase::Edges { popped, edges, next } => self.edge_step(popped, edges, next),
+            Phase::Edges { popped, edges, next, done } => self.edge_step(popped, edges, next, done),
             Phase::Confirm { target } => {
                 self.phase = Phase::Confirm { target };
                 self.confirm(target);
