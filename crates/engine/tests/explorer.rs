@@ -189,3 +189,51 @@ fn the_explorer_refuses_to_combine_with_cegar() {
     let e = engine::validate::validate(&c).unwrap_err();
     assert!(e.message.contains("transformExplorer"), "{}", e.message);
 }
+
+const LOWERED_INDEX: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main() {\n  int a[4] = {0, 0, 0, 0};\n  int i = __VERIFIER_nondet_int();\n  if (i >= 0 && i < 4) {\n    a[i] = 1;\n  }\n  if (a[2] == 1) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn an_abstract_index_is_lowered_by_the_solver_and_never_dropped() {
+    // Terms: the solver gives each of the four indices; index 2 reaches
+    // the error, confirmed by a replay.
+    let (v, reason, _, confirmed) = verify(LOWERED_INDEX, "transform-term", IntModel::C);
+    assert_eq!(v, Verdict::False, "{reason}");
+    assert_eq!(confirmed, Some(true), "{reason}");
+    // Parity and sign cannot enumerate an address: never TRUE, and the
+    // reason names the line.
+    for preset in ["transform-parity", "transform-sign"] {
+        let (v, reason, _, _) = verify(LOWERED_INDEX, preset, IntModel::C);
+        assert_ne!(v, Verdict::True, "{preset}: {reason}");
+        if v == Verdict::Unknown {
+            assert!(reason.contains("cannot lower the abstract address") && reason.contains("line 7"), "{preset}: {reason}");
+        }
+    }
+    // Without the bounds check the index has more values than are
+    // enumerated: UNKNOWN, not TRUE, though no path reaches the error.
+    let unbounded = "extern int __VERIFIER_nondet_int(void);\nint main() {\n  int a[4];\n  int i = __VERIFIER_nondet_int();\n  a[i] = 1;\n  return 0;\n}\n";
+    let (v, reason, _, _) = verify(unbounded, "transform-term", IntModel::C);
+    assert_eq!(v, Verdict::Unknown, "{reason}");
+    assert!(reason.contains("more than 8 values"), "{reason}");
+}
+
+#[test]
+fn frozen_cells_keep_abstract_values_and_invalid_accesses_stop_the_path() {
+    let frozen =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/examples/transform-freeze-memory.c"))
+            .unwrap();
+    for preset in ["transform-term", "transform-parity"] {
+        let (v, reason, _, _) = verify(&frozen, preset, IntModel::C);
+        assert_eq!(v, Verdict::True, "{preset}: {reason}");
+    }
+    // A concrete store clears the cell's shadow entry: the value read
+    // back is the concrete 1, so the error is reached (and confirmed).
+    let cleared = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main() {\n  int a[2];\n  a[0] = __VERIFIER_nondet_int();\n  a[0] = 1;\n  if (a[0] == 1) reach_error();\n  return 0;\n}\n";
+    for preset in ["transform-term", "transform-parity", "transform-sign"] {
+        let (v, reason, _, confirmed) = verify(cleared, preset, IntModel::C);
+        assert_eq!((v, confirmed), (Verdict::False, Some(true)), "{preset}: {reason}");
+    }
+    // A null dereference stops the path, as in the interpreter.
+    let null = "extern void reach_error(void);\nint main() {\n  int *p = 0;\n  *p = 1;\n  reach_error();\n  return 0;\n}\n";
+    let (v, reason, _, _) = verify(null, "transform-sign", IntModel::C);
+    assert_eq!(v, Verdict::True, "{reason}");
+}
