@@ -22,6 +22,7 @@ fn concrete_only(model: IntModel, inputs: Vec<i128>) -> ExplorerOptions {
         transform: transform::Options { domain: Domain::Term, lift: LiftSet::None, variables: vec![], model },
         max_steps: Some(20_000),
         max_states: None,
+        time_limit_ms: 0,
         record_views: false,
         inputs: Some(inputs),
         properties: Default::default(),
@@ -236,4 +237,31 @@ fn frozen_cells_keep_abstract_values_and_invalid_accesses_stop_the_path() {
     let null = "extern void reach_error(void);\nint main() {\n  int *p = 0;\n  *p = 1;\n  reach_error();\n  return 0;\n}\n";
     let (v, reason, _, _) = verify(null, "transform-sign", IntModel::C);
     assert_eq!(v, Verdict::True, "{reason}");
+}
+
+#[test]
+fn the_stage_time_limit_ends_an_exploration_unknown() {
+    // An unbounded concrete counter: only a limit ends the run.
+    let src = "int main() {\n  int x = 0;\n  while (1) { x = x + 1; }\n  return 0;\n}\n";
+    let p = Arc::new(cfa::from_source(src).unwrap());
+    let mut c = Config::preset("transform-term").unwrap();
+    c.set("restartAlgorithm.stageTimeMs", "1").unwrap();
+    c.set("limits.steps", "1000000000").unwrap();
+    let mut v = engine::cegar::build_verifier(p, &c, false).unwrap();
+    v.run_with(|_| {});
+    let (verdict, reason) = v.outcome().unwrap();
+    assert_eq!(verdict, Verdict::Unknown, "{reason}");
+    assert!(reason.contains("restartAlgorithm.stageTimeMs = 1"), "{reason}");
+}
+
+#[test]
+fn the_inclusion_check_binds_only_the_stored_states_symbols() {
+    // Found by the soundness oracle (seed 127): the two paths into the
+    // inner `if` differ in the path condition only; the new state (v2 = 3
+    // possible) is not among the stored one's values (g1 - v3 >= 255 rules
+    // 3 out). Binding the new state's own symbols in the `exists` made the
+    // check cover it, and the error was never reached.
+    let src = "extern void reach_error(void);\nint g1 = 2147483646;\nint main() {\n  long long v2 = __VERIFIER_nondet_uint();\n  long v3 = (g1 + v2);\n  if ((g1 - v3 >= 255) || (v2 < 18446744073709551614ull)) {\n    if (((v3 != 4294967294u) || (g1 == 0)) && (v2 == 3)) reach_error();\n  }\n  return 0;\n}\n";
+    let (v, reason, _, confirmed) = verify(src, "transform-term", IntModel::C);
+    assert_eq!((v, confirmed), (Verdict::False, Some(true)), "{reason}");
 }

@@ -55,6 +55,10 @@ pub struct ExplorerOptions {
     pub max_steps: Option<u64>,
     /// At most this many stored states, then UNKNOWN.
     pub max_states: Option<usize>,
+    /// At most this many milliseconds of wall-clock time (0: no limit),
+    /// then UNKNOWN (`restartAlgorithm.stageTimeMs`, which bounds a run's
+    /// time in every algorithm; in the page it includes waiting for Z3).
+    pub time_limit_ms: u64,
     /// Whether states carry their view in the trace.
     pub record_views: bool,
     /// The concrete-only configuration: concrete inputs in order (with
@@ -67,7 +71,7 @@ pub struct ExplorerOptions {
 impl ExplorerOptions {
     /// The options a configuration describes (`transform.domain`,
     /// `transform.lift`, `analysis.intModel`, `limits.steps`,
-    /// `limits.states`); inputs are lifted.
+    /// `limits.states`, `restartAlgorithm.stageTimeMs`); inputs are lifted.
     pub fn from_config(config: &crate::Config, record_views: bool) -> Result<ExplorerOptions, crate::ConfigError> {
         let bad = |e: String| crate::ConfigError { message: e };
         let domain = config.get("transform.domain").parse().map_err(bad)?;
@@ -77,6 +81,7 @@ impl ExplorerOptions {
             transform: transform::Options { domain, lift, variables: Vec::new(), model: config.int_model() },
             max_steps: limits.max_steps,
             max_states: limits.max_states,
+            time_limit_ms: config.get("restartAlgorithm.stageTimeMs").parse().unwrap_or(0),
             record_views,
             inputs: None,
             properties: config.effective(),
@@ -149,6 +154,7 @@ pub struct Explorer {
     /// Why some behaviour was not explored (an abstract address the domain
     /// could not lower soundly): an empty waitlist then means UNKNOWN.
     incomplete: Option<String>,
+    started: Option<crate::restart::WallClock>,
 }
 
 impl Explorer {
@@ -180,6 +186,7 @@ impl Explorer {
             error_path: None,
             inputs: Vec::new(),
             incomplete: None,
+            started: None,
         })
     }
 
@@ -528,6 +535,7 @@ impl Explorer {
     fn advance(&mut self) {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Start => {
+                self.started = Some(crate::restart::WallClock::now());
                 self.emit(Event::AnalysisStarted { info: self.info() });
                 let s0 = XState::initial(&self.program);
                 let id = self.create(s0, None);
@@ -559,6 +567,14 @@ impl Explorer {
                             format!("step limit reached: limits.steps = {max} waitlist pops ({left} states still waiting)"),
                         );
                     }
+                }
+                let ms = self.options.time_limit_ms;
+                if ms > 0 && self.started.is_some_and(|t| t.elapsed_ms() > ms) {
+                    let left = self.waitlist.len() + 1;
+                    return self.finish(
+                        Verdict::Unknown,
+                        format!("time limit reached: restartAlgorithm.stageTimeMs = {ms} ({left} states still waiting)"),
+                    );
                 }
                 self.steps += 1;
                 self.emit(Event::WaitlistPop { state: popped, step: self.steps });
