@@ -148,6 +148,13 @@ impl Memory {
         Ok(())
     }
 
+    /// The objects not freed: each one's address (offset 0) and size in
+    /// bytes — every address an access can use without a [`MemoryError`]
+    /// lies in one of them.
+    pub fn live_objects(&self) -> impl Iterator<Item = (i128, u64)> + '_ {
+        self.objects.iter().enumerate().filter(|(_, o)| !o.freed).map(|(i, o)| ((i as i128 + 1) << OFFSET_BITS, o.size))
+    }
+
     /// Frees the heap object `addr` points to the start of (`free(NULL)` does nothing).
     pub fn free(&mut self, addr: i128) -> Result<(), MemoryError> {
         if addr == 0 {

@@ -200,15 +200,25 @@ fn an_abstract_index_is_lowered_by_the_solver_and_never_dropped() {
     let (v, reason, _, confirmed) = verify(LOWERED_INDEX, "transform-term", IntModel::C);
     assert_eq!(v, Verdict::False, "{reason}");
     assert_eq!(confirmed, Some(true), "{reason}");
-    // Parity and sign cannot enumerate an address: never TRUE, and the
-    // reason names the line.
+    // Parity and sign lower to the live cells' addresses the value may be
+    // (any other address stops the path): a[2] is among them.
     for preset in ["transform-parity", "transform-sign"] {
-        let (v, reason, _, _) = verify(LOWERED_INDEX, preset, IntModel::C);
-        assert_ne!(v, Verdict::True, "{preset}: {reason}");
-        if v == Verdict::Unknown {
-            assert!(reason.contains("cannot lower the abstract address") && reason.contains("line 7"), "{preset}: {reason}");
-        }
+        let (v, reason, _, confirmed) = verify(LOWERED_INDEX, preset, IntModel::C);
+        assert_eq!((v, confirmed), (Verdict::False, Some(true)), "{preset}: {reason}");
+        // … and prove a property that holds for every cell.
+        let safe = LOWERED_INDEX.replace("a[i] = 1;", "a[i] = 2;").replace("a[2] == 1", "a[2] == -1");
+        let (v, reason, _, _) = verify(&safe, preset, IntModel::C);
+        assert_eq!(v, Verdict::True, "{preset}: {reason}");
     }
+    // More live cells than are enumerated: UNKNOWN with the line, not TRUE.
+    let big = LOWERED_INDEX
+        .replace("int a[4] = {0, 0, 0, 0};", "int a[40] = {0};")
+        .replace("a[i] = 1;", "a[i] = 2;")
+        .replace("a[2] == 1", "a[2] == -1")
+        .replace("i < 4", "i < 40");
+    let (v, reason, _, _) = verify(&big, "transform-sign", IntModel::C);
+    assert_eq!(v, Verdict::Unknown, "{reason}");
+    assert!(reason.contains("more than 64") && reason.contains("line 7"), "{reason}");
     // Without the bounds check the index has more values than are
     // enumerated: UNKNOWN, not TRUE, though no path reaches the error.
     let unbounded = "extern int __VERIFIER_nondet_int(void);\nint main() {\n  int a[4];\n  int i = __VERIFIER_nondet_int();\n  a[i] = 1;\n  return 0;\n}\n";

@@ -102,7 +102,7 @@ pub fn lines(program: &Program, t: &Transformed) -> Vec<Line> {
 pub fn lower_words(domain: crate::Domain) -> &'static str {
     match domain {
         crate::Domain::Term => "// lower(v): an abstract address made concrete: the solver gives each value k of v under the path condition (assume v == k), at most 8, else the run ends UNKNOWN;",
-        crate::Domain::Parity | crate::Domain::Sign => "// lower(v): an abstract address made concrete; this domain's values stand for infinitely many addresses, so the path stops there and the run ends UNKNOWN at best;",
+        crate::Domain::Parity | crate::Domain::Sign => "// lower(v): an abstract address made concrete: each address of a live cell the domain allows (any other is a memory error that stops the path), at most 64, else the run ends UNKNOWN;",
     }
 }
 

@@ -97,5 +97,5 @@ fn the_legend_says_how_each_domain_lowers() {
     let term = print::text(&p, &transform(&p, &Options::new(Domain::Term)).unwrap());
     assert!(term.contains("the solver gives each value k of v under the path condition"), "{term}");
     let sign = print::text(&p, &transform(&p, &Options::new(Domain::Sign)).unwrap());
-    assert!(sign.contains("the path stops there and the run ends UNKNOWN"), "{sign}");
+    assert!(sign.contains("each address of a live cell the domain allows"), "{sign}");
 }

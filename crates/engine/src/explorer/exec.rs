@@ -77,6 +77,23 @@ enum Halt {
     Lower(Vec<i128>, Option<String>),
 }
 
+/// What a lowered value is used for: which concrete values can go on
+/// without a memory error.
+#[derive(Clone, Copy)]
+enum Access {
+    /// The address of a cell of this many bytes: any in-bounds offset of a
+    /// live object.
+    Cell(u64),
+    /// The argument of `free`: the start of a live object.
+    Free,
+    /// An allocation size: any size (infinitely many).
+    Size,
+}
+
+/// How many valid addresses parity and sign enumerate for a lowered
+/// address before they give up (the run then ends UNKNOWN at best).
+pub const MAX_LOWERED_CELLS: usize = 64;
+
 /// The lowered values decided so far on one attempt of an edge, in the
 /// order its lowering points are met.
 struct Lowering {
@@ -162,7 +179,7 @@ impl Exec<'_> {
             TOp::Blank | TOp::Terminate | TOp::ReachError => {}
             TOp::Unset { var, .. } => s.unset(p, *var),
             TOp::Store { var, value: Operand::Load { addr, ty, bytes, lifted, .. }, .. } => {
-                let a = self.address(s, addr, lowering)?;
+                let a = self.address(s, addr, Access::Cell(*bytes), lowering)?;
                 let v = match s.load_cell(a, *bytes).map_err(memory)? {
                     Some(v) => v,
                     None => {
@@ -175,7 +192,7 @@ impl Exec<'_> {
                 s.set(p, self.model(), *var, v);
             }
             TOp::Store { var, value: Operand::Alloc { size, zeroed, heap }, .. } => {
-                let n = self.address(s, size, lowering)?;
+                let n = self.address(s, size, Access::Size, lowering)?;
                 let a = s.objects.alloc(n, *zeroed, *heap).map_err(memory)?;
                 s.set(p, self.model(), *var, Val::C(a));
             }
@@ -184,12 +201,12 @@ impl Exec<'_> {
                 s.set(p, self.model(), *var, v);
             }
             TOp::MemStore { addr, value, bytes, .. } => {
-                let a = self.address(s, addr, lowering)?;
+                let a = self.address(s, addr, Access::Cell(*bytes), lowering)?;
                 let v = self.operand(s, value)?;
                 s.store_cell(a, *bytes, v).map_err(memory)?;
             }
             TOp::Free { addr } => {
-                let a = self.address(s, addr, lowering)?;
+                let a = self.address(s, addr, Access::Free, lowering)?;
                 s.free(a).map_err(memory)?;
             }
             TOp::Assume { cond, positive } => return self.assume(s, cond, *positive),
@@ -274,7 +291,7 @@ impl Exec<'_> {
 
     /// The concrete value of an address (or size): computed, and lowered
     /// when it turns out abstract (see the module docs).
-    fn address(&self, s: &mut XState, addr: &Address, lowering: &mut Lowering) -> Result<i128, Halt> {
+    fn address(&self, s: &mut XState, addr: &Address, access: Access, lowering: &mut Lowering) -> Result<i128, Halt> {
         let e = match addr {
             Address::Concrete(e) => e.clone(),
             Address::Lower(a) => a.to_expr(),
@@ -293,16 +310,48 @@ impl Exec<'_> {
             return Ok(k);
         }
         let AbsValue::Term(TermValue(t)) = &v else {
-            let domain = self.ops.domain;
-            return Err(Halt::Lower(
-                vec![],
-                Some(format!(
-                    "the {domain} domain cannot lower the abstract address `{}` ({v}) soundly: it stands for infinitely many addresses, so the path stops there",
-                    transform::print::expr_text(self.program, &e)
-                )),
-            ));
+            return Err(self.valid_addresses(s, &v, access, &e));
         };
         self.enumerate(s, t, ty, &e)
+    }
+
+    /// Parity and sign: `v` stands for infinitely many values, but only
+    /// the addresses of live cells go on without a memory error (any other
+    /// stops the path, as in the interpreter): those in `γ(v)` are the
+    /// lowered values, at most [`MAX_LOWERED_CELLS`].
+    fn valid_addresses(&self, s: &XState, v: &AbsValue, access: Access, e: &Expr) -> Halt {
+        let domain = self.ops.domain;
+        let what = transform::print::expr_text(self.program, e);
+        let mut values = Vec::new();
+        for (base, size) in s.objects.live_objects() {
+            let offsets = match access {
+                Access::Cell(bytes) if size >= bytes => 0..=size - bytes,
+                Access::Free => 0..=0,
+                Access::Cell(_) => continue,
+                Access::Size => {
+                    let why = format!("the {domain} domain cannot lower the abstract allocation size `{what}` ({v}): it stands for infinitely many sizes, so the path stops there");
+                    return Halt::Lower(vec![], Some(why));
+                }
+            };
+            let before = values.len();
+            for off in offsets {
+                // Whether a positive address is in γ(v) depends only on its
+                // parity (parity) or on nothing (sign): two offsets without
+                // one decide the whole object.
+                if off >= 2 && values.len() == before {
+                    break;
+                }
+                let a = base + off as i128;
+                if self.ops.contains(v, a) {
+                    if values.len() == MAX_LOWERED_CELLS {
+                        let why = format!("the {domain} domain lowers the abstract address `{what}` ({v}) to the valid addresses it may be, but there are more than {MAX_LOWERED_CELLS}; only {MAX_LOWERED_CELLS} were explored");
+                        return Halt::Lower(values, Some(why));
+                    }
+                    values.push(a);
+                }
+            }
+        }
+        Halt::Lower(values, None)
     }
 
     /// The term domain's lowering: the values of `t` under the path
