@@ -8,7 +8,8 @@
 // original line (in the view and in the editor); stepping marks the line
 // the step executed and shows the explicit state with its parities and
 // the ARG explored so far; the run ends TRUE. A term-domain run of the
-// freeze card then shows frozen and thawed operations. The view model is
+// freeze card then shows frozen and thawed operations, and the memory
+// freeze card the same on array and struct lines. The view model is
 // tested natively in crates/web/src/model/transformation.rs.
 //
 //   DIST_DIR=dist node --test tests/e2e/transform.test.mjs   (after `trunk build --release`)
@@ -121,6 +122,21 @@ test('the freeze card under transform-term marks freeze and thaw and shows the f
   await page.screenshot({ path: path.join(artifacts, 'transform-3-freeze.png') });
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
+});
+
+test('the memory freeze card marks freeze and thaw on array and struct lines', async () => {
+  await openExample('transform-freeze-memory');
+  await analyze(page, 'transform-parity');
+  await byId('graph-tab-transformed').click();
+  const tx = byId('tx-transformed');
+  await tx.waitFor();
+  await expectText(tx.locator('.tx-line[data-line="17"]'), /freeze\(a \+ 0, a_mul\(lift\(2\), x\)\);/, 'a[0] = 2 * x freezes into the cell');
+  assert.ok((await tx.locator('.tx-line.tx-line-freeze').count()) >= 2, 'the array cell and the struct field freeze');
+  assert.ok((await tx.locator('.tx-line.tx-line-thaw').count()) >= 3, 'reads of a[0], a[1] and p.second thaw');
+  await byId('run-end').click();
+  await expectText(byId('verdict'), /TRUE/, 'transform-parity proves it: even plus odd is odd');
+  await page.screenshot({ path: path.join(artifacts, 'transform-4-freeze-memory.png') });
+  assert.deepEqual(pageErrors, []);
 });
 
 test('the chain card compares transform-term with symbolic: states stored, solver queries, equivalence checks', async () => {

@@ -38,7 +38,7 @@
 
 #![warn(missing_docs)]
 
-mod memory;
+pub mod memory;
 
 pub use memory::MemoryError;
 

@@ -61,6 +61,7 @@ impl fmt::Display for MemoryError {
     }
 }
 
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 struct Object {
     size: u64,
     zeroed: bool,
@@ -71,22 +72,31 @@ struct Object {
 }
 
 /// What a read found: a value, or nothing written yet (the caller takes an input).
-pub(crate) enum Cell {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    /// The value stored in the cell (0 for an unwritten cell of a zeroed object).
     Value(i128),
+    /// Nobody wrote the cell and the object is not zeroed.
     Unwritten,
 }
 
-/// All objects of a run.
-#[derive(Default)]
-pub(crate) struct Memory {
+/// All objects of a run: the concrete memory the interpreter (and the
+/// transformation's explorer, for its concrete part) reads and writes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Memory {
     objects: Vec<Object>,
 }
 
 const OFFSET_BITS: u32 = 32;
 
+/// The object id a pointer points into (`addr >> 32`; 0 for NULL).
+pub fn object_of(addr: i128) -> i128 {
+    addr >> OFFSET_BITS
+}
+
 impl Memory {
     /// A new object of `size` bytes; its address.
-    pub(crate) fn alloc(&mut self, size: i128, zeroed: bool, heap: bool) -> Result<i128, MemoryError> {
+    pub fn alloc(&mut self, size: i128, zeroed: bool, heap: bool) -> Result<i128, MemoryError> {
         let size = u64::try_from(size).map_err(|_| MemoryError::TooLarge)?;
         if size >= 1 << OFFSET_BITS || self.objects.len() >= (1 << 30) {
             return Err(MemoryError::TooLarge);
@@ -116,7 +126,7 @@ impl Memory {
     }
 
     /// Reads `bytes` bytes at `addr`.
-    pub(crate) fn load(&mut self, addr: i128, bytes: u64) -> Result<Cell, MemoryError> {
+    pub fn load(&mut self, addr: i128, bytes: u64) -> Result<Cell, MemoryError> {
         let (obj, offset) = self.locate(addr, bytes)?;
         if let Some(&(b, v)) = obj.cells.get(&offset) {
             return if b == bytes { Ok(Cell::Value(v)) } else { Err(MemoryError::MixedSizes) };
@@ -128,7 +138,7 @@ impl Memory {
     }
 
     /// Writes `value` as `bytes` bytes at `addr`.
-    pub(crate) fn store(&mut self, addr: i128, bytes: u64, value: i128) -> Result<(), MemoryError> {
+    pub fn store(&mut self, addr: i128, bytes: u64, value: i128) -> Result<(), MemoryError> {
         let (obj, offset) = self.locate(addr, bytes)?;
         let stale: Vec<u64> = overlapping(obj, offset, bytes).collect();
         for k in stale {
@@ -138,8 +148,15 @@ impl Memory {
         Ok(())
     }
 
+    /// The objects not freed: each one's address (offset 0) and size in
+    /// bytes — every address an access can use without a [`MemoryError`]
+    /// lies in one of them.
+    pub fn live_objects(&self) -> impl Iterator<Item = (i128, u64)> + '_ {
+        self.objects.iter().enumerate().filter(|(_, o)| !o.freed).map(|(i, o)| ((i as i128 + 1) << OFFSET_BITS, o.size))
+    }
+
     /// Frees the heap object `addr` points to the start of (`free(NULL)` does nothing).
-    pub(crate) fn free(&mut self, addr: i128) -> Result<(), MemoryError> {
+    pub fn free(&mut self, addr: i128) -> Result<(), MemoryError> {
         if addr == 0 {
             return Ok(());
         }

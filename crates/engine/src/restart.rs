@@ -119,7 +119,7 @@ impl Stage {
 /// A point in wall-clock time: `std::time::Instant` natively, the
 /// browser's `Date.now()` in the page (where `Instant` is unavailable).
 #[derive(Clone, Copy, Debug)]
-struct WallClock {
+pub(crate) struct WallClock {
     #[cfg(not(target_arch = "wasm32"))]
     at: std::time::Instant,
     #[cfg(target_arch = "wasm32")]
@@ -127,7 +127,7 @@ struct WallClock {
 }
 
 impl WallClock {
-    fn now() -> WallClock {
+    pub(crate) fn now() -> WallClock {
         #[cfg(not(target_arch = "wasm32"))]
         {
             WallClock { at: std::time::Instant::now() }
@@ -139,7 +139,7 @@ impl WallClock {
     }
 
     /// Milliseconds since [`WallClock::now`] made it.
-    fn elapsed_ms(&self) -> u64 {
+    pub(crate) fn elapsed_ms(&self) -> u64 {
         #[cfg(not(target_arch = "wasm32"))]
         {
             self.at.elapsed().as_millis() as u64

@@ -22,6 +22,7 @@ fn concrete_only(model: IntModel, inputs: Vec<i128>) -> ExplorerOptions {
         transform: transform::Options { domain: Domain::Term, lift: LiftSet::None, variables: vec![], model },
         max_steps: Some(20_000),
         max_states: None,
+        time_limit_ms: 0,
         record_views: false,
         inputs: Some(inputs),
         properties: Default::default(),
@@ -30,7 +31,8 @@ fn concrete_only(model: IntModel, inputs: Vec<i128>) -> ExplorerOptions {
 
 fn programs() -> Vec<(String, Arc<cfa::Program>)> {
     let mut out = Vec::new();
-    for t in svcomp_tasks::tasks() {
+    // The memory folder too: arrays, structs and heap, frozen and thawed.
+    for t in svcomp_tasks::tasks().into_iter().chain(svcomp_tasks::memory_tasks()) {
         out.push((t.path.clone(), Arc::new(cfa::from_source(&t.source()).unwrap())));
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/examples");
@@ -52,12 +54,6 @@ fn programs() -> Vec<(String, Arc<cfa::Program>)> {
 fn concrete_only_explorer_behaves_as_the_interpreter() {
     let (mut runs, mut errors) = (0, 0);
     for (name, p) in programs() {
-        // The transformation does not model memory yet (a read is
-        // `lift(*)` in every configuration): such a program is abstract
-        // even with nothing lifted.
-        if p.uses_memory() {
-            continue;
-        }
         for model in [IntModel::C, IntModel::Math] {
             for seed in 1..=3u64 {
                 let mut src = concrete::RandomInputs::new(seed * 7919 + name.len() as u64);
@@ -193,4 +189,89 @@ fn the_explorer_refuses_to_combine_with_cegar() {
     c.set("analysis.algorithm.CEGAR", "true").unwrap();
     let e = engine::validate::validate(&c).unwrap_err();
     assert!(e.message.contains("transformExplorer"), "{}", e.message);
+}
+
+const LOWERED_INDEX: &str = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main() {\n  int a[4] = {0, 0, 0, 0};\n  int i = __VERIFIER_nondet_int();\n  if (i >= 0 && i < 4) {\n    a[i] = 1;\n  }\n  if (a[2] == 1) reach_error();\n  return 0;\n}\n";
+
+#[test]
+fn an_abstract_index_is_lowered_by_the_solver_and_never_dropped() {
+    // Terms: the solver gives each of the four indices; index 2 reaches
+    // the error, confirmed by a replay.
+    let (v, reason, _, confirmed) = verify(LOWERED_INDEX, "transform-term", IntModel::C);
+    assert_eq!(v, Verdict::False, "{reason}");
+    assert_eq!(confirmed, Some(true), "{reason}");
+    // Parity and sign lower to the live cells' addresses the value may be
+    // (any other address stops the path): a[2] is among them.
+    for preset in ["transform-parity", "transform-sign"] {
+        let (v, reason, _, confirmed) = verify(LOWERED_INDEX, preset, IntModel::C);
+        assert_eq!((v, confirmed), (Verdict::False, Some(true)), "{preset}: {reason}");
+        // … and prove a property that holds for every cell.
+        let safe = LOWERED_INDEX.replace("a[i] = 1;", "a[i] = 2;").replace("a[2] == 1", "a[2] == -1");
+        let (v, reason, _, _) = verify(&safe, preset, IntModel::C);
+        assert_eq!(v, Verdict::True, "{preset}: {reason}");
+    }
+    // More live cells than are enumerated: UNKNOWN with the line, not TRUE.
+    let big = LOWERED_INDEX
+        .replace("int a[4] = {0, 0, 0, 0};", "int a[40] = {0};")
+        .replace("a[i] = 1;", "a[i] = 2;")
+        .replace("a[2] == 1", "a[2] == -1")
+        .replace("i < 4", "i < 40");
+    let (v, reason, _, _) = verify(&big, "transform-sign", IntModel::C);
+    assert_eq!(v, Verdict::Unknown, "{reason}");
+    assert!(reason.contains("more than 64") && reason.contains("line 7"), "{reason}");
+    // Without the bounds check the index has more values than are
+    // enumerated: UNKNOWN, not TRUE, though no path reaches the error.
+    let unbounded = "extern int __VERIFIER_nondet_int(void);\nint main() {\n  int a[4];\n  int i = __VERIFIER_nondet_int();\n  a[i] = 1;\n  return 0;\n}\n";
+    let (v, reason, _, _) = verify(unbounded, "transform-term", IntModel::C);
+    assert_eq!(v, Verdict::Unknown, "{reason}");
+    assert!(reason.contains("more than 8 values"), "{reason}");
+}
+
+#[test]
+fn frozen_cells_keep_abstract_values_and_invalid_accesses_stop_the_path() {
+    let frozen =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/examples/transform-freeze-memory.c"))
+            .unwrap();
+    for preset in ["transform-term", "transform-parity"] {
+        let (v, reason, _, _) = verify(&frozen, preset, IntModel::C);
+        assert_eq!(v, Verdict::True, "{preset}: {reason}");
+    }
+    // A concrete store clears the cell's shadow entry: the value read
+    // back is the concrete 1, so the error is reached (and confirmed).
+    let cleared = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint main() {\n  int a[2];\n  a[0] = __VERIFIER_nondet_int();\n  a[0] = 1;\n  if (a[0] == 1) reach_error();\n  return 0;\n}\n";
+    for preset in ["transform-term", "transform-parity", "transform-sign"] {
+        let (v, reason, _, confirmed) = verify(cleared, preset, IntModel::C);
+        assert_eq!((v, confirmed), (Verdict::False, Some(true)), "{preset}: {reason}");
+    }
+    // A null dereference stops the path, as in the interpreter.
+    let null = "extern void reach_error(void);\nint main() {\n  int *p = 0;\n  *p = 1;\n  reach_error();\n  return 0;\n}\n";
+    let (v, reason, _, _) = verify(null, "transform-sign", IntModel::C);
+    assert_eq!(v, Verdict::True, "{reason}");
+}
+
+#[test]
+fn the_stage_time_limit_ends_an_exploration_unknown() {
+    // An unbounded concrete counter: only a limit ends the run.
+    let src = "int main() {\n  int x = 0;\n  while (1) { x = x + 1; }\n  return 0;\n}\n";
+    let p = Arc::new(cfa::from_source(src).unwrap());
+    let mut c = Config::preset("transform-term").unwrap();
+    c.set("restartAlgorithm.stageTimeMs", "1").unwrap();
+    c.set("limits.steps", "1000000000").unwrap();
+    let mut v = engine::cegar::build_verifier(p, &c, false).unwrap();
+    v.run_with(|_| {});
+    let (verdict, reason) = v.outcome().unwrap();
+    assert_eq!(verdict, Verdict::Unknown, "{reason}");
+    assert!(reason.contains("restartAlgorithm.stageTimeMs = 1"), "{reason}");
+}
+
+#[test]
+fn the_inclusion_check_binds_only_the_stored_states_symbols() {
+    // Found by the soundness oracle (seed 127): the two paths into the
+    // inner `if` differ in the path condition only; the new state (v2 = 3
+    // possible) is not among the stored one's values (g1 - v3 >= 255 rules
+    // 3 out). Binding the new state's own symbols in the `exists` made the
+    // check cover it, and the error was never reached.
+    let src = "extern void reach_error(void);\nint g1 = 2147483646;\nint main() {\n  long long v2 = __VERIFIER_nondet_uint();\n  long v3 = (g1 + v2);\n  if ((g1 - v3 >= 255) || (v2 < 18446744073709551614ull)) {\n    if (((v3 != 4294967294u) || (g1 == 0)) && (v2 == 3)) reach_error();\n  }\n  return 0;\n}\n";
+    let (v, reason, _, confirmed) = verify(src, "transform-term", IntModel::C);
+    assert_eq!((v, confirmed), (Verdict::False, Some(true)), "{reason}");
 }

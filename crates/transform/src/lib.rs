@@ -10,8 +10,10 @@
 //! * [`propagate`]: value propagation — a data-flow pass over the CFA that
 //!   finds, at each location, which variables may hold an abstract value;
 //! * [`program`]: the transformed program — per CFA edge, its operation
-//!   with `lift`, the domain's `a_op`s, `freeze`/`thaw` of globals, and the
-//!   `lift`s a join point needs; built by [`program::transform`];
+//!   with `lift`, the domain's `a_op`s, `freeze`/`thaw` of globals and
+//!   memory cells (a shadow map beside concrete memory), `lower` of
+//!   abstract addresses, and the `lift`s a join point needs; built by
+//!   [`program::transform`];
 //! * [`print`](mod@print): the transformed program as readable mini-C-like text, one
 //!   line per edge linked to the original span;
 //! * [`value`]: the abstract values at run time (parity, sign, term) and the
@@ -36,5 +38,5 @@ pub mod term;
 pub mod value;
 
 pub use options::{Domain, LiftSet, Options};
-pub use program::{transform, AExpr, Operand, TEdge, TOp, Transformed};
+pub use program::{transform, AExpr, Address, Operand, TEdge, TOp, Transformed};
 pub use value::AbsValue;

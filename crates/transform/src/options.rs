@@ -103,12 +103,15 @@ impl Options {
     }
 
     /// The variables that are abstract wherever they hold a value (all of
-    /// them under [`LiftSet::All`]), or an error naming a variable the
-    /// program does not have.
+    /// them under [`LiftSet::All`] except those holding an address — a
+    /// pointer, or the address of an object in memory: data is lifted,
+    /// addresses stay concrete, so no dereference needs a `lower`), or an
+    /// error naming a variable the program does not have.
     pub fn lifted_variables(&self, program: &Program) -> Result<BTreeSet<VarId>, String> {
         let mut out = BTreeSet::new();
         if self.lift == LiftSet::All {
-            out.extend(program.variables.iter().map(|v| v.id));
+            let address = |v: &cfa::Variable| v.in_memory || v.ctype.as_ref().is_some_and(|c| c.is_pointer());
+            out.extend(program.variables.iter().filter(|v| !address(v)).map(|v| v.id));
         }
         for name in &self.variables {
             let found: Vec<VarId> = program

@@ -9,7 +9,7 @@
 //!   N8 -> N11   assume(a_gt(y, lift(10)));         // line 8: [y > 10]  (choice)
 //! ```
 
-use crate::program::{AExpr, Operand, TOp, Transformed};
+use crate::program::{AExpr, Address, Operand, TOp, Transformed};
 use cfa::{BinOp, EdgeId, Expr, Program, UnOp, VarId};
 use minic::{IntType, Span};
 use serde::{Deserialize, Serialize};
@@ -22,9 +22,11 @@ pub enum Mark {
     Lift,
     /// A domain operation (`a_add`, …).
     Operation,
-    /// An abstract value stored into a global's shadow slot (`freeze`).
+    /// An abstract value stored into the shadow slot of a global or a
+    /// memory cell (`freeze`).
     Freeze,
-    /// An abstract value loaded from a global's shadow slot (`thaw`).
+    /// An abstract value loaded from the shadow slot of a global or a
+    /// memory cell (`thaw`).
     Thaw,
     /// A nondeterministic choice on an abstract condition.
     Choice,
@@ -58,9 +60,10 @@ pub fn lines(program: &Program, t: &Transformed) -> Vec<Line> {
             lifted_words(program, t)
         )),
         comment("// lift(e): a concrete value made abstract; lift(*): any input; a_op: the domain's operation;".into()),
-        comment("// freeze/thaw: an abstract value stored to / loaded from a global's shadow slot;".into()),
+        comment("// freeze/thaw: an abstract value stored to / loaded from the shadow slot of a global or a memory cell (memory keeps its layout);".into()),
+        comment("// *(a) / *(a) = v: a concrete load / store of the cell at address a; alloc(n): a fresh object;".into()),
         comment("// assume on an abstract condition: a nondeterministic choice the domain allows;".into()),
-        comment("// memory (arrays, structs, pointers) is not transformed yet: a read of it is lift(*), a store is dropped (sound: no value is assumed); no lower is emitted.".into()),
+        comment(lower_words(t.options.domain).into()),
     ];
     for f in &program.functions {
         out.push(comment(format!("function {} (entry {}, exit {})", f.name, f.entry, f.exit)));
@@ -93,6 +96,14 @@ pub fn lines(program: &Program, t: &Transformed) -> Vec<Line> {
         }
     }
     out
+}
+
+/// What `lower(v)` does in `domain` (the text's legend says it).
+pub fn lower_words(domain: crate::Domain) -> &'static str {
+    match domain {
+        crate::Domain::Term => "// lower(v): an abstract address made concrete: the solver gives each value k of v under the path condition (assume v == k), at most 8, else the run ends UNKNOWN;",
+        crate::Domain::Parity | crate::Domain::Sign => "// lower(v): an abstract address made concrete: each address of a live cell the domain allows (any other is a memory error that stops the path), at most 64, else the run ends UNKNOWN;",
+    }
 }
 
 /// The whole text.
@@ -148,6 +159,17 @@ fn op_text(program: &Program, op: &TOp, marks: &mut Vec<Mark>) -> String {
                 format!("{n} = {v};")
             }
         }
+        TOp::MemStore { addr, value, freeze, .. } => {
+            let a = address_text(program, addr, marks);
+            let v = operand_text(program, value, marks);
+            if *freeze {
+                marks.push(Mark::Freeze);
+                format!("freeze({a}, {v});")
+            } else {
+                format!("*({a}) = {v};")
+            }
+        }
+        TOp::Free { addr } => format!("free({});", address_text(program, addr, marks)),
         TOp::Assume { cond, positive } => {
             let c = operand_text(program, cond, marks);
             if cond.is_abstract() {
@@ -193,6 +215,29 @@ pub fn operand_text(program: &Program, o: &Operand, marks: &mut Vec<Mark>) -> St
         }
         Operand::Input { lifted: false, .. } => "*".into(),
         Operand::Abstract(a) => aexpr_text(program, a, marks),
+        Operand::Load { addr, thaw, .. } => {
+            let a = address_text(program, addr, marks);
+            if *thaw {
+                marks.push(Mark::Thaw);
+                format!("thaw({a})")
+            } else {
+                format!("*({a})")
+            }
+        }
+        Operand::Alloc { size, zeroed, .. } => {
+            format!("alloc{}({})", if *zeroed { "_zeroed" } else { "" }, address_text(program, size, marks))
+        }
+    }
+}
+
+/// An address as text: the concrete expression, or `lower(a_op…)`.
+pub fn address_text(program: &Program, a: &Address, marks: &mut Vec<Mark>) -> String {
+    match a {
+        Address::Concrete(e) => expr_text(program, e),
+        Address::Lower(x) => {
+            marks.push(Mark::Operation);
+            format!("lower({})", aexpr_text(program, x, marks))
+        }
     }
 }
 

@@ -10,19 +10,32 @@
 //! `a_add(x, lift(1))`). Globals are memory: an abstract value stored to a
 //! global is *frozen* into the global's shadow slot (`freeze(&g, v)`, the
 //! global's concrete slot keeps its place) and *thawed* when read
-//! (`thaw(&g)`). An `assume` on an abstract condition is a nondeterministic
+//! (`thaw(&g)`); memory cells likewise (below). An `assume` on an abstract condition is a nondeterministic
 //! choice constrained by the assumption: the explorer takes the edge when
 //! the domain says the condition may hold. Where a location joins paths on
 //! which a variable is concrete and others on which it is abstract, the
 //! edges into it end with `lift(x)` ([`TEdge::lifts`]).
 //!
-//! *Lowering* (an abstract value made concrete, by enumerating or
-//! constraining its concretizations) is needed where a concrete value is
-//! required: a call to an external function, an array index or a pointer
-//! offset. mini-C has none of them yet (its only external functions are
-//! the verifier's, which the CFA already turned into inputs and
-//! assumptions), and the explorer branches on abstract conditions by
-//! choice, so no transformed edge lowers; the text says so.
+//! Memory (arrays, struct fields, the heap) is kept concrete, as the
+//! interpreter keeps it: objects and cells at concrete addresses, so the
+//! layout never changes. A store of an abstract value writes a placeholder
+//! to the cell and *freezes* the value into the shadow map entry of that
+//! cell (`freeze(addr, v)`); a load *thaws* it back (`thaw(addr)`), and a
+//! load of a cell without shadow entry is its concrete value. A concrete
+//! store clears the cell's shadow entry.
+//!
+//! *Lowering* (an abstract value made concrete) is needed where a concrete
+//! value is required: the address of a load, store or `free` (an array
+//! index, a pointer offset) and an allocation's size. Such an address is
+//! computed abstractly and lowered: `lower(a_add(a, a_mul(i, lift(4))))`
+//! ([`Address::Lower`]). The explorer lowers by enumerating the
+//! concretizations the domain allows: terms ask the solver for a value `k`
+//! under the path condition, continue with `assume(v == k)`, and ask again
+//! with `v != k` (a bounded number of times); parity and sign have infinite
+//! concretizations, so a lowered address ends the path and the run can at
+//! best be UNKNOWN. The verifier's external functions are already inputs
+//! and assumptions in the CFA, and the explorer branches on abstract
+//! conditions by choice, so nothing else lowers.
 
 use crate::options::Options;
 use crate::propagate::{after_edge, propagate, Abstractness};
@@ -139,6 +152,21 @@ impl AExpr {
         }
     }
 
+    /// The concrete expression the abstract one computes (lifts and thaws
+    /// removed): what the explorer evaluates, abstractly where a value
+    /// turns out abstract at run time.
+    pub fn to_expr(&self) -> Expr {
+        match self {
+            AExpr::Lift(e) => e.clone(),
+            AExpr::Var { var, ty, .. } => Expr::Var { var: *var, ty: *ty },
+            AExpr::Unary { op, ty, arg } => Expr::Unary { op: *op, ty: *ty, arg: Box::new(arg.to_expr()) },
+            AExpr::Binary { op, ty, lhs, rhs } => {
+                Expr::Binary { op: *op, ty: *ty, lhs: Box::new(lhs.to_expr()), rhs: Box::new(rhs.to_expr()) }
+            }
+            AExpr::Cast { ty, arg, .. } => Expr::Cast { ty: *ty, arg: Box::new(arg.to_expr()) },
+        }
+    }
+
     /// How many domain operations (`a_op`, `lift`, `thaw`) it performs.
     pub fn operations(&self) -> usize {
         match self {
@@ -147,6 +175,18 @@ impl AExpr {
             AExpr::Binary { lhs, rhs, .. } => 1 + lhs.operations() + rhs.operations(),
         }
     }
+}
+
+/// An address (or allocation size) a memory operation needs as a concrete
+/// value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Address {
+    /// A concrete expression (unchanged).
+    Concrete(Expr),
+    /// `lower(a)`: the value reads abstract variables, so it is computed
+    /// abstractly and lowered to the concrete values the domain allows
+    /// (see the module docs).
+    Lower(AExpr),
 }
 
 /// A value a transformed edge computes.
@@ -164,12 +204,38 @@ pub enum Operand {
         /// Whether it is lifted.
         lifted: bool,
     },
+    /// The value of type `ty` (`bytes` wide) in the memory cell at `addr`:
+    /// `thaw(addr)` when the cell's shadow entry holds a frozen abstract
+    /// value, else the cell's concrete value; a cell nobody wrote (in an
+    /// object not zeroed) gives an input, lifted when `lifted`.
+    Load {
+        /// The cell's address.
+        addr: Address,
+        /// The value's type.
+        ty: IntType,
+        /// The cell's size in bytes.
+        bytes: u64,
+        /// Whether an unwritten cell gives a lifted input.
+        lifted: bool,
+        /// Whether value propagation says the value may be abstract (some
+        /// cell may hold a frozen value): the text says `thaw`.
+        thaw: bool,
+    },
+    /// The address of a fresh object of `size` bytes (always concrete).
+    Alloc {
+        /// Its size in bytes.
+        size: Address,
+        /// Whether its bytes start at 0.
+        zeroed: bool,
+        /// Whether it is a heap block (`free` may end it).
+        heap: bool,
+    },
 }
 
 impl Operand {
-    /// Whether the value is abstract.
+    /// Whether the value is (may be, for a load) abstract.
     pub fn is_abstract(&self) -> bool {
-        matches!(self, Operand::Abstract(_) | Operand::Input { lifted: true, .. })
+        matches!(self, Operand::Abstract(_) | Operand::Input { lifted: true, .. } | Operand::Load { thaw: true, .. })
     }
 }
 
@@ -232,6 +298,25 @@ pub enum TOp {
         /// Whether the result is frozen into a global.
         freeze: bool,
     },
+    /// `*addr = value` into memory (`a[i] = v`, `p->f = v`): a concrete
+    /// value is written to the cell and clears its shadow entry; an
+    /// abstract one is frozen (`freeze(addr, v)`: a placeholder in the
+    /// cell, the value in its shadow entry).
+    MemStore {
+        /// The cell's address.
+        addr: Address,
+        /// The value.
+        value: Operand,
+        /// The cell's size in bytes.
+        bytes: u64,
+        /// Whether value propagation says the value may be abstract.
+        freeze: bool,
+    },
+    /// `free(addr)`: the object's cells and shadow entries end.
+    Free {
+        /// The heap block's address.
+        addr: Address,
+    },
     /// `abort()` / `exit()`.
     Terminate,
     /// `reach_error()`.
@@ -283,6 +368,16 @@ pub fn operand(program: &Program, set: &BTreeSet<VarId>, e: &Expr) -> Operand {
     }
 }
 
+/// The address (or size) `e` in a state where the variables of `set` may be
+/// abstract: lowered when it reads one.
+pub fn address(program: &Program, set: &BTreeSet<VarId>, e: &Expr) -> Address {
+    if Abstractness::reads_abstract(set, e) {
+        Address::Lower(abstract_expr(program, set, e))
+    } else {
+        Address::Concrete(e.clone())
+    }
+}
+
 fn abstract_expr(program: &Program, set: &BTreeSet<VarId>, e: &Expr) -> AExpr {
     if !Abstractness::reads_abstract(set, e) {
         return AExpr::Lift(e.clone());
@@ -306,9 +401,14 @@ fn stored(program: &Program, a: &Abstractness, set: &BTreeSet<VarId>, var: VarId
     let must_be_abstract = a.rhs_is_abstract(set, var, Some(rhs));
     match rhs {
         Rhs::Nondet(ty) => Operand::Input { ty: *ty, lifted: must_be_abstract },
-        // Memory is not modelled yet: whatever it holds is a lifted input.
-        Rhs::Load { ty, .. } => Operand::Input { ty: *ty, lifted: true },
-        Rhs::Alloc { .. } => Operand::Input { ty: cfa::POINTER_TYPE, lifted: true },
+        Rhs::Load { addr, ty, bytes, .. } => Operand::Load {
+            addr: address(program, set, addr),
+            ty: *ty,
+            bytes: *bytes,
+            lifted: a.lifts_inputs() || a.lifted().contains(&var),
+            thaw: must_be_abstract,
+        },
+        Rhs::Alloc { size, zeroed, heap } => Operand::Alloc { size: address(program, set, size), zeroed: *zeroed, heap: *heap },
         Rhs::Expr(e) => match operand(program, set, e) {
             Operand::Concrete(e) if must_be_abstract => Operand::Abstract(AExpr::Lift(e)),
             other => other,
@@ -317,11 +417,7 @@ fn stored(program: &Program, a: &Abstractness, set: &BTreeSet<VarId>, var: VarId
 }
 
 /// Transforms `program` (see the module docs); an error only for a
-/// `--lift` variable the program does not have. Memory (pointers, arrays,
-/// structs) is not frozen and thawed yet: a value read from memory or a
-/// fresh allocation is a lifted input (any value), and a store or `free`
-/// changes nothing the explorer tracks — an over-approximation, as in the
-/// analyses without a memory model.
+/// `--lift` variable the program does not have.
 pub fn transform(program: &Program, options: &Options) -> Result<Transformed, String> {
     let a = propagate(program, options)?;
     let mut edges = Vec::with_capacity(program.edges.len());
@@ -329,7 +425,12 @@ pub fn transform(program: &Program, options: &Options) -> Result<Transformed, St
         let set = a.at(e.source);
         let global = |v: VarId| program.variable(v).is_global();
         let op = match &e.kind {
-            EdgeKind::Blank | EdgeKind::Store { .. } | EdgeKind::Free { .. } => TOp::Blank,
+            EdgeKind::Blank => TOp::Blank,
+            EdgeKind::Store { addr, value, bytes, .. } => {
+                let value = operand(program, set, value);
+                TOp::MemStore { addr: address(program, set, addr), freeze: value.is_abstract(), value, bytes: *bytes }
+            }
+            EdgeKind::Free { addr } => TOp::Free { addr: address(program, set, addr) },
             EdgeKind::Terminate => TOp::Terminate,
             EdgeKind::ReachError => TOp::ReachError,
             EdgeKind::Declare { var, init: None } => {

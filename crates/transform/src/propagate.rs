@@ -6,7 +6,9 @@
 //! * a nondeterministic input when inputs are lifted — `__VERIFIER_nondet_*()`,
 //!   a declaration without initializer (its first read is an input, as in
 //!   the interpreter) and a function's return slot before a `return` sets it;
-//! * the variables the user lifted (abstract wherever they hold a value).
+//! * the variables the user lifted (abstract wherever they hold a value);
+//! * a load from memory when some cell may hold a frozen abstract value
+//!   ([`Abstractness::memory_abstract`]).
 //!
 //! An assignment makes its variable abstract when its value reads an
 //! abstract variable and concrete otherwise; a call passes abstractness to
@@ -26,6 +28,7 @@ pub struct Abstractness {
     at: Vec<BTreeSet<VarId>>,
     lifted: BTreeSet<VarId>,
     lift_inputs: bool,
+    memory_abstract: bool,
 }
 
 impl Abstractness {
@@ -44,6 +47,19 @@ impl Abstractness {
         &self.lifted
     }
 
+    /// Whether nondeterministic inputs are lifted.
+    pub fn lifts_inputs(&self) -> bool {
+        self.lift_inputs
+    }
+
+    /// Whether some memory cell may hold an abstract value (frozen into
+    /// the shadow map): inputs are lifted (a read of a cell nobody wrote is
+    /// a lifted input) or some store may store an abstract value. A load
+    /// may then thaw one. Flow-insensitive: one answer for all of memory.
+    pub fn memory_abstract(&self) -> bool {
+        self.memory_abstract
+    }
+
     /// Whether `e` reads a variable that may be abstract in `set`.
     pub fn reads_abstract(set: &BTreeSet<VarId>, e: &Expr) -> bool {
         e.variables().iter().any(|v| set.contains(v))
@@ -56,9 +72,10 @@ impl Abstractness {
             || match rhs {
                 None | Some(Rhs::Nondet(_)) => self.lift_inputs,
                 Some(Rhs::Expr(e)) => Abstractness::reads_abstract(set, e),
-                // Memory is not modelled yet (no freeze/thaw of memory
-                // cells): a value read from it is always a lifted input.
-                Some(Rhs::Load { .. } | Rhs::Alloc { .. }) => true,
+                // A load thaws an abstract value where memory may hold one.
+                Some(Rhs::Load { .. }) => self.memory_abstract,
+                // A fresh object's address is concrete.
+                Some(Rhs::Alloc { .. }) => false,
             }
     }
 
@@ -73,7 +90,7 @@ impl Abstractness {
     ) -> BTreeSet<VarId> {
         let mut out = set.clone();
         match &edge.kind {
-            // Memory is not modelled yet: no variable changes.
+            // A store changes memory (frozen or concrete), no variable.
             EdgeKind::Store { .. } | EdgeKind::Free { .. } => {}
             EdgeKind::Declare { var, init } => {
                 out.remove(var);
@@ -133,7 +150,25 @@ impl Abstractness {
 /// names a `--lift` variable the program does not have.
 pub fn propagate(program: &Program, options: &Options) -> Result<Abstractness, String> {
     let lifted = options.lifted_variables(program)?;
-    let mut a = Abstractness { at: vec![BTreeSet::new(); program.nodes.len()], lifted, lift_inputs: options.lifts_inputs() };
+    let lift_inputs = options.lifts_inputs();
+    let a = fixpoint(program, Abstractness { at: Vec::new(), lifted: lifted.clone(), lift_inputs, memory_abstract: lift_inputs });
+    if a.memory_abstract || !stores_abstract(program, &a) {
+        return Ok(a);
+    }
+    // Some store freezes an abstract value: loads may thaw one.
+    Ok(fixpoint(program, Abstractness { at: Vec::new(), lifted, lift_inputs, memory_abstract: true }))
+}
+
+/// Whether some `Store` edge may store an abstract value.
+fn stores_abstract(program: &Program, a: &Abstractness) -> bool {
+    program.edges.iter().any(|e| match &e.kind {
+        EdgeKind::Store { value, .. } => Abstractness::reads_abstract(a.at(e.source), value),
+        _ => false,
+    })
+}
+
+fn fixpoint(program: &Program, mut a: Abstractness) -> Abstractness {
+    a.at = vec![BTreeSet::new(); program.nodes.len()];
     let mut work: VecDeque<NodeId> = program.nodes.iter().map(|n| n.id).collect();
     let mut queued = vec![true; program.nodes.len()];
     while let Some(n) = work.pop_front() {
@@ -166,7 +201,7 @@ pub fn propagate(program: &Program, options: &Options) -> Result<Abstractness, S
             }
         }
     }
-    Ok(a)
+    a
 }
 
 /// The set after `edge` as the explorer's transformed edge leaves it, for

@@ -118,7 +118,10 @@ impl TermEncoding {
         for c in &new.condition {
             let _ = writeln!(s, "(assert {c})");
         }
-        let bound = smt::term::vars_of([&inner]);
+        // Only the stored state's (renamed) symbols are bound: the new
+        // state's symbols occur in `inner` too (the pairs' left sides) and
+        // must stay free, or the check would compare nothing.
+        let bound: Vec<_> = smt::term::vars_of([&inner]).into_iter().filter(|(name, _)| name.starts_with("old.")).collect();
         if bound.is_empty() {
             let _ = writeln!(s, "(assert (not {inner}))");
         } else {

@@ -98,6 +98,25 @@ fn placeholder(i: u32, ty: IntType) -> Box<Expr> {
     Box::new(Expr::Var { var: VarId(i), ty })
 }
 
+/// The largest term (in nodes, shared subterms counted each time they
+/// occur, as the solver's script writes them) a term operation keeps;
+/// a larger result becomes a fresh symbol.
+pub const MAX_TERM_SIZE: usize = 4000;
+
+/// Whether `t` has more than `limit` nodes (stops counting there).
+fn larger_than(t: &Term, limit: usize) -> bool {
+    let mut stack = vec![t];
+    let mut count = 0usize;
+    while let Some(x) = stack.pop() {
+        count += 1;
+        if count > limit {
+            return true;
+        }
+        stack.extend(x.args());
+    }
+    false
+}
+
 impl Ops {
     fn terms(self) -> TermEncoding {
         TermEncoding { model: self.model }
@@ -106,7 +125,15 @@ impl Ops {
     fn encode(self, e: &Expr, operands: [Option<Term>; 2], path: &mut PathTerms) -> AbsValue {
         let enc = self.terms();
         let mut env = Placeholders { operands, enc, path };
-        AbsValue::Term(TermValue(encode_expr(e, enc.encoding(), &mut env)))
+        let t = encode_expr(e, enc.encoding(), &mut env);
+        if larger_than(&t, MAX_TERM_SIZE) {
+            // A term that keeps growing (a loop feeding a value into
+            // itself several times) becomes a fresh symbol: any value of
+            // its type, an over-approximation that keeps the solver's
+            // scripts small.
+            return AbsValue::Term(TermValue(enc.undefined(e.ty(), path)));
+        }
+        AbsValue::Term(TermValue(t))
     }
 
     /// `lift(v)`: the abstract value of the constant `v` of type `ty`.

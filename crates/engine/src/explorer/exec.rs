@@ -6,6 +6,17 @@
 //! be non-zero / zero; terms: the path condition with it is satisfiable —
 //! asked through the run's [`SolverOracle`], so the page can answer later).
 //!
+//! Memory is concrete (the interpreter's model): a load, store, `free` or
+//! allocation at an invalid address stops the path with the interpreter's
+//! message; an abstract value stored to a cell is frozen into the cell's
+//! shadow entry and thawed by a load. An address (or size) that is
+//! abstract at run time is *lowered* ([`MAX_LOWERED_VALUES`]): terms
+//! enumerate its values by the solver — one successor per value `k`, with
+//! `v == k` added to the path condition; when more values remain, the run
+//! records that it is incomplete (UNKNOWN at best). Parity and sign values
+//! stand for infinitely many addresses: the path stops there and the run is
+//! incomplete — a lowered value must never drop a behaviour.
+//!
 //! The values follow the transformed program, but the execution never
 //! trusts it blindly: a concrete expression that meets an abstract value
 //! at run time is computed abstractly, so the explorer stays sound even
@@ -18,7 +29,7 @@ use domains::Rel;
 use minic::{IntModel, IntType};
 use smt::Status;
 use std::collections::BTreeMap;
-use transform::program::{AExpr, Operand, TOp};
+use transform::program::{AExpr, Address, Operand, TOp};
 use transform::value::{rel, Ops, TermValue};
 use transform::{AbsValue, Domain, Transformed};
 
@@ -34,11 +45,23 @@ pub enum NoSuccessor {
     Stuck(String),
 }
 
+/// How many values of an abstract address the term domain enumerates by
+/// the solver before it gives up (the run then ends UNKNOWN at best).
+pub const MAX_LOWERED_VALUES: usize = 8;
+
 /// The result of running one edge.
 #[derive(Clone, Debug)]
 pub enum EdgeResult {
-    /// The successor.
-    Next(Box<XState>),
+    /// The successors (several when an abstract address was lowered to
+    /// several values; none when lowering could not go on), and why the
+    /// exploration is incomplete at this edge, if it is.
+    Next {
+        /// The successors.
+        states: Vec<XState>,
+        /// Why some behaviours of the edge are not explored (an abstract
+        /// address the domain cannot lower soundly).
+        incomplete: Option<String>,
+    },
     /// No successor, and why.
     None(NoSuccessor),
     /// A solver query is pending (asked through the oracle).
@@ -49,6 +72,33 @@ enum Halt {
     Undefined(String),
     Inputs,
     Pending,
+    /// A lowering point not decided yet: the values to try, and why the
+    /// list is incomplete.
+    Lower(Vec<i128>, Option<String>),
+}
+
+/// What a lowered value is used for: which concrete values can go on
+/// without a memory error.
+#[derive(Clone, Copy)]
+enum Access {
+    /// The address of a cell of this many bytes: any in-bounds offset of a
+    /// live object.
+    Cell(u64),
+    /// The argument of `free`: the start of a live object.
+    Free,
+    /// An allocation size: any size (infinitely many).
+    Size,
+}
+
+/// How many valid addresses parity and sign enumerate for a lowered
+/// address before they give up (the run then ends UNKNOWN at best).
+pub const MAX_LOWERED_CELLS: usize = 64;
+
+/// The lowered values decided so far on one attempt of an edge, in the
+/// order its lowering points are met.
+struct Lowering {
+    forced: Vec<i128>,
+    used: usize,
 }
 
 /// What running an edge needs besides the state.
@@ -72,16 +122,45 @@ impl Exec<'_> {
 
     /// Runs edge `edge` of the program from `state` (see the module docs).
     pub fn run(&self, state: &XState, edge: cfa::EdgeId) -> EdgeResult {
+        let mut states = Vec::new();
+        let mut incomplete = None;
+        let mut last_none = None;
+        // Attempts with the lowered values fixed so far (depth first, so
+        // the successors come in the order the values were found).
+        let mut work = vec![Vec::new()];
+        while let Some(forced) = work.pop() {
+            let mut lowering = Lowering { forced: forced.clone(), used: 0 };
+            match self.attempt(state, edge, &mut lowering) {
+                Ok(Ok(s)) => states.push(s),
+                Ok(Err(why)) => last_none = Some(why),
+                Err(Halt::Pending) => return EdgeResult::Pending,
+                Err(Halt::Lower(values, why)) => {
+                    if incomplete.is_none() {
+                        incomplete = why;
+                    }
+                    for k in values.into_iter().rev() {
+                        let mut f = forced.clone();
+                        f.push(k);
+                        work.push(f);
+                    }
+                }
+                Err(Halt::Undefined(what)) => last_none = Some(NoSuccessor::Stuck(what)),
+                Err(Halt::Inputs) => last_none = Some(NoSuccessor::Stuck("the input list ran out".into())),
+            }
+        }
+        match last_none {
+            Some(why) if states.is_empty() && incomplete.is_none() => EdgeResult::None(why),
+            _ => EdgeResult::Next { states, incomplete },
+        }
+    }
+
+    /// One run of the edge with the lowered values of `lowering`.
+    fn attempt(&self, state: &XState, edge: cfa::EdgeId, lowering: &mut Lowering) -> Result<Result<XState, NoSuccessor>, Halt> {
         let mut s = state.clone();
         let e = self.program.edge(edge);
         let te = self.transformed.edge(edge);
-        let r = self.apply(&mut s, &te.op, e);
-        match r {
-            Ok(None) => {}
-            Ok(Some(why)) => return EdgeResult::None(why),
-            Err(Halt::Pending) => return EdgeResult::Pending,
-            Err(Halt::Undefined(what)) => return EdgeResult::None(NoSuccessor::Stuck(what)),
-            Err(Halt::Inputs) => return EdgeResult::None(NoSuccessor::Stuck("the input list ran out".into())),
+        if let Some(why) = self.apply(&mut s, &te.op, e, lowering)? {
+            return Ok(Err(why));
         }
         for v in &te.lifts {
             if let Some(Val::C(c)) = s.get(self.program, *v) {
@@ -90,17 +169,45 @@ impl Exec<'_> {
             }
         }
         s.node = e.target;
-        EdgeResult::Next(Box::new(s))
+        Ok(Ok(s))
     }
 
-    fn apply(&self, s: &mut XState, op: &TOp, e: &cfa::Edge) -> Result<Option<NoSuccessor>, Halt> {
+    fn apply(&self, s: &mut XState, op: &TOp, e: &cfa::Edge, lowering: &mut Lowering) -> Result<Option<NoSuccessor>, Halt> {
         let p = self.program;
+        let memory = |err: concrete::MemoryError| Halt::Undefined(format!("memory error: {err} (edge {})", e.id.0));
         match op {
             TOp::Blank | TOp::Terminate | TOp::ReachError => {}
             TOp::Unset { var, .. } => s.unset(p, *var),
+            TOp::Store { var, value: Operand::Load { addr, ty, bytes, lifted, .. }, .. } => {
+                let a = self.address(s, addr, Access::Cell(*bytes), lowering)?;
+                let v = match s.load_cell(a, *bytes).map_err(memory)? {
+                    Some(v) => v,
+                    None => {
+                        // Nobody wrote the cell: an input, kept in it (as the interpreter does).
+                        let v = self.input(s, *ty, *lifted)?;
+                        s.store_cell(a, *bytes, v.clone()).map_err(memory)?;
+                        v
+                    }
+                };
+                s.set(p, self.model(), *var, v);
+            }
+            TOp::Store { var, value: Operand::Alloc { size, zeroed, heap }, .. } => {
+                let n = self.address(s, size, Access::Size, lowering)?;
+                let a = s.objects.alloc(n, *zeroed, *heap).map_err(memory)?;
+                s.set(p, self.model(), *var, Val::C(a));
+            }
             TOp::Store { var, value, .. } => {
                 let v = self.operand(s, value)?;
                 s.set(p, self.model(), *var, v);
+            }
+            TOp::MemStore { addr, value, bytes, .. } => {
+                let a = self.address(s, addr, Access::Cell(*bytes), lowering)?;
+                let v = self.operand(s, value)?;
+                s.store_cell(a, *bytes, v).map_err(memory)?;
+            }
+            TOp::Free { addr } => {
+                let a = self.address(s, addr, Access::Free, lowering)?;
+                s.free(a).map_err(memory)?;
             }
             TOp::Assume { cond, positive } => return self.assume(s, cond, *positive),
             TOp::Call { callee, args } => {
@@ -175,6 +282,124 @@ impl Exec<'_> {
             Operand::Concrete(e) => self.concrete(s, e),
             Operand::Abstract(a) => Ok(Val::A(self.abstract_value(s, a)?)),
             Operand::Input { ty, lifted } => self.input(s, *ty, *lifted),
+            // Loads and allocations are only the value of a variable's store.
+            Operand::Load { .. } | Operand::Alloc { .. } => {
+                Err(Halt::Undefined("a memory operation inside an expression".into()))
+            }
+        }
+    }
+
+    /// The concrete value of an address (or size): computed, and lowered
+    /// when it turns out abstract (see the module docs).
+    fn address(&self, s: &mut XState, addr: &Address, access: Access, lowering: &mut Lowering) -> Result<i128, Halt> {
+        let e = match addr {
+            Address::Concrete(e) => e.clone(),
+            Address::Lower(a) => a.to_expr(),
+        };
+        let v = match self.concrete(s, &e)? {
+            Val::C(c) => return Ok(c),
+            Val::A(v) => v,
+        };
+        let ty = e.ty();
+        if let Some(&k) = lowering.forced.get(lowering.used) {
+            lowering.used += 1;
+            if let AbsValue::Term(TermValue(t)) = &v {
+                let c = self.ops.term_encoding().encoding().constant(k, ty);
+                s.path.condition.push(smt::Term::eq(t.clone(), c));
+            }
+            return Ok(k);
+        }
+        let AbsValue::Term(TermValue(t)) = &v else {
+            return Err(self.valid_addresses(s, &v, access, &e));
+        };
+        self.enumerate(s, t, ty, &e)
+    }
+
+    /// Parity and sign: `v` stands for infinitely many values, but only
+    /// the addresses of live cells go on without a memory error (any other
+    /// stops the path, as in the interpreter): those in `γ(v)` are the
+    /// lowered values, at most [`MAX_LOWERED_CELLS`].
+    fn valid_addresses(&self, s: &XState, v: &AbsValue, access: Access, e: &Expr) -> Halt {
+        let domain = self.ops.domain;
+        let what = transform::print::expr_text(self.program, e);
+        let mut values = Vec::new();
+        for (base, size) in s.objects.live_objects() {
+            let offsets = match access {
+                Access::Cell(bytes) if size >= bytes => 0..=size - bytes,
+                Access::Free => 0..=0,
+                Access::Cell(_) => continue,
+                Access::Size => {
+                    let why = format!("the {domain} domain cannot lower the abstract allocation size `{what}` ({v}): it stands for infinitely many sizes, so the path stops there");
+                    return Halt::Lower(vec![], Some(why));
+                }
+            };
+            let before = values.len();
+            for off in offsets {
+                // Whether a positive address is in γ(v) depends only on its
+                // parity (parity) or on nothing (sign): two offsets without
+                // one decide the whole object.
+                if off >= 2 && values.len() == before {
+                    break;
+                }
+                let a = base + off as i128;
+                if self.ops.contains(v, a) {
+                    if values.len() == MAX_LOWERED_CELLS {
+                        let why = format!("the {domain} domain lowers the abstract address `{what}` ({v}) to the valid addresses it may be, but there are more than {MAX_LOWERED_CELLS}; only {MAX_LOWERED_CELLS} were explored");
+                        return Halt::Lower(values, Some(why));
+                    }
+                    values.push(a);
+                }
+            }
+        }
+        Halt::Lower(values, None)
+    }
+
+    /// The term domain's lowering: the values of `t` under the path
+    /// condition, one solver query each, at most [`MAX_LOWERED_VALUES`].
+    fn enumerate(&self, s: &XState, t: &smt::Term, ty: IntType, e: &Expr) -> Result<i128, Halt> {
+        let enc = self.ops.term_encoding().encoding();
+        let mut values: Vec<i128> = Vec::new();
+        let lowered = smt::Term::var("lowered", enc.sort(ty));
+        loop {
+            let mut assertions = s.path.condition.clone();
+            assertions.extend(values.iter().map(|k| smt::Term::ne(t.clone(), enc.constant(*k, ty))));
+            let last = values.len() == MAX_LOWERED_VALUES;
+            if !last {
+                assertions.push(smt::Term::eq(lowered.clone(), t.clone()));
+            }
+            let q = smt::Query {
+                assertions,
+                want_model: !last,
+                comment: Some(if last { "lower: is there another value?" } else { "lower: a value of the address" }.into()),
+            };
+            let r = match self.oracle.ask(&q.to_smtlib()) {
+                Ask::Pending => return Err(Halt::Pending),
+                Ask::Answer(r) => r,
+            };
+            let what = transform::print::expr_text(self.program, e);
+            match r.status() {
+                Status::Unsat => return Err(Halt::Lower(values, None)),
+                Status::Sat if !last => {
+                    let k = match r.model.get("lowered") {
+                        Some(smt::Value::Int(v)) => *v,
+                        Some(smt::Value::Bv { value, width }) if ty.is_signed() => smt::term::bv_signed(*value, *width),
+                        Some(smt::Value::Bv { value, .. }) => *value as i128,
+                        _ => {
+                            let why = format!("lowering the address `{what}`: the solver gave no value for it");
+                            return Err(Halt::Lower(values, Some(why)));
+                        }
+                    };
+                    values.push(ty.convert(k, self.model()));
+                }
+                _ => {
+                    let why = if last {
+                        format!("the address `{what}` may have more than {MAX_LOWERED_VALUES} values; only {MAX_LOWERED_VALUES} were explored")
+                    } else {
+                        format!("lowering the address `{what}`: the solver answered unknown")
+                    };
+                    return Err(Halt::Lower(values, Some(why)));
+                }
+            }
         }
     }
 
@@ -243,7 +468,8 @@ impl Exec<'_> {
         let ty = match cond {
             Operand::Concrete(e) => e.ty(),
             Operand::Abstract(x) => x.ty(),
-            Operand::Input { ty, .. } => *ty,
+            Operand::Input { ty, .. } | Operand::Load { ty, .. } => *ty,
+            Operand::Alloc { .. } => cfa::POINTER_TYPE,
         };
         let domain = self.ops.domain;
         let boolean = matches!(cond, Operand::Abstract(x) if x.is_boolean());

@@ -55,6 +55,10 @@ pub struct ExplorerOptions {
     pub max_steps: Option<u64>,
     /// At most this many stored states, then UNKNOWN.
     pub max_states: Option<usize>,
+    /// At most this many milliseconds of wall-clock time (0: no limit),
+    /// then UNKNOWN (`restartAlgorithm.stageTimeMs`, which bounds a run's
+    /// time in every algorithm; in the page it includes waiting for Z3).
+    pub time_limit_ms: u64,
     /// Whether states carry their view in the trace.
     pub record_views: bool,
     /// The concrete-only configuration: concrete inputs in order (with
@@ -67,7 +71,7 @@ pub struct ExplorerOptions {
 impl ExplorerOptions {
     /// The options a configuration describes (`transform.domain`,
     /// `transform.lift`, `analysis.intModel`, `limits.steps`,
-    /// `limits.states`); inputs are lifted.
+    /// `limits.states`, `restartAlgorithm.stageTimeMs`); inputs are lifted.
     pub fn from_config(config: &crate::Config, record_views: bool) -> Result<ExplorerOptions, crate::ConfigError> {
         let bad = |e: String| crate::ConfigError { message: e };
         let domain = config.get("transform.domain").parse().map_err(bad)?;
@@ -77,6 +81,7 @@ impl ExplorerOptions {
             transform: transform::Options { domain, lift, variables: Vec::new(), model: config.int_model() },
             max_steps: limits.max_steps,
             max_states: limits.max_states,
+            time_limit_ms: config.get("restartAlgorithm.stageTimeMs").parse().unwrap_or(0),
             record_views,
             inputs: None,
             properties: config.effective(),
@@ -108,8 +113,17 @@ struct Record {
 enum Phase {
     Start,
     Pop,
-    Edges { popped: StateId, edges: Vec<EdgeId>, next: usize },
-    Confirm { target: StateId },
+    /// `done`: how many successors of edge `next` were already handled
+    /// (an edge lowered to several values has several).
+    Edges {
+        popped: StateId,
+        edges: Vec<EdgeId>,
+        next: usize,
+        done: usize,
+    },
+    Confirm {
+        target: StateId,
+    },
     Done,
 }
 
@@ -137,6 +151,10 @@ pub struct Explorer {
     confirmed: Option<bool>,
     error_path: Option<Vec<EdgeId>>,
     inputs: Vec<i128>,
+    /// Why some behaviour was not explored (an abstract address the domain
+    /// could not lower soundly): an empty waitlist then means UNKNOWN.
+    incomplete: Option<String>,
+    started: Option<crate::restart::WallClock>,
 }
 
 impl Explorer {
@@ -167,6 +185,8 @@ impl Explorer {
             confirmed: None,
             error_path: None,
             inputs: Vec::new(),
+            incomplete: None,
+            started: None,
         })
     }
 
@@ -328,17 +348,16 @@ impl Explorer {
         self.emit(Event::SolverQuery { id: query.id, smtlib: query.smtlib, answer });
     }
 
-    fn edge_step(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize) {
+    fn edge_step(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize, done: usize) {
         let Some(&edge) = edges.get(next) else {
             self.phase = Phase::Pop;
             return;
         };
         let e = self.program.edge(edge).clone();
         let result = self.exec().run(&self.states[popped.0 as usize].state, edge);
-        let again = Phase::Edges { popped, edges: edges.clone(), next };
-        let succ = match result {
+        let (states, incomplete) = match result {
             EdgeResult::Pending => {
-                self.phase = again;
+                self.phase = Phase::Edges { popped, edges, next, done };
                 return self.park();
             }
             EdgeResult::None(why) => {
@@ -359,42 +378,68 @@ impl Explorer {
                         detail,
                     });
                 }
-                self.phase = Phase::Edges { popped, edges, next: next + 1 };
+                self.phase = Phase::Edges { popped, edges, next: next + 1, done: 0 };
                 return;
             }
-            EdgeResult::Next(s) => *s,
+            EdgeResult::Next { states, incomplete } => (states, incomplete),
         };
-        let covered = match self.covered_by(&succ) {
-            Err(()) => {
-                self.phase = again;
-                return self.park();
+        if let Some(why) = incomplete {
+            if self.incomplete.is_none() {
+                let line = e.line;
+                self.incomplete = Some(format!("at line {line} ({}): {why}", e.label));
             }
-            Ok(c) => c,
-        };
-        self.phase = Phase::Edges { popped, edges, next: next + 1 };
-        let id = self.create(succ, Some((popped, edge)));
-        self.emit(Event::Transfer {
-            from: popped,
-            edge,
-            source: e.source,
-            target: e.target,
-            label: e.label,
-            successors: vec![id],
-        });
-        if covered.is_none() && self.ops.domain == Domain::Term {
-            // Every solver check made for this state failed (each candidate
-            // with different terms or path condition was asked once).
-            let s = &self.states[id.0 as usize].state;
-            let asked = self.stored.get(&s.control_key()).map_or(0, |c| c.len().min(MAX_EQUIVALENCE_CANDIDATES)) as u32;
-            *self.failed_checks.entry(s.node).or_default() += asked;
         }
-        let (is_covered, covered_by, decided_by) = match covered {
-            Some((c, how)) => (true, vec![c], Some(how)),
-            None => (false, vec![], None),
-        };
-        self.emit(Event::Stop { state: id, operator: StopKind::Sep, covered: is_covered, covered_by, decided_by });
-        if !is_covered {
-            self.store(id);
+        if states.is_empty() {
+            self.emit(Event::Transfer {
+                from: popped,
+                edge,
+                source: e.source,
+                target: e.target,
+                label: e.label,
+                successors: vec![],
+            });
+            self.phase = Phase::Edges { popped, edges, next: next + 1, done: 0 };
+            return;
+        }
+        let count = states.len();
+        for (i, succ) in states.into_iter().enumerate().skip(done) {
+            let covered = match self.covered_by(&succ) {
+                Err(()) => {
+                    self.phase = Phase::Edges { popped, edges, next, done: i };
+                    return self.park();
+                }
+                Ok(c) => c,
+            };
+            self.phase = if i + 1 < count {
+                Phase::Edges { popped, edges: edges.clone(), next, done: i + 1 }
+            } else {
+                Phase::Edges { popped, edges: edges.clone(), next: next + 1, done: 0 }
+            };
+            let id = self.create(succ, Some((popped, edge)));
+            self.emit(Event::Transfer {
+                from: popped,
+                edge,
+                source: e.source,
+                target: e.target,
+                label: e.label.clone(),
+                successors: vec![id],
+            });
+            if covered.is_none() && self.ops.domain == Domain::Term {
+                // Every solver check made for this state failed (each candidate
+                // with different terms or path condition was asked once).
+                let s = &self.states[id.0 as usize].state;
+                let asked = self.stored.get(&s.control_key()).map_or(0, |c| c.len().min(MAX_EQUIVALENCE_CANDIDATES)) as u32;
+                *self.failed_checks.entry(s.node).or_default() += asked;
+            }
+            let (is_covered, covered_by, decided_by) = match covered {
+                Some((c, how)) => (true, vec![c], Some(how)),
+                None => (false, vec![], None),
+            };
+            self.emit(Event::Stop { state: id, operator: StopKind::Sep, covered: is_covered, covered_by, decided_by });
+            if !is_covered && self.store(id) {
+                // A target, or a limit ended the run.
+                return;
+            }
         }
     }
 
@@ -490,6 +535,7 @@ impl Explorer {
     fn advance(&mut self) {
         match std::mem::replace(&mut self.phase, Phase::Done) {
             Phase::Start => {
+                self.started = Some(crate::restart::WallClock::now());
                 self.emit(Event::AnalysisStarted { info: self.info() });
                 let s0 = XState::initial(&self.program);
                 let id = self.create(s0, None);
@@ -500,6 +546,12 @@ impl Explorer {
             Phase::Pop => {
                 let Some(popped) = self.waitlist.pop() else {
                     let n = self.stored_count;
+                    if let Some(why) = self.incomplete.clone() {
+                        return self.finish(
+                            Verdict::Unknown,
+                            format!("every state of the transformed program was explored ({n} stored), but some behaviours were not: {why}"),
+                        );
+                    }
                     return self.finish(
                         Verdict::True,
                         format!(
@@ -516,13 +568,21 @@ impl Explorer {
                         );
                     }
                 }
+                let ms = self.options.time_limit_ms;
+                if ms > 0 && self.started.is_some_and(|t| t.elapsed_ms() > ms) {
+                    let left = self.waitlist.len() + 1;
+                    return self.finish(
+                        Verdict::Unknown,
+                        format!("time limit reached: restartAlgorithm.stageTimeMs = {ms} ({left} states still waiting)"),
+                    );
+                }
                 self.steps += 1;
                 self.emit(Event::WaitlistPop { state: popped, step: self.steps });
                 let node = self.states[popped.0 as usize].state.node;
                 let edges = self.program.node(node).outgoing.clone();
-                self.phase = Phase::Edges { popped, edges, next: 0 };
+                self.phase = Phase::Edges { popped, edges, next: 0, done: 0 };
             }
-            Phase::Edges { popped, edges, next } => self.edge_step(popped, edges, next),
+            Phase::Edges { popped, edges, next, done } => self.edge_step(popped, edges, next, done),
             Phase::Confirm { target } => {
                 self.phase = Phase::Confirm { target };
                 self.confirm(target);

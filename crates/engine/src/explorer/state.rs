@@ -6,9 +6,16 @@
 //! global (its concrete slot keeps its place, holding 0). For the term
 //! domain, the path's symbols and path condition come along
 //! ([`transform::term::PathTerms`]).
+//!
+//! Memory (arrays, structs, heap) is the interpreter's memory model
+//! ([`concrete::memory::Memory`]: objects, checked accesses, concrete
+//! cells), plus a shadow map keyed by cell address (object and offset): a
+//! cell holding a frozen abstract value keeps a placeholder 0 in memory and
+//! the value in [`XState::cell_shadow`].
 
 use crate::state_view::{ComponentView, StateView, SymbolicBinding, ViewContent};
 use cfa::{FuncId, NodeId, Program, VarId};
+use concrete::memory::{object_of, Cell, Memory, MemoryError};
 use std::collections::BTreeMap;
 use transform::term::PathTerms;
 use transform::value::TermValue;
@@ -45,6 +52,11 @@ pub struct XState {
     pub memory: BTreeMap<VarId, i128>,
     /// The shadow map: abstract values frozen into globals.
     pub shadow: BTreeMap<VarId, AbsValue>,
+    /// The memory objects and their concrete cells.
+    pub objects: Memory,
+    /// The shadow map of memory: per cell address, the cell's size and
+    /// the abstract value frozen into it.
+    pub cell_shadow: BTreeMap<i128, (u64, AbsValue)>,
     /// Term domain: the path's symbols and path condition.
     pub path: PathTerms,
     /// Concrete-only configuration: how many inputs of the list were read.
@@ -65,6 +77,8 @@ pub struct ControlKey {
     frames: Vec<FrameKey>,
     memory: Vec<(VarId, i128)>,
     shadow: Vec<VarId>,
+    objects: Memory,
+    cell_shadow: Vec<i128>,
     inputs_read: usize,
 }
 
@@ -77,6 +91,8 @@ impl XState {
             frames: vec![Frame { function: main.id, call_site: None, values: BTreeMap::new() }],
             memory: BTreeMap::new(),
             shadow: BTreeMap::new(),
+            objects: Memory::default(),
+            cell_shadow: BTreeMap::new(),
             path: PathTerms::default(),
             inputs_read: 0,
         }
@@ -155,6 +171,8 @@ impl XState {
             frames,
             memory: self.memory.iter().map(|(k, v)| (*k, *v)).collect(),
             shadow: self.shadow.keys().copied().collect(),
+            objects: self.objects.clone(),
+            cell_shadow: self.cell_shadow.keys().copied().collect(),
             inputs_read: self.inputs_read,
         }
     }
@@ -171,7 +189,54 @@ impl XState {
             }));
         }
         out.extend(self.shadow.values());
+        out.extend(self.cell_shadow.values().map(|(_, a)| a));
         out
+    }
+
+    /// Reads the `bytes`-wide cell at `addr`: its frozen abstract value
+    /// (thaw), else its concrete value; `None` for a cell nobody wrote.
+    pub fn load_cell(&mut self, addr: i128, bytes: u64) -> Result<Option<Val>, MemoryError> {
+        Ok(match self.objects.load(addr, bytes)? {
+            Cell::Value(v) => Some(match self.cell_shadow.get(&addr) {
+                Some((b, a)) if *b == bytes => Val::A(a.clone()),
+                _ => Val::C(v),
+            }),
+            Cell::Unwritten => None,
+        })
+    }
+
+    /// Writes `value` to the `bytes`-wide cell at `addr`: a concrete value
+    /// goes to memory and clears the shadow entries the cell overlaps; an
+    /// abstract one is frozen (a placeholder 0 in memory, the value in the
+    /// cell's shadow entry).
+    pub fn store_cell(&mut self, addr: i128, bytes: u64, value: Val) -> Result<(), MemoryError> {
+        let placeholder = match &value {
+            Val::C(c) => *c,
+            Val::A(_) => 0,
+        };
+        self.objects.store(addr, bytes, placeholder)?;
+        let end = addr + bytes.max(1) as i128;
+        let stale: Vec<i128> = self
+            .cell_shadow
+            .range(addr - 7..end)
+            .filter(|(k, (b, _))| **k + (*b).max(1) as i128 > addr)
+            .map(|(k, _)| *k)
+            .collect();
+        for k in stale {
+            self.cell_shadow.remove(&k);
+        }
+        if let Val::A(a) = value {
+            self.cell_shadow.insert(addr, (bytes, a));
+        }
+        Ok(())
+    }
+
+    /// Frees the heap block at `addr` with its shadow entries.
+    pub fn free(&mut self, addr: i128) -> Result<(), MemoryError> {
+        self.objects.free(addr)?;
+        let object = object_of(addr);
+        self.cell_shadow.retain(|k, _| object_of(*k) != object);
+        Ok(())
     }
 
     /// The terms of the abstract values (term domain), in

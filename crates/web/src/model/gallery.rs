@@ -138,6 +138,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../../../../static/examples/transform-freeze.c"),
     ),
     (
+        "transform-freeze-memory",
+        include_str!("../../../../static/examples/transform-freeze-memory.md"),
+        include_str!("../../../../static/examples/transform-freeze-memory.c"),
+    ),
+    (
         "bam-cache-hits",
         include_str!("../../../../static/examples/bam-cache-hits.md"),
         include_str!("../../../../static/examples/bam-cache-hits.c"),

@@ -35,8 +35,8 @@ pub fn mark_words(mark: Mark) -> (&'static str, &'static str, &'static str) {
     match mark {
         Mark::Lift => ("lift", "L", "lift: a concrete value or input made abstract"),
         Mark::Operation => ("op", "op", "a_op: the domain's operation replaces C's operator"),
-        Mark::Freeze => ("freeze", "F", "freeze: an abstract value stored to a global's shadow slot"),
-        Mark::Thaw => ("thaw", "T", "thaw: an abstract value loaded from a global's shadow slot"),
+        Mark::Freeze => ("freeze", "F", "freeze: an abstract value stored to the shadow slot of a global or a memory cell"),
+        Mark::Thaw => ("thaw", "T", "thaw: an abstract value loaded from the shadow slot of a global or a memory cell"),
         Mark::Choice => ("choice", "?", "choice: a branch on an abstract condition, explored when the domain allows it"),
     }
 }
@@ -44,9 +44,10 @@ pub fn mark_words(mark: Mark) -> (&'static str, &'static str, &'static str) {
 /// The legend's entries, in the order shown.
 pub const LEGEND: [Mark; 5] = [Mark::Lift, Mark::Operation, Mark::Freeze, Mark::Thaw, Mark::Choice];
 
-/// Why no line is marked "lower" (the legend says it in these words).
+/// What "lower" means and why it has no badge of its own (the legend says
+/// it in these words).
 pub const NO_LOWER: &str =
-    "lower (an abstract value made concrete where C needs one): none in mini-C — external calls are inputs, branches are choices, memory is not transformed yet";
+    "lower (an abstract value made concrete where C needs one): only an abstract address or allocation size in mini-C — external calls are inputs, branches are choices; written lower(…) in the line, marked as a domain operation (term: the solver's values, one successor each; parity/sign: the path stops and the run is UNKNOWN)";
 
 /// One line of the original program.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -57,7 +57,7 @@ fn legend() -> Html {
                 let short = words.split(':').next().unwrap_or(words);
                 html! { <span class="tx-legend-item" title={words}><span class={classes!("tx-badge", format!("tx-{class}"))}>{ badge }</span>{ format!(" {short}") }</span> }
             }) }
-            <span class="tx-legend-item tx-lower-note" title={NO_LOWER}>{ "lower: none" }</span>
+            <span class="tx-legend-item tx-lower-note" title={NO_LOWER}>{ "lower: see text" }</span>
             <span class="tx-legend-item"><span class="tx-now-mark">{ "▶" }</span>{ " this step" }</span>
         </div>
     }
