@@ -228,6 +228,24 @@ fn an_abstract_index_is_lowered_by_the_solver_and_never_dropped() {
 }
 
 #[test]
+fn an_abstract_allocation_size_is_never_dropped_silently() {
+    // The first allocation of the program has an abstract size: parity and
+    // sign cannot lower it, and with no object live yet the path must still
+    // end the run UNKNOWN (it once lowered to no value and answered TRUE).
+    // Terms enumerate the ten sizes and reach the error.
+    let src = "extern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nextern void *malloc(unsigned long);\nint main() {\n  int n = __VERIFIER_nondet_int();\n  if (n < 1 || n > 10) return 0;\n  int *a = malloc(n * sizeof(int));\n  a[0] = 1;\n  reach_error();\n  return 0;\n}\n";
+    for preset in ["transform-parity", "transform-sign"] {
+        for model in [IntModel::C, IntModel::Math] {
+            let (v, reason, _, _) = verify(src, preset, model);
+            assert_eq!(v, Verdict::Unknown, "{preset} {model:?}: {reason}");
+            assert!(reason.contains("allocation size"), "{preset}: {reason}");
+        }
+    }
+    let (v, reason, _, confirmed) = verify(src, "transform-term", IntModel::C);
+    assert_eq!((v, confirmed), (Verdict::False, Some(true)), "{reason}");
+}
+
+#[test]
 fn frozen_cells_keep_abstract_values_and_invalid_accesses_stop_the_path() {
     let frozen =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../static/examples/transform-freeze-memory.c"))

@@ -322,16 +322,19 @@ impl Exec<'_> {
     fn valid_addresses(&self, s: &XState, v: &AbsValue, access: Access, e: &Expr) -> Halt {
         let domain = self.ops.domain;
         let what = transform::print::expr_text(self.program, e);
+        if matches!(access, Access::Size) {
+            // Decided before looking at live objects: with none live yet the
+            // loop below would lower to no value at all and drop the path
+            // without saying so (a wrong TRUE).
+            let why = format!("the {domain} domain cannot lower the abstract allocation size `{what}` ({v}): it stands for infinitely many sizes, so the path stops there");
+            return Halt::Lower(vec![], Some(why));
+        }
         let mut values = Vec::new();
         for (base, size) in s.objects.live_objects() {
             let offsets = match access {
                 Access::Cell(bytes) if size >= bytes => 0..=size - bytes,
                 Access::Free => 0..=0,
-                Access::Cell(_) => continue,
-                Access::Size => {
-                    let why = format!("the {domain} domain cannot lower the abstract allocation size `{what}` ({v}): it stands for infinitely many sizes, so the path stops there");
-                    return Halt::Lower(vec![], Some(why));
-                }
+                Access::Cell(_) | Access::Size => continue,
             };
             let before = values.len();
             for off in offsets {
