@@ -137,3 +137,40 @@ test('bam-value-predicate lists the two counterexample checks of a path in order
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
 });
+
+test('loop blocks set in the configuration panel nest in the Blocks tab by loop nesting', async () => {
+  const program = fs.readFileSync(path.join(here, '..', '..', 'crates', 'engine', 'tests', 'programs', 'bam', 'loops_nested.c'), 'utf8');
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
+  await page.reload();
+  await byId('cfa-listing').waitFor();
+  await byId('preset').selectOption('bam-value');
+  await page.locator('[data-testid=config-panel] > summary').click();
+  await byId('config-text').fill('#include bam-value.properties\ncpa.bam.blockHeuristic = LoopPartitioning\n');
+  await byId('analyze').click();
+  await page.waitForFunction(() => {
+    const status = document.querySelector('[data-testid=run-status]');
+    return status && !status.classList.contains('computing') && /TRUE/.test(status.innerText);
+  });
+  await byId('run-end').click();
+  await byId('tab-blocks').click();
+  await byId('blocks').waitFor();
+  // The last CEGAR iteration: the outer loop (line 5) once, its inner loop
+  // (line 7) nested in it, entered from the outer loop's body.
+  const calls = byId('block-tree').locator('[data-testid=block-call]');
+  await untilOk(page, () => calls.count(), (n) => assert.ok(n >= 2, `${n} blocks entered`));
+  const tree = await calls.evaluateAll((ls) => ls.map((l) => ({
+    block: l.dataset.block, depth: l.dataset.depth, head: l.querySelector('.block-head').innerText,
+  })));
+  assert.equal(tree[0].block, 'loop@line 5', JSON.stringify(tree));
+  assert.equal(tree[0].depth, '0');
+  assert.match(tree[0].head, /loop@line 5 entered at line 5/);
+  assert.ok(tree.slice(1).every((c) => c.block === 'loop@line 7' && c.depth === '1'), JSON.stringify(tree));
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await byId('block-tree').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'bam-loop-blocks-1366x768.png'), fullPage: false });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  assert.deepEqual(pageErrors, []);
+  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
+});

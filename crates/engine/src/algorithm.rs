@@ -92,10 +92,13 @@ pub struct AlgorithmOptions {
     /// Whether stop^sep uses the coverage index (see [`Cpa::index_shape`]);
     /// it never changes the outcome or the trace, only the speed.
     pub coverage_index: bool,
-    /// `cpa.bam`: block-abstraction memoization with function blocks
-    /// (see the `bam` module: calls are analysed once per reduced entry
-    /// state and their summaries reused).
+    /// `cpa.bam`: block-abstraction memoization (see the `bam` module:
+    /// blocks are analysed once per reduced entry state and their
+    /// summaries reused).
     pub bam: bool,
+    /// `cpa.bam.blockHeuristic`: which blocks BAM makes (function bodies,
+    /// loops, or both).
+    pub bam_blocks: crate::block::BlockHeuristic,
 }
 
 impl Default for AlgorithmOptions {
@@ -108,6 +111,7 @@ impl Default for AlgorithmOptions {
             record_views: true,
             coverage_index: true,
             bam: false,
+            bam_blocks: crate::block::BlockHeuristic::Functions,
         }
     }
 }
@@ -215,7 +219,7 @@ impl<C: Cpa> Reachability<C> {
     /// `info` is recorded in the first event; its `order` is filled in here.
     pub fn new(cpa: C, program: Arc<Program>, options: AlgorithmOptions, mut info: RunInfo) -> Self {
         let rpo = options.reverse_postorder.then(|| reverse_postorder(&program));
-        let bam = options.bam.then(|| bam::Bam::new(rpo.clone()));
+        let bam = options.bam.then(|| bam::Bam::new(rpo.clone(), options.bam_blocks, &program));
         let waitlist = Waitlist::new(options.order, rpo);
         info.order = waitlist.describe();
         if info.merge.is_none() {

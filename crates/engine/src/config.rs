@@ -124,8 +124,8 @@ pub const OPTIONS: &[OptionDecl] = &[
     OptionDecl {
         key: "cpa.bam.blockHeuristic",
         default: "FUNCTIONPARTITIONING",
-        ty: OptionType::Enum(&["FUNCTIONPARTITIONING", "LOOPPARTITIONING"]),
-        doc: "How BAM cuts the program into blocks: one block per function body (FunctionPartitioning). Loop blocks (LoopPartitioning) are not available yet.",
+        ty: OptionType::Enum(&["FUNCTIONPARTITIONING", "LOOPPARTITIONING", "FUNCTIONANDLOOPPARTITIONING"]),
+        doc: "How BAM cuts the program into blocks: one block per function body (FunctionPartitioning), one per loop (LoopPartitioning: entered at the loop head from outside, left by the edges leaving the loop; reduce keeps the variables the loop reads or writes, and the globals and callees' variables when it calls functions; calls inside are analysed inline), or both (FunctionAndLoopPartitioning: calls are function blocks, also inside loop blocks).",
     },
     OptionDecl {
         key: "cpa.callstack.depth",
@@ -686,6 +686,7 @@ impl Config {
             record_views: true,
             coverage_index: true,
             bam: self.get_bool("cpa.bam.enabled"),
+            bam_blocks: crate::block::BlockHeuristic::from_option(self.get("cpa.bam.blockHeuristic")),
         }
     }
 }

@@ -57,6 +57,7 @@
 #![warn(missing_docs)]
 
 pub mod algorithm;
+pub mod block;
 pub mod build;
 pub mod cegar;
 pub mod config;

@@ -404,8 +404,7 @@ pub fn warnings(config: &Config) -> Vec<String> {
     out
 }
 
-/// Block-abstraction memoization (`cpa.bam.enabled`): function blocks only,
-/// a call stack to tell a block's own exit from an inner activation's, no
+/// Block-abstraction memoization (`cpa.bam.enabled`): a call stack to tell a block's own exit from an inner activation's, no
 /// restart from the pivot (a pruned subtree may hold cached block states)
 /// and no symbolic execution (its states keep whole path histories, which
 /// reduce cannot cut at a call).
@@ -415,15 +414,6 @@ fn bam_problems(config: &Config, has: &dyn Fn(&str) -> bool) -> Vec<ConfigError>
         return out;
     }
     let bam = at(config, "cpa.bam.enabled");
-    if config.get("cpa.bam.blockHeuristic") != "FUNCTIONPARTITIONING" {
-        out.push(ConfigError {
-            message: format!(
-                "{} = {}: loop blocks are not available yet; BAM cuts the program into function blocks (FunctionPartitioning)",
-                at(config, "cpa.bam.blockHeuristic"),
-                config.get("cpa.bam.blockHeuristic")
-            ),
-        });
-    }
     if !has(CALLSTACK) {
         out.push(ConfigError {
             message: format!("{bam} = true needs {CALLSTACK} in CompositeCPA.cpas (a block's exit states are those with the block's own call stack)"),

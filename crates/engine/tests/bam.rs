@@ -310,3 +310,143 @@ fn a_refinement_keeps_the_cache_entries_of_blocks_it_does_not_affect() {
         assert_eq!(o.stats.cache_restored, 1, "{preset}");
     }
 }
+
+/// `run` with `cpa.bam.blockHeuristic = heuristic` and the other `sets`.
+fn run_blocks(src: &str, preset: &str, heuristic: &str, sets: &[(&str, &str)]) -> Outcome {
+    let program = Arc::new(cfa::from_source(src).expect("the test program parses"));
+    let mut config = Config::preset(preset).unwrap();
+    config.set("limits.steps", "20000").unwrap();
+    config.set("cpa.bam.blockHeuristic", heuristic).unwrap();
+    for (k, v) in sets {
+        config.set(k, v).unwrap();
+    }
+    let mut v = build_verifier(program.clone(), &config, false).unwrap();
+    let events = v.run();
+    let (verdict, reason) = v.outcome().expect("the run finished");
+    let path = v.error_path().map(|p| p.to_vec()).unwrap_or_default();
+    Outcome {
+        verdict,
+        reason: reason.to_string(),
+        confirmed: v.confirmed(),
+        path,
+        stats: Statistics::of(&events),
+        events,
+        program,
+    }
+}
+
+/// The `value` preset (full precision, one iteration) with BAM on.
+const FULL_VALUE_BAM: &[(&str, &str)] = &[("cpa.bam.enabled", "true")];
+
+/// The (block, hit) of every cache lookup, in order.
+fn lookups(events: &[Event]) -> Vec<(String, bool)> {
+    (events.iter())
+        .filter_map(|e| match e {
+            Event::CacheMiss { block, .. } => Some((block.clone(), false)),
+            Event::CacheHit { block, .. } => Some((block.clone(), true)),
+            _ => None,
+        })
+        .collect()
+}
+
+const LOOPS_NESTED: &str = include_str!("programs/bam/loops_nested.c");
+const LOOP_IN_CALLS: &str = include_str!("programs/bam/loop_in_calls.c");
+const REUSED_LOOP_BUG: &str = include_str!("programs/bam/reused_loop_bug.c");
+
+/// LoopPartitioning, full explicit values (one iteration): the outer loop
+/// (line 5) is entered once from `main` with n = k = 0: a miss. Inside its
+/// block the inner loop (line 7) is entered at k = 0, 1, 2, each time
+/// with j = 0; reduce keeps only j (the inner loop touches nothing else),
+/// so the first entry misses and the other two hit the same entry
+/// ({j = 0} ↦ exit {j = 2}). 2 misses, 2 hits, 2 cache entries; the outer
+/// block is open while the inner one runs (depth 2), and the summary of
+/// the inner loop, expanded with n and k of each outer iteration, gives
+/// n = 6 at the end: TRUE.
+#[test]
+fn loop_blocks_nested_inner_loop_reused_from_the_same_reduced_state() {
+    let o = run_blocks(LOOPS_NESTED, "value", "LoopPartitioning", FULL_VALUE_BAM);
+    assert_eq!(o.verdict, Verdict::True, "{}", o.reason);
+    let (outer, inner) = ("loop@line 5".to_string(), "loop@line 7".to_string());
+    assert_eq!(
+        lookups(&o.events),
+        vec![(outer.clone(), false), (inner.clone(), false), (inner.clone(), true), (inner.clone(), true)]
+    );
+    assert_eq!((o.stats.cache_misses, o.stats.cache_hits, o.stats.blocks_entered), (2, 2, 2));
+    let depths: Vec<(String, u32)> = (o.events.iter())
+        .filter_map(|e| match e {
+            Event::BlockEntered { block, depth, .. } => Some((block.clone(), *depth)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(depths, vec![(outer.clone(), 1), (inner.clone(), 2)]);
+    let snap = Snapshot::of(&o.events);
+    assert_eq!(snap.blocks.cache.len(), 2);
+    assert_eq!((snap.blocks.cache[1].block.as_str(), snap.blocks.cache[1].hits), ("loop@line 7", 2));
+    assert_eq!(snap.blocks.cache[1].exits.as_ref().map(Vec::len), Some(1), "the inner loop has one exit state, j = 2");
+    // The call tree: the inner loop's three uses are children of the outer loop's.
+    assert_eq!(snap.blocks.calls.iter().filter(|c| c.parent == Some(0) && c.depth == 1).count(), 3);
+    // Under FunctionPartitioning this program has no blocks at all.
+    let f = run_blocks(LOOPS_NESTED, "value", "FunctionPartitioning", FULL_VALUE_BAM);
+    assert_eq!((f.verdict, f.stats.cache_misses, f.stats.cache_hits), (Verdict::True, 0, 0));
+}
+
+/// The loop of `wait` reached from three call sites with only `t` (which
+/// the loop does not touch) and the call stack differing: as function
+/// blocks, `wait(1)`, `wait(2)`, `wait(3)` are three misses; as a loop
+/// block (calls inline) the loop is entered with {c = 0} each time: one
+/// miss, two hits; with both, each call of `wait` misses and the loop
+/// inside it misses once, then hits twice (a loop block nested in a
+/// function block).
+#[test]
+fn loop_blocks_the_same_loop_from_several_call_sites() {
+    let counts = |h: &str| {
+        let o = run_blocks(LOOP_IN_CALLS, "value", h, FULL_VALUE_BAM);
+        assert_eq!(o.verdict, Verdict::True, "{h}: {}", o.reason);
+        (o.stats.cache_misses, o.stats.cache_hits, lookups(&o.events))
+    };
+    let (m, h, _) = counts("FunctionPartitioning");
+    assert_eq!((m, h), (3, 0));
+    let (m, h, l) = counts("LoopPartitioning");
+    assert_eq!((m, h), (1, 2));
+    assert!(l.iter().all(|(b, _)| b == "loop@line 6"), "{l:?}");
+    let (m, h, l) = counts("FunctionAndLoopPartitioning");
+    assert_eq!((m, h), (4, 2), "{l:?}");
+    let order: Vec<(&str, bool)> = l.iter().map(|(b, hit)| (b.as_str(), *hit)).collect();
+    assert_eq!(
+        order,
+        vec![
+            ("wait", false),
+            ("loop@line 6", false),
+            ("wait", false),
+            ("loop@line 6", true),
+            ("wait", false),
+            ("loop@line 6", true)
+        ]
+    );
+}
+
+/// A FALSE and a TRUE program under LoopPartitioning with every BAM
+/// preset. In the FALSE one the error comes after the outer loop ran
+/// twice; the inner loop's second entry reuses the first one's summary in
+/// the final CEGAR iteration, so the error path leaves the inner loop
+/// twice — once through the reused block, reconstructed — and is a real
+/// CFA path, confirmed by concrete replay. The TRUE variant needs r = 2
+/// after the outer loop.
+#[test]
+fn loop_blocks_true_and_false_under_every_preset_with_a_path_through_a_reused_loop() {
+    let safe = REUSED_LOOP_BUG.replace("if (x == 5) reach_error();", "if (r != 2) reach_error();");
+    assert_ne!(safe, REUSED_LOOP_BUG);
+    for preset in ["bam-value", "bam-predicate", "bam-value-predicate"] {
+        let o = run_blocks(REUSED_LOOP_BUG, preset, "LoopPartitioning", &[]);
+        assert_eq!(o.verdict, Verdict::False, "{preset}: {}", o.reason);
+        assert_eq!(o.confirmed, Some(true), "{preset}");
+        assert_cfa_path(&o);
+        let last = *iterations(&o.events).last().unwrap();
+        assert!(lookups(last).contains(&("loop@line 8".to_string(), true)), "{preset}: {:?}", lookups(last));
+        let inner_exits = (o.path.iter()).filter(|e| o.program.edge(**e).label == "[!(c < 2)]").count();
+        assert_eq!(inner_exits, 2, "{preset}: the path leaves the inner loop twice");
+        let t = run_blocks(&safe, preset, "LoopPartitioning", &[]);
+        assert_eq!(t.verdict, Verdict::True, "{preset}: {}", t.reason);
+        assert!(t.stats.cache_hits > 0, "{preset}");
+    }
+}

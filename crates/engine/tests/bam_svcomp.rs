@@ -6,7 +6,8 @@
 //! confirmed (the verifier says so, and replaying its inputs with the
 //! concrete interpreter here reaches the error location). Prints the table
 //! and, for the recursive-simple tasks, the correct verdicts of each preset
-//! next to `predicate`'s:
+//! next to `predicate`'s, and a second test runs the smaller loop folders
+//! with loop blocks (`LoopPartitioning`):
 //! `cargo test -p engine --test bam_svcomp -- --nocapture`.
 
 use engine::cegar::build_verifier;
@@ -71,6 +72,62 @@ fn bam_presets_never_say_true_wrongly_and_confirm_every_false() {
         println!(
             "{name:<22} correct {ok:>3}  false alarms {alarms:>2}  unknown {unknown:>3}  cache hits {hits:>5}  correct on recursive-simple {rec}"
         );
+    }
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+/// Loop blocks (`cpa.bam.blockHeuristic = LoopPartitioning`) on the tasks
+/// of the smaller loop folders, every BAM preset, the same limits: no wrong
+/// TRUE, every FALSE confirmed and replayed. Prints each task's verdicts
+/// and cache hits, and the totals.
+#[test]
+fn loop_blocks_never_say_true_wrongly_and_confirm_every_false() {
+    const FOLDERS: &[&str] = &["loop-simple/", "loop-lit/", "loop-invgen/", "loop-new/"];
+    const PRESETS: &[&str] = &["bam-value", "bam-predicate", "bam-value-predicate"];
+    let mut problems = Vec::new();
+    let mut totals = vec![(0, 0u64); PRESETS.len()];
+    let tasks: Vec<_> = svcomp_tasks::tasks().into_iter().filter(|t| FOLDERS.iter().any(|f| t.path.starts_with(f))).collect();
+    assert!(tasks.len() >= 10, "the loop folders hold {} tasks", tasks.len());
+    for task in tasks {
+        let (path, expected) = (task.path.as_str(), task.expected.lower());
+        let program = Arc::new(cfa::from_source(&task.source()).unwrap_or_else(|d| panic!("{path}: {d:?}")));
+        let mut line = format!("{path:<50} {expected:>6}");
+        for (i, name) in PRESETS.iter().enumerate() {
+            let mut config = Config::preset(name).unwrap();
+            for (k, v) in [
+                ("analysis.intModel", "C"),
+                ("limits.steps", "1000"),
+                ("cegar.maxIterations", "5"),
+                ("restartAlgorithm.stageTimeMs", "5000"),
+                ("cpa.bam.blockHeuristic", "LoopPartitioning"),
+            ] {
+                config.set(k, v).unwrap();
+            }
+            let mut v = build_verifier(program.clone(), &config, false).unwrap();
+            let mut stats = Statistics::default();
+            v.run_with(|e| stats.observe(e));
+            let verdict = v.outcome().unwrap().0;
+            totals[i].1 += stats.cache_hits;
+            match (verdict, expected) {
+                (Verdict::True, "false") => problems.push(format!("{name}: wrong TRUE on {path}")),
+                (Verdict::True, _) | (Verdict::False, "false") => totals[i].0 += 1,
+                _ => {}
+            }
+            if verdict == Verdict::False {
+                if v.confirmed() != Some(true) {
+                    problems.push(format!("{name}: unconfirmed FALSE on {path}"));
+                }
+                let run = engine::feasibility::replay(&program, v.inputs(), minic::IntModel::C, 1_000_000);
+                if !matches!(run.outcome, concrete::Outcome::ReachedError { .. }) {
+                    problems.push(format!("{name}: FALSE on {path} but replaying {:?} gives {}", v.inputs(), run.outcome));
+                }
+            }
+            line.push_str(&format!(" {:>8}/{}h", verdict.lower(), stats.cache_hits));
+        }
+        println!("{line}");
+    }
+    for (i, name) in PRESETS.iter().enumerate() {
+        println!("{name:<22} LoopPartitioning: correct {:>3}  cache hits {:>5}", totals[i].0, totals[i].1);
     }
     assert!(problems.is_empty(), "{problems:#?}");
 }

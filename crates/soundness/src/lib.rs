@@ -32,6 +32,7 @@
 use cfa::{NodeId, Program};
 use concrete::{execute, Execution, FnInputs, Options as RunOptions, Outcome};
 use domains::Octagon;
+use engine::block::BlockId;
 use engine::cegar::build_verifier;
 use engine::cpas::callstack::CallstackState;
 use engine::cpas::octagon::OctagonState;
@@ -174,8 +175,9 @@ pub struct ReachedSet {
     pub states: BTreeMap<(NodeId, Vec<NodeId>), Vec<DataState>>,
     /// Block-abstraction memoization: each block analysis' reached set,
     /// with call stacks relative to the block (a concrete state inside a
-    /// call of the block's function, at any depth, is judged by them).
-    pub blocks: Vec<(cfa::FuncId, Partition)>,
+    /// call of the block's function, or inside an activation that is in
+    /// the block's loop, at any depth, is judged by them).
+    pub blocks: Vec<(engine::block::Block, Partition)>,
     /// The function each call site calls (to find where a block starts in
     /// a concrete call stack).
     pub callees: BTreeMap<NodeId, cfa::FuncId>,
@@ -200,7 +202,8 @@ impl ReachedSet {
     /// Whether some reached state at the state's location and call stack
     /// covers the concrete state's values.
     /// Under BAM also some state of a block analysis of a function active
-    /// in the call stack, at the location and the rest of the call stack.
+    /// in the call stack, or of a loop some activation is in, at the
+    /// location and the rest of the call stack.
     pub fn covers(&self, state: &concrete::ConcreteState) -> bool {
         let covered_by = |data: &Vec<DataState>| {
             data.iter().any(|d| match d {
@@ -215,11 +218,23 @@ impl ReachedSet {
             return true;
         }
         let stack = &state.call_stack;
-        (0..stack.len()).any(|k| {
+        let in_function_block = (0..stack.len()).any(|k| {
             let Some(callee) = self.callees.get(&stack[k]) else { return false };
             let key = (state.node, stack[k + 1..].to_vec());
-            self.blocks.iter().any(|(f, states)| f == callee && states.get(&key).is_some_and(covered_by))
-        })
+            (self.blocks.iter()).any(|(b, states)| b.id == BlockId::Function(*callee) && states.get(&key).is_some_and(covered_by))
+        });
+        // Activation k is at its call site stack[k] (the innermost at the
+        // state's node); a loop block it is in started with stack[k..] empty.
+        let in_loop_block = || {
+            (0..=stack.len()).any(|k| {
+                let at = stack.get(k).copied().unwrap_or(state.node);
+                let key = (state.node, stack[k..].to_vec());
+                (self.blocks.iter()).any(|(b, states)| {
+                    matches!(b.id, BlockId::Loop(_)) && b.body.contains(&at) && states.get(&key).is_some_and(covered_by)
+                })
+            })
+        };
+        in_function_block || in_loop_block()
     }
 }
 
@@ -259,7 +274,7 @@ pub fn octagon_contains(o: &Octagon, values: &BTreeMap<cfa::VarId, i128>) -> boo
 pub fn reached_set(analysis: &engine::Analysis) -> Option<ReachedSet> {
     let mut out = ReachedSet { states: partition(analysis.reached())?, ..ReachedSet::default() };
     for (block, states) in analysis.block_reached() {
-        out.blocks.push((block, partition(states.into_iter())?));
+        out.blocks.push((block.clone(), partition(states.into_iter())?));
     }
     for e in &analysis.program().edges {
         if let cfa::EdgeKind::Call { callee, .. } = e.kind {

@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p soundness --bin soundness -- --programs N --seed S \
 //!     [--presets a,b] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage]
-//!     [--judge-by c|math] [--memory]
+//!     [--judge-by c|math] [--memory] [--set key=value]...
 //! ```
 //!
 //! Generates N programs (seeds S, S+1, …), runs every chosen preset under
@@ -15,18 +15,21 @@
 //! instead of its own (`--models math --judge-by c` must find violations:
 //! a demonstration that the oracle can fail). `--memory` generates programs
 //! with pointers, a struct, an array and a heap block (`progen::Options::memory`).
+//! `--set key=value` (repeatable) is an override of every preset, as if
+//! written `preset[key=value]` (`--set cpa.bam.blockHeuristic=LoopPartitioning`).
 
 use minic::IntModel;
 use soundness::{campaign, presets, OracleOptions};
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage: soundness --programs N --seed S [--presets a,b[key=value]] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage] [--judge-by c|math] [--memory]";
+const USAGE: &str = "usage: soundness --programs N --seed S [--presets a,b[key=value]] [--models c,math] [--jobs N] [--runs R] [--steps K] [--no-coverage] [--judge-by c|math] [--memory] [--set key=value]...";
 
 fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
     let mut args = std::env::args().skip(1);
     let (mut programs, mut seed, mut jobs) = (100u64, 1u64, 1usize);
     let mut options = OracleOptions::default();
+    let mut sets: Vec<String> = Vec::new();
     let number = |v: Option<String>, what: &str| -> Result<u64, String> {
         v.ok_or(format!("{what} needs a value"))?.parse::<u64>().map_err(|e| format!("{what}: {e}"))
     };
@@ -57,8 +60,23 @@ fn parse_args() -> Result<(u64, u64, usize, OracleOptions), String> {
                 let list = args.next().ok_or("--models needs a value")?;
                 options.models = list.split(',').map(|s| s.trim().parse::<IntModel>()).collect::<Result<_, _>>()?;
             }
+            "--set" => {
+                let pair = args.next().ok_or("--set needs key=value")?;
+                if !pair.contains('=') || pair.contains(['[', ']', ',']) {
+                    return Err(format!("--set `{pair}`: expected key=value"));
+                }
+                sets.push(pair.trim().to_string());
+            }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument `{other}`")),
+        }
+    }
+    for preset in &mut options.presets {
+        for pair in &sets {
+            *preset = match preset.strip_suffix(']') {
+                Some(open) => format!("{open},{pair}]"),
+                None => format!("{preset}[{pair}]"),
+            };
         }
     }
     Ok((programs, seed, jobs, options))

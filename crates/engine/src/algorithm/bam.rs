@@ -1,6 +1,9 @@
 //! Block-abstraction memoization (BAM; Wonisch & Wehrheim 2012, as
 //! CPAchecker's `BAMCPA`) inside the reachability algorithm: blocks are
-//! function bodies (`cpa.bam.blockHeuristic = FunctionPartitioning`).
+//! function bodies (`cpa.bam.blockHeuristic = FunctionPartitioning`), loops
+//! (`LoopPartitioning`) or both (`FunctionAndLoopPartitioning`); see
+//! [`crate::block`] for what a block is, where it is entered and left and
+//! what its reduce keeps.
 //!
 //! # Design: a stack of reached sets in one algorithm
 //!
@@ -35,6 +38,16 @@
 //!    the function's exit ([`Event::Transfer`] along the call edge, then
 //!    [`Event::BlockExpanded`]), which then takes its return edge as usual.
 //!
+//! A loop block is entered the same way by an intraprocedural edge from
+//! outside the loop into its head (the transfer along it gives `e` at the
+//! head); its exit states are the states of its own activation (the
+//! block's base call stack) at nodes outside the loop, and the expanded
+//! exit states are successors of the entry edge at those nodes. An edge
+//! leaving the open loop block never enters another block (its successor
+//! is an exit state). Nested loops are nested blocks; a call in a loop is
+//! analysed inside the loop's block (a nested function block under
+//! `FunctionAndLoopPartitioning`).
+//!
 //! Recursion: a call of a function already open on the block stack (or of
 //! `main`) is not a block but an ordinary call inside the open block (the
 //! call stack CPA bounds its depth with `cpa.callstack.depth` as without
@@ -62,22 +75,23 @@
 //! interprocedural path.
 
 use super::{Phase, Reachability};
+use crate::block::{Block, BlockHeuristic, BlockId};
 use crate::cpa::Cpa;
 use crate::reached::ReachedSet;
 use crate::trace::{Event, Origin, StateId, Verdict};
 use crate::waitlist::Waitlist;
-use cfa::{Edge, EdgeId, EdgeKind, FuncId, NodeId, Program};
+use cfa::{Edge, EdgeId, EdgeKind, NodeId, Program};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-/// A completed block analysis' reached set: the block's function and its
-/// reached states (see [`Reachability::block_reached`]).
-pub type BlockReached<'a, S> = (FuncId, Vec<(StateId, &'a S)>);
+/// A completed block analysis' reached set: the block (a function body or
+/// a loop) and its reached states (see [`Reachability::block_reached`]).
+pub type BlockReached<'a, S> = (&'a Block, Vec<(StateId, &'a S)>);
 
 /// One cache entry: a block analysed from one reduced entry state under one
 /// reduced precision, and its exit states once the analysis is complete.
 pub(super) struct CacheEntry<S> {
-    block: FuncId,
+    block: BlockId,
     reduced: S,
     /// The reduced precision ([`crate::cpa::Cpa::block_precision_key`]).
     key: String,
@@ -103,7 +117,7 @@ struct Archive<S> {
 /// A finished cache entry of an earlier CEGAR iteration (ids are the
 /// archive's), re-created in this run on its first hit.
 struct Carried<S> {
-    block: FuncId,
+    block: BlockId,
     reduced: S,
     key: String,
     archive: Arc<Archive<S>>,
@@ -145,7 +159,7 @@ pub struct CarryOutcome {
 
 /// An open block: what the caller's frame was doing when it entered it.
 pub(super) struct BlockFrame {
-    block: FuncId,
+    block: Arc<Block>,
     entry: usize,
     /// The caller's reached set and waitlist, swapped out.
     reached: ReachedSet,
@@ -161,8 +175,12 @@ pub(super) struct Bam<S> {
     pub(super) cache: Vec<CacheEntry<S>>,
     /// Finished entries of earlier CEGAR iterations still valid here.
     carried: Vec<Carried<S>>,
-    /// For each block: its function and every function it may call.
-    functions: BTreeMap<FuncId, Arc<BTreeSet<FuncId>>>,
+    /// Which blocks there are (`cpa.bam.blockHeuristic`).
+    heuristic: BlockHeuristic,
+    /// The blocks met so far, computed once each.
+    blocks: BTreeMap<BlockId, Arc<Block>>,
+    /// The loop blocks by loop head (empty unless loops are blocks).
+    loops: BTreeMap<NodeId, Arc<Block>>,
     pub(super) stack: Vec<BlockFrame>,
     /// The entry whose block just finished (its first use is no hit).
     just_finished: Option<usize>,
@@ -174,37 +192,31 @@ pub(super) struct Bam<S> {
 }
 
 impl<S> Bam<S> {
-    pub(super) fn new(rpo: Option<Vec<u32>>) -> Self {
+    pub(super) fn new(rpo: Option<Vec<u32>>, heuristic: BlockHeuristic, program: &Program) -> Self {
+        let loops: BTreeMap<NodeId, Arc<Block>> = if heuristic.loops() {
+            let heads = crate::block::loop_blocks(program).into_iter();
+            heads
+                .filter_map(|b| match b.id {
+                    BlockId::Loop(head) => Some((head, Arc::new(b))),
+                    BlockId::Function(_) => None,
+                })
+                .collect()
+        } else {
+            BTreeMap::new()
+        };
+        let blocks = loops.values().map(|b| (b.id, b.clone())).collect();
         Bam {
             cache: Vec::new(),
             carried: Vec::new(),
-            functions: BTreeMap::new(),
+            heuristic,
+            blocks,
+            loops,
             stack: Vec::new(),
             just_finished: None,
             summaries: BTreeMap::new(),
             rpo,
         }
     }
-}
-
-/// `block` and every function reachable from it through call edges: the
-/// functions whose locations a block analysis visits.
-fn callees_closure(program: &Program, block: FuncId) -> BTreeSet<FuncId> {
-    let mut out = BTreeSet::from([block]);
-    let mut todo = vec![block];
-    while let Some(f) = todo.pop() {
-        for e in &program.edges {
-            let caller = program.nodes.get(e.source.0 as usize).map(|n| n.function);
-            if caller == Some(f) {
-                if let EdgeKind::Call { callee, .. } = e.kind {
-                    if out.insert(callee) {
-                        todo.push(callee);
-                    }
-                }
-            }
-        }
-    }
-    out
 }
 
 impl<C: Cpa> Reachability<C> {
@@ -214,14 +226,19 @@ impl<C: Cpa> Reachability<C> {
     }
 
     /// BAM: the final reached set of every completed block analysis, with
-    /// the block's function. Its states are reduced: their call stacks
-    /// start at the block (empty at its entry) and they know nothing of
-    /// the caller's variables. Together with [`Reachability::reached`] (the
+    /// the block. Its states are reduced: their call stacks start at the
+    /// block (empty at its entry) and they know nothing of the variables
+    /// the block cannot see. Together with [`Reachability::reached`] (the
     /// states of `main`'s analysis) they are the fixpoint of a TRUE run.
     pub fn block_reached(&self) -> Vec<BlockReached<'_, C::State>> {
         let Some(bam) = &self.bam else { return Vec::new() };
         (bam.cache.iter().filter(|c| c.exits.is_some()))
-            .map(|c| (c.block, c.reached.iter().map(|id| (*id, &self.states[id.0 as usize].state)).collect()))
+            .filter_map(|c| {
+                Some((
+                    &**bam.blocks.get(&c.block)?,
+                    c.reached.iter().map(|id| (*id, &self.states[id.0 as usize].state)).collect(),
+                ))
+            })
             .collect()
     }
 
@@ -239,30 +256,47 @@ impl<C: Cpa> Reachability<C> {
         out
     }
 
-    /// The function `edge` calls when BAM treats the call as a block: a
-    /// call to a function not open on the block stack and not `main`.
-    pub(super) fn bam_block_of(&self, edge: &Edge) -> Option<FuncId> {
+    /// The block `edge` enters, if any: with function blocks, a call to a
+    /// function not open on the block stack and not `main`; with loop
+    /// blocks, an edge from outside a loop into its head when that loop is
+    /// not open on the block stack and the edge does not leave the open
+    /// loop block (its successor is then an exit state of that block).
+    pub(super) fn bam_block_of(&self, edge: &Edge) -> Option<BlockId> {
         let bam = self.bam.as_ref()?;
-        let EdgeKind::Call { callee, .. } = edge.kind else { return None };
-        let open = bam.stack.iter().any(|f| f.block == callee);
-        (!open && callee != self.program.main).then_some(callee)
+        let open = |b: BlockId| bam.stack.iter().any(|f| f.block.id == b);
+        if let EdgeKind::Call { callee, .. } = edge.kind {
+            let block = BlockId::Function(callee);
+            return (bam.heuristic.functions() && !open(block) && callee != self.program.main).then_some(block);
+        }
+        let block = bam.loops.get(&edge.target)?;
+        let leaves_open = bam.stack.last().is_some_and(|f| {
+            matches!(f.block.id, BlockId::Loop(_)) && f.block.body.contains(&edge.source) && !f.block.body.contains(&edge.target)
+        });
+        (block.entered_by(edge) && !open(block.id) && !leaves_open).then_some(block.id)
+    }
+
+    /// The block `id` (computed on its first use).
+    fn bam_block(&mut self, id: BlockId) -> Arc<Block> {
+        let program = self.program.clone();
+        let bam = self.bam.as_mut().expect("BAM is on");
+        bam.blocks.entry(id).or_insert_with(|| Arc::new(Block::new(&program, id))).clone()
     }
 
     /// Whether the popped state `id` is an exit state of the open block
     /// (its successors are the caller's business).
     pub(super) fn bam_is_block_exit(&self, id: StateId) -> bool {
         let Some(frame) = self.bam.as_ref().and_then(|b| b.stack.last()) else { return false };
-        let exit = self.program.functions.get(frame.block.0 as usize).map(|f| f.exit);
         let rec = &self.states[id.0 as usize];
-        rec.location.is_some() && rec.location == exit && self.cpa.call_stack(&rec.state) == frame.base_stack
+        rec.location.is_some_and(|l| frame.block.is_exit(&self.program, l)) && self.cpa.call_stack(&rec.state) == frame.base_stack
     }
 
     /// The reduced precision of `block` under `precision`, as a key.
-    fn block_key(&mut self, block: FuncId, precision: &C::Precision) -> String {
-        let program = self.program.clone();
-        let bam = self.bam.as_mut().expect("BAM is on");
-        let functions = bam.functions.entry(block).or_insert_with(|| Arc::new(callees_closure(&program, block))).clone();
-        self.cpa.block_precision_key(precision, &program, &functions)
+    /// A loop block's is the precision at the locations of its function and
+    /// of every function it may call (more than the loop consults: a key
+    /// that changes too often only reuses less).
+    fn block_key(&mut self, block: BlockId, precision: &C::Precision) -> String {
+        let block = self.bam_block(block);
+        self.cpa.block_precision_key(precision, &self.program, &block.functions)
     }
 
     /// The end of a CEGAR iteration: its finished block analyses (and the
@@ -305,7 +339,7 @@ impl<C: Cpa> Reachability<C> {
             return out;
         }
         let precision = self.cpa.initial_precision(self.program.functions[self.program.main.0 as usize].entry);
-        let mut dropped_funcs: BTreeSet<FuncId> = BTreeSet::new();
+        let mut dropped_funcs: BTreeSet<BlockId> = BTreeSet::new();
         for c in carry.entries {
             if self.block_key(c.block, &precision) == c.key {
                 out.kept += 1;
@@ -410,13 +444,14 @@ impl<C: Cpa> Reachability<C> {
     }
 
     /// The name of a block.
-    fn block_name(&self, block: FuncId) -> String {
-        self.program.functions.get(block.0 as usize).map(|f| f.name.clone()).unwrap_or_else(|| format!("f{}", block.0))
+    fn block_name(&self, block: BlockId) -> String {
+        block.name(&self.program)
     }
 
-    /// The call edge `edges[next]` of `popped` under BAM (see the module
-    /// docs): the transfer, then cache lookup, block entry or expansion.
-    pub(super) fn bam_call(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize, edge: Edge, block: FuncId) {
+    /// The edge `edges[next]` of `popped` that enters `block` under BAM (a
+    /// call, or a loop entry; see the module docs): the transfer, then
+    /// cache lookup, block entry or expansion.
+    pub(super) fn bam_call(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize, edge: Edge, block: BlockId) {
         let rec = &self.states[popped.0 as usize];
         let precision = rec.precision.clone();
         let result = self.cpa.transfer_relation().successors(&rec.state, &edge, &precision);
@@ -435,9 +470,10 @@ impl<C: Cpa> Reachability<C> {
         };
         let name = self.block_name(block);
         let key = self.block_key(block, &precision);
+        let desc = self.bam_block(block);
         let mut expansions: Vec<(usize, StateId, C::State)> = Vec::new();
         for e in &entries {
-            let reduced = self.cpa.reduce(e, &self.program, block);
+            let reduced = self.cpa.reduce(e, &self.program, &desc);
             let bam = self.bam.as_mut().expect("BAM is on");
             let mut found = bam.cache.iter().position(|c| c.block == block && c.reduced == reduced && c.key == key);
             if found.is_none() {
@@ -446,7 +482,7 @@ impl<C: Cpa> Reachability<C> {
                 found = carried.and_then(|j| self.bam_restore(j, popped, edge.id, &precision));
             }
             let Some(k) = found else {
-                return self.bam_enter(popped, edges, next, &edge, block, reduced, precision, key);
+                return self.bam_enter(popped, edges, next, &edge, desc, reduced, precision, key);
             };
             let bam = self.bam.as_mut().expect("BAM is on");
             let Some(exits) = bam.cache[k].exits.clone() else {
@@ -460,7 +496,7 @@ impl<C: Cpa> Reachability<C> {
                 self.emit(Event::CacheHit { block: name.clone(), from: popped, edge: edge.id, entry: k as u32 });
             }
             for x in exits {
-                let expanded = self.cpa.expand(e, &self.states[x.0 as usize].state, &self.program, block);
+                let expanded = self.cpa.expand(e, &self.states[x.0 as usize].state, &self.program, &desc);
                 expansions.push((k, x, expanded));
             }
         }
@@ -475,18 +511,18 @@ impl<C: Cpa> Reachability<C> {
         edges: Vec<EdgeId>,
         next: usize,
         edge: &Edge,
-        block: FuncId,
+        block: Arc<Block>,
         reduced: C::State,
         precision: Arc<C::Precision>,
         key: String,
     ) {
-        let name = self.block_name(block);
+        let name = block.name.clone();
         let k = self.bam.as_ref().map_or(0, |b| b.cache.len());
         self.emit(Event::CacheMiss { block: name.clone(), from: popped, edge: edge.id, entry: k as u32 });
         let base_stack = self.cpa.call_stack(&reduced);
         let initial = self.create(reduced.clone(), precision.clone(), Origin::Transfer { parent: popped, edge: edge.id });
         let bam = self.bam.as_mut().expect("BAM is on");
-        bam.cache.push(CacheEntry { block, reduced, key, initial, end: initial, exits: None, reached: Vec::new() });
+        bam.cache.push(CacheEntry { block: block.id, reduced, key, initial, end: initial, exits: None, reached: Vec::new() });
         let fresh = Waitlist::new(self.options.order, bam.rpo.clone());
         let reached = std::mem::replace(&mut self.reached, ReachedSet::new());
         let waitlist = std::mem::replace(&mut self.waitlist, fresh);
@@ -506,18 +542,22 @@ impl<C: Cpa> Reachability<C> {
     pub(super) fn bam_block_finished(&mut self) -> bool {
         let Some(frame) = self.bam.as_mut().and_then(|b| b.stack.pop()) else { return false };
         let depth = self.bam.as_ref().map_or(0, |b| b.stack.len() as u32 + 1);
-        let exit = self.program.functions.get(frame.block.0 as usize).map(|f| f.exit);
-        let exits: Vec<StateId> = self
-            .reached
-            .at(exit)
-            .iter()
-            .copied()
+        let at_exit: Vec<StateId> = match frame.block.id {
+            BlockId::Function(f) => {
+                let exit = self.program.functions.get(f.0 as usize).map(|f| f.exit);
+                self.reached.at(exit).to_vec()
+            }
+            BlockId::Loop(_) => (self.reached.iter())
+                .filter(|id| self.states[id.0 as usize].location.is_some_and(|l| frame.block.is_exit(&self.program, l)))
+                .collect(),
+        };
+        let exits: Vec<StateId> = (at_exit.into_iter())
             .filter(|id| self.cpa.call_stack(&self.states[id.0 as usize].state) == frame.base_stack)
             .collect();
         let block_reached: Vec<StateId> = self.reached.iter().collect();
         self.reached = frame.reached;
         self.waitlist = frame.waitlist;
-        let name = self.block_name(frame.block);
+        let name = frame.block.name.clone();
         let bam = self.bam.as_mut().expect("BAM is on");
         bam.cache[frame.entry].exits = Some(exits.clone());
         bam.cache[frame.entry].end = StateId(self.states.len() as u32);
@@ -528,15 +568,16 @@ impl<C: Cpa> Reachability<C> {
         true
     }
 
-    /// The expanded exit states become the call's successors (at the
-    /// function's exit, in the caller's context).
+    /// The expanded exit states become the entry edge's successors (at the
+    /// function's exit, or at the nodes where they left the loop, in the
+    /// caller's context).
     fn bam_expand(
         &mut self,
         popped: StateId,
         edges: Vec<EdgeId>,
         next: usize,
         edge: &Edge,
-        block: FuncId,
+        block: BlockId,
         expansions: Vec<(usize, StateId, C::State)>,
     ) {
         let precision = self.states[popped.0 as usize].precision.clone();
@@ -552,7 +593,10 @@ impl<C: Cpa> Reachability<C> {
             e.1.push(id);
             succs.push(id);
         }
-        let exit = self.program.functions.get(block.0 as usize).map_or(edge.target, |f| f.exit);
+        let exit = match block {
+            BlockId::Function(f) => self.program.functions.get(f.0 as usize).map_or(edge.target, |f| f.exit),
+            BlockId::Loop(_) => succs.first().and_then(|s| self.states[s.0 as usize].location).unwrap_or(edge.target),
+        };
         let name = self.block_name(block);
         self.emit(Event::Transfer {
             from: popped,

@@ -76,9 +76,15 @@ pub trait DynCpa: Send + Sync {
     /// See [`Cpa::var_range`].
     fn var_range(&self, state: &dyn DynState, var: cfa::VarId) -> Range;
     /// See [`Cpa::reduce`].
-    fn reduce(&self, state: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState;
+    fn reduce(&self, state: &dyn DynState, program: &cfa::Program, block: &crate::block::Block) -> ErasedState;
     /// See [`Cpa::expand`].
-    fn expand(&self, entry: &dyn DynState, exit: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState;
+    fn expand(
+        &self,
+        entry: &dyn DynState,
+        exit: &dyn DynState,
+        program: &cfa::Program,
+        block: &crate::block::Block,
+    ) -> ErasedState;
     /// See [`Cpa::block_precision_key`].
     fn block_precision_key(
         &self,
@@ -200,10 +206,16 @@ impl<C: Cpa + Send + Sync> DynCpa for C {
     fn var_range(&self, state: &dyn DynState, var: cfa::VarId) -> Range {
         Cpa::var_range(self, down::<C::State>(Cpa::name(self), state), var)
     }
-    fn reduce(&self, state: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState {
+    fn reduce(&self, state: &dyn DynState, program: &cfa::Program, block: &crate::block::Block) -> ErasedState {
         Arc::new(Cpa::reduce(self, down::<C::State>(Cpa::name(self), state), program, block))
     }
-    fn expand(&self, entry: &dyn DynState, exit: &dyn DynState, program: &cfa::Program, block: cfa::FuncId) -> ErasedState {
+    fn expand(
+        &self,
+        entry: &dyn DynState,
+        exit: &dyn DynState,
+        program: &cfa::Program,
+        block: &crate::block::Block,
+    ) -> ErasedState {
         let n = Cpa::name(self);
         Arc::new(Cpa::expand(self, down::<C::State>(n, entry), down::<C::State>(n, exit), program, block))
     }

@@ -104,13 +104,13 @@ pub trait Cpa {
         Range::TOP
     }
     /// Block-abstraction memoization (BAM, [`crate::algorithm`]'s block
-    /// runs): the state `state` at the entry of the block of function `block`
-    /// *reduced* to what the block can see, so that call sites whose states
+    /// runs): the state `state` at the entry of `block` (a function body or a
+    /// loop, [`crate::block::Block`]) *reduced* to what the block can see, so that call sites whose states
     /// agree on it share one cached block analysis. Contract: the block's
     /// analysis from the reduced state, expanded again with
     /// [`Cpa::expand`], over-approximates the block's effect on `state`.
     /// The default keeps everything (no reduction; always sound).
-    fn reduce(&self, state: &Self::State, _program: &cfa::Program, _block: cfa::FuncId) -> Self::State {
+    fn reduce(&self, state: &Self::State, _program: &cfa::Program, _block: &crate::block::Block) -> Self::State {
         state.clone()
     }
     /// BAM's *expand*: the block's exit state `exit` (computed from the
@@ -118,7 +118,13 @@ pub trait Cpa {
     /// entry state `entry` (what reduce dropped comes back from `entry`).
     /// The default takes the exit state as it is (right when reduce keeps
     /// everything).
-    fn expand(&self, _entry: &Self::State, exit: &Self::State, _program: &cfa::Program, _block: cfa::FuncId) -> Self::State {
+    fn expand(
+        &self,
+        _entry: &Self::State,
+        exit: &Self::State,
+        _program: &cfa::Program,
+        _block: &crate::block::Block,
+    ) -> Self::State {
         exit.clone()
     }
     /// BAM's *reduced precision*, as a comparable key: the part of

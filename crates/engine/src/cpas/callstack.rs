@@ -112,14 +112,21 @@ impl Cpa for CallstackCpa {
     }
     fn initial_precision(&self, _entry: NodeId) {}
     /// BAM: a block is analysed from an empty stack, so the same block
-    /// entered from different call sites (and depths) shares one analysis.
-    fn reduce(&self, _state: &CallstackState, _program: &cfa::Program, _block: FuncId) -> CallstackState {
+    /// entered from different call sites (and depths) shares one analysis
+    /// (a loop block's exits are then the states with an empty stack).
+    fn reduce(&self, _state: &CallstackState, _program: &cfa::Program, _block: &crate::block::Block) -> CallstackState {
         CallstackState::default()
     }
     /// BAM: the caller's stack (with the block's own frame on top) under
     /// whatever the block's exit state still has open (nothing at a block
     /// exit).
-    fn expand(&self, entry: &CallstackState, exit: &CallstackState, _program: &cfa::Program, _block: FuncId) -> CallstackState {
+    fn expand(
+        &self,
+        entry: &CallstackState,
+        exit: &CallstackState,
+        _program: &cfa::Program,
+        _block: &crate::block::Block,
+    ) -> CallstackState {
         let mut frames = entry.frames.clone();
         frames.extend(exit.frames.iter().copied());
         CallstackState { frames }

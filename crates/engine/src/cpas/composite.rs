@@ -343,7 +343,7 @@ impl Cpa for CompositeAnalysis {
     }
     /// The meet of what each component knows (each narrows the range).
     /// Component-wise: each component reduces its own part.
-    fn reduce(&self, state: &CompositeState, program: &cfa::Program, block: cfa::FuncId) -> CompositeState {
+    fn reduce(&self, state: &CompositeState, program: &cfa::Program, block: &crate::block::Block) -> CompositeState {
         let cpas = &self.cpa.inner.cpas;
         CompositeState { parts: cpas.iter().enumerate().map(|(i, c)| c.reduce(&*state.parts[i], program, block)).collect() }
     }
@@ -353,7 +353,7 @@ impl Cpa for CompositeAnalysis {
         entry: &CompositeState,
         exit: &CompositeState,
         program: &cfa::Program,
-        block: cfa::FuncId,
+        block: &crate::block::Block,
     ) -> CompositeState {
         let cpas = &self.cpa.inner.cpas;
         let parts = cpas.iter().enumerate().map(|(i, c)| c.expand(&*entry.parts[i], &*exit.parts[i], program, block)).collect();

@@ -266,13 +266,6 @@ impl TransferRelation for ValueCpa {
     }
 }
 
-/// What a block (the body of function `block`, BAM) can see: the globals
-/// and the function's own variables.
-pub fn block_variables(program: &Program, block: cfa::FuncId) -> impl Fn(VarId) -> bool + '_ {
-    let own: std::collections::BTreeSet<VarId> = program.frame_variables(block).into_iter().collect();
-    move |v: VarId| own.contains(&v) || program.variables.get(v.0 as usize).is_some_and(|x| x.is_global())
-}
-
 /// The Value CPA's precision adjustment: forget every untracked variable.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ValuePrecisionAdjustment;
@@ -336,21 +329,21 @@ impl Cpa for ValueCpa {
     fn initial_precision(&self, _entry: NodeId) -> TrackingPrecision {
         self.options.precision.clone()
     }
-    /// BAM: only the globals and the block function's own variables
-    /// (parameters, locals, return slot, temporaries) stay; the suspended
-    /// activations' frames are dropped (the block never returns past its
-    /// exit).
-    fn reduce(&self, state: &ValueState, program: &Program, block: cfa::FuncId) -> ValueState {
-        let visible = block_variables(program, block);
-        let values = state.values.iter().filter(|(v, _)| visible(**v)).map(|(v, x)| (*v, *x)).collect();
+    /// BAM: only the variables the block can see stay
+    /// ([`crate::block::Block::sees`]: for a function block the globals and
+    /// the function's own variables — parameters, locals, return slot,
+    /// temporaries; for a loop block the variables it reads or writes); the
+    /// suspended activations' frames are dropped (the block never returns
+    /// past its exit).
+    fn reduce(&self, state: &ValueState, _program: &Program, block: &crate::block::Block) -> ValueState {
+        let values = state.values.iter().filter(|(v, _)| block.sees(**v)).map(|(v, x)| (*v, *x)).collect();
         ValueState { values, frames: Vec::new() }
     }
-    /// BAM: the block's variables and the globals from the exit state, the
-    /// caller's variables (which the block cannot change) from the entry.
-    fn expand(&self, entry: &ValueState, exit: &ValueState, program: &Program, block: cfa::FuncId) -> ValueState {
-        let visible = block_variables(program, block);
-        let mut values: Bindings = entry.values.iter().filter(|(v, _)| !visible(**v)).map(|(v, x)| (*v, *x)).collect();
-        values.extend(exit.values.iter().filter(|(v, _)| visible(**v)).map(|(v, x)| (*v, *x)));
+    /// BAM: the variables the block sees from the exit state, the others
+    /// (which the block cannot change) from the entry.
+    fn expand(&self, entry: &ValueState, exit: &ValueState, _program: &Program, block: &crate::block::Block) -> ValueState {
+        let mut values: Bindings = entry.values.iter().filter(|(v, _)| !block.sees(**v)).map(|(v, x)| (*v, *x)).collect();
+        values.extend(exit.values.iter().filter(|(v, _)| block.sees(**v)).map(|(v, x)| (*v, *x)));
         let mut frames = entry.frames.clone();
         frames.extend(exit.frames.iter().cloned());
         ValueState { values, frames }

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// hit the cache.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BlockCall {
-    /// The block (its function's name).
+    /// The block (its function's name, or `loop@line N` for a loop block).
     pub block: String,
     /// The calling state.
     pub from: StateId,
@@ -32,7 +32,7 @@ pub struct BlockCall {
 /// One cache entry: a block with its reduced entry state and its summary.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CacheEntryView {
-    /// The block (its function's name).
+    /// The block (its function's name, or `loop@line N` for a loop block).
     pub block: String,
     /// The block analysis' initial state (the reduced entry state; its view
     /// is that state's).

@@ -36,11 +36,12 @@ impl BlockState {
     }
 }
 
-/// One node of the call tree: a call of a block (a function) from a caller's
-/// state.
+/// One node of the call tree: a call of a block (a function) or the entry
+/// of a loop block from a caller's state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallNode {
-    /// The block (the called function's name).
+    /// The block (the called function's name, or `loop@line N` for a loop
+    /// block, `cpa.bam.blockHeuristic = LoopPartitioning`).
     pub block: String,
     /// Nesting depth (0: called from `main`'s analysis; 1: from inside a
     /// block analysed for a call of depth 0, …).
@@ -64,6 +65,34 @@ pub struct CallNode {
     pub open: bool,
     /// The call was made by the event shown (the latest one applied).
     pub latest: bool,
+}
+
+impl CallNode {
+    /// Whether the block is a loop (its name is `loop@line N`).
+    pub fn is_loop(&self) -> bool {
+        self.block.starts_with("loop@")
+    }
+
+    /// The block as the tree names it: `count()` for a function,
+    /// `loop@line 7` for a loop.
+    pub fn title(&self) -> String {
+        if self.is_loop() {
+            self.block.clone()
+        } else {
+            format!("{}()", self.block)
+        }
+    }
+
+    /// Where the block was entered, in words (empty when unknown):
+    /// ` called at line 6`, or ` entered at line 6` for a loop (the line
+    /// of the edge into its head).
+    pub fn site(&self) -> String {
+        match (self.line, self.is_loop()) {
+            (0, _) => String::new(),
+            (n, true) => format!(" entered at line {n}"),
+            (n, false) => format!(" called at line {n}"),
+        }
+    }
 }
 
 /// One row of the cache table.
@@ -288,6 +317,48 @@ int main(void) {
         let mut verifier = build_verifier(program.clone(), &config, true).unwrap();
         let events = verifier.run();
         (program, events)
+    }
+
+    /// Loop blocks: the inner loop is a child of the outer one in the tree
+    /// (depth = nesting), named by its line, entered (not called) at the
+    /// line of the edge into its head.
+    #[test]
+    fn loop_blocks_nest_in_the_tree_by_their_nesting() {
+        let source = "extern void reach_error(void);
+int main(void) {
+  int n = 0;
+  int k = 0;
+  while (k < 3) {
+    int j = 0;
+    while (j < 2) {
+      j++;
+    }
+    n = n + j;
+    k++;
+  }
+  if (n != 6) reach_error();
+  return 0;
+}
+";
+        let program = Arc::new(cfa::from_source(source).unwrap());
+        let mut config = engine::Config::preset("value").unwrap();
+        config.set("cpa.bam.enabled", "true").unwrap();
+        config.set("cpa.bam.blockHeuristic", "LoopPartitioning").unwrap();
+        let events = build_verifier(program.clone(), &config, true).unwrap().run();
+        let panel = BlockPanel::of(&program, &Snapshot::of(&events), &events);
+        let tree: Vec<(String, u32, bool, String)> =
+            (panel.calls.iter()).map(|c| (c.title(), c.depth, c.hit, c.site())).collect();
+        let row = |t: &str, d: u32, hit: bool, line: u32| (t.to_string(), d, hit, format!(" entered at line {line}"));
+        assert_eq!(
+            tree,
+            vec![
+                row("loop@line 5", 0, false, 5),
+                row("loop@line 7", 1, false, 7),
+                row("loop@line 7", 1, true, 7),
+                row("loop@line 7", 1, true, 7)
+            ]
+        );
+        assert_eq!(panel.summary(), "4 calls: 2 misses, 2 hits (cache: 2 entries)");
     }
 
     #[test]

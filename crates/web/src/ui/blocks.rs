@@ -44,8 +44,8 @@ fn call_node(c: &CallNode, selected: &BTreeSet<StateId>) -> Html {
             data-hit={c.hit.to_string()} data-depth={c.depth.to_string()}>
             <div class="block-head">
                 <span class="block-mark" data-testid="block-mark" title={title}>{ format!("{mark} {word}") }</span>{ " " }
-                <code class="block-name">{ format!("{}()", c.block) }</code>
-                <span class="block-site">{ if c.line > 0 { format!(" called at line {}", c.line) } else { String::new() } }</span>
+                <code class="block-name">{ c.title() }</code>
+                <span class="block-site">{ c.site() }</span>
                 <span class="block-entry">{ format!(" · entry {}", c.entry) }</span>
                 if c.open {
                     <span class="block-open-note">{ " · being analysed" }</span>
@@ -60,7 +60,7 @@ fn call_node(c: &CallNode, selected: &BTreeSet<StateId>) -> Html {
                 <span class="block-label">{ if c.hit { "summary reused " } else { "summary " } }</span>
                 { match &c.summary {
                     None => html! { <span class="hint">{ "(the block is being analysed)" }</span> },
-                    Some(exits) if exits.is_empty() => html! { <span class="hint">{ "no exit state (the function never returns here)" }</span> },
+                    Some(exits) if exits.is_empty() => html! { <span class="hint">{ if c.is_loop() { "no exit state (the loop is never left here)" } else { "no exit state (the function never returns here)" } }</span> },
                     Some(exits) => html! { <>{ for exits.iter().map(|s| state_chip(s, selected)) }</> },
                 } }
             </div>
@@ -97,9 +97,9 @@ pub fn blocks_panel(panel: &BlockPanel, selected: &BTreeSet<StateId>, onclick: C
             if let Some(note) = panel.refinement_note() {
                 <p class="hint" data-testid="blocks-invalidated">{ note }</p>
             }
-            <h4>{ "Calls of blocks (functions), nested by depth" }</h4>
+            <h4>{ "Calls of blocks (functions; loops under LoopPartitioning), nested by depth" }</h4>
             if panel.calls.is_empty() {
-                <p class="hint">{ "No function called yet in this iteration." }</p>
+                <p class="hint">{ "No block entered yet in this iteration." }</p>
             }
             <ol class="block-tree" data-testid="block-tree">
                 { for panel.calls.iter().map(|c| call_node(c, selected)) }

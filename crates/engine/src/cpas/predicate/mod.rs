@@ -427,7 +427,8 @@ impl Cpa for PredicateCpa {
         self.precision.clone()
     }
     /// BAM: at an abstraction state (φ = true), ψ forgets the predicates
-    /// only about variables the block cannot see (the caller's; as
+    /// only about variables the block cannot see ([`crate::block::Block::sees`]:
+    /// the caller's, or those a loop does not touch; as
     /// CPAchecker's BAM, a predicate relating the caller's and the block's
     /// variables stays): each cube of the DNF drops those literals (∃ over
     /// them, exact for a DNF). Inside
@@ -435,12 +436,12 @@ impl Cpa for PredicateCpa {
     /// activations other than the block's own go, and so does the report
     /// of how ψ was computed, so calls with the same reduced ψ share one
     /// cache entry.
-    fn reduce(&self, state: &PredicateState, program: &Program, block: cfa::FuncId) -> PredicateState {
+    fn reduce(&self, state: &PredicateState, _program: &Program, block: &crate::block::Block) -> PredicateState {
         let mut path = (*state.path).clone();
         let keep = path.frames.len().saturating_sub(1);
         path.frames.drain(..keep);
         let abstraction = if state.is_abstraction {
-            let visible = crate::cpas::value::block_variables(program, block);
+            let visible = |v: cfa::VarId| block.sees(v);
             Arc::new(project(&state.abstraction, &|p| !mentions_none(p, &visible)))
         } else {
             state.abstraction.clone()
@@ -451,14 +452,20 @@ impl Cpa for PredicateCpa {
     /// said about the caller's variables alone (the block cannot change
     /// them; reduce dropped those literals), under the suspended
     /// activations that reduce took away.
-    fn expand(&self, entry: &PredicateState, exit: &PredicateState, program: &Program, block: cfa::FuncId) -> PredicateState {
+    fn expand(
+        &self,
+        entry: &PredicateState,
+        exit: &PredicateState,
+        _program: &Program,
+        block: &crate::block::Block,
+    ) -> PredicateState {
         let mut path = (*exit.path).clone();
         let outer = entry.path.frames.len().saturating_sub(1);
         let mut frames = entry.path.frames[..outer].to_vec();
         frames.append(&mut path.frames);
         path.frames = frames;
         let abstraction = if entry.is_abstraction {
-            let visible = crate::cpas::value::block_variables(program, block);
+            let visible = |v: cfa::VarId| block.sees(v);
             let caller = project(&entry.abstraction, &|p| mentions_none(p, &visible));
             Arc::new(conjoin(&exit.abstraction, &caller))
         } else {
