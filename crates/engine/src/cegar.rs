@@ -743,6 +743,7 @@ impl Verifier {
             predicates: symexec_refinement::predicate_entries(&self.program, &refined.precision),
             thresholds_raised: refined.thresholds_raised.clone(),
             precision_function: refined.precision.rows(&self.program),
+            from_path_invariants: Vec::new(),
         });
         let changed = refined.changed_locations();
         let precision = Arc::new(refined.precision);
@@ -787,7 +788,19 @@ impl Verifier {
             self.stage.config.get("cpa.predicate.refinement.sharePredicates"),
         );
         let found = job.predicates();
-        let (precision, added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
+        let (precision, mut added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
+        // Path invariants of the path program at the loop heads the path
+        // unrolls, next to the interpolants (what both find counts as the
+        // interpolants').
+        let which =
+            crate::path_invariants::PathInvariants::parse(self.stage.config.get("cpa.predicate.refinement.pathInvariants"));
+        let invariants: Vec<_> = crate::path_invariants::loop_head_invariants(&self.program, &path, which, job.encoding())
+            .into_iter()
+            .map(|i| (i.location, i.function, i.edge, i.predicates))
+            .collect();
+        let (precision, from_invariants) =
+            predicate_refinement::refine_precision_at_loop_heads(&self.program, &precision, &invariants, scope);
+        added.extend(from_invariants.iter().cloned());
         let exact = crate::build::predicate_encoding(self.stage.config.int_model());
         let configured = predicate_refinement::Direction::parse(self.stage.config.get("cpa.predicate.refinement.interpolation"));
         let next = predicate_refinement::next_attempt(configured, exact, (job.encoding(), job.direction()));
@@ -832,10 +845,27 @@ impl Verifier {
         }
         let Some(iteration) = self.count_refinement() else { return };
         let precision_text = precision.describe(&self.program);
-        let added_text = added.iter().map(|e| format!("{} {}", e.predicate, e.scope)).collect::<Vec<_>>().join(", ");
+        let text = |entries: &[crate::trace::PredicateEntry]| {
+            entries.iter().map(|e| format!("{} {}", e.predicate, e.scope)).collect::<Vec<_>>().join(", ")
+        };
+        let from_interpolants: Vec<_> = added.iter().filter(|e| !from_invariants.contains(e)).cloned().collect();
+        let reason = match (from_interpolants.is_empty(), from_invariants.is_empty()) {
+            (_, true) => format!("{how} add {}", text(&added)),
+            (true, false) => format!(
+                "{how} add nothing new; path invariants of the path program ({}) add {}",
+                which.name(),
+                text(&from_invariants)
+            ),
+            (false, false) => format!(
+                "{how} add {}; path invariants of the path program ({}) add {}",
+                text(&from_interpolants),
+                which.name(),
+                text(&from_invariants)
+            ),
+        };
         self.emit(Event::Refinement {
             precision: precision_text.clone(),
-            reason: format!("the error path is infeasible ({check}); {how} add {added_text}{failures}"),
+            reason: format!("the error path is infeasible ({check}); {reason}{failures}"),
             iteration,
             refiner: format!("predicate interpolation ({})", job.direction().name()),
             path,
@@ -846,6 +876,7 @@ impl Verifier {
             predicates: predicate_refinement::precision_entries(&self.program, &precision),
             thresholds_raised: Vec::new(),
             precision_function: Vec::new(),
+            from_path_invariants: from_invariants,
         });
         let precision = Arc::new(precision);
         if self.stage.pivot && self.restart_from_predicate_pivot(&precision) {
