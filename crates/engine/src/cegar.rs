@@ -113,6 +113,10 @@ pub struct Verifier {
     /// asks for it (`analysis.algorithm.transformExplorer`): it replaces
     /// the reachability run, and the verifier passes its events through.
     explorer: Option<Box<crate::explorer::Explorer>>,
+    /// Predicate CEGAR: the error paths refined so far whose path program
+    /// unrolls a loop (see [`crate::path_invariants`]); each refinement's
+    /// path program is the union of them and its own path.
+    refuted_loop_paths: Vec<Vec<EdgeId>>,
 }
 
 impl Verifier {
@@ -155,6 +159,7 @@ impl Verifier {
             error_path: None,
             inputs: Vec::new(),
             failed_transfer: None,
+            refuted_loop_paths: Vec::new(),
             explorer,
         })
     }
@@ -794,10 +799,17 @@ impl Verifier {
         // interpolants').
         let which =
             crate::path_invariants::PathInvariants::parse(self.stage.config.get("cpa.predicate.refinement.pathInvariants"));
-        let invariants: Vec<_> = crate::path_invariants::loop_head_invariants(&self.program, &path, which, job.encoding())
-            .into_iter()
-            .map(|i| (i.location, i.function, i.edge, i.predicates))
-            .collect();
+        if which != crate::path_invariants::PathInvariants::None
+            && crate::path_invariants::unrolls_a_loop(&self.program, &path)
+            && !self.refuted_loop_paths.contains(&path)
+        {
+            self.refuted_loop_paths.push(path.clone());
+        }
+        let invariants: Vec<_> =
+            crate::path_invariants::loop_head_invariants(&self.program, &self.refuted_loop_paths, which, job.encoding())
+                .into_iter()
+                .map(|i| (i.location, i.function, i.edge, i.predicates))
+                .collect();
         let (precision, from_invariants) =
             predicate_refinement::refine_precision_at_loop_heads(&self.program, &precision, &invariants, scope);
         added.extend(from_invariants.iter().cloned());

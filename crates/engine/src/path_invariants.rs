@@ -6,8 +6,12 @@
 //! refines once per iteration. The *path program* — the CFA restricted to
 //! the nodes and edges of the error path, so it still contains the loops
 //! the path unrolls — has invariants that hold for every number of
-//! iterations (`a + b == 3*i`). This module computes them with abstract
-//! interpretation of the path program, by
+//! iterations (`a + b == 3*i`). Here the path program is the union of the
+//! error paths CEGAR refined so far that unroll a loop (the same loop head
+//! refined again brings its other branches in), extended by the whole body
+//! of each loop they unroll (a branch no error path took still belongs to
+//! the loop's invariant). This module computes its invariants with
+//! abstract interpretation, by
 //!
 //! * **affine equalities** ([`domains::affine`], Karr): `res + cnt == a + b`;
 //! * **octagons** ([`domains::Octagon`], with widening): `x <= y + c`;
@@ -91,36 +95,112 @@ pub struct LoopHeadInvariant {
     pub predicates: Vec<Term>,
 }
 
-/// The path program of `path`: its edges (each once) and the loop heads it
-/// enters at least [`MIN_LOOP_VISITS`] times, with an edge into each.
-fn path_program(program: &Program, path: &[EdgeId]) -> (Vec<EdgeId>, Vec<(NodeId, EdgeId)>) {
-    let mut edges: Vec<EdgeId> = Vec::new();
+/// The loop heads `path` enters at least [`MIN_LOOP_VISITS`] times, with
+/// an edge of the path into each.
+fn unrolled_loop_heads(program: &Program, path: &[EdgeId]) -> Vec<(NodeId, EdgeId)> {
     let mut visits: BTreeMap<NodeId, (usize, EdgeId)> = BTreeMap::new();
     for id in path {
         let Some(edge) = program.edges.get(id.0 as usize) else { continue };
-        if !edges.contains(id) {
-            edges.push(*id);
-        }
         if program.nodes.get(edge.target.0 as usize).is_some_and(|n| n.loop_head) {
             visits.entry(edge.target).or_insert((0, *id)).0 += 1;
         }
     }
-    let heads = visits.into_iter().filter(|(_, (n, _))| *n >= MIN_LOOP_VISITS).map(|(l, (_, e))| (l, e)).collect();
+    visits.into_iter().filter(|(_, (n, _))| *n >= MIN_LOOP_VISITS).map(|(l, (_, e))| (l, e)).collect()
+}
+
+/// Whether `path` enters a loop head at least [`MIN_LOOP_VISITS`] times
+/// (its path program keeps that loop).
+pub fn unrolls_a_loop(program: &Program, path: &[EdgeId]) -> bool {
+    !unrolled_loop_heads(program, path).is_empty()
+}
+
+/// The path program of `paths` (all from `main`'s entry): the edges of
+/// any of them, each once, and the loop heads one of them unrolls.
+fn path_program(program: &Program, paths: &[Vec<EdgeId>]) -> (Vec<EdgeId>, Vec<(NodeId, EdgeId)>) {
+    let mut edges: Vec<EdgeId> = Vec::new();
+    let mut heads: Vec<(NodeId, EdgeId)> = Vec::new();
+    for path in paths {
+        for id in path {
+            if program.edges.get(id.0 as usize).is_some() && !edges.contains(id) {
+                edges.push(*id);
+            }
+        }
+        for (l, e) in unrolled_loop_heads(program, path) {
+            if !heads.iter().any(|(h, _)| *h == l) {
+                heads.push((l, e));
+            }
+        }
+    }
+    for (head, _) in &heads {
+        for id in loop_body(program, *head) {
+            if !edges.contains(&id) {
+                edges.push(id);
+            }
+        }
+    }
     (edges, heads)
 }
 
-/// The invariants of the path program of `path` at the loop heads it
-/// unrolls (empty when it unrolls none, or `which` is `NONE`). `enc` gives
-/// the variables' sorts.
-pub fn loop_head_invariants(program: &Program, path: &[EdgeId], which: PathInvariants, enc: Encoding) -> Vec<LoopHeadInvariant> {
+/// The edges of the loop at `head` inside its function: those between
+/// nodes reachable from `head` that reach `head` again (calls and returns
+/// left out). The path program keeps them all, so a branch of the body the
+/// error paths did not take still counts (`a + b == 3*i` needs both
+/// branches of bhmr2007's loop; one alone gives `a == i`, `b == 2*i`).
+fn loop_body(program: &Program, head: NodeId) -> Vec<EdgeId> {
+    let function = program.node(head).function;
+    let inside = |e: &cfa::Edge| {
+        !matches!(e.kind, EdgeKind::Call { .. } | EdgeKind::Return { .. })
+            && program.node(e.source).function == function
+            && program.node(e.target).function == function
+    };
+    let reach = |forward: bool| {
+        let mut seen: BTreeSet<NodeId> = BTreeSet::from([head]);
+        let mut work = vec![head];
+        while let Some(n) = work.pop() {
+            let node = program.node(n);
+            for id in if forward { &node.outgoing } else { &node.incoming } {
+                let e = program.edge(*id);
+                let next = if forward { e.target } else { e.source };
+                if inside(e) && seen.insert(next) {
+                    work.push(next);
+                }
+            }
+        }
+        seen
+    };
+    let (from, to) = (reach(true), reach(false));
+    program
+        .edges
+        .iter()
+        .filter(|e| {
+            inside(e) && from.contains(&e.source) && to.contains(&e.source) && from.contains(&e.target) && to.contains(&e.target)
+        })
+        .map(|e| e.id)
+        .collect()
+}
+
+/// The invariants of the path program of `paths` (error paths from
+/// `main`'s entry: one refinement's, or all those CEGAR refined so far, so
+/// that the branches of a loop body different paths took are all in it)
+/// at the loop heads they unroll (empty when they unroll none, or `which`
+/// is `NONE`). `enc` gives the variables' sorts.
+pub fn loop_head_invariants(
+    program: &Program,
+    paths: &[Vec<EdgeId>],
+    which: PathInvariants,
+    enc: Encoding,
+) -> Vec<LoopHeadInvariant> {
     if which == PathInvariants::None {
         return Vec::new();
     }
-    let (edges, heads) = path_program(program, path);
+    let (edges, heads) = path_program(program, paths);
     if heads.is_empty() {
         return Vec::new();
     }
-    let Some(start) = path.first().and_then(|e| program.edges.get(e.0 as usize)).map(|e| e.source) else { return Vec::new() };
+    let Some(start) = paths.first().and_then(|p| p.first()).and_then(|e| program.edges.get(e.0 as usize)).map(|e| e.source)
+    else {
+        return Vec::new();
+    };
     let vars = Vars::of(program, &edges);
     let affine = which.affine().then(|| analyse::<Affine>(program, &edges, start, &vars));
     let octagon = which.octagon().then(|| analyse::<Octagon>(program, &edges, start, &vars));
