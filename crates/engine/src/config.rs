@@ -297,7 +297,7 @@ pub const OPTIONS: &[OptionDecl] = &[
     },
     OptionDecl {
         key: "cpa.predicate.refinement.pathInvariants",
-        default: "NONE",
+        default: "BOTH",
         ty: OptionType::Enum(&["NONE", "AFFINE", "OCTAGON", "BOTH"]),
         doc: "Predicate analysis with CEGAR: when the infeasible error path enters a loop head at least twice, also run an invariant generator on the path program (the CFA restricted to the nodes and edges of the error paths refined so far, so it keeps the loops they unroll, plus the whole body of each such loop) over mathematical integers and add the atoms of the invariant at each such loop head as predicates there: AFFINE (affine equalities, Karr: a + b == 3*i), OCTAGON (octagons with widening: x <= y + c), BOTH, or NONE (interpolants only). Predicates are only precision: the abstraction still checks them under the run's integer model.",
     },
