@@ -1,6 +1,7 @@
 //! Numeric abstract domains of the CPA playground: pure lattices over
 //! numbered variables `0..n`.
 //!
+//! * [`affine`] — affine equalities (Karr): `a + b = 3·i`, join = affine hull.
 //! * [`bound`] — exact upper bounds `ℤ ∪ {+∞}`, the cells of a DBM.
 //! * [`interval`] — integer intervals with ⊔, ⊓, widening and arithmetic.
 //! * [`octagon`] — Miné's octagon domain on our own difference-bound
@@ -20,6 +21,7 @@
 
 #![warn(missing_docs)]
 
+pub mod affine;
 pub mod arith;
 pub mod bound;
 pub mod interval;

@@ -113,6 +113,10 @@ pub struct Verifier {
     /// asks for it (`analysis.algorithm.transformExplorer`): it replaces
     /// the reachability run, and the verifier passes its events through.
     explorer: Option<Box<crate::explorer::Explorer>>,
+    /// Predicate CEGAR: the error paths refined so far whose path program
+    /// unrolls a loop (see [`crate::path_invariants`]); each refinement's
+    /// path program is the union of them and its own path.
+    refuted_loop_paths: Vec<Vec<EdgeId>>,
 }
 
 impl Verifier {
@@ -155,6 +159,7 @@ impl Verifier {
             error_path: None,
             inputs: Vec::new(),
             failed_transfer: None,
+            refuted_loop_paths: Vec::new(),
             explorer,
         })
     }
@@ -743,6 +748,7 @@ impl Verifier {
             predicates: symexec_refinement::predicate_entries(&self.program, &refined.precision),
             thresholds_raised: refined.thresholds_raised.clone(),
             precision_function: refined.precision.rows(&self.program),
+            from_path_invariants: Vec::new(),
         });
         let changed = refined.changed_locations();
         let precision = Arc::new(refined.precision);
@@ -787,7 +793,26 @@ impl Verifier {
             self.stage.config.get("cpa.predicate.refinement.sharePredicates"),
         );
         let found = job.predicates();
-        let (precision, added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
+        let (precision, mut added) = predicate_refinement::refine_precision(&self.program, &self.stage.predicates, &found, scope);
+        // Path invariants of the path program at the loop heads the path
+        // unrolls, next to the interpolants (what both find counts as the
+        // interpolants').
+        let which =
+            crate::path_invariants::PathInvariants::parse(self.stage.config.get("cpa.predicate.refinement.pathInvariants"));
+        if which != crate::path_invariants::PathInvariants::None
+            && crate::path_invariants::unrolls_a_loop(&self.program, &path)
+            && !self.refuted_loop_paths.contains(&path)
+        {
+            self.refuted_loop_paths.push(path.clone());
+        }
+        let invariants: Vec<_> =
+            crate::path_invariants::loop_head_invariants(&self.program, &self.refuted_loop_paths, which, job.encoding())
+                .into_iter()
+                .map(|i| (i.location, i.function, i.edge, i.predicates))
+                .collect();
+        let (precision, from_invariants) =
+            predicate_refinement::refine_precision_at_loop_heads(&self.program, &precision, &invariants, scope);
+        added.extend(from_invariants.iter().cloned());
         let exact = crate::build::predicate_encoding(self.stage.config.int_model());
         let configured = predicate_refinement::Direction::parse(self.stage.config.get("cpa.predicate.refinement.interpolation"));
         let next = predicate_refinement::next_attempt(configured, exact, (job.encoding(), job.direction()));
@@ -832,10 +857,27 @@ impl Verifier {
         }
         let Some(iteration) = self.count_refinement() else { return };
         let precision_text = precision.describe(&self.program);
-        let added_text = added.iter().map(|e| format!("{} {}", e.predicate, e.scope)).collect::<Vec<_>>().join(", ");
+        let text = |entries: &[crate::trace::PredicateEntry]| {
+            entries.iter().map(|e| format!("{} {}", e.predicate, e.scope)).collect::<Vec<_>>().join(", ")
+        };
+        let from_interpolants: Vec<_> = added.iter().filter(|e| !from_invariants.contains(e)).cloned().collect();
+        let reason = match (from_interpolants.is_empty(), from_invariants.is_empty()) {
+            (_, true) => format!("{how} add {}", text(&added)),
+            (true, false) => format!(
+                "{how} add nothing new; path invariants of the path program ({}) add {}",
+                which.name(),
+                text(&from_invariants)
+            ),
+            (false, false) => format!(
+                "{how} add {}; path invariants of the path program ({}) add {}",
+                text(&from_interpolants),
+                which.name(),
+                text(&from_invariants)
+            ),
+        };
         self.emit(Event::Refinement {
             precision: precision_text.clone(),
-            reason: format!("the error path is infeasible ({check}); {how} add {added_text}{failures}"),
+            reason: format!("the error path is infeasible ({check}); {reason}{failures}"),
             iteration,
             refiner: format!("predicate interpolation ({})", job.direction().name()),
             path,
@@ -846,6 +888,7 @@ impl Verifier {
             predicates: predicate_refinement::precision_entries(&self.program, &precision),
             thresholds_raised: Vec::new(),
             precision_function: Vec::new(),
+            from_path_invariants: from_invariants,
         });
         let precision = Arc::new(precision);
         if self.stage.pivot && self.restart_from_predicate_pivot(&precision) {

@@ -296,6 +296,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Predicate analysis with CEGAR: how interpolants are computed along the infeasible error path — by quantifier elimination, WEAKEST (backwards: not ∃ suffix-locals. suffix) or STRONGEST (forwards: ∃ prefix-locals. prefix), or Z3 (z3's own get-interpolant, forwards; native only, for comparison: the page's Z3 answers unsupported and the refinement falls back to WEAKEST); their atoms become predicates.",
     },
     OptionDecl {
+        key: "cpa.predicate.refinement.pathInvariants",
+        default: "BOTH",
+        ty: OptionType::Enum(&["NONE", "AFFINE", "OCTAGON", "BOTH"]),
+        doc: "Predicate analysis with CEGAR: when the infeasible error path enters a loop head at least twice, also run an invariant generator on the path program (the CFA restricted to the nodes and edges of the error paths refined so far, so it keeps the loops they unroll, plus the whole body of each such loop) over mathematical integers and add the atoms of the invariant at each such loop head as predicates there: AFFINE (affine equalities, Karr: a + b == 3*i), OCTAGON (octagons with widening: x <= y + c), BOTH, or NONE (interpolants only). Predicates are only precision: the abstraction still checks them under the run's integer model.",
+    },
+    OptionDecl {
         key: "cpa.predicate.refinement.sharePredicates",
         default: "LOCATION",
         ty: OptionType::Enum(&["LOCATION", "FUNCTION", "GLOBAL"]),

@@ -68,6 +68,7 @@ pub mod explorer;
 pub mod feasibility;
 pub mod int_caveat;
 pub mod interpolation;
+pub mod path_invariants;
 pub mod precision;
 pub mod predicate_refinement;
 pub mod reached;

@@ -744,6 +744,13 @@ fn canonical_atom_opaque(a: &Term) -> Term {
         .substitute(&|n| n.strip_prefix("opaque@").and_then(|i| i.parse::<usize>().ok()).and_then(|i| hidden.get(i).cloned()))
 }
 
+/// A predicate (over unindexed variables) in the normal form refinement
+/// gives interpolant atoms (see [`canonical_atom`]), so a path invariant
+/// and an interpolant that say the same read the same.
+pub fn normalize_predicate(p: &Term) -> Term {
+    canonical_atom(p)
+}
+
 /// A linear integer atom with the variables on one side and the constant on
 /// the other, the first variable's coefficient positive where the
 /// comparison allows: `1023 <= y + 1` and `-4294966273 <= y - 4294967295`
@@ -854,6 +861,25 @@ pub fn refine_precision(
         }
     }
     (new, added)
+}
+
+/// What path invariants add to `old`: the predicates of each loop head
+/// `(location, its function, an edge into it, predicates)` there (in
+/// `scope`), as [`refine_precision`] adds an interpolant's at its cut.
+pub fn refine_precision_at_loop_heads(
+    program: &Program,
+    old: &PredicatePrecision,
+    invariants: &[(NodeId, FuncId, EdgeId, Vec<Term>)],
+    scope: PredicateScope,
+) -> (PredicatePrecision, Vec<PredicateEntry>) {
+    let found: Vec<(Cut, Vec<Term>)> = invariants
+        .iter()
+        .map(|(location, function, edge, predicates)| {
+            let cut = Cut { position: 0, edge: *edge, location: *location, function: *function, shared: BTreeSet::new() };
+            (cut, predicates.clone())
+        })
+        .collect();
+    refine_precision(program, old, &found, scope)
 }
 
 /// The whole precision as trace entries.

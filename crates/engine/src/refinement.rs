@@ -111,6 +111,7 @@ pub fn refinement_event(
         predicates: Vec::new(),
         thresholds_raised: Vec::new(),
         precision_function: Vec::new(),
+        from_path_invariants: Vec::new(),
     }
 }
 

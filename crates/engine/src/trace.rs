@@ -420,6 +420,11 @@ pub enum Event {
         /// precision function p, one row per abstraction location.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         precision_function: Vec<PrecisionRow>,
+        /// Predicate analysis: the predicates of `predicates_added` that
+        /// came from path invariants of the path program
+        /// (`cpa.predicate.refinement.pathInvariants`), not from interpolants.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        from_path_invariants: Vec<PredicateEntry>,
     },
     /// The algorithm starts over with an empty reached set and waitlist:
     /// a new CEGAR iteration (same configuration, refined precision) or

@@ -81,6 +81,7 @@ const NOT_INHERITED_BY_STAGES: &[&str] = &[
     "cpa.predicate.memoryRegions",
     "cpa.predicate.merge",
     "cpa.predicate.refinement.interpolation",
+    "cpa.predicate.refinement.pathInvariants",
     "cpa.predicate.refinement.sharePredicates",
 ];
 

@@ -1045,6 +1045,14 @@ pub fn describe_event(e: &Event) -> String {
                 raised.join(", ")
             )
         }
+        Event::Refinement { precision, from_path_invariants, .. } if !from_path_invariants.is_empty() => {
+            let found: Vec<String> = from_path_invariants.iter().map(|e| format!("{} {}", e.predicate, e.scope)).collect();
+            format!(
+                "refinement: the new precision is {precision} ({} from path invariants of the path program: {})",
+                found.len(),
+                found.join(", ")
+            )
+        }
         Event::Refinement { precision, .. } => format!("refinement: the new precision is {precision}"),
         Event::Restart { configuration, iteration } => {
             format!("restart: iteration {iteration} begins with an empty reached set ({configuration})")

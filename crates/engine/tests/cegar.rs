@@ -335,6 +335,7 @@ fn fold_of_a_synthetic_restart() {
             predicates: vec![],
             thresholds_raised: Vec::new(),
             precision_function: Vec::new(),
+            from_path_invariants: Vec::new(),
         },
         Event::Restart { configuration: "again".into(), iteration: 2 },
         created(0, 7),
