@@ -23,22 +23,7 @@ struct Outcome {
 }
 
 fn run(src: &str, preset: &str) -> Outcome {
-    let program = Arc::new(cfa::from_source(src).expect("the test program parses"));
-    let mut config = Config::preset(preset).unwrap();
-    config.set("limits.steps", "20000").unwrap();
-    let mut v = build_verifier(program.clone(), &config, false).unwrap();
-    let events = v.run();
-    let (verdict, reason) = v.outcome().expect("the run finished");
-    let path = v.error_path().map(|p| p.to_vec()).unwrap_or_default();
-    Outcome {
-        verdict,
-        reason: reason.to_string(),
-        confirmed: v.confirmed(),
-        path,
-        stats: Statistics::of(&events),
-        events,
-        program,
-    }
+    run_with(src, preset, &[])
 }
 
 const FIVE: &str = include_str!("programs/bam/five.c");
@@ -313,10 +298,16 @@ fn a_refinement_keeps_the_cache_entries_of_blocks_it_does_not_affect() {
 
 /// `run` with `cpa.bam.blockHeuristic = heuristic` and the other `sets`.
 fn run_blocks(src: &str, preset: &str, heuristic: &str, sets: &[(&str, &str)]) -> Outcome {
+    let mut all = vec![("cpa.bam.blockHeuristic", heuristic)];
+    all.extend_from_slice(sets);
+    run_with(src, preset, &all)
+}
+
+/// `run` with the options `sets` set after the preset's.
+fn run_with(src: &str, preset: &str, sets: &[(&str, &str)]) -> Outcome {
     let program = Arc::new(cfa::from_source(src).expect("the test program parses"));
     let mut config = Config::preset(preset).unwrap();
     config.set("limits.steps", "20000").unwrap();
-    config.set("cpa.bam.blockHeuristic", heuristic).unwrap();
     for (k, v) in sets {
         config.set(k, v).unwrap();
     }
