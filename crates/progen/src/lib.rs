@@ -18,7 +18,8 @@
 //! [`Options::memory`], `main` also has memory: an `int` array with an
 //! initializer list, a struct with two fields, a pointer into the array, a
 //! pointer to one of its `int` locals (which then lives in memory), and a
-//! `malloc` block of two `int`s — read and written with valid accesses only
+//! `malloc` block of two `int`s, or of 2 to 4 chosen at run time — read and
+//! written with valid accesses only
 //! (indexes masked into bounds, every cell written before it is read).
 //!
 //! Every operation stays inside what `cfa::Expr::eval` defines or is
@@ -727,7 +728,15 @@ impl Gen<'_> {
         self.line(1, "struct m_pair *m_ps = &m_s;");
         let k = self.below(4);
         self.line(1, &format!("int *m_p = &m_arr[{k}];"));
-        self.line(1, "int *m_h = (int *) malloc(2 * sizeof(int));");
+        // Half of the heap blocks have a size known only at run time (2 to
+        // 4 cells): an analysis must not lose the paths through such an
+        // allocation (an abstract size cannot be enumerated by every domain).
+        if self.below(2) == 0 {
+            self.line(1, "int *m_h = (int *) malloc(2 * sizeof(int));");
+        } else {
+            self.line(1, "unsigned int m_n = 2U + __VERIFIER_nondet_uint() % 3U;");
+            self.line(1, "int *m_h = (int *) malloc(m_n * sizeof(int));");
+        }
         let (a, b) = (self.expr(1), self.expr(1));
         self.line(1, &format!("m_h[0] = {a};"));
         self.line(1, &format!("m_h[1] = {b};"));
