@@ -745,7 +745,8 @@ fn canonical_atom_opaque(a: &Term) -> Term {
 }
 
 /// A predicate (over unindexed variables) in the normal form refinement
-/// gives interpolant atoms (see [`canonical_atom`]), so a path invariant
+/// gives interpolant atoms (variables on one side, the constant on the
+/// other), so a path invariant
 /// and an interpolant that say the same read the same.
 pub fn normalize_predicate(p: &Term) -> Term {
     canonical_atom(p)
