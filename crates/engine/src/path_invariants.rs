@@ -314,16 +314,8 @@ impl Vars {
     /// both sides are linear: (`l − r` as coefficients and constant, ⋈).
     fn comparison(&self, cond: &Expr, positive: bool) -> Option<((Vec<i128>, i128), Cmp)> {
         let Expr::Binary { op, lhs, rhs, .. } = cond else { return None };
-        let cmp = match op {
-            BinOp::Lt => Cmp::Lt,
-            BinOp::Le => Cmp::Le,
-            BinOp::Gt => Cmp::Gt,
-            BinOp::Ge => Cmp::Ge,
-            BinOp::Eq => Cmp::Eq,
-            BinOp::Ne => Cmp::Ne,
-            _ => return None,
-        };
-        let cmp = if positive { cmp } else { negate(cmp) };
+        let op = if positive { *op } else { op.negate_comparison()? };
+        let cmp = crate::cpas::octagon::comparison_cmp(op)?;
         let ((a, k), (b, m)) = (self.linear(lhs)?, self.linear(rhs)?);
         let c = a.iter().zip(&b).map(|(x, y)| x.checked_sub(*y)).collect::<Option<Vec<_>>>()?;
         Some(((c, k.checked_sub(m)?), cmp))
@@ -346,17 +338,6 @@ impl Vars {
             Cmp::Gt => Term::le(Term::int(1), sum),
             Cmp::Ne => Term::not(Term::eq(sum, zero)),
         }
-    }
-}
-
-fn negate(c: Cmp) -> Cmp {
-    match c {
-        Cmp::Lt => Cmp::Ge,
-        Cmp::Le => Cmp::Gt,
-        Cmp::Gt => Cmp::Le,
-        Cmp::Ge => Cmp::Lt,
-        Cmp::Eq => Cmp::Ne,
-        Cmp::Ne => Cmp::Eq,
     }
 }
 

@@ -63,6 +63,7 @@ mod view;
 pub use merge::{program_thresholds, OctagonMerge};
 pub use precision::OctagonPrecisionAdjustment;
 pub use state::{OctagonDomain, OctagonState};
+pub(crate) use transfer::comparison_cmp;
 
 use crate::cpa::{
     AbstractDomain, Cpa, MergeKind, MergeOperator, PrecisionAdjustment, StopOperator, StopSep, TransferError, TransferRelation,

@@ -30,14 +30,7 @@ impl OctagonCpa {
         let (Some(a), Some(b)) = (self.materialize(&mut out, l, &mut temps), self.materialize(&mut out, r, &mut temps)) else {
             return Octagon::bottom(o.vars());
         };
-        let cmp = match op {
-            BinOp::Lt => Cmp::Lt,
-            BinOp::Le => Cmp::Le,
-            BinOp::Gt => Cmp::Gt,
-            BinOp::Ge => Cmp::Ge,
-            BinOp::Eq => Cmp::Eq,
-            _ => Cmp::Ne,
-        };
+        let cmp = comparison_cmp(op).unwrap_or(Cmp::Ne);
         match a.add(&b, -1).and_then(|d| d.to_linexpr()) {
             Some(diff) => out.guard(&diff, cmp),
             None => {
@@ -409,4 +402,18 @@ impl TransferRelation for OctagonCpa {
         next.at_loop_head = at_loop_head;
         Ok(vec![next])
     }
+}
+
+/// The guard relation `⋈` of a comparison operator (`l op r` holds iff
+/// `l − r ⋈ 0`); `None` for an operator that is not a comparison.
+pub(crate) fn comparison_cmp(op: BinOp) -> Option<Cmp> {
+    Some(match op {
+        BinOp::Lt => Cmp::Lt,
+        BinOp::Le => Cmp::Le,
+        BinOp::Gt => Cmp::Gt,
+        BinOp::Ge => Cmp::Ge,
+        BinOp::Eq => Cmp::Eq,
+        BinOp::Ne => Cmp::Ne,
+        _ => return None,
+    })
 }
