@@ -355,33 +355,15 @@ impl Explorer {
         };
         let e = self.program.edge(edge).clone();
         let result = self.exec().run(&self.states[popped.0 as usize].state, edge);
-        let (states, incomplete) = match result {
+        // `pruned`: why the domain ruled the edge out, when it did.
+        let (states, incomplete, pruned) = match result {
             EdgeResult::Pending => {
                 self.phase = Phase::Edges { popped, edges, next, done };
                 return self.park();
             }
-            EdgeResult::None(why) => {
-                self.emit(Event::Transfer {
-                    from: popped,
-                    edge,
-                    source: e.source,
-                    target: e.target,
-                    label: e.label.clone(),
-                    successors: vec![],
-                });
-                if let NoSuccessor::Pruned(detail) = why {
-                    self.emit(Event::BranchPruned {
-                        from: popped,
-                        edge,
-                        location: e.target,
-                        reason: PruneReason::Infeasible,
-                        detail,
-                    });
-                }
-                self.phase = Phase::Edges { popped, edges, next: next + 1, done: 0 };
-                return;
-            }
-            EdgeResult::Next { states, incomplete } => (states, incomplete),
+            EdgeResult::None(NoSuccessor::Pruned(detail)) => (Vec::new(), None, Some(detail)),
+            EdgeResult::None(_) => (Vec::new(), None, None),
+            EdgeResult::Next { states, incomplete } => (states, incomplete, None),
         };
         if let Some(why) = incomplete {
             if self.incomplete.is_none() {
@@ -398,6 +380,15 @@ impl Explorer {
                 label: e.label,
                 successors: vec![],
             });
+            if let Some(detail) = pruned {
+                self.emit(Event::BranchPruned {
+                    from: popped,
+                    edge,
+                    location: e.target,
+                    reason: PruneReason::Infeasible,
+                    detail,
+                });
+            }
             self.phase = Phase::Edges { popped, edges, next: next + 1, done: 0 };
             return;
         }
