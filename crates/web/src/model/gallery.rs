@@ -274,8 +274,7 @@ impl Example {
     pub fn uses_solver(&self) -> bool {
         self.configs.iter().any(|c| {
             let Ok(choice) = crate::model::config_choice::parse(c) else { return false };
-            let Ok(config) = choice.run_spec(self.model(), 0).config() else { return false };
-            config.cpas().iter().any(|cpa| SOLVER_CPAS.contains(&cpa.as_str()))
+            choice.run_spec(self.model(), 0).uses_solver()
         })
     }
 
@@ -317,9 +316,6 @@ impl Example {
             .collect()
     }
 }
-
-/// The CPAs whose runs ask an SMT solver (Z3 in the page).
-const SOLVER_CPAS: &[&str] = &["cpa.constraints.ConstraintsCPA", "cpa.predicate.PredicateCPA", "cpa.symexec.SymExecCPA"];
 
 /// The examples of one seed, in gallery order.
 pub fn by_seed<'a>(examples: &'a [Example], seed: &str) -> Vec<&'a Example> {
