@@ -238,6 +238,8 @@ pub struct InterpolationJob {
     failures: Vec<String>,
     /// The previous interpolant of the induction (Sᵢ₋₁ or Wᵢ₊₁).
     previous: Term,
+    /// The time each elimination may take (`None`: no limit).
+    budget_ms: Option<u64>,
 }
 
 impl InterpolationJob {
@@ -260,7 +262,28 @@ impl InterpolationJob {
             Direction::Strongest | Direction::Z3 => (0, Term::bool(true)),
             Direction::Weakest => (n.wrapping_sub(1), Term::bool(false)),
         };
-        InterpolationJob { program, enc, direction, path: bp, next, interpolants: vec![None; n], failures: Vec::new(), previous }
+        InterpolationJob {
+            program,
+            enc,
+            direction,
+            path: bp,
+            next,
+            interpolants: vec![None; n],
+            failures: Vec::new(),
+            previous,
+            budget_ms: None,
+        }
+    }
+
+    /// The job with each elimination limited to `ms` milliseconds (0: no
+    /// limit; `cpa.predicate.refinement.eliminationTimeMs`). One that runs
+    /// out fails like any other: its cut gets no predicates, and when the
+    /// refinement then finds nothing new the next attempt runs
+    /// ([`next_attempt`]) instead of the refinement waiting for an
+    /// elimination over C's wrap-around that may not finish.
+    pub fn with_elimination_budget(mut self, ms: u64) -> Self {
+        self.budget_ms = (ms > 0).then_some(ms);
+        self
     }
 
     /// The blocks and cuts.
@@ -343,7 +366,7 @@ impl InterpolationJob {
     pub fn next_query(&self) -> Option<String> {
         let e = self.next_elimination()?;
         if self.direction != Direction::Z3 {
-            return Some(e.to_smtlib());
+            return Some(e.to_smtlib_within(self.budget_ms));
         }
         let mut rest: Vec<Term> = self.path.blocks[self.next + 1..].iter().flatten().cloned().collect();
         let ranges = block_start_ranges(rest.iter(), &self.program, self.enc);

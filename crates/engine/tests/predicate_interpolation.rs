@@ -242,6 +242,27 @@ fn atoms_constant_over_the_box_of_type_ranges_are_no_predicates() {
 }
 
 #[test]
+fn an_elimination_budget_wraps_the_tactic_in_try_for() {
+    // `cpa.predicate.refinement.eliminationTimeMs`: every elimination of the
+    // job is limited; 0 leaves the script as it was.
+    let p = program(LOCKSTEP);
+    let paths = refuted_paths(&p, IntModel::C);
+    let path = paths.first().expect("lockstep is refined once");
+    let blocks = engine::build::predicate_options(&Config::preset("predicate").unwrap()).blocks;
+    let make = || InterpolationJob::new(p.clone(), path, blocks, Encoding::wrapped(IntModel::C), Direction::Weakest);
+    let limited = make().with_elimination_budget(250).next_query().unwrap();
+    assert!(limited.contains("(apply (try-for (or-else") && limited.trim_end().ends_with(" 250))"), "{limited}");
+    let unlimited = make().with_elimination_budget(0).next_query().unwrap();
+    assert!(!unlimited.contains("try-for"), "{unlimited}");
+    assert_eq!(unlimited, make().next_query().unwrap());
+    // The limited job still computes the lockstep's interpolants.
+    let mut j = make().with_elimination_budget(5000);
+    interpolate(&mut j, &mut z3());
+    assert!(j.failures().is_empty(), "{:?}", j.failures());
+    check_sequence(&p, &j, IntModel::C, "lockstep with a budget");
+}
+
+#[test]
 fn z3s_own_interpolants_are_sequence_interpolants_and_prove_the_lockstep_loop() {
     // `cpa.predicate.refinement.interpolation = Z3`: each cut asks the native
     // z3's `(get-interpolant A B)` — the same conditions hold.
