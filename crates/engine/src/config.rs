@@ -305,7 +305,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "cpa.predicate.refinement.eliminationTimeMs",
         default: "1000",
         ty: OptionType::UInt,
-        doc: "Predicate analysis with CEGAR: the time each quantifier elimination of an interpolation may take, in milliseconds (the solver's try-for; 0: no limit). One that runs out fails like any other — its cut gets no predicates — so when the refinement then finds nothing new, the next attempt (the other encoding or direction) runs instead of the refinement waiting on an elimination over C's wrap-around that may not finish. Only precision: never affects soundness.",
+        doc: "Predicate analysis with CEGAR: the time each quantifier elimination of an interpolation may take, in milliseconds (the solver's try-for; 0: no limit). One that runs out fails like any other — its cut gets no predicates — so when the refinement then finds nothing new, the next attempt (the other encoding or direction) runs instead of the refinement waiting on an elimination over C's wrap-around that may not finish. Only precision: never affects soundness; like solver.timeout it makes an elimination near the limit depend on the machine's speed (natively and in the page, which is slower).",
     },
     OptionDecl {
         key: "cpa.predicate.refinement.sharePredicates",
