@@ -648,8 +648,15 @@ impl Verifier {
         // `predicate_refinement::next_attempt`. Predicates are only a
         // heuristic: soundness comes from the abstraction, which is exact.
         let encoding = smt::Encoding::wrapped(minic::IntModel::Math);
-        let job = predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, encoding, direction);
+        let job = predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, encoding, direction)
+            .with_elimination_budget(self.elimination_budget());
         self.continue_interpolation(Box::new(job), path, check);
+    }
+
+    /// The time limit of each elimination of a predicate refinement
+    /// (`cpa.predicate.refinement.eliminationTimeMs`; 0: none).
+    fn elimination_budget(&self) -> u64 {
+        self.stage.config.get("cpa.predicate.refinement.eliminationTimeMs").parse().unwrap_or(0)
     }
 
     /// Asks the next elimination of `job`, or finishes the refinement.
@@ -823,7 +830,8 @@ impl Verifier {
                 crate::build::predicate_options(&self.stage.config).blocks,
                 encoding,
                 direction,
-            );
+            )
+            .with_elimination_budget(self.elimination_budget());
             return self.continue_interpolation(Box::new(retry), path, check.to_string());
         }
         let how = format!(
