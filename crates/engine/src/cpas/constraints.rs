@@ -16,7 +16,8 @@
 //!   `unsat` successor is dropped (the edge is infeasible). The question
 //!   goes through the run's [`SolverOracle`], so in the page the algorithm
 //!   parks until `z3-solver` answers (see [`crate::solver`]); `unknown`
-//!   keeps the successor (sound).
+//!   keeps the successor (sound). A query over a single bit-vector input
+//!   is decided exactly without the solver first ([`smt::univariate`]).
 //! * Constraints over identifiers that no variable can reach any more are
 //!   dropped (they were satisfiable and are independent of the rest), so
 //!   states that differ only in dead history can cover each other.
@@ -34,6 +35,7 @@ use crate::cpas::symbolic::{apply_definite, is_identifier, match_states, show_te
 use crate::solver::{Ask, SolverOracle};
 use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
+use smt::univariate::Decision;
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -271,6 +273,21 @@ impl TransferRelation for ConstraintsCpa {
         let mut query = ConstraintsCpa::query(&relevant);
         query.want_model = true;
         let script = query.to_smtlib();
+        // Constraints over one bit-vector input (a loop unrolled over it)
+        // are decided exactly without the solver: the same answer z3 would
+        // give to this very query, so the same states are explored.
+        match smt::univariate::decide(&relevant) {
+            Some(Decision::Unsat) => {
+                self.oracle.decided_without_solver(&script, Status::Unsat);
+                return None;
+            }
+            Some(Decision::Sat(model)) => {
+                self.oracle.decided_without_solver(&script, Status::Sat);
+                next.model = Some(Arc::new(model));
+                return Some(next);
+            }
+            None => {}
+        }
         match self.oracle.ask(&script) {
             Ask::Answer(r) if r.status() == Status::Unsat => None,
             Ask::Answer(r) if r.status() == Status::Sat && !r.model.is_empty() => {
