@@ -36,10 +36,10 @@ pub enum Decision {
 /// The most intervals a value set may hold before [`decide`] gives up.
 pub const MAX_INTERVALS: usize = 1 << 16;
 
-/// The largest multiplier `a` (or `2^w - a`) of a linear term whose
-/// preimage is computed: the preimage of an interval under `y ↦ a·y`
-/// has up to `a` pieces.
-const MAX_FACTOR: u128 = 1 << 14;
+/// The most interval steps one preimage may take before [`decide`] gives
+/// up: the preimage of an interval under `y ↦ a·y (mod 2^w)` has up to
+/// `a` pieces over the whole range (fewer within a narrow domain).
+const MAX_WORK: usize = 1 << 18;
 
 /// How many `ite` branches one term may split into.
 const MAX_PIECES: usize = 8;
@@ -115,11 +115,15 @@ struct Lin {
     b: u128,
 }
 
-/// The context of one decision: the variable and its width.
+/// The context of one decision: the variable, its width, and the values
+/// still possible (the constraints decided so far). Every set computed is
+/// a subset of `domain`: a constraint's values outside it do not matter to
+/// the conjunction, and leaving them out keeps the preimages small.
 struct Ctx<'a> {
     var: &'a str,
     w: u32,
     m: u128,
+    domain: Set,
 }
 
 type Pieces = Vec<(Set, Lin)>;
@@ -129,18 +133,23 @@ impl Ctx<'_> {
         v & (self.m - 1)
     }
 
+    /// The values of `domain` not in `s` (negation within the domain).
+    fn rest(&self, s: &Set) -> Set {
+        s.complement(self.m).intersect(&self.domain)
+    }
+
     fn check(&self, s: Set) -> Option<Set> {
         (s.0.len() <= MAX_INTERVALS).then_some(s)
     }
 
     /// The values of `y` making the Boolean term `t` true.
     fn truth(&self, t: &Term) -> Option<Set> {
-        let full = Set::full(self.m);
+        let full = self.domain.clone();
         let s = match t.node() {
             Node::Bool(true) => full,
             Node::Bool(false) => Set::empty(),
             Node::App { op, args } => match op {
-                Op::Not => self.truth(args.first()?)?.complement(self.m),
+                Op::Not => self.rest(&self.truth(args.first()?)?),
                 Op::And => {
                     let mut acc = full;
                     for a in args {
@@ -158,7 +167,7 @@ impl Ctx<'_> {
                 Op::Eq if args.len() == 2 && args[0].sort() == Sort::Bool => {
                     let (p, q) = (self.truth(&args[0])?, self.truth(&args[1])?);
                     let both = p.intersect(&q);
-                    let neither = p.complement(self.m).intersect(&q.complement(self.m));
+                    let neither = self.rest(&p).intersect(&self.rest(&q));
                     both.union(&neither)
                 }
                 Op::Eq | Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle if args.len() == 2 => {
@@ -177,7 +186,7 @@ impl Ctx<'_> {
         if t.sort() != Sort::Bv(self.w) {
             return None;
         }
-        let full = || Set::full(self.m);
+        let full = || self.domain.clone();
         let out = match t.node() {
             Node::Bv { value, .. } => vec![(full(), Lin { a: 0, b: *value })],
             Node::Var { name, .. } if &**name == self.var => vec![(full(), Lin { a: 1, b: 0 })],
@@ -219,7 +228,7 @@ impl Ctx<'_> {
                 }
                 (Op::Ite, [c, x, y]) => {
                     let cs = self.truth(c)?;
-                    let not_cs = cs.complement(self.m);
+                    let not_cs = self.rest(&cs);
                     let mut out = Vec::new();
                     for (s, l) in self.pieces(x)? {
                         let s = s.intersect(&cs);
@@ -316,28 +325,31 @@ impl Ctx<'_> {
     fn preimage(&self, l: Lin, target: &Set) -> Option<Set> {
         if l.a == 0 {
             let inside = target.0.iter().any(|&(lo, hi)| lo <= l.b && l.b <= hi);
-            return Some(if inside { Set::full(self.m) } else { Set::empty() });
+            return Some(if inside { self.domain.clone() } else { Set::empty() });
         }
         // a·y + b ∈ T ⟺ a·y ∈ T - b; and a·y ∈ U ⟺ (2^w - a)·y ∈ -U, so
         // the smaller of the two multipliers is used.
         let shifted = self.shift(target, self.wrap(0u128.wrapping_sub(l.b)));
         let (a, goal) = if l.a <= self.m / 2 { (l.a, shifted) } else { (self.m - l.a, self.negate(&shifted)) };
-        if a > MAX_FACTOR {
-            return None;
-        }
         let mut out = Vec::new();
-        for &(lo, hi) in &goal.0 {
-            // a·y (mod 2^w) ∈ [lo, hi] ⟺ lo + t·2^w ≤ a·y ≤ hi + t·2^w for
-            // some t in 0..a (a·y < a·2^w), exactly.
-            for t in 0..a {
-                let from = (lo + t * self.m).div_ceil(a);
-                let to = (hi + t * self.m) / a;
-                let to = to.min(self.m - 1);
-                if from <= to {
-                    out.push((from, to));
-                }
-                if out.len() > 4 * MAX_INTERVALS {
-                    return None;
+        let mut work = 0usize;
+        for &(dlo, dhi) in &self.domain.0 {
+            // For y in [dlo, dhi], t = ⌊a·y / 2^w⌋ lies in [a·dlo / 2^w,
+            // a·dhi / 2^w] (a < 2^w and y < 2^w, so a·y fits in u128).
+            let (t_lo, t_hi) = (a * dlo / self.m, a * dhi / self.m);
+            for &(lo, hi) in &goal.0 {
+                // a·y (mod 2^w) ∈ [lo, hi] ⟺ lo + t·2^w ≤ a·y ≤ hi + t·2^w
+                // for t = ⌊a·y / 2^w⌋, exactly.
+                for t in t_lo..=t_hi {
+                    let from = (lo + t * self.m).div_ceil(a).max(dlo);
+                    let to = ((hi + t * self.m) / a).min(dhi);
+                    if from <= to {
+                        out.push((from, to));
+                    }
+                    work += 1;
+                    if work > MAX_WORK {
+                        return None;
+                    }
                 }
             }
         }
@@ -396,14 +408,15 @@ pub fn decide(assertions: &[Term]) -> Option<Decision> {
     if !(1..=64).contains(&w) {
         return None;
     }
-    let ctx = Ctx { var: &**name, w, m: 1u128 << w };
-    let mut set = Set::full(ctx.m);
+    let m = 1u128 << w;
+    let mut ctx = Ctx { var: &**name, w, m, domain: Set::full(m) };
     for a in assertions {
-        set = set.intersect(&ctx.truth(a)?);
-        if set.is_empty() {
+        ctx.domain = ctx.truth(a)?;
+        if ctx.domain.is_empty() {
             return Some(Decision::Unsat);
         }
     }
+    let set = ctx.domain;
     // A few candidates from the set; the first that every assertion
     // evaluates true under is the model.
     let candidates = set.0.iter().take(4).flat_map(|&(lo, hi)| [lo, hi, lo + (hi - lo) / 2]);
