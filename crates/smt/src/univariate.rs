@@ -416,7 +416,7 @@ pub fn decide(assertions: &[Term]) -> Option<Decision> {
         return None;
     }
     let m = 1u128 << w;
-    let mut ctx = Ctx { var: &**name, w, m, domain: Set::full(m) };
+    let mut ctx = Ctx { var: name, w, m, domain: Set::full(m) };
     let mut deferred = Vec::new();
     for a in assertions {
         match ctx.truth(a) {
