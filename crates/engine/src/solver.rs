@@ -42,6 +42,12 @@
 //! takes them with [`SolverOracle::take_cached`] after each transfer it
 //! keeps (and drops them with a transfer it redoes).
 //!
+//! A CPA may also decide a query itself, exactly, before asking (the
+//! Constraints CPA does for queries over one bit-vector input:
+//! [`smt::univariate`]); it reports it with
+//! [`SolverOracle::decided_without_solver`], and the query is in the trace
+//! the same way, led by [`DECIDED_NOTE`].
+//!
 //! An `unknown` answer (timeout, missing solver, garbage output) is treated
 //! by the CPAs as "maybe satisfiable" — sound, only less precise — and the
 //! verdict's reason says how many queries ended that way and why.
