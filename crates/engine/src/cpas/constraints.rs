@@ -211,7 +211,7 @@ impl TransferRelation for ConstraintsCpa {
         // keeps thousands of constraints, and a linear search per
         // constraint made every step quadratic in them (the whole run cubic).
         let mut constraints: Vec<Term> = Vec::with_capacity(state.constraints.len() + info.added.len());
-        let mut seen: HashSet<Term> = HashSet::with_capacity(state.constraints.len() + info.added.len());
+        let mut seen: HashSet<Term> = HashSet::new();
         let mut new_ids: BTreeSet<Arc<str>> = BTreeSet::new();
         let old: HashSet<&Term> = if info.definite.is_empty() { HashSet::new() } else { state.constraints.iter().collect() };
         for (i, c) in state.constraints.iter().chain(info.added.iter()).enumerate() {
@@ -221,12 +221,18 @@ impl TransferRelation for ConstraintsCpa {
                 Some(_) => return None, // a constraint became false
                 None => {}
             }
-            if !seen.insert(c2.clone()) {
-                continue;
-            }
             // Without definite values the old constraints are unchanged
             // and distinct (a state's set has no duplicates): only the
-            // added ones can be new.
+            // added ones can be new, and only they need a duplicate check —
+            // a linear scan for the one or two of them, instead of hashing
+            // every constraint of the path at every step.
+            if info.definite.is_empty() {
+                if i >= state.constraints.len() && constraints.contains(&c2) {
+                    continue;
+                }
+            } else if !seen.insert(c2.clone()) {
+                continue;
+            }
             let is_old = if info.definite.is_empty() { i < state.constraints.len() } else { old.contains(&c2) };
             if !is_old {
                 new_ids.extend(idents(&c2));
