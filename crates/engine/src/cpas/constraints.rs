@@ -16,8 +16,9 @@
 //!   `unsat` successor is dropped (the edge is infeasible). The question
 //!   goes through the run's [`SolverOracle`], so in the page the algorithm
 //!   parks until `z3-solver` answers (see [`crate::solver`]); `unknown`
-//!   keeps the successor (sound). A query over a single bit-vector input
-//!   is decided exactly without the solver first ([`smt::univariate`]).
+//!   keeps the successor (sound). Natively, a query over a single
+//!   bit-vector input is decided exactly without the solver first
+//!   ([`smt::univariate`]); the page asks Z3 every query.
 //! * Constraints over identifiers that no variable can reach any more are
 //!   dropped (they were satisfiable and are independent of the rest), so
 //!   states that differ only in dead history can cover each other.
@@ -35,6 +36,7 @@ use crate::cpas::symbolic::{apply_definite, is_identifier, match_states, show_te
 use crate::solver::{Ask, SolverOracle};
 use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
+#[cfg(not(target_arch = "wasm32"))]
 use smt::univariate::Decision;
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
@@ -281,7 +283,10 @@ impl TransferRelation for ConstraintsCpa {
         let script = query.to_smtlib();
         // Constraints over one bit-vector input (a loop unrolled over it)
         // are decided exactly without the solver: the same answer z3 would
-        // give to this very query, so the same states are explored.
+        // give to this very query, so the same states are explored. Native
+        // only: in the page every query still goes to Z3 and its Solver
+        // log, as the teaching examples show it.
+        #[cfg(not(target_arch = "wasm32"))]
         match smt::univariate::decide(&relevant) {
             Some(Decision::Unsat) => {
                 self.oracle.decided_without_solver(&script, Status::Unsat);
