@@ -92,6 +92,8 @@ pub struct Verifier {
     solver: Option<Box<dyn SolverBackend + Send>>,
     parked: Option<ParkedCheck>,
     detached: bool,
+    /// [`Verifier::send_every_query`]: CPAs decide no query themselves.
+    every_query_to_solver: bool,
     done: bool,
     started: bool,
     /// See [`Stepper::parked_mid_step`].
@@ -148,6 +150,7 @@ impl Verifier {
             solver: None,
             parked: None,
             detached: false,
+            every_query_to_solver: false,
             done: false,
             started: false,
             mid_step: false,
@@ -268,6 +271,7 @@ impl Verifier {
                 if self.detached {
                     s.analysis.set_solver(None);
                 }
+                self.keep_decisions_setting(&s.analysis);
                 self.stage = s;
                 self.iteration += 1;
                 self.confirmed = None;
@@ -940,6 +944,7 @@ impl Verifier {
                 if self.detached {
                     a.set_solver(None);
                 }
+                self.keep_decisions_setting(&a);
                 self.carry_block_cache(&mut a);
                 self.stage.analysis = a;
                 self.iteration += 1;
@@ -1031,6 +1036,27 @@ impl Verifier {
     /// apart too.
     pub fn pending_query_is_check(&self) -> bool {
         self.parked.is_some()
+    }
+
+    /// Sends every solver query to the attached solver: no CPA decides one
+    /// itself (as `smt::univariate` does natively), so the trace is the one
+    /// the page gets, where the run parks on every query. For comparing
+    /// the CLI's and the page's runs.
+    pub fn send_every_query(&mut self) {
+        self.every_query_to_solver = true;
+        if let Some(o) = self.stage.analysis.solver_oracle() {
+            o.set_may_decide(false);
+        }
+    }
+
+    /// Applies [`Verifier::send_every_query`] to a new stage's or
+    /// iteration's analysis.
+    fn keep_decisions_setting(&self, analysis: &Analysis) {
+        if self.every_query_to_solver {
+            if let Some(o) = analysis.solver_oracle() {
+                o.set_may_decide(false);
+            }
+        }
     }
 
     /// Attaches (or, with `None`, detaches) the solver that answers queries

@@ -116,6 +116,10 @@ struct Inner {
     cache_hits: u64,
     /// Queries a CPA decided itself ([`SolverOracle::decided_without_solver`]).
     decided: u64,
+    /// Whether CPAs may decide queries themselves: only while a solver
+    /// back end answers inside the run (natively). A parked run (the page)
+    /// sends every query to its solver and its Solver log.
+    may_decide: bool,
     pending: Option<String>,
     unknown: u32,
     unknown_reasons: BTreeSet<String>,
@@ -210,6 +214,19 @@ impl SolverOracle {
         g.asked += 1;
         g.decided += 1;
         g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string()));
+    }
+
+    /// Lets CPAs decide queries themselves (`true` while a solver back end
+    /// is attached to the run) or makes every query go to the solver
+    /// (`false`: the run parks on each, as in the page).
+    pub fn set_may_decide(&self, may: bool) {
+        self.lock().may_decide = may;
+    }
+
+    /// Whether CPAs may decide queries themselves
+    /// ([`SolverOracle::set_may_decide`]).
+    pub fn may_decide(&self) -> bool {
+        self.lock().may_decide
     }
 
     /// How many queries CPAs decided without the solver

@@ -283,21 +283,24 @@ impl TransferRelation for ConstraintsCpa {
         let script = query.to_smtlib();
         // Constraints over one bit-vector input (a loop unrolled over it)
         // are decided exactly without the solver: the same answer z3 would
-        // give to this very query, so the same states are explored. Native
-        // only: in the page every query still goes to Z3 and its Solver
-        // log, as the teaching examples show it.
+        // give to this very query, so the same states are explored. Only
+        // while a back end answers inside the run (natively): a parked run
+        // (the page) sends every query to Z3 and its Solver log, as the
+        // teaching examples show it.
         #[cfg(not(target_arch = "wasm32"))]
-        match smt::univariate::decide(&relevant) {
-            Some(Decision::Unsat) => {
-                self.oracle.decided_without_solver(&script, Status::Unsat);
-                return None;
+        if self.oracle.may_decide() {
+            match smt::univariate::decide(&relevant) {
+                Some(Decision::Unsat) => {
+                    self.oracle.decided_without_solver(&script, Status::Unsat);
+                    return None;
+                }
+                Some(Decision::Sat(model)) => {
+                    self.oracle.decided_without_solver(&script, Status::Sat);
+                    next.model = Some(Arc::new(model));
+                    return Some(next);
+                }
+                None => {}
             }
-            Some(Decision::Sat(model)) => {
-                self.oracle.decided_without_solver(&script, Status::Sat);
-                next.model = Some(Arc::new(model));
-                return Some(next);
-            }
-            None => {}
         }
         match self.oracle.ask(&script) {
             Ask::Answer(r) if r.status() == Status::Unsat => None,

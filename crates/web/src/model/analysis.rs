@@ -206,6 +206,14 @@ impl Run {
         self.analysis.set_solver(None);
     }
 
+    /// Natively, sends every solver query to the attached z3 (no CPA
+    /// decides one itself), so the trace is the page's: for tests that
+    /// compare the two ways.
+    pub fn send_every_query(mut self) -> Run {
+        self.analysis.send_every_query();
+        self
+    }
+
     /// Whether every event was produced.
     pub fn finished(&self) -> bool {
         self.analysis.is_finished()
