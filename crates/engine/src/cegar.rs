@@ -268,10 +268,7 @@ impl Verifier {
         let (name, config) = self.stages[self.stage_index].clone();
         match Stage::new(&self.program, name.clone(), config, self.record_views) {
             Ok(mut s) => {
-                if self.detached {
-                    s.analysis.set_solver(None);
-                }
-                self.keep_decisions_setting(&s.analysis);
+                self.configure_solver(&mut s.analysis);
                 self.stage = s;
                 self.iteration += 1;
                 self.confirmed = None;
@@ -941,10 +938,7 @@ impl Verifier {
     fn start_iteration(&mut self, built: Result<Analysis, ConfigError>, configuration: String) {
         match built {
             Ok(mut a) => {
-                if self.detached {
-                    a.set_solver(None);
-                }
-                self.keep_decisions_setting(&a);
+                self.configure_solver(&mut a);
                 self.carry_block_cache(&mut a);
                 self.stage.analysis = a;
                 self.iteration += 1;
@@ -1044,18 +1038,18 @@ impl Verifier {
     /// the CLI's and the page's runs.
     pub fn send_every_query(&mut self) {
         self.every_query_to_solver = true;
-        if let Some(o) = self.stage.analysis.solver_oracle() {
-            o.set_may_decide(false);
-        }
+        forbid_decisions(&self.stage.analysis);
     }
 
-    /// Applies [`Verifier::send_every_query`] to a new stage's or
-    /// iteration's analysis.
-    fn keep_decisions_setting(&self, analysis: &Analysis) {
+    /// Gives a new stage's or CEGAR iteration's analysis the run's solver
+    /// settings: detached (the page: it parks on every query), and no CPA
+    /// decisions after [`Verifier::send_every_query`].
+    fn configure_solver(&self, analysis: &mut Analysis) {
+        if self.detached {
+            analysis.set_solver(None);
+        }
         if self.every_query_to_solver {
-            if let Some(o) = analysis.solver_oracle() {
-                o.set_may_decide(false);
-            }
+            forbid_decisions(analysis);
         }
     }
 
@@ -1209,4 +1203,12 @@ pub fn build_verifier(program: Arc<Program>, config: &Config, record_views: bool
     #[cfg(not(target_arch = "wasm32"))]
     let v = v.with_native_solver();
     Ok(v)
+}
+
+/// Makes every query of `analysis` go to its solver: no CPA decides one
+/// itself ([`crate::solver::SolverOracle::set_may_decide`]).
+fn forbid_decisions(analysis: &Analysis) {
+    if let Some(o) = analysis.solver_oracle() {
+        o.set_may_decide(false);
+    }
 }

@@ -656,8 +656,7 @@ fn constant_truth(program: &Program, a: &Term) -> Option<bool> {
         return box_truth(program, a);
     }
     let (name, _) = vars.iter().next()?;
-    let (v, _) = parse_ssa_name(name).or_else(|| crate::cpas::predicate::pathformula::parse_var_name(name).map(|v| (v, 0)))?;
-    let ty = var_type(program, v);
+    let ty = symbol_type(program, name)?;
     let at = |x: i128| match a.eval(&|n| (n == &**name).then_some(Value::Int(x))) {
         Some(Value::Bool(b)) => Some(b),
         _ => None,
@@ -689,6 +688,13 @@ fn constant_truth(program: &Program, a: &Term) -> Option<bool> {
     }
 }
 
+/// The C type of the program variable a symbol names: an SSA name
+/// (`main::x@3`) or an unindexed predicate variable (`main::x`).
+fn symbol_type(program: &Program, name: &str) -> Option<minic::IntType> {
+    let (v, _) = parse_ssa_name(name).or_else(|| crate::cpas::predicate::pathformula::parse_var_name(name).map(|v| (v, 0)))?;
+    Some(var_type(program, v))
+}
+
 /// The truth value of the linear atom `a` (`<=`, `<` or `=` over several
 /// variables) for every point of the box its variables' type ranges span,
 /// if it has one: `d = l − r = Σ cᵢ·xᵢ + k` ranges exactly over
@@ -708,9 +714,7 @@ fn box_truth(program: &Program, a: &Term) -> Option<bool> {
     let k = at(&|_| 0)?;
     let (mut lo, mut hi) = (k, k);
     for name in d.vars().into_keys() {
-        let (v, _) =
-            parse_ssa_name(&name).or_else(|| crate::cpas::predicate::pathformula::parse_var_name(&name).map(|v| (v, 0)))?;
-        let ty = var_type(program, v);
+        let ty = symbol_type(program, &name)?;
         let c = at(&|n| if n == &*name { 1 } else { 0 })?.checked_sub(k)?;
         let (x, y) = (c.checked_mul(ty.min_value())?, c.checked_mul(ty.max_value())?);
         lo = lo.checked_add(x.min(y))?;

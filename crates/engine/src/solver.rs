@@ -114,8 +114,6 @@ struct Inner {
     /// [`CACHED_NOTE`], status).
     cached: Vec<(String, String)>,
     cache_hits: u64,
-    /// Queries a CPA decided itself ([`SolverOracle::decided_without_solver`]).
-    decided: u64,
     /// Whether CPAs may decide queries themselves: only while a solver
     /// back end answers inside the run (natively). A parked run (the page)
     /// sends every query to its solver and its Solver log.
@@ -212,7 +210,6 @@ impl SolverOracle {
     pub fn decided_without_solver(&self, script: &str, status: Status) {
         let mut g = self.lock();
         g.asked += 1;
-        g.decided += 1;
         g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string()));
     }
 
@@ -227,12 +224,6 @@ impl SolverOracle {
     /// ([`SolverOracle::set_may_decide`]).
     pub fn may_decide(&self) -> bool {
         self.lock().may_decide
-    }
-
-    /// How many queries CPAs decided without the solver
-    /// ([`SolverOracle::decided_without_solver`]).
-    pub fn decided(&self) -> u64 {
-        self.lock().decided
     }
 
     /// Forgets the cached answers of a transfer that will be redone (it
