@@ -272,10 +272,7 @@ impl Example {
     /// Whether a configuration asks Z3 (symbolic execution, predicate
     /// analysis): then opening the example loads Z3 into the page.
     pub fn uses_solver(&self) -> bool {
-        self.configs.iter().any(|c| {
-            let Ok(choice) = crate::model::config_choice::parse(c) else { return false };
-            choice.run_spec(self.model(), 0).uses_solver()
-        })
+        self.configs.iter().any(|c| crate::model::config_choice::uses_solver(c, self.model()))
     }
 
     /// Whether the example matches a gallery filter text: every word of it

@@ -117,10 +117,7 @@ impl ShareState {
     /// loading Z3 while it builds itself.
     pub fn uses_solver(&self) -> bool {
         let spec = self.spec();
-        spec.uses_solver()
-            || self.compare.iter().any(|c| {
-                crate::model::config_choice::parse(c).is_ok_and(|choice| choice.run_spec(spec.int_model, 0).uses_solver())
-            })
+        spec.uses_solver() || self.compare.iter().any(|c| crate::model::config_choice::uses_solver(c, spec.int_model))
     }
 
     /// Checks every field: sizes, characters, names and bounds.
