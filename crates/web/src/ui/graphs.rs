@@ -96,6 +96,10 @@ struct Pan {
     svg: NodeRef,
     /// The `<g>` the transform is set on.
     g: NodeRef,
+    /// The `<div>` around the `<svg>`: the page's layout gives it its size,
+    /// and the `<svg>` is set to that size in pixels (see
+    /// [`use_observed_size`]).
+    frame: NodeRef,
     /// The viewport's size as last measured (0×0: not yet): kept up to
     /// date by a `ResizeObserver` ([`use_observed_size`]), so following the
     /// current state at every step reads it without forcing the browser to
@@ -137,12 +141,23 @@ impl Pan {
     /// Reads the viewport's size from the DOM and remembers it.
     fn measure(&self) -> (f64, f64) {
         let size = self
-            .svg
+            .frame
             .cast::<web_sys::Element>()
             .map(|e| (e.client_width() as f64, e.client_height() as f64))
             .unwrap_or((0.0, 0.0));
         *self.size.borrow_mut() = size;
         size
+    }
+
+    /// Gives the `<svg>` the viewport's size in pixels. The browser lays
+    /// the page's panes out in passes, and an `<svg>` sized in percent
+    /// passes through other sizes on the way, each time laying out every
+    /// text of the graph again (with the ARG's ≈ 300 states, most of a
+    /// step's time); one sized in pixels keeps its size and its layout.
+    fn pin_svg_size(&self, (width, height): (f64, f64)) {
+        if let Some(el) = self.svg.cast::<web_sys::Element>() {
+            let _ = el.set_attribute("style", &format!("width: {width}px; height: {height}px"));
+        }
     }
 
     /// Fits what is drawn into the viewport, in both dimensions (Fit).
@@ -157,14 +172,16 @@ fn use_pan() -> Pan {
     // A non-rendering handle (see [`Pan`]): `use_mut_ref` keeps the same
     // cell across renders without re-rendering when it changes.
     let state = use_mut_ref(PanZoom::default);
-    let (svg, g) = (use_node_ref(), use_node_ref());
+    let (svg, g, frame) = (use_node_ref(), use_node_ref(), use_node_ref());
     let size = use_mut_ref(|| (0.0, 0.0));
-    Pan { state, svg, g, size }
+    Pan { state, svg, g, frame, size }
 }
 
-/// Keeps [`Pan::size`] current: a `ResizeObserver` on the `<svg>` re-measures
-/// it whenever the browser lays it out at another size (window resized, a
-/// pane opened or closed), when reading the size costs nothing.
+/// Keeps [`Pan::size`] current and the `<svg>` at that size: a
+/// `ResizeObserver` on the viewport's `<div>` re-measures it whenever the
+/// browser lays it out at another size (window resized, a pane opened or
+/// closed), when reading the size costs nothing, and pins the `<svg>` to it
+/// ([`Pan::pin_svg_size`]).
 #[hook]
 fn use_observed_size(pan: &Pan) {
     let pan = pan.clone();
@@ -172,11 +189,12 @@ fn use_observed_size(pan: &Pan) {
         let on_resize = {
             let pan = pan.clone();
             Closure::<dyn FnMut()>::new(move || {
-                pan.measure();
+                let size = pan.measure();
+                pan.pin_svg_size(size);
             })
         };
         let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok();
-        if let (Some(observer), Some(el)) = (&observer, pan.svg.cast::<web_sys::Element>()) {
+        if let (Some(observer), Some(el)) = (&observer, pan.frame.cast::<web_sys::Element>()) {
             observer.observe(&el);
         }
         move || {
@@ -363,7 +381,7 @@ pub fn viewport(props: &ViewportProps) -> Html {
     let pointer = pointer_handlers(&pan);
     let transform = transform_attr(&pan.state.borrow().view);
     html! {
-        <div class="graph-viewport">
+        <div class="graph-viewport" ref={pan.frame.clone()}>
             if props.status != Html::default() {
                 <div class="graph-status">{ props.status.clone() }</div>
             }
