@@ -1,0 +1,82 @@
+// Benchmark (run by hand, not a test): where the browser spends one step
+// back, by its own phases — the same run as render-step.mjs, then a DevTools
+// trace (CDP `Tracing`) over STEPS step-backs with the given bottom tab and
+// graph, printed as the total and per-step time of style recalculation
+// (UpdateLayoutTree), Layout, Paint, PrePaint, Commit, script (FunctionCall)
+// and the rest. profile-step.mjs says which functions run; this says which
+// of the browser's phases a step pays for. With INVALIDATIONS=1 it also
+// prints what invalidated layout during the steps (element and reason, the
+// most frequent first): how the graph views' layout cost was found.
+//
+//   trunk build --release
+//   node tests/bench/trace-step.mjs    (DIST_DIR, CHROMIUM as for tests/e2e)
+//
+// Environment: STEPS (default 60), LIMIT (default 1500), TAB (state |
+// waitlist | reached, default state), GRAPH (cfa | arg, default arg),
+// INVALIDATIONS (1: list layout invalidations). Nothing is asserted; the
+// figures depend on the machine and its load.
+
+import { analyze, openBrowser } from '../e2e/harness.mjs';
+
+const steps = Number(process.env.STEPS ?? 60);
+const limit = Number(process.env.LIMIT ?? 1500);
+const tab = process.env.TAB ?? 'state';
+const graph = process.env.GRAPH ?? 'arg';
+const invalidations = process.env.INVALIDATIONS === '1';
+const PHASES = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'RasterTask', 'FunctionCall', 'EventDispatch', 'HitTest'];
+
+const { page, context, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-trace-', timeout: 120_000 });
+try {
+  const byId = (id) => page.locator(`[data-testid=${id}]`);
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await analyze(page, 'octagon-sep', limit);
+  await byId('run-end').click();
+  await byId(`graph-tab-${graph}`).click();
+  await byId(`tab-${tab}`).click();
+  await page.waitForTimeout(500);
+  const cdp = await context.newCDPSession(page);
+  const events = [];
+  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
+  const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+  const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
+  if (invalidations) categories.push('disabled-by-default-devtools.timeline.invalidationTracking');
+  await cdp.send('Tracing.start', { categories: categories.join(','), transferMode: 'ReportEvents' });
+  await page.evaluate(async (n) => {
+    const position = () => document.querySelector('[data-testid=position]').innerText;
+    for (let i = 0; i < n; i++) {
+      const before = position();
+      document.querySelector('[data-testid=step-back]').click();
+      while (position() === before) await new Promise((r) => setTimeout(r, 0));
+      await new Promise((r) => requestAnimationFrame(() => r()));
+    }
+  }, steps);
+  await cdp.send('Tracing.end');
+  await complete;
+
+  const totals = new Map();
+  for (const e of events) {
+    if (e.ph !== 'X' || !e.dur || !PHASES.includes(e.name)) continue;
+    const t = totals.get(e.name) ?? { count: 0, us: 0 };
+    t.count++;
+    t.us += e.dur;
+    totals.set(e.name, t);
+  }
+  console.log(`${steps} step-backs, tab ${tab}, graph ${graph}:`);
+  for (const [name, t] of [...totals].sort((a, b) => b[1].us - a[1].us)) {
+    console.log(`  ${name.padEnd(18)} ${String(t.count).padStart(5)}×  total ${(t.us / 1000).toFixed(1).padStart(8)} ms   per step ${(t.us / 1000 / steps).toFixed(2).padStart(6)} ms`);
+  }
+  if (invalidations) {
+    const why = new Map();
+    for (const e of events) {
+      if (e.name !== 'LayoutInvalidationTracking') continue;
+      const d = e.args.data ?? {};
+      const key = `${d.reason ?? '?'} | ${d.nodeName ?? '?'}`;
+      why.set(key, (why.get(key) ?? 0) + 1);
+    }
+    console.log('layout invalidations (count | reason | element):');
+    for (const [key, n] of [...why].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`  ${String(n).padStart(6)}  ${key}`);
+  }
+} finally {
+  await close();
+}
