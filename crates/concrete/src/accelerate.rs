@@ -27,7 +27,7 @@
 
 use crate::{Execution, InputSource, Machine, Options};
 use cfa::{BinOp, EdgeId, EdgeKind, Expr, NodeId, Rhs, UnOp, VarId};
-use minic::types::IntModel;
+use minic::types::{IntModel, IntType};
 use std::collections::BTreeMap;
 
 /// Fewest iterations worth a jump (shorter loops run edge by edge).
@@ -114,7 +114,7 @@ pub(crate) struct Accelerator {
 struct NoInputs;
 
 impl InputSource for NoInputs {
-    fn next_input(&mut self, _ty: minic::types::IntType) -> Option<i128> {
+    fn next_input(&mut self, _ty: IntType) -> Option<i128> {
         None
     }
 }
@@ -173,8 +173,13 @@ impl Accelerator {
         }
         let iterations = lo + 1;
         let k = iterations as i128;
+        let mut end = Vec::with_capacity(start.len());
         for (v, x) in &start {
-            m.set(*v, x + delta[v] * k);
+            let Some(y) = delta[v].checked_mul(k).and_then(|d| x.checked_add(d)) else { return };
+            end.push((*v, y));
+        }
+        for (v, y) in end {
+            m.set(v, y);
         }
         let line = iteration.first().map(|e| m.program.edge(*e).line).unwrap_or(0);
         self.jumps.push(Jump { loop_head: node, line, iterations, iteration_edges: iteration.len(), at_step: path.len() });
@@ -223,6 +228,8 @@ fn affine_iteration(program: &cfa::Program, iteration: &[EdgeId]) -> bool {
 fn affine(e: &Expr) -> bool {
     match e {
         Expr::Const { .. } | Expr::Var { .. } => true,
+        // A conversion to `_Bool` is `e != 0` under both models: not affine.
+        Expr::Cast { ty: IntType::Bool, .. } => false,
         Expr::Cast { arg, .. } | Expr::Unary { op: UnOp::Neg, arg, .. } => affine(arg),
         Expr::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs, .. } => affine(lhs) && affine(rhs),
         Expr::Binary { op: BinOp::Mul, lhs, rhs, .. } => {

@@ -57,6 +57,8 @@ fn agrees_with_the_plain_interpreter() {
         "int main() { unsigned int x = 0; unsigned int y = 0; while (y < 50000) { if (x == 7) { y += 1; } else { x += 1; y += 2; } } __VERIFIER_assert(y != 1); return 0; }",
         // signed overflow at the end of a run of a loop
         "int main() { signed char c = 0; unsigned int n = 0; while (n < 1000) { c = c + 1; n++; } __VERIFIER_assert(c != 0); return 0; }",
+        // a conversion to _Bool inside an affine sum: n - 3 crosses 0
+        "int main() { int n = -20000; unsigned int x = 0; while (n < 20000) { x = x + (_Bool)(n - 3); n++; } __VERIFIER_assert(x != 39996); return 0; }",
         // _Bool assignment (normalizes: not a translation)
         "int main() { _Bool b = 0; unsigned int n = 0; while (n < 1000) { b = n + 1; n++; } __VERIFIER_assert(b); return 0; }",
     ];
