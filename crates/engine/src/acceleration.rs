@@ -13,8 +13,9 @@
 //! its outer loop.
 //!
 //! The replay is a real C execution (each jump is exact), so reaching the
-//! error location *confirms* a FALSE; anything else changes nothing and the
-//! refinement goes on. The replay does not depend on the path (zero inputs),
+//! error location *confirms* a FALSE — taken only when some loop was jumped
+//! over (a short loop's error stays the refinement's to find); anything
+//! else changes nothing and the refinement goes on. The replay does not depend on the path (zero inputs),
 //! so it runs once per verifier.
 
 use crate::counterexample::PathCheck;

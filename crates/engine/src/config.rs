@@ -305,7 +305,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "cpa.predicate.refinement.acceleration",
         default: "true",
         ty: OptionType::Bool,
-        doc: "Predicate analysis (and symbolic execution with predicate abstraction) with CEGAR: at the first infeasible error path that enters a loop head at least twice, replay the program concretely with zero inputs, jumping over the iterations of each loop whose iteration is a translation (every variable changes by a constant, affine guards, no input), checked exactly without wrap-around at its first and last iteration; when the replay reaches the error location the verdict is FALSE, confirmed by that accelerated replay (a loop needing millions of iterations that lazy abstraction unrolls one refinement at a time). Otherwise the refinement goes on as without it. Only ever adds confirmed FALSE verdicts.",
+        doc: "Predicate analysis (and symbolic execution with predicate abstraction) with CEGAR: at the first infeasible error path that enters a loop head at least twice, replay the program concretely with zero inputs, jumping over the iterations of each loop whose iteration is a translation (every variable changes by a constant, affine guards, no input), checked exactly without wrap-around at its first and last iteration; when the replay jumps over loop iterations and reaches the error location the verdict is FALSE, confirmed by that accelerated replay (a loop needing millions of iterations that lazy abstraction unrolls one refinement at a time). Otherwise the refinement goes on as without it. Only ever adds confirmed FALSE verdicts.",
     },
     OptionDecl {
         key: "cpa.predicate.refinement.eliminationTimeMs",
