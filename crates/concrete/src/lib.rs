@@ -38,8 +38,10 @@
 
 #![warn(missing_docs)]
 
+pub mod accelerate;
 pub mod memory;
 
+pub use accelerate::{execute_accelerated, AcceleratedExecution, Jump};
 pub use memory::MemoryError;
 
 use cfa::{EdgeId, EdgeKind, EvalError, Expr, FuncId, NodeId, NodeKind, Program, Rhs, VarId, VarScope};
@@ -258,6 +260,7 @@ pub struct Execution {
     pub states: Vec<ConcreteState>,
 }
 
+#[derive(Clone)]
 struct Frame {
     function: FuncId,
     call_site: Option<NodeId>,
@@ -278,6 +281,8 @@ struct Machine<'p, 'i> {
     frames: Vec<Frame>,
     inputs: Vec<InputUse>,
     memory: memory::Memory,
+    /// Whether some assignment converted its value (a wrap-around).
+    converted: bool,
 }
 
 impl Machine<'_, '_> {
@@ -293,8 +298,9 @@ impl Machine<'_, '_> {
         }
     }
 
-    fn set(&mut self, v: VarId, value: i128) {
-        let value = self.program.variable(v).ty.convert(value, self.model);
+    fn set(&mut self, v: VarId, raw: i128) {
+        let value = self.program.variable(v).ty.convert(raw, self.model);
+        self.converted |= value != raw;
         if self.is_global(v) {
             self.globals.insert(v, value);
         } else if let Some(f) = self.frames.last_mut() {
@@ -356,6 +362,69 @@ impl Machine<'_, '_> {
         }
     }
 
+    /// Takes `edge` out of the location `n` (its effect on values, frames
+    /// and memory): the edge's target, or why it has no defined effect.
+    fn take(&mut self, n: &cfa::Node, edge: &cfa::Edge) -> Result<NodeId, Stop> {
+        let id = edge.id;
+        let program = self.program;
+        match &edge.kind {
+            EdgeKind::Blank | EdgeKind::Assume { .. } | EdgeKind::Terminate | EdgeKind::ReachError => {}
+            EdgeKind::Declare { var, init } => match init {
+                None => self.unset(*var),
+                Some(rhs) => {
+                    let v = self.rhs(id, *var, rhs)?;
+                    self.set(*var, v);
+                }
+            },
+            EdgeKind::Assign { var, rhs } => {
+                let v = self.rhs(id, *var, rhs)?;
+                self.set(*var, v);
+            }
+            EdgeKind::Store { addr, value, bytes, .. } => {
+                let a = self.eval(id, addr)?;
+                let v = self.eval(id, value)?;
+                self.memory.store(a, *bytes, v).map_err(Stop::Memory)?;
+            }
+            EdgeKind::Free { addr } => {
+                let a = self.eval(id, addr)?;
+                self.memory.free(a).map_err(Stop::Memory)?;
+            }
+            EdgeKind::ReturnStatement { value } => {
+                if let Some(e) = value {
+                    let v = self.eval(id, e)?;
+                    if let Some(r) = program.function(n.function).ret {
+                        self.set(r, v);
+                    }
+                }
+            }
+            EdgeKind::Call { callee, args, .. } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(id, a)?);
+                }
+                self.frames.push(Frame { function: *callee, call_site: Some(n.id), values: BTreeMap::new() });
+                for (p, v) in program.function(*callee).params.iter().zip(vals) {
+                    self.set(*p, v);
+                }
+            }
+            EdgeKind::Return { callee, result, .. } => {
+                let ret = program.function(*callee).ret;
+                let value = match (result, ret) {
+                    (Some(_), Some(r)) => match self.get(r) {
+                        Some(v) => Some(v),
+                        None => Some(self.take_input(id, Some(r), program.variable(r).ty)?),
+                    },
+                    _ => None,
+                };
+                self.frames.pop();
+                if let (Some(res), Some(v)) = (result, value) {
+                    self.set(*res, v);
+                }
+            }
+        }
+        Ok(edge.target)
+    }
+
     fn snapshot(&self, node: NodeId) -> ConcreteState {
         let mut values = self.globals.clone();
         if let Some(f) = self.frames.last() {
@@ -369,6 +438,17 @@ impl Machine<'_, '_> {
 /// `input`. Never panics and always ends (at the latest after
 /// `options.max_steps` edges).
 pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options) -> Execution {
+    run(program, input, options, None)
+}
+
+/// [`execute`], with `accelerator` (when given) shown every visit of a loop
+/// head, where it may jump over many iterations at once.
+fn run(
+    program: &Program,
+    input: &mut dyn InputSource,
+    options: Options,
+    mut accelerator: Option<&mut accelerate::Accelerator>,
+) -> Execution {
     let main = program.main_function();
     let mut m = Machine {
         program,
@@ -378,6 +458,7 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
         frames: vec![Frame { function: main.id, call_site: None, values: BTreeMap::new() }],
         inputs: Vec::new(),
         memory: memory::Memory::default(),
+        converted: false,
     };
     let mut node = main.entry;
     let mut path = Vec::new();
@@ -399,6 +480,11 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
         }
         if path.len() >= options.max_steps {
             break Outcome::StepLimit { steps: path.len() };
+        }
+        if n.loop_head {
+            if let Some(a) = accelerator.as_deref_mut() {
+                a.visit(&mut m, node, &path);
+            }
         }
         // Pick the enabled edge.
         let mut enabled = Vec::new();
@@ -437,64 +523,7 @@ pub fn execute(program: &Program, input: &mut dyn InputSource, options: Options)
         };
         // Take it.
         let id = edge.id;
-        let result: Result<NodeId, Stop> = (|| {
-            match &edge.kind {
-                EdgeKind::Blank | EdgeKind::Assume { .. } | EdgeKind::Terminate | EdgeKind::ReachError => {}
-                EdgeKind::Declare { var, init } => match init {
-                    None => m.unset(*var),
-                    Some(rhs) => {
-                        let v = m.rhs(id, *var, rhs)?;
-                        m.set(*var, v);
-                    }
-                },
-                EdgeKind::Assign { var, rhs } => {
-                    let v = m.rhs(id, *var, rhs)?;
-                    m.set(*var, v);
-                }
-                EdgeKind::Store { addr, value, bytes, .. } => {
-                    let a = m.eval(id, addr)?;
-                    let v = m.eval(id, value)?;
-                    m.memory.store(a, *bytes, v).map_err(Stop::Memory)?;
-                }
-                EdgeKind::Free { addr } => {
-                    let a = m.eval(id, addr)?;
-                    m.memory.free(a).map_err(Stop::Memory)?;
-                }
-                EdgeKind::ReturnStatement { value } => {
-                    if let Some(e) = value {
-                        let v = m.eval(id, e)?;
-                        if let Some(r) = program.function(n.function).ret {
-                            m.set(r, v);
-                        }
-                    }
-                }
-                EdgeKind::Call { callee, args, .. } => {
-                    let mut vals = Vec::with_capacity(args.len());
-                    for a in args {
-                        vals.push(m.eval(id, a)?);
-                    }
-                    m.frames.push(Frame { function: *callee, call_site: Some(node), values: BTreeMap::new() });
-                    for (p, v) in program.function(*callee).params.iter().zip(vals) {
-                        m.set(*p, v);
-                    }
-                }
-                EdgeKind::Return { callee, result, .. } => {
-                    let ret = program.function(*callee).ret;
-                    let value = match (result, ret) {
-                        (Some(_), Some(r)) => match m.get(r) {
-                            Some(v) => Some(v),
-                            None => Some(m.take_input(id, Some(r), program.variable(r).ty)?),
-                        },
-                        _ => None,
-                    };
-                    m.frames.pop();
-                    if let (Some(res), Some(v)) = (result, value) {
-                        m.set(*res, v);
-                    }
-                }
-            }
-            Ok(edge.target)
-        })();
+        let result = m.take(n, edge);
         match result {
             Ok(next) => {
                 path.push(id);

@@ -119,6 +119,8 @@ pub struct Verifier {
     /// unrolls a loop (see [`crate::path_invariants`]); each refinement's
     /// path program is the union of them and its own path.
     refuted_loop_paths: Vec<Vec<EdgeId>>,
+    /// Whether the accelerated replay ran (see [`crate::acceleration`]).
+    accelerated: bool,
 }
 
 impl Verifier {
@@ -163,6 +165,7 @@ impl Verifier {
             inputs: Vec::new(),
             failed_transfer: None,
             refuted_loop_paths: Vec::new(),
+            accelerated: false,
             explorer,
         })
     }
@@ -548,7 +551,7 @@ impl Verifier {
             return self.stage_end(Verdict::False, reason);
         }
         match check.feasible {
-            Some(false) if self.stage.cegar => self.refine(path, &check),
+            Some(false) if self.stage.cegar => self.refine(target, path, &check),
             Some(false) if self.stage.check_targets => self.stage_end(
                 Verdict::Unknown,
                 format!(
@@ -585,7 +588,7 @@ impl Verifier {
             confirmed: false,
         });
         if infeasible {
-            return self.refine(path, &check);
+            return self.refine(state, path, &check);
         }
         self.failed_transfer = None;
         self.stage_end(
@@ -596,7 +599,10 @@ impl Verifier {
 
     /// CEGAR: refine the precision with the infeasible `path` and restart
     /// (see [`crate::refinement`] and [`crate::restart`]).
-    fn refine(&mut self, path: Vec<EdgeId>, check: &PathCheck) {
+    fn refine(&mut self, target: StateId, path: Vec<EdgeId>, check: &PathCheck) {
+        if (self.stage.predicate || self.stage.symexec) && self.failed_transfer.is_none() && self.accelerate(target, &path) {
+            return;
+        }
         if self.stage.predicate {
             return self.refine_predicates(path, check.check.clone());
         }
@@ -633,6 +639,42 @@ impl Verifier {
         let configuration =
             format!("{}, CEGAR iteration {} from the initial state, precision {precision_text}", self.stage.name, iteration + 1);
         self.start_iteration(built, configuration);
+    }
+
+    /// Counterexample acceleration (see [`crate::acceleration`]): at the
+    /// first infeasible error path that unrolls a loop, the accelerated
+    /// replay; true when it confirmed a FALSE (the stage has ended).
+    fn accelerate(&mut self, target: StateId, path: &[EdgeId]) -> bool {
+        if self.accelerated
+            || !crate::acceleration::enabled(&self.stage.config)
+            || !crate::path_invariants::unrolls_a_loop(&self.program, path)
+        {
+            return false;
+        }
+        self.accelerated = true;
+        let Some((check, executed)) = crate::acceleration::accelerated_replay(&self.program, self.stage.config.int_model())
+        else {
+            return false;
+        };
+        self.emit(Event::Counterexample {
+            target,
+            feasible: check.feasible,
+            description: check.description.clone(),
+            path: executed.clone(),
+            check: check.check.clone(),
+            inputs: check.inputs.iter().map(|v| v.to_string()).collect(),
+            confirmed: true,
+        });
+        self.error_path = Some(executed);
+        self.confirmed = Some(true);
+        self.inputs = check.inputs.clone();
+        let reason = format!(
+            "the error path is infeasible but unrolls a loop; the error location is reached by a confirmed execution {} (check: {})",
+            crate::counterexample::inputs_in_words(&check.inputs),
+            check.check
+        );
+        self.stage_end(Verdict::False, reason);
+        true
     }
 
     /// CEGAR for predicate analysis: interpolants along the infeasible

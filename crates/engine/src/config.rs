@@ -302,6 +302,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Predicate analysis with CEGAR: when the infeasible error path enters a loop head at least twice, also run an invariant generator on the path program (the CFA restricted to the nodes and edges of the error paths refined so far, so it keeps the loops they unroll, plus the whole body of each such loop) over mathematical integers and add the atoms of the invariant at each such loop head as predicates there: AFFINE (affine equalities, Karr: a + b == 3*i), OCTAGON (octagons with widening: x <= y + c), BOTH, or NONE (interpolants only). Predicates are only precision: the abstraction still checks them under the run's integer model.",
     },
     OptionDecl {
+        key: "cpa.predicate.refinement.acceleration",
+        default: "true",
+        ty: OptionType::Bool,
+        doc: "Predicate analysis (and symbolic execution with predicate abstraction) with CEGAR: at the first infeasible error path that enters a loop head at least twice, replay the program concretely with zero inputs, jumping over the iterations of each loop whose iteration is a translation (every variable changes by a constant, affine guards, no input), checked exactly without wrap-around at its first and last iteration; when the replay jumps over loop iterations and reaches the error location the verdict is FALSE, confirmed by that accelerated replay (a loop needing millions of iterations that lazy abstraction unrolls one refinement at a time). Otherwise the refinement goes on as without it. Only ever adds confirmed FALSE verdicts.",
+    },
+    OptionDecl {
         key: "cpa.predicate.refinement.eliminationTimeMs",
         default: "1000",
         ty: OptionType::UInt,

@@ -105,6 +105,24 @@ pub fn replay(program: &Program, inputs: &[i128], model: IntModel, max_steps: us
     concrete::execute(program, &mut source, concrete::Options { model, max_steps, record_states: false })
 }
 
+/// The outcome of [`replay`], or — when that stops at its step limit — of
+/// the accelerated replay on the same inputs
+/// ([`concrete::execute_accelerated`], exact jumps over translation loops):
+/// how a test judges a FALSE confirmed by counterexample acceleration
+/// ([`crate::acceleration`]), whose execution may be millions of loop
+/// iterations long.
+pub fn replay_outcome(program: &Program, inputs: &[i128], model: IntModel, max_steps: usize) -> concrete::Outcome {
+    let run = replay(program, inputs, model, max_steps);
+    if !matches!(run.outcome, concrete::Outcome::StepLimit { .. }) {
+        return run.outcome;
+    }
+    let mut given = inputs.iter().copied();
+    let mut source = concrete::FnInputs(move |_ty| given.next().unwrap_or(0));
+    concrete::execute_accelerated(program, &mut source, concrete::Options { model, max_steps, record_states: false })
+        .execution
+        .outcome
+}
+
 /// The program restricted to the edges of `path`: every node keeps only
 /// the outgoing (and incoming) edges the path takes. Its executions include
 /// the path's, so a TRUE verdict of any sound analysis on it proves the

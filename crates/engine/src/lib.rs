@@ -56,6 +56,7 @@
 
 #![warn(missing_docs)]
 
+pub mod acceleration;
 pub mod algorithm;
 pub mod block;
 pub mod build;
