@@ -19,9 +19,14 @@
 //! the analysis explores the same states. A constraint beyond intervals
 //! (`y·y`, division, bit-wise operators, extensions) is decided by
 //! evaluating it on every value the others leave, when they leave at most
-//! 256 (`n = 332 ∧ n·(n+1) ≠ 110556`). Anything else — two variables,
-//! integers, more values, or more intervals than [`MAX_INTERVALS`] — is
-//! `None` (ask the solver).
+//! 256 (`n = 332 ∧ n·(n+1) ≠ 110556`).
+//!
+//! Several variables are handled when equalities only tie them through
+//! common terms: `a + k = a + b` is `k − b = 0` (bit-vector addition is a
+//! group), so after cancelling, each constraint has at most one variable
+//! and each variable's constraints are decided on their own. Anything
+//! else — a constraint over two variables, integers, more values, or more
+//! intervals than [`MAX_INTERVALS`] — is `None` (ask the solver).
 
 use crate::term::{Node, Op, Sort, Term, Value};
 use std::collections::BTreeMap;
@@ -401,11 +406,91 @@ fn mul_mod(x: u128, y: u128, m: u128) -> u128 {
     (x * y) & (m - 1)
 }
 
-/// Decides the conjunction of `assertions` when their only free variable
-/// is one bit-vector (see the module docs): `Some(Unsat)` when certainly
+/// Decides the conjunction of `assertions` when, after cancelling common
+/// terms of equalities, it splits into parts each over one bit-vector
+/// variable (see the module docs): `Some(Unsat)` when certainly
 /// unsatisfiable, `Some(Sat(model))` with a model checked by evaluation,
 /// `None` when the procedure does not apply (ask a solver).
+///
+/// Equalities of bit-vector terms are rewritten `l = r ⟺ l − r = 0`
+/// (exact modulo 2^w, where addition is a group), with the difference
+/// normalized by [`Term`]'s linear form, so `a + 331 = a + b` becomes
+/// `331 − b = 0`: one input. The rewritten constraints are grouped by
+/// shared variables; the conjunction is unsat when one group is (each
+/// group is decided over one variable exactly), and sat when every group
+/// is, with the groups' models merged and checked on the original
+/// constraints by evaluation.
 pub fn decide(assertions: &[Term]) -> Option<Decision> {
+    let vars = crate::term::vars_of(assertions);
+    if vars.len() <= 1 {
+        return decide_one(assertions);
+    }
+    if !vars.values().all(|s| matches!(s, Sort::Bv(_))) {
+        return None;
+    }
+    let rewritten: Vec<Term> = assertions.iter().map(cancel_equalities).collect();
+    // Group the rewritten constraints by their (single) variable; a
+    // constraint over two or more variables means the query is not for
+    // this procedure.
+    let mut groups: BTreeMap<std::sync::Arc<str>, Vec<Term>> = BTreeMap::new();
+    for t in &rewritten {
+        let tv = t.vars();
+        let mut it = tv.keys();
+        match (it.next(), it.next()) {
+            (None, _) => match t.as_value() {
+                Some(Value::Bool(true)) => {}
+                Some(Value::Bool(false)) => return Some(Decision::Unsat),
+                _ => return None,
+            },
+            (Some(v), None) => groups.entry(v.clone()).or_default().push(t.clone()),
+            _ => return None,
+        }
+    }
+    let mut model = BTreeMap::new();
+    let mut unknown = false;
+    for part in groups.values() {
+        match decide_one(part) {
+            Some(Decision::Unsat) => return Some(Decision::Unsat),
+            Some(Decision::Sat(m)) => model.extend(m),
+            None => unknown = true,
+        }
+    }
+    if unknown {
+        return None;
+    }
+    // A variable every constraint lost by cancelling takes any value.
+    for (name, sort) in &vars {
+        if let (false, Sort::Bv(width)) = (model.contains_key(&**name), sort) {
+            model.insert(name.to_string(), Value::Bv { value: 0, width: *width });
+        }
+    }
+    let env = |n: &str| model.get(n).copied();
+    assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))).then_some(Decision::Sat(model))
+}
+
+/// `t` with every equality of bit-vector terms `l = r` (at any depth)
+/// rewritten to `l − r = 0`, the difference in linear normal form: an
+/// equivalent constraint in which terms common to both sides cancel.
+fn cancel_equalities(t: &Term) -> Term {
+    let Node::App { op, args } = t.node() else {
+        return t.clone();
+    };
+    let args: Vec<Term> = args.iter().map(cancel_equalities).collect();
+    match (op, args.as_slice()) {
+        (Op::Eq, [l, r]) => match l.sort() {
+            Sort::Bv(w) => Term::eq(Term::bv2(Op::BvSub, l.clone(), r.clone()), Term::bv(0, w)),
+            _ => Term::eq(l.clone(), r.clone()),
+        },
+        (Op::Not, [a]) => Term::not(a.clone()),
+        (Op::And, _) => Term::and(args),
+        (Op::Or, _) => Term::or(args),
+        (Op::Ite, [c, a, b]) => Term::ite(c.clone(), a.clone(), b.clone()),
+        _ => Term::app(*op, args),
+    }
+}
+
+/// [`decide`] for constraints whose only free variable is one bit-vector.
+fn decide_one(assertions: &[Term]) -> Option<Decision> {
     let vars = crate::term::vars_of(assertions);
     let mut it = vars.iter();
     let (name, sort) = it.next()?;
