@@ -62,6 +62,9 @@ pub struct ConstraintsState {
     pub facts: ConstraintFacts,
 }
 
+/// The symbolic identifiers of one constraint, each once, shared.
+pub type Idents = Arc<[Arc<str>]>;
+
 /// Per constraint of a [`ConstraintsState`] (same order): its symbolic
 /// identifiers, computed once when the constraint entered the set, and
 /// whether it is known to evaluate to true under the state's `model`. So
@@ -73,7 +76,7 @@ pub struct ConstraintsState {
 #[derive(Clone, Debug, Default)]
 pub struct ConstraintFacts {
     /// The symbolic identifiers of each constraint.
-    pub idents: Vec<Arc<[Arc<str>]>>,
+    pub idents: Vec<Idents>,
     /// Whether each constraint is known true under the state's model.
     pub holds: Vec<bool>,
 }
@@ -204,12 +207,12 @@ fn idents(t: &Term) -> Vec<Arc<str>> {
 /// with FxHash: these short-lived maps of short names were a tenth of a
 /// long loop's time with the standard SipHash.
 struct Links<'a> {
-    ids: &'a [Arc<[Arc<str>]>],
+    ids: &'a [Idents],
     by_ident: FxHashMap<&'a str, Vec<usize>>,
 }
 
 impl<'a> Links<'a> {
-    fn new(ids: &'a [Arc<[Arc<str>]>]) -> Self {
+    fn new(ids: &'a [Idents]) -> Self {
         let mut by_ident: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
         for (i, s) in ids.iter().enumerate() {
             for n in s.iter() {
@@ -268,7 +271,7 @@ impl TransferRelation for ConstraintsCpa {
         let cached = info.definite.is_empty()
             && state.facts.idents.len() == state.constraints.len()
             && state.facts.holds.len() == state.constraints.len();
-        let mut ids: Vec<Arc<[Arc<str>]>> = Vec::with_capacity(state.constraints.len() + info.added.len());
+        let mut ids: Vec<Idents> = Vec::with_capacity(state.constraints.len() + info.added.len());
         let mut holds: Vec<bool> = Vec::with_capacity(state.constraints.len() + info.added.len());
         for (i, c) in state.constraints.iter().chain(info.added.iter()).enumerate() {
             let c2 = apply_definite(c, &info.definite);
@@ -290,7 +293,7 @@ impl TransferRelation for ConstraintsCpa {
                 continue;
             }
             let is_old = if info.definite.is_empty() { i < state.constraints.len() } else { old.contains(&c2) };
-            let (c_ids, c_holds): (Arc<[Arc<str>]>, bool) = if cached && i < state.constraints.len() {
+            let (c_ids, c_holds): (Idents, bool) = if cached && i < state.constraints.len() {
                 (state.facts.idents[i].clone(), state.facts.holds[i])
             } else {
                 (idents(&c2).into(), false)
@@ -323,7 +326,7 @@ impl TransferRelation for ConstraintsCpa {
         }
         let mut kept = keep.iter();
         holds.retain(|_| *kept.next().unwrap_or(&false));
-        let (constraints, ids): (Vec<Term>, Vec<Arc<[Arc<str>]>>) =
+        let (constraints, ids): (Vec<Term>, Vec<Idents>) =
             constraints.into_iter().zip(ids).zip(keep).filter(|(_, k)| *k).map(|(c, _)| c).unzip();
         // The model is the predecessor's, so what was known to hold under
         // it still does.
