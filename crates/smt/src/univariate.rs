@@ -422,6 +422,9 @@ fn mul_mod(x: u128, y: u128, m: u128) -> u128 {
 /// constraints by evaluation.
 pub fn decide(assertions: &[Term]) -> Option<Decision> {
     let vars = crate::term::vars_of(assertions);
+    if let Some(d) = decide_widened(assertions, &vars) {
+        return d;
+    }
     if vars.len() <= 1 {
         return decide_one(assertions);
     }
@@ -466,6 +469,84 @@ pub fn decide(assertions: &[Term]) -> Option<Decision> {
     }
     let env = |n: &str| model.get(n).copied();
     assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))).then_some(Decision::Sat(model))
+}
+
+/// A variable `y` of `w` bits that occurs only zero-extended by the same
+/// `n` bits (`(_ zero_extend n) y`, an `unsigned short` compared as an
+/// `unsigned int`) is replaced by a variable `Y` of `w + n` bits with
+/// `Y ≤ 2^w − 1`: zero-extension is a bijection from the values of `y` onto
+/// those of `Y`, so the two conjunctions are equisatisfiable, and `y` takes
+/// `Y`'s value. `None` when no variable is only zero-extended (decide as
+/// is); otherwise the decision of the widened conjunction, a `sat` model
+/// mapped back and checked on the original constraints by evaluation.
+fn decide_widened(assertions: &[Term], vars: &BTreeMap<std::sync::Arc<str>, Sort>) -> Option<Option<Decision>> {
+    let mut widened: Vec<(std::sync::Arc<str>, u32, u32)> = Vec::new(); // (name, w, n)
+    for (name, sort) in vars {
+        let Sort::Bv(w) = sort else { continue };
+        let mut ext = None;
+        if assertions.iter().all(|a| only_extended(a, name, &mut ext)) {
+            if let Some(n) = ext.filter(|n| w + n <= 64) {
+                widened.push((name.clone(), *w, n));
+            }
+        }
+    }
+    if widened.is_empty() {
+        return None;
+    }
+    let wide_name = |name: &str| format!("{name}|zero_extended");
+    let mut rewritten: Vec<Term> = assertions.iter().map(|a| widen(a, &widened, &wide_name)).collect();
+    for (name, w, n) in &widened {
+        let top = Term::bv(((1u128 << w) - 1) as i128, w + n);
+        rewritten.push(Term::bv2(Op::BvUle, Term::var(&wide_name(name), Sort::Bv(w + n)), top));
+    }
+    Some(match decide(&rewritten)? {
+        Decision::Unsat => Some(Decision::Unsat),
+        Decision::Sat(mut model) => {
+            for (name, w, _) in &widened {
+                let v = match model.remove(&wide_name(name)) {
+                    Some(Value::Bv { value, .. }) => value,
+                    _ => 0,
+                };
+                model.insert(name.to_string(), Value::Bv { value: v & ((1u128 << w) - 1), width: *w });
+            }
+            let env = |n: &str| model.get(n).copied();
+            assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))).then_some(Decision::Sat(model))
+        }
+    })
+}
+
+/// Whether every occurrence of the variable `name` in `t` is `(_
+/// zero_extend n) name` with one `n` (recorded in `ext`).
+fn only_extended(t: &Term, name: &str, ext: &mut Option<u32>) -> bool {
+    match t.node() {
+        Node::Var { name: v, .. } => &**v != name,
+        Node::App { op: Op::ZeroExt(n), args } if args.len() == 1 && args[0].as_var() == Some(name) => {
+            *ext.get_or_insert(*n) == *n
+        }
+        Node::App { args, .. } => args.iter().all(|a| only_extended(a, name, ext)),
+        _ => true,
+    }
+}
+
+/// `t` with `(_ zero_extend n) y` replaced by the wide variable of `y`.
+fn widen(t: &Term, widened: &[(std::sync::Arc<str>, u32, u32)], wide_name: &dyn Fn(&str) -> String) -> Term {
+    let Node::App { op, args } = t.node() else {
+        return t.clone();
+    };
+    if let (Op::ZeroExt(n), [x]) = (op, args.as_slice()) {
+        if let Some((name, w, _)) = widened.iter().find(|(name, _, m)| x.as_var() == Some(&**name) && m == n) {
+            return Term::var(&wide_name(name), Sort::Bv(w + n));
+        }
+    }
+    let args: Vec<Term> = args.iter().map(|a| widen(a, widened, wide_name)).collect();
+    match (op, args.as_slice()) {
+        (Op::Not, [a]) => Term::not(a.clone()),
+        (Op::And, _) => Term::and(args),
+        (Op::Or, _) => Term::or(args),
+        (Op::Ite, [c, a, b]) => Term::ite(c.clone(), a.clone(), b.clone()),
+        (Op::Eq, [a, b]) => Term::eq(a.clone(), b.clone()),
+        _ => Term::app(*op, args),
+    }
 }
 
 /// `t` with every equality of bit-vector terms `l = r` (at any depth)

@@ -352,3 +352,73 @@ fn decide_agrees_with_z3_on_a_counting_loop_over_two_inputs() {
     }
     assert!(answers.get("sat").is_some_and(|n| *n > 3) && answers.get("unsat").is_some_and(|n| *n > 3), "{answers:?}");
 }
+
+#[test]
+fn decide_takes_a_variable_that_occurs_only_zero_extended() {
+    // Random constraints over an 8-bit term in which the variable is a
+    // 5-bit `y` zero-extended by 3 bits (an `unsigned short` compared as an
+    // `unsigned int`, scaled down), against evaluating all 32 values of `y`.
+    let mut r = XorShift::new(0x7a65_7874);
+    let y5 = Term::var(Y, Sort::Bv(5));
+    let widen = |t: &Term| t.substitute(&|n: &str| (n == Y).then(|| Term::bv1(Op::ZeroExt(3), y5.clone())));
+    let (mut unsat, mut sat, mut refused) = (0, 0, 0);
+    for case in 0..3000 {
+        let n = 1 + r.index(4);
+        let terms: Vec<Term> = (0..n).map(|_| widen(&bool_term(&mut r, 8, 2))).collect();
+        let Some(d) = decide(&terms) else {
+            refused += 1;
+            continue;
+        };
+        let holds5 = |v: u128| {
+            let env = |n: &str| (n == Y).then_some(Value::Bv { value: v, width: 5 });
+            terms.iter().all(|t| t.eval(&env) == Some(Value::Bool(true)))
+        };
+        match d {
+            Decision::Unsat => {
+                assert!(!(0..32).any(holds5), "case {case}: decide says unsat, but a value satisfies {terms:?}");
+                unsat += 1;
+            }
+            Decision::Sat(model) => {
+                let v = match model.get(Y) {
+                    Some(Value::Bv { value, width: 5 }) => *value,
+                    other => panic!("case {case}: model {other:?}"),
+                };
+                assert!(holds5(v), "case {case}: model {v} fails {terms:?}");
+                sat += 1;
+            }
+        }
+    }
+    println!("{unsat} unsat, {sat} sat, {refused} refused");
+    assert!(unsat > 500 && sat > 500, "{unsat} unsat, {sat} sat, {refused} refused");
+}
+
+#[test]
+fn decide_agrees_with_z3_on_a_loop_bounded_by_an_unsigned_short() {
+    // `x = 0; N = nondet_ushort(); while (x < N) x += 2; assert(!(x % 2))`:
+    // after `k` iterations the guards compare `2k` with `N` zero-extended.
+    use smt::{parse_response, Query, SolverBackend, Status, Z3Process};
+    let mut z3 = Z3Process::system(std::time::Duration::from_secs(60));
+    if let Err(e) = z3.version() {
+        panic!("the native z3 is needed (scripts/setup.sh installs it): {e}");
+    }
+    let n = Term::bv1(Op::ZeroExt(16), Term::var("N!1", Sort::Bv(16)));
+    let lt = |k: i128| Term::bv2(Op::BvUlt, Term::bv(2 * k, 32), n.clone());
+    let mut answers = BTreeMap::new();
+    for k in [0i128, 1, 5, 100, 32767, 32768, 40000] {
+        for exit in [false, true] {
+            let mut terms: Vec<Term> = (0..k.min(4)).map(lt).collect();
+            terms.extend((k.saturating_sub(12).max(4)..k).map(lt));
+            terms.push(if exit { Term::not(lt(k)) } else { lt(k) });
+            let d = decide(&terms).unwrap_or_else(|| panic!("k = {k}: not decided"));
+            let out = z3.solve(&Query::new(terms.clone()).to_smtlib()).expect("z3 answers");
+            let z = parse_response(&out).status();
+            let ours = match d {
+                Decision::Unsat => Status::Unsat,
+                Decision::Sat(_) => Status::Sat,
+            };
+            assert_eq!(ours, z, "k = {k}, exit {exit}: decide {ours:?}, z3 {z:?}");
+            *answers.entry(ours.as_str()).or_insert(0) += 1;
+        }
+    }
+    assert!(answers.get("sat").is_some_and(|n| *n > 3) && answers.get("unsat").is_some_and(|n| *n > 1), "{answers:?}");
+}
