@@ -24,7 +24,9 @@
 //! Several variables are handled when equalities only tie them through
 //! common terms: `a + k = a + b` is `k − b = 0` (bit-vector addition is a
 //! group), so after cancelling, each constraint has at most one variable
-//! and each variable's constraints are decided on their own. Anything
+//! and each variable's constraints are decided on their own. A variable
+//! that occurs only zero-extended (`(_ zero_extend n) y`) is decided as a
+//! wider variable bounded by `y`'s range. Anything
 //! else — a constraint over two variables, integers, more values, or more
 //! intervals than [`MAX_INTERVALS`] — is `None` (ask the solver).
 
