@@ -96,7 +96,7 @@ pub const CACHED_NOTE: &str =
 /// [`SolverOracle::decided_without_solver`]): in the trace like a solver
 /// query, but no solver ran.
 pub const DECIDED_NOTE: &str =
-    "; answered without the solver: constraints over one bit-vector variable, decided exactly by interval arithmetic";
+    "; answered without the solver: constraints over one bit-vector variable each (after cancelling common terms of equalities), decided exactly by interval arithmetic";
 
 /// An answer kept by canonical form: the response and the answered
 /// script's own names of the canonical symbols.

@@ -189,14 +189,14 @@ proptest! {
         prop_assert!(d.is_less_or_equal(&s, &r));
         prop_assert!(d.is_less_or_equal(&r, &s));
         // Jointly with constraints renamed by the same renaming.
-        let a = ConstraintsState { constraints: cs.clone(), memory: Arc::new(s.clone()), model: None };
-        let b = ConstraintsState { constraints: cs.iter().map(|c| rename(c, &perm, offset)).collect(), memory: Arc::new(r.clone()), model: None };
+        let a = ConstraintsState { constraints: cs.clone(), memory: Arc::new(s.clone()), model: None, ..Default::default() };
+        let b = ConstraintsState { constraints: cs.iter().map(|c| rename(c, &perm, offset)).collect(), memory: Arc::new(r.clone()), model: None, ..Default::default() };
         prop_assert!(constraints_leq(&a, &b));
         prop_assert!(constraints_leq(&b, &a));
         // Fewer constraints is more general, never the other way round
         // when a constraint really is lost.
         if let Some((_, rest)) = cs.split_last() {
-            let c = ConstraintsState { constraints: rest.to_vec(), memory: Arc::new(s.clone()), model: None };
+            let c = ConstraintsState { constraints: rest.to_vec(), memory: Arc::new(s.clone()), model: None, ..Default::default() };
             prop_assert!(constraints_leq(&a, &c));
         }
     }
@@ -225,13 +225,13 @@ fn one_renaming_for_memory_and_constraints() {
         frames: vec![],
         next_id: 2,
     };
-    let e = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(1, 2)), model: None };
-    let e2 = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(2, 1)), model: None };
+    let e = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(1, 2)), model: None, ..Default::default() };
+    let e2 = ConstraintsState { constraints: vec![gt0(ident(1))], memory: Arc::new(m(2, 1)), model: None, ..Default::default() };
     assert!(SymbolicDomain.is_less_or_equal(&m(1, 2), &m(2, 1)));
     assert!(!constraints_leq(&e, &e2));
     assert!(!constraints_leq(&e2, &e));
     // With the constraint renamed along, it is covered.
-    let e3 = ConstraintsState { constraints: vec![gt0(ident(2))], memory: Arc::new(m(2, 1)), model: None };
+    let e3 = ConstraintsState { constraints: vec![gt0(ident(2))], memory: Arc::new(m(2, 1)), model: None, ..Default::default() };
     assert!(constraints_leq(&e, &e3) && constraints_leq(&e3, &e));
 }
 

@@ -19,9 +19,16 @@
 //! the analysis explores the same states. A constraint beyond intervals
 //! (`y·y`, division, bit-wise operators, extensions) is decided by
 //! evaluating it on every value the others leave, when they leave at most
-//! 256 (`n = 332 ∧ n·(n+1) ≠ 110556`). Anything else — two variables,
-//! integers, more values, or more intervals than [`MAX_INTERVALS`] — is
-//! `None` (ask the solver).
+//! 256 (`n = 332 ∧ n·(n+1) ≠ 110556`).
+//!
+//! Several variables are handled when equalities only tie them through
+//! common terms: `a + k = a + b` is `k − b = 0` (bit-vector addition is a
+//! group), so after cancelling, each constraint has at most one variable
+//! and each variable's constraints are decided on their own. A variable
+//! that occurs only zero-extended (`(_ zero_extend n) y`) is decided as a
+//! wider variable bounded by `y`'s range. Anything
+//! else — a constraint over two variables, integers, more values, or more
+//! intervals than [`MAX_INTERVALS`] — is `None` (ask the solver).
 
 use crate::term::{Node, Op, Sort, Term, Value};
 use std::collections::BTreeMap;
@@ -401,11 +408,172 @@ fn mul_mod(x: u128, y: u128, m: u128) -> u128 {
     (x * y) & (m - 1)
 }
 
-/// Decides the conjunction of `assertions` when their only free variable
-/// is one bit-vector (see the module docs): `Some(Unsat)` when certainly
+/// Decides the conjunction of `assertions` when, after cancelling common
+/// terms of equalities, it splits into parts each over one bit-vector
+/// variable (see the module docs): `Some(Unsat)` when certainly
 /// unsatisfiable, `Some(Sat(model))` with a model checked by evaluation,
 /// `None` when the procedure does not apply (ask a solver).
+///
+/// Equalities of bit-vector terms are rewritten `l = r ⟺ l − r = 0`
+/// (exact modulo 2^w, where addition is a group), with the difference
+/// normalized by [`Term`]'s linear form, so `a + 331 = a + b` becomes
+/// `331 − b = 0`: one input. The rewritten constraints are grouped by
+/// shared variables; the conjunction is unsat when one group is (each
+/// group is decided over one variable exactly), and sat when every group
+/// is, with the groups' models merged and checked on the original
+/// constraints by evaluation.
 pub fn decide(assertions: &[Term]) -> Option<Decision> {
+    let vars = crate::term::vars_of(assertions);
+    if let Some(d) = decide_widened(assertions, &vars) {
+        return d;
+    }
+    if vars.len() <= 1 {
+        return decide_one(assertions);
+    }
+    if !vars.values().all(|s| matches!(s, Sort::Bv(_))) {
+        return None;
+    }
+    let rewritten: Vec<Term> = assertions.iter().map(cancel_equalities).collect();
+    // Group the rewritten constraints by their (single) variable; a
+    // constraint over two or more variables means the query is not for
+    // this procedure.
+    let mut groups: BTreeMap<std::sync::Arc<str>, Vec<Term>> = BTreeMap::new();
+    for t in &rewritten {
+        let tv = t.vars();
+        let mut it = tv.keys();
+        match (it.next(), it.next()) {
+            (None, _) => match t.as_value() {
+                Some(Value::Bool(true)) => {}
+                Some(Value::Bool(false)) => return Some(Decision::Unsat),
+                _ => return None,
+            },
+            (Some(v), None) => groups.entry(v.clone()).or_default().push(t.clone()),
+            _ => return None,
+        }
+    }
+    let mut model = BTreeMap::new();
+    let mut unknown = false;
+    for part in groups.values() {
+        match decide_one(part) {
+            Some(Decision::Unsat) => return Some(Decision::Unsat),
+            Some(Decision::Sat(m)) => model.extend(m),
+            None => unknown = true,
+        }
+    }
+    if unknown {
+        return None;
+    }
+    // A variable every constraint lost by cancelling takes any value.
+    for (name, sort) in &vars {
+        if let (false, Sort::Bv(width)) = (model.contains_key(&**name), sort) {
+            model.insert(name.to_string(), Value::Bv { value: 0, width: *width });
+        }
+    }
+    let env = |n: &str| model.get(n).copied();
+    assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))).then_some(Decision::Sat(model))
+}
+
+/// A variable `y` of `w` bits that occurs only zero-extended by the same
+/// `n` bits (`(_ zero_extend n) y`, an `unsigned short` compared as an
+/// `unsigned int`) is replaced by a variable `Y` of `w + n` bits with
+/// `Y ≤ 2^w − 1`: zero-extension is a bijection from the values of `y` onto
+/// those of `Y`, so the two conjunctions are equisatisfiable, and `y` takes
+/// `Y`'s value. `None` when no variable is only zero-extended (decide as
+/// is); otherwise the decision of the widened conjunction, a `sat` model
+/// mapped back and checked on the original constraints by evaluation.
+fn decide_widened(assertions: &[Term], vars: &BTreeMap<std::sync::Arc<str>, Sort>) -> Option<Option<Decision>> {
+    let mut widened: Vec<(std::sync::Arc<str>, u32, u32)> = Vec::new(); // (name, w, n)
+    for (name, sort) in vars {
+        let Sort::Bv(w) = sort else { continue };
+        let mut ext = None;
+        if assertions.iter().all(|a| only_extended(a, name, &mut ext)) {
+            if let Some(n) = ext.filter(|n| w + n <= 64) {
+                widened.push((name.clone(), *w, n));
+            }
+        }
+    }
+    if widened.is_empty() {
+        return None;
+    }
+    let wide_name = |name: &str| format!("{name}|zero_extended");
+    let mut rewritten: Vec<Term> = assertions.iter().map(|a| widen(a, &widened, &wide_name)).collect();
+    for (name, w, n) in &widened {
+        let top = Term::bv(((1u128 << w) - 1) as i128, w + n);
+        rewritten.push(Term::bv2(Op::BvUle, Term::var(&wide_name(name), Sort::Bv(w + n)), top));
+    }
+    Some(match decide(&rewritten)? {
+        Decision::Unsat => Some(Decision::Unsat),
+        Decision::Sat(mut model) => {
+            for (name, w, _) in &widened {
+                let v = match model.remove(&wide_name(name)) {
+                    Some(Value::Bv { value, .. }) => value,
+                    _ => 0,
+                };
+                model.insert(name.to_string(), Value::Bv { value: v & ((1u128 << w) - 1), width: *w });
+            }
+            let env = |n: &str| model.get(n).copied();
+            assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))).then_some(Decision::Sat(model))
+        }
+    })
+}
+
+/// Whether every occurrence of the variable `name` in `t` is `(_
+/// zero_extend n) name` with one `n` (recorded in `ext`).
+fn only_extended(t: &Term, name: &str, ext: &mut Option<u32>) -> bool {
+    match t.node() {
+        Node::Var { name: v, .. } => &**v != name,
+        Node::App { op: Op::ZeroExt(n), args } if args.len() == 1 && args[0].as_var() == Some(name) => {
+            *ext.get_or_insert(*n) == *n
+        }
+        Node::App { args, .. } => args.iter().all(|a| only_extended(a, name, ext)),
+        _ => true,
+    }
+}
+
+/// `t` with `(_ zero_extend n) y` replaced by the wide variable of `y`.
+fn widen(t: &Term, widened: &[(std::sync::Arc<str>, u32, u32)], wide_name: &dyn Fn(&str) -> String) -> Term {
+    let Node::App { op, args } = t.node() else {
+        return t.clone();
+    };
+    if let (Op::ZeroExt(n), [x]) = (op, args.as_slice()) {
+        if let Some((name, w, _)) = widened.iter().find(|(name, _, m)| x.as_var() == Some(&**name) && m == n) {
+            return Term::var(&wide_name(name), Sort::Bv(w + n));
+        }
+    }
+    let args: Vec<Term> = args.iter().map(|a| widen(a, widened, wide_name)).collect();
+    match (op, args.as_slice()) {
+        (Op::Not, [a]) => Term::not(a.clone()),
+        (Op::And, _) => Term::and(args),
+        (Op::Or, _) => Term::or(args),
+        (Op::Ite, [c, a, b]) => Term::ite(c.clone(), a.clone(), b.clone()),
+        (Op::Eq, [a, b]) => Term::eq(a.clone(), b.clone()),
+        _ => Term::app(*op, args),
+    }
+}
+
+/// `t` with every equality of bit-vector terms `l = r` (at any depth)
+/// rewritten to `l − r = 0`, the difference in linear normal form: an
+/// equivalent constraint in which terms common to both sides cancel.
+fn cancel_equalities(t: &Term) -> Term {
+    let Node::App { op, args } = t.node() else {
+        return t.clone();
+    };
+    let args: Vec<Term> = args.iter().map(cancel_equalities).collect();
+    match (op, args.as_slice()) {
+        (Op::Eq, [l, r]) => match l.sort() {
+            Sort::Bv(w) => Term::eq(Term::bv2(Op::BvSub, l.clone(), r.clone()), Term::bv(0, w)),
+            _ => Term::eq(l.clone(), r.clone()),
+        },
+        (Op::Not, [a]) => Term::not(a.clone()),
+        (Op::And, _) => Term::and(args),
+        (Op::Or, _) => Term::or(args),
+        (Op::Ite, [c, a, b]) => Term::ite(c.clone(), a.clone(), b.clone()),
+        _ => Term::app(*op, args),
+    }
+}
+
+/// [`decide`] for constraints whose only free variable is one bit-vector.
+fn decide_one(assertions: &[Term]) -> Option<Decision> {
     let vars = crate::term::vars_of(assertions);
     let mut it = vars.iter();
     let (name, sort) = it.next()?;

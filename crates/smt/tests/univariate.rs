@@ -236,3 +236,189 @@ fn decide_agrees_with_the_recorded_corpus() {
     println!("{decided} corpus queries decided without the solver");
     assert!(decided >= 5, "only {decided} corpus queries have one bit-vector variable");
 }
+
+/// `t` with the variable `Y` renamed to `to`.
+fn renamed(t: &Term, to: &str) -> Term {
+    t.rename(&|n: &str| (n == Y).then(|| std::sync::Arc::from(to)))
+}
+
+#[test]
+fn decide_cancels_common_terms_and_splits_by_variable() {
+    // Two 5-bit variables y and z: constraints over one of them, and
+    // equalities whose sides share a term in the other (`z + f(y) = z +
+    // g(y)`, at any depth) — exactly what cancelling turns into
+    // one-variable constraints — against evaluating all 32·32 pairs.
+    const Z: &str = "z!2";
+    let width = 5;
+    let mut r = XorShift::new(0x6361_6e63);
+    let (mut unsat, mut sat, mut refused) = (0, 0, 0);
+    for case in 0..3000 {
+        let n = 1 + r.index(5);
+        let mut terms = Vec::new();
+        for _ in 0..n {
+            let t = match r.below(5) {
+                0 => renamed(&bool_term(&mut r, width, 1), Z),
+                1 => {
+                    // z·k + f(y) = z·k + g(y), with y and z swapped at times.
+                    let z = Term::bv2(Op::BvMul, Term::var(Z, Sort::Bv(width)), Term::bv(r.next_u64() as i128, width));
+                    let (f, g) = (bv_term(&mut r, width, 1), bv_term(&mut r, width, 1));
+                    let e = Term::eq(Term::bv2(Op::BvAdd, z.clone(), f), Term::bv2(Op::BvAdd, g, z));
+                    let e = if r.below(2) == 0 { e } else { Term::not(e) };
+                    if r.below(3) == 0 {
+                        Term::eq(Term::ite(e, Term::bv(1, width), Term::bv(0, width)), Term::bv(0, width))
+                    } else {
+                        e
+                    }
+                }
+                // Rarely a constraint tying both (which must be refused).
+                2 if r.below(8) == 0 => Term::bv2(Op::BvUlt, Term::var(Z, Sort::Bv(width)), bv_term(&mut r, width, 1)),
+                _ => bool_term(&mut r, width, 1),
+            };
+            terms.push(t);
+        }
+        let Some(d) = decide(&terms) else {
+            refused += 1;
+            continue;
+        };
+        let eval = |y: u128, z: u128| {
+            let env = |n: &str| match n {
+                Y => Some(Value::Bv { value: y, width }),
+                Z => Some(Value::Bv { value: z, width }),
+                _ => None,
+            };
+            terms.iter().all(|t| t.eval(&env) == Some(Value::Bool(true)))
+        };
+        let satisfiable = (0..32u128).any(|y| (0..32u128).any(|z| eval(y, z)));
+        match d {
+            Decision::Unsat => {
+                assert!(!satisfiable, "case {case}: decide says unsat, but a pair satisfies {terms:?}");
+                unsat += 1;
+            }
+            Decision::Sat(model) => {
+                let get = |n: &str| match model.get(n) {
+                    Some(Value::Bv { value, .. }) => *value,
+                    None => 0, // a variable none of the terms has
+                    other => panic!("case {case}: model {other:?}"),
+                };
+                assert!(eval(get(Y), get(Z)), "case {case}: model {model:?} fails {terms:?}");
+                sat += 1;
+            }
+        }
+    }
+    println!("{unsat} unsat, {sat} sat, {refused} refused");
+    assert!(unsat > 300 && sat > 300, "{unsat} unsat, {sat} sat, {refused} refused");
+}
+
+#[test]
+fn decide_agrees_with_z3_on_a_counting_loop_over_two_inputs() {
+    // `res = a; cnt = b; while (cnt > 0) { cnt--; res++; } assert(res == a + b)`
+    // with `a ≤ 1000000`, `0 ≤ b ≤ 1000000`: after `k` iterations the
+    // exit asks `a + k = a + b` (or its negation) with guards over `b`.
+    use smt::{parse_response, Query, SolverBackend, Status, Z3Process};
+    let mut z3 = Z3Process::system(std::time::Duration::from_secs(60));
+    if let Err(e) = z3.version() {
+        panic!("the native z3 is needed (scripts/setup.sh installs it): {e}");
+    }
+    let a = Term::var("a!1", Sort::Bv(32));
+    let b = Term::var("b!2", Sort::Bv(32));
+    let c = |v: i128| Term::bv(v, 32);
+    let mut answers = BTreeMap::new();
+    for k in [0i128, 1, 2, 5, 331, 999_999, 1_000_000, 1_000_001] {
+        for (exit, holds) in [(false, false), (true, false), (true, true)] {
+            let left = |j: i128| Term::bv2(Op::BvSub, b.clone(), c(j));
+            let mut terms = vec![
+                Term::bv2(Op::BvSle, a.clone(), c(1_000_000)),
+                Term::bv2(Op::BvSle, c(0), b.clone()),
+                Term::bv2(Op::BvSle, b.clone(), c(1_000_000)),
+            ];
+            terms.extend((0..k.min(3)).map(|j| Term::bv2(Op::BvSlt, c(0), left(j))));
+            let guard = Term::bv2(Op::BvSlt, c(0), left(k));
+            terms.push(if exit { Term::not(guard) } else { guard });
+            if exit {
+                let same = Term::eq(Term::bv2(Op::BvAdd, a.clone(), c(k)), Term::bv2(Op::BvAdd, a.clone(), b.clone()));
+                let flag = Term::eq(Term::ite(same, c(1), c(0)), c(0));
+                terms.push(if holds { Term::not(flag) } else { flag });
+            }
+            let d = decide(&terms).unwrap_or_else(|| panic!("k = {k}: not decided"));
+            let out = z3.solve(&Query::new(terms.clone()).to_smtlib()).expect("z3 answers");
+            let z = parse_response(&out).status();
+            let ours = match d {
+                Decision::Unsat => Status::Unsat,
+                Decision::Sat(_) => Status::Sat,
+            };
+            assert_eq!(ours, z, "k = {k}, exit {exit}, holds {holds}: decide {ours:?}, z3 {z:?}");
+            *answers.entry(ours.as_str()).or_insert(0) += 1;
+        }
+    }
+    assert!(answers.get("sat").is_some_and(|n| *n > 3) && answers.get("unsat").is_some_and(|n| *n > 3), "{answers:?}");
+}
+
+#[test]
+fn decide_takes_a_variable_that_occurs_only_zero_extended() {
+    // Random constraints over an 8-bit term in which the variable is a
+    // 5-bit `y` zero-extended by 3 bits (an `unsigned short` compared as an
+    // `unsigned int`, scaled down), against evaluating all 32 values of `y`.
+    let mut r = XorShift::new(0x7a65_7874);
+    let y5 = Term::var(Y, Sort::Bv(5));
+    let widen = |t: &Term| t.substitute(&|n: &str| (n == Y).then(|| Term::bv1(Op::ZeroExt(3), y5.clone())));
+    let (mut unsat, mut sat, mut refused) = (0, 0, 0);
+    for case in 0..3000 {
+        let n = 1 + r.index(4);
+        let terms: Vec<Term> = (0..n).map(|_| widen(&bool_term(&mut r, 8, 2))).collect();
+        let Some(d) = decide(&terms) else {
+            refused += 1;
+            continue;
+        };
+        let holds5 = |v: u128| {
+            let env = |n: &str| (n == Y).then_some(Value::Bv { value: v, width: 5 });
+            terms.iter().all(|t| t.eval(&env) == Some(Value::Bool(true)))
+        };
+        match d {
+            Decision::Unsat => {
+                assert!(!(0..32).any(holds5), "case {case}: decide says unsat, but a value satisfies {terms:?}");
+                unsat += 1;
+            }
+            Decision::Sat(model) => {
+                let v = match model.get(Y) {
+                    Some(Value::Bv { value, width: 5 }) => *value,
+                    other => panic!("case {case}: model {other:?}"),
+                };
+                assert!(holds5(v), "case {case}: model {v} fails {terms:?}");
+                sat += 1;
+            }
+        }
+    }
+    println!("{unsat} unsat, {sat} sat, {refused} refused");
+    assert!(unsat > 500 && sat > 500, "{unsat} unsat, {sat} sat, {refused} refused");
+}
+
+#[test]
+fn decide_agrees_with_z3_on_a_loop_bounded_by_an_unsigned_short() {
+    // `x = 0; N = nondet_ushort(); while (x < N) x += 2; assert(!(x % 2))`:
+    // after `k` iterations the guards compare `2k` with `N` zero-extended.
+    use smt::{parse_response, Query, SolverBackend, Status, Z3Process};
+    let mut z3 = Z3Process::system(std::time::Duration::from_secs(60));
+    if let Err(e) = z3.version() {
+        panic!("the native z3 is needed (scripts/setup.sh installs it): {e}");
+    }
+    let n = Term::bv1(Op::ZeroExt(16), Term::var("N!1", Sort::Bv(16)));
+    let lt = |k: i128| Term::bv2(Op::BvUlt, Term::bv(2 * k, 32), n.clone());
+    let mut answers = BTreeMap::new();
+    for k in [0i128, 1, 5, 100, 32767, 32768, 40000] {
+        for exit in [false, true] {
+            let mut terms: Vec<Term> = (0..k.min(4)).map(lt).collect();
+            terms.extend((k.saturating_sub(12).max(4)..k).map(lt));
+            terms.push(if exit { Term::not(lt(k)) } else { lt(k) });
+            let d = decide(&terms).unwrap_or_else(|| panic!("k = {k}: not decided"));
+            let out = z3.solve(&Query::new(terms.clone()).to_smtlib()).expect("z3 answers");
+            let z = parse_response(&out).status();
+            let ours = match d {
+                Decision::Unsat => Status::Unsat,
+                Decision::Sat(_) => Status::Sat,
+            };
+            assert_eq!(ours, z, "k = {k}, exit {exit}: decide {ours:?}, z3 {z:?}");
+            *answers.entry(ours.as_str()).or_insert(0) += 1;
+        }
+    }
+    assert!(answers.get("sat").is_some_and(|n| *n > 3) && answers.get("unsat").is_some_and(|n| *n > 1), "{answers:?}");
+}

@@ -36,11 +36,12 @@ use crate::cpas::symbolic::{apply_definite, is_identifier, match_states, show_te
 use crate::solver::{Ask, SolverOracle};
 use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
+use rustc_hash::{FxHashMap, FxHashSet};
 #[cfg(not(target_arch = "wasm32"))]
 use smt::univariate::Decision;
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
 
 /// A Constraints state: the path constraints (in the order they were
@@ -56,6 +57,40 @@ pub struct ConstraintsState {
     /// successor is known satisfiable without a query (a sat answer never
     /// prunes, so a hint can cost precision, never soundness). Not part of ⊑.
     pub model: Option<Arc<BTreeMap<String, Value>>>,
+    /// What the strengthening already knows about each constraint,
+    /// carried along the path (a cache; see [`ConstraintFacts`]).
+    pub facts: ConstraintFacts,
+}
+
+/// The symbolic identifiers of one constraint, each once, shared.
+pub type Idents = Arc<[Arc<str>]>;
+
+/// Per constraint of a [`ConstraintsState`] (same order): its symbolic
+/// identifiers, computed once when the constraint entered the set, and
+/// whether it is known to evaluate to true under the state's `model`. So
+/// the strengthening does not walk and evaluate every term of the path
+/// again at every step (on a long unrolled loop that was most of the
+/// engine's time). Empty when not known (a state built by hand): then
+/// they are computed. Derived from the constraints and the model, so it
+/// takes no part in equality or hashing of states.
+#[derive(Clone, Debug, Default)]
+pub struct ConstraintFacts {
+    /// The symbolic identifiers of each constraint.
+    pub idents: Vec<Idents>,
+    /// Whether each constraint is known true under the state's model.
+    pub holds: Vec<bool>,
+}
+
+impl PartialEq for ConstraintFacts {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for ConstraintFacts {}
+
+impl std::hash::Hash for ConstraintFacts {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// The Constraints domain: sets of constraints with the joint alias order.
@@ -98,6 +133,7 @@ impl AbstractDomain for ConstraintsDomain {
             constraints: a.constraints.iter().filter(|c| b.constraints.contains(c)).cloned().collect(),
             memory: a.memory.clone(),
             model: None,
+            facts: ConstraintFacts::default(),
         }
     }
 }
@@ -164,33 +200,47 @@ fn idents(t: &Term) -> Vec<Arc<str>> {
     out
 }
 
-/// Which constraints are connected (through shared identifiers) to the
-/// identifiers `seeds`: `ids[i]` are the identifiers of constraint `i`.
-/// One pass over an index from identifier to constraints, so linear in the
-/// constraints' identifiers (a fixed point over all constraints per round
-/// was quadratic on long unrolled loops).
-fn connected_mask<'a>(ids: &'a [Vec<Arc<str>>], seeds: impl IntoIterator<Item = &'a Arc<str>>) -> Vec<bool> {
-    let mut by_ident: HashMap<&str, Vec<usize>> = HashMap::new();
-    for (i, s) in ids.iter().enumerate() {
-        for n in s {
-            by_ident.entry(&**n).or_default().push(i);
-        }
-    }
-    let mut keep = vec![false; ids.len()];
-    let mut seen: HashSet<&str> = HashSet::new();
-    let mut todo: Vec<&str> = seeds.into_iter().map(|n| &**n).collect();
-    while let Some(n) = todo.pop() {
-        if !seen.insert(n) {
-            continue;
-        }
-        for &i in by_ident.get(n).map(Vec::as_slice).unwrap_or(&[]) {
-            if !keep[i] {
-                keep[i] = true;
-                todo.extend(ids[i].iter().map(|m| &**m).filter(|m| !seen.contains(m)));
+/// An index from identifier to the constraints that mention it, built
+/// once per step: `ids[i]` are the identifiers of constraint `i`. Walking
+/// it is linear in the constraints' identifiers (a fixed point over all
+/// constraints per round was quadratic on long unrolled loops). Hashed
+/// with FxHash: these short-lived maps of short names were a tenth of a
+/// long loop's time with the standard SipHash.
+struct Links<'a> {
+    ids: &'a [Idents],
+    by_ident: FxHashMap<&'a str, Vec<usize>>,
+}
+
+impl<'a> Links<'a> {
+    fn new(ids: &'a [Idents]) -> Self {
+        let mut by_ident: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+        for (i, s) in ids.iter().enumerate() {
+            for n in s.iter() {
+                by_ident.entry(&**n).or_default().push(i);
             }
         }
+        Links { ids, by_ident }
     }
-    keep
+
+    /// Which constraints are connected (through shared identifiers) to
+    /// the identifiers `seeds`.
+    fn connected<'s>(&self, seeds: impl IntoIterator<Item = &'s Arc<str>>) -> Vec<bool> {
+        let mut keep = vec![false; self.ids.len()];
+        let mut seen: FxHashSet<&str> = FxHashSet::default();
+        let mut todo: Vec<&str> = seeds.into_iter().filter_map(|n| self.by_ident.get_key_value(&**n).map(|(k, _)| *k)).collect();
+        while let Some(n) = todo.pop() {
+            if !seen.insert(n) {
+                continue;
+            }
+            for &i in self.by_ident.get(n).map(Vec::as_slice).unwrap_or(&[]) {
+                if !keep[i] {
+                    keep[i] = true;
+                    todo.extend(self.ids[i].iter().map(|m| &**m).filter(|m| !seen.contains(m)));
+                }
+            }
+        }
+        keep
+    }
 }
 
 impl TransferRelation for ConstraintsCpa {
@@ -216,6 +266,13 @@ impl TransferRelation for ConstraintsCpa {
         let mut seen: HashSet<Term> = HashSet::new();
         let mut new_ids: BTreeSet<Arc<str>> = BTreeSet::new();
         let old: HashSet<&Term> = if info.definite.is_empty() { HashSet::new() } else { state.constraints.iter().collect() };
+        // The old constraints' identifiers as the state keeps them, unless
+        // definite values rewrote the constraints (or the state has none).
+        let cached = info.definite.is_empty()
+            && state.facts.idents.len() == state.constraints.len()
+            && state.facts.holds.len() == state.constraints.len();
+        let mut ids: Vec<Idents> = Vec::with_capacity(state.constraints.len() + info.added.len());
+        let mut holds: Vec<bool> = Vec::with_capacity(state.constraints.len() + info.added.len());
         for (i, c) in state.constraints.iter().chain(info.added.iter()).enumerate() {
             let c2 = apply_definite(c, &info.definite);
             match c2.as_value() {
@@ -236,33 +293,79 @@ impl TransferRelation for ConstraintsCpa {
                 continue;
             }
             let is_old = if info.definite.is_empty() { i < state.constraints.len() } else { old.contains(&c2) };
+            let (c_ids, c_holds): (Idents, bool) = if cached && i < state.constraints.len() {
+                (state.facts.idents[i].clone(), state.facts.holds[i])
+            } else {
+                (idents(&c2).into(), false)
+            };
             if !is_old {
-                new_ids.extend(idents(&c2));
+                new_ids.extend(c_ids.iter().cloned());
             }
             constraints.push(c2);
+            ids.push(c_ids);
+            holds.push(c_holds);
         }
-        // Drop constraints no variable can reach any more.
-        let ids: Vec<Vec<Arc<str>>> = constraints.iter().map(idents).collect();
+        // Drop constraints no variable can reach any more; and find the
+        // part connected to the new constraints (to ask about). A dropped
+        // constraint's whole connected part is dropped, so the part of the
+        // new ones among the kept is the same as among all.
         let live: BTreeSet<Arc<str>> = memory.terms().flat_map(idents).collect();
-        let keep = connected_mask(&ids, &live);
-        let (constraints, ids): (Vec<Term>, Vec<Vec<Arc<str>>>) =
+        let links = Links::new(&ids);
+        let keep = links.connected(&live);
+        let linked = if new_ids.is_empty() { Vec::new() } else { links.connected(&new_ids) };
+        drop(links);
+        let mut relevant_at: Vec<usize> = Vec::new();
+        let mut at = 0;
+        for (i, k) in keep.iter().enumerate() {
+            if *k {
+                if linked.get(i).copied().unwrap_or(false) {
+                    relevant_at.push(at);
+                }
+                at += 1;
+            }
+        }
+        let mut kept = keep.iter();
+        holds.retain(|_| *kept.next().unwrap_or(&false));
+        let (constraints, ids): (Vec<Term>, Vec<Idents>) =
             constraints.into_iter().zip(ids).zip(keep).filter(|(_, k)| *k).map(|(c, _)| c).unzip();
-        let mut next = ConstraintsState { constraints, memory: Arc::new(memory.clone()), model: state.model.clone() };
+        // The model is the predecessor's, so what was known to hold under
+        // it still does.
+        let mut next = ConstraintsState {
+            constraints,
+            memory: Arc::new(memory.clone()),
+            model: state.model.clone(),
+            facts: ConstraintFacts { idents: ids, holds },
+        };
         if new_ids.is_empty() {
             return Some(next);
         }
         // Ask about the part connected to the new constraints.
-        let keep = connected_mask(&ids, &new_ids);
-        let mut relevant: Vec<Term> = next.constraints.iter().zip(keep).filter(|(_, k)| *k).map(|(c, _)| c.clone()).collect();
-        if relevant.is_empty() {
+        if relevant_at.is_empty() {
             return Some(next);
         }
         if let Some(m) = &state.model {
             let env = |n: &str| m.get(n).copied();
-            if relevant.iter().all(|c| c.eval(&env) == Some(Value::Bool(true))) {
+            // Newest first, and not again what is known to hold under this
+            // model (neither changes the answer: every one must hold): on an
+            // unrolled loop the new guard is what the model fails, and the
+            // old constraints were evaluated at an earlier step.
+            let mut all = true;
+            for &i in relevant_at.iter().rev() {
+                if next.facts.holds[i] {
+                    continue;
+                }
+                if next.constraints[i].eval(&env) == Some(Value::Bool(true)) {
+                    next.facts.holds[i] = true;
+                } else {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
                 return Some(next); // the path's last model still satisfies them
             }
         }
+        let mut relevant: Vec<Term> = relevant_at.iter().map(|&i| next.constraints[i].clone()).collect();
         if relevant.len() > MAX_QUERY_CONSTRAINTS {
             // Ask about a window: the oldest constraints (input ranges,
             // the first branches) and the newest (this edge's). Only `unsat`
@@ -296,6 +399,7 @@ impl TransferRelation for ConstraintsCpa {
                 }
                 Some(Decision::Sat(model)) => {
                     self.oracle.decided_without_solver(&script, Status::Sat);
+                    next.facts.holds.iter_mut().for_each(|h| *h = false);
                     next.model = Some(Arc::new(model));
                     return Some(next);
                 }
@@ -305,6 +409,7 @@ impl TransferRelation for ConstraintsCpa {
         match self.oracle.ask(&script) {
             Ask::Answer(r) if r.status() == Status::Unsat => None,
             Ask::Answer(r) if r.status() == Status::Sat && !r.model.is_empty() => {
+                next.facts.holds.iter_mut().for_each(|h| *h = false);
                 next.model = Some(Arc::new(r.model.clone()));
                 Some(next)
             }
