@@ -1,6 +1,9 @@
-//! The page's one driver for computations run in slices (browser glue of
-//! [`crate::model::run_driver`]): the analysis pane's run, the compare
-//! view's runs and the exercise grader all go through [`drive`].
+//! The page's drivers of computations (browser glue of
+//! [`crate::model::run_driver`] and [`crate::model::engine_link`]): the
+//! analysis pane's run and the compare view's runs are computed in the
+//! engine's Web Worker ([`drive_in_worker`]), and the page only folds their
+//! events; the exercise grader and the error-path check are computed on
+//! the page in slices ([`drive`]).
 //!
 //! A slice computes for at most [`SLICE_MS`] milliseconds of the page's
 //! clock, then yields to the browser (a zero timer), so the page never
@@ -14,8 +17,14 @@ use std::rc::Rc;
 
 use gloo_timers::future::TimeoutFuture;
 
+use crate::model::engine_link::{FromEngine, Mirror};
 use crate::model::run_driver::{slice, SliceEnd, Sliced, NO_ANSWER, SLICE_MS};
 use crate::platform::clock::now_ms;
+use crate::platform::engine_worker;
+
+/// How often a run computed in the engine's worker looks whether it was
+/// cancelled (milliseconds).
+const CANCEL_POLL_MS: u32 = 30;
 
 /// Stops a running task: set by the pane that started it (Cancel, a new
 /// run replacing it), read by the task between slices and after each
@@ -79,4 +88,68 @@ pub async fn drive<T: Sliced>(task: Rc<RefCell<T>>, cancel: CancelFlag, after_sl
             SliceEnd::Yield => TimeoutFuture::new(0).await,
         }
     }
+}
+
+/// Computes `task`'s runs in the engine's worker until all are over or
+/// `cancel` is set. The runs are handed over ([`Mirror::hand_over`]);
+/// each batch of events the worker sends is folded into the task and
+/// `after_slice` is told (e.g. to redraw); a run's solver query goes to the
+/// page's Z3 (recorded in the solver log) and its answer back to the worker.
+/// Cancel stops the runs in the worker at once (and the worker itself if
+/// the engine is stuck in a step).
+pub async fn drive_in_worker<T: Mirror + 'static>(
+    task: Rc<RefCell<T>>,
+    cancel: CancelFlag,
+    after_slice: impl Fn(&SliceEnd) + 'static,
+) -> Ended {
+    let handed = task.borrow_mut().hand_over();
+    let left = Rc::new(Cell::new(handed.len()));
+    let after_slice: Rc<dyn Fn(&SliceEnd)> = Rc::new(after_slice);
+    let mut runs = Vec::new();
+    for h in handed {
+        let part = h.part;
+        let (task, cancel, left, after_slice) = (task.clone(), cancel.clone(), left.clone(), after_slice.clone());
+        let handler = move |message: FromEngine| {
+            if cancel.cancelled() {
+                return;
+            }
+            match message {
+                FromEngine::Events { events, finished, .. } => {
+                    task.borrow_mut().fold(part, events, finished);
+                    if finished {
+                        left.set(left.get() - 1);
+                    }
+                    after_slice(if finished { &SliceEnd::Done } else { &SliceEnd::Yield });
+                }
+                FromEngine::Query { run, query } => {
+                    let (asker, waiter) = (cancel.clone(), cancel.clone());
+                    wasm_bindgen_futures::spawn_local(async move {
+                        let out = crate::platform::z3::check_logged_until(&query, None, move || asker.cancelled()).await;
+                        if !waiter.cancelled() {
+                            engine_worker::answer(run, out.unwrap_or_else(|_| NO_ANSWER.into()));
+                        }
+                    });
+                }
+                FromEngine::Refused { message, .. } => {
+                    // The trace so far stays steppable; the run is over.
+                    web_sys::console::error_1(&format!("analysis stopped: {message}").into());
+                    task.borrow_mut().fold(part, Vec::new(), true);
+                    left.set(left.get() - 1);
+                    after_slice(&SliceEnd::Done);
+                }
+                FromEngine::Ready | FromEngine::Cancelled { .. } => {}
+            }
+        };
+        runs.push(engine_worker::start(h, Rc::new(handler)));
+    }
+    while left.get() > 0 {
+        if cancel.cancelled() {
+            for run in runs {
+                engine_worker::cancel(run);
+            }
+            return Ended::Cancelled;
+        }
+        TimeoutFuture::new(CANCEL_POLL_MS).await;
+    }
+    Ended::Done
 }
