@@ -27,13 +27,14 @@ mod worker {
         js_sys::global().unchecked_into()
     }
 
-    /// Posts one message to the page. Integers beyond JavaScript's safe
-    /// range (a trace's values may be any 64-bit integer) go as BigInts.
+    /// Posts one message to the page, as JSON text: a slice's events are
+    /// many nested values, and one string crosses to the page and is
+    /// parsed there far faster than a tree of JavaScript objects is built
+    /// here and read back there (and every 64-bit integer stays exact).
     fn post(message: &FromEngine) {
-        let serializer = serde_wasm_bindgen::Serializer::new().serialize_large_number_types_as_bigints(true);
-        match serde::Serialize::serialize(message, &serializer) {
-            Ok(v) => {
-                if let Err(e) = scope().post_message(&v) {
+        match serde_json::to_string(message) {
+            Ok(text) => {
+                if let Err(e) = scope().post_message(&JsValue::from_str(&text)) {
                     web_sys::console::error_2(&"engine worker: cannot post".into(), &e);
                 }
             }

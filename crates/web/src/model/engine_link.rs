@@ -29,9 +29,10 @@ use crate::model::run_driver::{slice, Query, SliceEnd};
 
 /// The longest a slice of the engine's worker computes before it looks at
 /// its messages again (Cancel, answers) and sends its events (milliseconds).
-/// Longer than the page's [`crate::model::run_driver::SLICE_MS`]: the worker
-/// has no rendering to leave room for.
-pub const WORKER_SLICE_MS: f64 = 40.0;
+/// Longer than the page's [`crate::model::run_driver::SLICE_MS`] (the worker
+/// has no rendering to leave room for), short enough that the page parses
+/// one slice's events in a few milliseconds.
+pub const WORKER_SLICE_MS: f64 = 20.0;
 
 /// A message from the page to the engine's worker.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,11 +1,13 @@
 //! The analysis engine's Web Worker, seen from the page: the channel to the
-//! worker (the `engine-worker` binary, started through Trunk's loader
-//! `engine-worker_loader.js`) that computes the runs, so the page's main
+//! worker (the `engine-worker` binary, started through its loader
+//! `static/engine-worker-loader.js`) that computes the runs, so the page's main
 //! thread only folds their events and renders.
 //!
-//! The messages are [`crate::model::engine_link`]'s typed values, passed
-//! with serde-wasm-bindgen. The worker is started on the first run and
-//! kept; messages sent before it said [`FromEngine::Ready`] wait here.
+//! The messages are [`crate::model::engine_link`]'s typed values: the
+//! page's go with serde-wasm-bindgen, the worker's (a slice's trace events,
+//! many nested values) as JSON text, which the page parses far faster than
+//! it reads a tree of JavaScript objects. The worker is started after the page's first
+//! render ([`warm_up`]) or on the first run, and kept; messages sent before it said [`FromEngine::Ready`] wait here.
 //! Each run has a handler that gets the worker's messages about it. A run
 //! cancelled while the engine is busy inside one long step (the worker
 //! does not confirm within [`GRACE_MS`]) is stopped by terminating the
@@ -21,8 +23,9 @@ use web_sys::{ErrorEvent, MessageEvent, Worker};
 
 use crate::model::engine_link::{FromEngine, Handover, ToEngine};
 
-/// The worker's script (Trunk's loader shim of the `engine-worker` binary).
-const WORKER_URL: &str = "engine-worker_loader.js";
+/// The worker's script (`static/engine-worker-loader.js`: it loads the
+/// `engine-worker` binary's glue and wasm).
+const WORKER_URL: &str = "engine-worker-loader.js";
 
 /// How long a cancelled run may take to be confirmed before the worker is
 /// taken to be stuck in the engine and terminated (milliseconds).
@@ -67,6 +70,18 @@ pub fn start(run: Handover, handler: Handler) -> u64 {
     });
     send(ToEngine::Start { run: id, source: run.source, spec: run.spec, asker: run.asker });
     id
+}
+
+/// Starts the worker now if it is not running (after the page's first
+/// render: its wasm then loads and compiles while the student reads the
+/// page, not when the first run needs it).
+pub fn warm_up() {
+    let start = CHANNEL.with(|c| c.borrow().running.is_none());
+    if start {
+        if let Err(why) = start_worker() {
+            web_sys::console::warn_1(&why.into());
+        }
+    }
 }
 
 /// Sends the solver's output for the query run `run` is parked on.
@@ -175,7 +190,9 @@ fn stop_worker(why: &str) {
 
 /// One message from the worker, handed to its run's handler.
 fn on_message(data: JsValue) {
-    let message = match serde_wasm_bindgen::from_value::<FromEngine>(data) {
+    // The worker sends JSON text (see the `engine-worker` binary's `post`).
+    let text = data.as_string().unwrap_or_default();
+    let message = match serde_json::from_str::<FromEngine>(&text) {
         Ok(m) => m,
         Err(e) => {
             web_sys::console::warn_1(&format!("unreadable message from the engine's worker: {e}").into());
