@@ -383,8 +383,9 @@ pub const DEFAULT_LIMIT: u64 = 3000;
 
 /// The compare view's state: the configurations chosen, their runs and
 /// the shared position (an algorithm step). It changes only through
-/// [`CompareView::reduce`]; its runs are computed together through the
-/// page's run driver ([`crate::model::run_driver`]).
+/// [`CompareView::reduce`]; in the page its runs are computed in the
+/// engine's worker ([`crate::model::engine_link::Mirror`]), natively
+/// together through the run driver ([`crate::model::run_driver`]).
 pub struct CompareView {
     /// The view is open (over the page).
     pub open: bool,
