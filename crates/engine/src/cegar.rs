@@ -92,6 +92,8 @@ pub struct Verifier {
     solver: Option<Box<dyn SolverBackend + Send>>,
     parked: Option<ParkedCheck>,
     detached: bool,
+    /// [`Verifier::send_every_query`]: CPAs decide no query themselves.
+    every_query_to_solver: bool,
     done: bool,
     started: bool,
     /// See [`Stepper::parked_mid_step`].
@@ -148,6 +150,7 @@ impl Verifier {
             solver: None,
             parked: None,
             detached: false,
+            every_query_to_solver: false,
             done: false,
             started: false,
             mid_step: false,
@@ -265,9 +268,7 @@ impl Verifier {
         let (name, config) = self.stages[self.stage_index].clone();
         match Stage::new(&self.program, name.clone(), config, self.record_views) {
             Ok(mut s) => {
-                if self.detached {
-                    s.analysis.set_solver(None);
-                }
+                self.configure_solver(&mut s.analysis);
                 self.stage = s;
                 self.iteration += 1;
                 self.confirmed = None;
@@ -648,8 +649,15 @@ impl Verifier {
         // `predicate_refinement::next_attempt`. Predicates are only a
         // heuristic: soundness comes from the abstraction, which is exact.
         let encoding = smt::Encoding::wrapped(minic::IntModel::Math);
-        let job = predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, encoding, direction);
+        let job = predicate_refinement::InterpolationJob::new(self.program.clone(), &path, options.blocks, encoding, direction)
+            .with_elimination_budget(self.elimination_budget());
         self.continue_interpolation(Box::new(job), path, check);
+    }
+
+    /// The time limit of each elimination of a predicate refinement
+    /// (`cpa.predicate.refinement.eliminationTimeMs`; 0: none).
+    fn elimination_budget(&self) -> u64 {
+        self.stage.config.get("cpa.predicate.refinement.eliminationTimeMs").parse().unwrap_or(0)
     }
 
     /// Asks the next elimination of `job`, or finishes the refinement.
@@ -823,7 +831,8 @@ impl Verifier {
                 crate::build::predicate_options(&self.stage.config).blocks,
                 encoding,
                 direction,
-            );
+            )
+            .with_elimination_budget(self.elimination_budget());
             return self.continue_interpolation(Box::new(retry), path, check.to_string());
         }
         let how = format!(
@@ -929,9 +938,7 @@ impl Verifier {
     fn start_iteration(&mut self, built: Result<Analysis, ConfigError>, configuration: String) {
         match built {
             Ok(mut a) => {
-                if self.detached {
-                    a.set_solver(None);
-                }
+                self.configure_solver(&mut a);
                 self.carry_block_cache(&mut a);
                 self.stage.analysis = a;
                 self.iteration += 1;
@@ -1023,6 +1030,27 @@ impl Verifier {
     /// apart too.
     pub fn pending_query_is_check(&self) -> bool {
         self.parked.is_some()
+    }
+
+    /// Sends every solver query to the attached solver: no CPA decides one
+    /// itself (as `smt::univariate` does natively), so the trace is the one
+    /// the page gets, where the run parks on every query. For comparing
+    /// the CLI's and the page's runs.
+    pub fn send_every_query(&mut self) {
+        self.every_query_to_solver = true;
+        forbid_decisions(&self.stage.analysis);
+    }
+
+    /// Gives a new stage's or CEGAR iteration's analysis the run's solver
+    /// settings: detached (the page: it parks on every query), and no CPA
+    /// decisions after [`Verifier::send_every_query`].
+    fn configure_solver(&self, analysis: &mut Analysis) {
+        if self.detached {
+            analysis.set_solver(None);
+        }
+        if self.every_query_to_solver {
+            forbid_decisions(analysis);
+        }
     }
 
     /// Attaches (or, with `None`, detaches) the solver that answers queries
@@ -1175,4 +1203,12 @@ pub fn build_verifier(program: Arc<Program>, config: &Config, record_views: bool
     #[cfg(not(target_arch = "wasm32"))]
     let v = v.with_native_solver();
     Ok(v)
+}
+
+/// Makes every query of `analysis` go to its solver: no CPA decides one
+/// itself ([`crate::solver::SolverOracle::set_may_decide`]).
+fn forbid_decisions(analysis: &Analysis) {
+    if let Some(o) = analysis.solver_oracle() {
+        o.set_may_decide(false);
+    }
 }

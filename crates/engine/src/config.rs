@@ -302,6 +302,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Predicate analysis with CEGAR: when the infeasible error path enters a loop head at least twice, also run an invariant generator on the path program (the CFA restricted to the nodes and edges of the error paths refined so far, so it keeps the loops they unroll, plus the whole body of each such loop) over mathematical integers and add the atoms of the invariant at each such loop head as predicates there: AFFINE (affine equalities, Karr: a + b == 3*i), OCTAGON (octagons with widening: x <= y + c), BOTH, or NONE (interpolants only). Predicates are only precision: the abstraction still checks them under the run's integer model.",
     },
     OptionDecl {
+        key: "cpa.predicate.refinement.eliminationTimeMs",
+        default: "1000",
+        ty: OptionType::UInt,
+        doc: "Predicate analysis with CEGAR: the time each quantifier elimination of an interpolation may take, in milliseconds (the solver's try-for; 0: no limit). One that runs out fails like any other — its cut gets no predicates — so when the refinement then finds nothing new, the next attempt (the other encoding or direction) runs instead of the refinement waiting on an elimination over C's wrap-around that may not finish. Only precision: never affects soundness; like solver.timeout it makes an elimination near the limit depend on the machine's speed (natively and in the page, which is slower).",
+    },
+    OptionDecl {
         key: "cpa.predicate.refinement.sharePredicates",
         default: "LOCATION",
         ty: OptionType::Enum(&["LOCATION", "FUNCTION", "GLOBAL"]),
@@ -429,6 +435,7 @@ pub fn uint_range(key: &str) -> (u64, u64) {
     match key {
         "cpa.callstack.depth" => (1, 1_000_000),
         "solver.timeout" => (1, 86_400_000),
+        "cpa.predicate.refinement.eliminationTimeMs" => (0, 86_400_000),
         "cegar.maxIterations" => (0, 1_000_000),
         "limits.states" => (0, u32::MAX as u64),
         "symexec.abstraction.threshold" => (0, 1_000_000),

@@ -238,6 +238,8 @@ pub struct InterpolationJob {
     failures: Vec<String>,
     /// The previous interpolant of the induction (Sᵢ₋₁ or Wᵢ₊₁).
     previous: Term,
+    /// The time each elimination may take (`None`: no limit).
+    budget_ms: Option<u64>,
 }
 
 impl InterpolationJob {
@@ -260,7 +262,28 @@ impl InterpolationJob {
             Direction::Strongest | Direction::Z3 => (0, Term::bool(true)),
             Direction::Weakest => (n.wrapping_sub(1), Term::bool(false)),
         };
-        InterpolationJob { program, enc, direction, path: bp, next, interpolants: vec![None; n], failures: Vec::new(), previous }
+        InterpolationJob {
+            program,
+            enc,
+            direction,
+            path: bp,
+            next,
+            interpolants: vec![None; n],
+            failures: Vec::new(),
+            previous,
+            budget_ms: None,
+        }
+    }
+
+    /// The job with each elimination limited to `ms` milliseconds (0: no
+    /// limit; `cpa.predicate.refinement.eliminationTimeMs`). One that runs
+    /// out fails like any other: its cut gets no predicates, and when the
+    /// refinement then finds nothing new the next attempt runs
+    /// ([`next_attempt`]) instead of the refinement waiting for an
+    /// elimination over C's wrap-around that may not finish.
+    pub fn with_elimination_budget(mut self, ms: u64) -> Self {
+        self.budget_ms = (ms > 0).then_some(ms);
+        self
     }
 
     /// The blocks and cuts.
@@ -343,7 +366,7 @@ impl InterpolationJob {
     pub fn next_query(&self) -> Option<String> {
         let e = self.next_elimination()?;
         if self.direction != Direction::Z3 {
-            return Some(e.to_smtlib());
+            return Some(e.to_smtlib_within(self.budget_ms));
         }
         let mut rest: Vec<Term> = self.path.blocks[self.next + 1..].iter().flatten().cloned().collect();
         let ranges = block_start_ranges(rest.iter(), &self.program, self.enc);
@@ -602,26 +625,38 @@ fn lift_ite(program: &Program, atom: &Term, out: &mut Vec<Term>, depth: u32) {
     }
 }
 
-/// An atom over one variable that has the same truth value for every
-/// value of the variable's type (`-5 <= y + 1` for an unsigned `y`): it
-/// says nothing a predicate could use. Decided for `<=` and `<` by the two
-/// ends of the range (a linear atom's truth set is a half-line), for `=`
-/// by whether a solution lies in the range.
+/// A linear atom that has the same truth value for every value of its
+/// variables' types (`-5 <= y + 1` for an unsigned `y`;
+/// `-15032385537 <= x + 2 * y` for `int`s `x` and `y`, a remnant of the
+/// wrap-around cases in an interpolant over C's integers): it says nothing
+/// a predicate could use. Over one variable it is decided for `<=` and `<`
+/// by the two ends of the range (a linear atom's truth set is a
+/// half-line), for `=` by whether a solution lies in the range; over
+/// several, by the least and greatest value of the linear term over the
+/// box of their ranges ([`box_truth`]).
 fn is_constant_over_range(program: &Program, a: &Term) -> bool {
     constant_truth(program, a).is_some()
 }
 
-/// The truth value `a` has for every value of its one variable's type,
+/// The truth value `a` has for every value of its variables' types,
 /// if it has one (see [`is_constant_over_range`]).
 fn constant_truth(program: &Program, a: &Term) -> Option<bool> {
     use smt::{Node, Op, Value};
+    if let Node::App { op: Op::Not, args } = a.node() {
+        return match args.as_slice() {
+            [inner] => constant_truth(program, inner).map(|b| !b),
+            _ => None,
+        };
+    }
     let vars = a.vars();
-    if vars.len() != 1 || !a.args().iter().all(is_linear) {
+    if vars.is_empty() || !a.args().iter().all(is_linear) {
         return None;
     }
+    if vars.len() > 1 {
+        return box_truth(program, a);
+    }
     let (name, _) = vars.iter().next()?;
-    let (v, _) = parse_ssa_name(name).or_else(|| crate::cpas::predicate::pathformula::parse_var_name(name).map(|v| (v, 0)))?;
-    let ty = var_type(program, v);
+    let ty = symbol_type(program, name)?;
     let at = |x: i128| match a.eval(&|n| (n == &**name).then_some(Value::Int(x))) {
         Some(Value::Bool(b)) => Some(b),
         _ => None,
@@ -649,7 +684,49 @@ fn constant_truth(program: &Program, a: &Term) -> Option<bool> {
             let x = -d0 / slope;
             (!(ty.min_value()..=ty.max_value()).contains(&x)).then_some(false)
         }
-        Node::App { op: Op::Not, args } if args.len() == 1 => constant_truth(program, &args[0]).map(|b| !b),
+        _ => None,
+    }
+}
+
+/// The C type of the program variable a symbol names: an SSA name
+/// (`main::x@3`) or an unindexed predicate variable (`main::x`).
+fn symbol_type(program: &Program, name: &str) -> Option<minic::IntType> {
+    let (v, _) = parse_ssa_name(name).or_else(|| crate::cpas::predicate::pathformula::parse_var_name(name).map(|v| (v, 0)))?;
+    Some(var_type(program, v))
+}
+
+/// The truth value of the linear atom `a` (`<=`, `<` or `=` over several
+/// variables) for every point of the box its variables' type ranges span,
+/// if it has one: `d = l − r = Σ cᵢ·xᵢ + k` ranges exactly over
+/// `[Σ min(cᵢ·loᵢ, cᵢ·hiᵢ) + k, Σ max(…) + k]` (the ranges are
+/// independent), so `d <= 0` is always true when the greatest value is at
+/// most 0 and always false when the least is above 0. None when some name
+/// is not a program variable or an arithmetic step overflows.
+fn box_truth(program: &Program, a: &Term) -> Option<bool> {
+    use smt::{Node, Op, Value};
+    let Node::App { op, args } = a.node() else { return None };
+    let [l, r] = args.as_slice() else { return None };
+    let d = Term::sub(l.clone(), r.clone());
+    let at = |point: &dyn Fn(&str) -> i128| match d.eval(&|n| Some(Value::Int(point(n)))) {
+        Some(Value::Int(i)) => Some(i),
+        _ => None,
+    };
+    let k = at(&|_| 0)?;
+    let (mut lo, mut hi) = (k, k);
+    for name in d.vars().into_keys() {
+        let ty = symbol_type(program, &name)?;
+        let c = at(&|n| if n == &*name { 1 } else { 0 })?.checked_sub(k)?;
+        let (x, y) = (c.checked_mul(ty.min_value())?, c.checked_mul(ty.max_value())?);
+        lo = lo.checked_add(x.min(y))?;
+        hi = hi.checked_add(x.max(y))?;
+    }
+    match op {
+        Op::Le if hi <= 0 => Some(true),
+        Op::Le if lo > 0 => Some(false),
+        Op::Lt if hi < 0 => Some(true),
+        Op::Lt if lo >= 0 => Some(false),
+        Op::Eq if lo == 0 && hi == 0 => Some(true),
+        Op::Eq if lo > 0 || hi < 0 => Some(false),
         _ => None,
     }
 }

@@ -42,6 +42,12 @@
 //! takes them with [`SolverOracle::take_cached`] after each transfer it
 //! keeps (and drops them with a transfer it redoes).
 //!
+//! A CPA may also decide a query itself, exactly, before asking (the
+//! Constraints CPA does for queries over one bit-vector input:
+//! [`smt::univariate`]); it reports it with
+//! [`SolverOracle::decided_without_solver`], and the query is in the trace
+//! the same way, led by [`DECIDED_NOTE`].
+//!
 //! An `unknown` answer (timeout, missing solver, garbage output) is treated
 //! by the CPAs as "maybe satisfiable" — sound, only less precise — and the
 //! verdict's reason says how many queries ended that way and why.
@@ -86,6 +92,12 @@ impl Ask {
 pub const CACHED_NOTE: &str =
     "; answered without the solver: the same query as an earlier one of this run, up to renaming its symbols";
 
+/// The first line of the script of a query a CPA decided itself (see
+/// [`SolverOracle::decided_without_solver`]): in the trace like a solver
+/// query, but no solver ran.
+pub const DECIDED_NOTE: &str =
+    "; answered without the solver: constraints over one bit-vector variable, decided exactly by interval arithmetic";
+
 /// An answer kept by canonical form: the response and the answered
 /// script's own names of the canonical symbols.
 #[derive(Debug)]
@@ -102,6 +114,10 @@ struct Inner {
     /// [`CACHED_NOTE`], status).
     cached: Vec<(String, String)>,
     cache_hits: u64,
+    /// Whether CPAs may decide queries themselves: only while a solver
+    /// back end answers inside the run (natively). A parked run (the page)
+    /// sends every query to its solver and its Solver log.
+    may_decide: bool,
     pending: Option<String>,
     unknown: u32,
     unknown_reasons: BTreeSet<String>,
@@ -184,6 +200,30 @@ impl SolverOracle {
     /// call (script led by [`CACHED_NOTE`], status), for the trace.
     pub fn take_cached(&self) -> Vec<(String, String)> {
         std::mem::take(&mut self.lock().cached)
+    }
+
+    /// Records that a CPA answered `script` itself with `status` (`sat`
+    /// with a model it checked, or `unsat` it proved — see
+    /// [`smt::univariate`]): one [`crate::trace::Event::SolverQuery`] like
+    /// the canonical cache's, its script led by [`DECIDED_NOTE`], taken with
+    /// [`SolverOracle::take_cached`].
+    pub fn decided_without_solver(&self, script: &str, status: Status) {
+        let mut g = self.lock();
+        g.asked += 1;
+        g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string()));
+    }
+
+    /// Lets CPAs decide queries themselves (`true` while a solver back end
+    /// is attached to the run) or makes every query go to the solver
+    /// (`false`: the run parks on each, as in the page).
+    pub fn set_may_decide(&self, may: bool) {
+        self.lock().may_decide = may;
+    }
+
+    /// Whether CPAs may decide queries themselves
+    /// ([`SolverOracle::set_may_decide`]).
+    pub fn may_decide(&self) -> bool {
+        self.lock().may_decide
     }
 
     /// Forgets the cached answers of a transfer that will be redone (it

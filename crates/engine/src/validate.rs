@@ -82,6 +82,7 @@ const NOT_INHERITED_BY_STAGES: &[&str] = &[
     "cpa.predicate.merge",
     "cpa.predicate.refinement.interpolation",
     "cpa.predicate.refinement.pathInvariants",
+    "cpa.predicate.refinement.eliminationTimeMs",
     "cpa.predicate.refinement.sharePredicates",
 ];
 

@@ -217,6 +217,52 @@ fn atoms_with_shifted_divisions_give_one_predicate() {
 }
 
 #[test]
+fn atoms_constant_over_the_box_of_type_ranges_are_no_predicates() {
+    // Interpolants over C's integers keep remnants of the wrap-around cases
+    // (`-15032385537 <= x + 2 * y` for `int`s: true for every value of
+    // their types); such atoms are dropped, a relation that can go either
+    // way is kept.
+    use engine::cpas::predicate::pathformula::ssa_name;
+    use engine::predicate_refinement::predicates_of;
+    let p = program("int main() { int x = 0; int y = 0; unsigned char c = 0; return x + y + c; }");
+    let x = Term::var(&ssa_name(var(&p, "x"), 1), smt::Sort::Int);
+    let y = Term::var(&ssa_name(var(&p, "y"), 1), smt::Sort::Int);
+    let c = Term::var(&ssa_name(var(&p, "c"), 1), smt::Sort::Int);
+    let shared = [&x, &y, &c].iter().map(|t| std::sync::Arc::from(t.as_var().unwrap())).collect();
+    let x2y = Term::add(x.clone(), Term::mul(Term::int(2), y.clone()));
+    let always = Term::le(Term::int(-15_032_385_537), x2y.clone());
+    let never = Term::le(Term::int(4_294_967_296), Term::add(x.clone(), y.clone()));
+    let never_eq = Term::eq(Term::add(c.clone(), x.clone()), Term::int(3_000_000_000));
+    assert!(predicates_of(&p, &Term::and(vec![always, never.clone(), never_eq]), &shared).is_empty());
+    assert!(predicates_of(&p, &Term::not(never), &shared).is_empty());
+    let either = Term::le(Term::int(2_147_483_647), x2y);
+    assert_eq!(predicates_of(&p, &either, &shared).len(), 1);
+    let small = Term::le(Term::add(c.clone(), y.clone()), Term::int(300));
+    assert_eq!(predicates_of(&p, &small, &shared).len(), 1);
+}
+
+#[test]
+fn an_elimination_budget_wraps_the_tactic_in_try_for() {
+    // `cpa.predicate.refinement.eliminationTimeMs`: every elimination of the
+    // job is limited; 0 leaves the script as it was.
+    let p = program(LOCKSTEP);
+    let paths = refuted_paths(&p, IntModel::C);
+    let path = paths.first().expect("lockstep is refined once");
+    let blocks = engine::build::predicate_options(&Config::preset("predicate").unwrap()).blocks;
+    let make = || InterpolationJob::new(p.clone(), path, blocks, Encoding::wrapped(IntModel::C), Direction::Weakest);
+    let limited = make().with_elimination_budget(250).next_query().unwrap();
+    assert!(limited.contains("(apply (try-for (or-else") && limited.trim_end().ends_with(" 250))"), "{limited}");
+    let unlimited = make().with_elimination_budget(0).next_query().unwrap();
+    assert!(!unlimited.contains("try-for"), "{unlimited}");
+    assert_eq!(unlimited, make().next_query().unwrap());
+    // The limited job still computes the lockstep's interpolants.
+    let mut j = make().with_elimination_budget(5000);
+    interpolate(&mut j, &mut z3());
+    assert!(j.failures().is_empty(), "{:?}", j.failures());
+    check_sequence(&p, &j, IntModel::C, "lockstep with a budget");
+}
+
+#[test]
 fn z3s_own_interpolants_are_sequence_interpolants_and_prove_the_lockstep_loop() {
     // `cpa.predicate.refinement.interpolation = Z3`: each cut asks the native
     // z3's `(get-interpolant A B)` — the same conditions hold.

@@ -266,11 +266,29 @@ fn run_parked(src: &str, c: &Config, mut answer: impl FnMut(&str) -> String) -> 
 #[test]
 fn parked_queries_answered_from_outside_give_the_same_trace() {
     let c = config("symbolic", &["analysis.intModel=C"]);
-    let (_, _, native) = run(LISTING_1, &c);
+    // Natively, with every query sent to z3 as the page sends every query
+    // to its Z3 (the Constraints CPA decides none itself: a parked run
+    // never does).
+    let program = Arc::new(cfa::from_source(LISTING_1).unwrap());
+    let mut a = build_analysis(program, &c, true).unwrap();
+    a.solver_oracle().expect("symbolic asks a solver").set_may_decide(false);
+    let native = a.run();
     let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(10));
     let (parked, parks) = run_parked(LISTING_1, &c, |s| smt::SolverBackend::solve_text(&mut z3, s));
+    assert!(
+        queries(&parked).iter().all(|(s, _)| !s.starts_with(engine::solver::DECIDED_NOTE)),
+        "a parked run decides nothing itself"
+    );
     assert_eq!(parks as usize, queries(&native).len());
     assert_eq!(parked, native, "the page's way and the native way must give one trace");
+    // With its own decisions (natively, by default) the run reaches the same verdict.
+    let (verdict, _, decided_run) = run(LISTING_1, &c);
+    let Some(Event::AnalysisFinished { verdict: parked_verdict, .. }) = parked.last() else { panic!("no end") };
+    assert_eq!(verdict, *parked_verdict);
+    assert!(
+        queries(&decided_run).iter().any(|(s, _)| s.starts_with(engine::solver::DECIDED_NOTE)),
+        "natively one-input queries are decided"
+    );
 }
 
 #[test]
@@ -283,6 +301,7 @@ fn an_unknown_or_garbage_answer_is_treated_as_satisfiable() {
     // reason says why.
     assert_eq!(*verdict, Verdict::False);
     assert!(reason.contains("answered unknown"), "{reason}");
+    // A parked run sends every query to its solver: each got `unknown`.
     assert!(queries(&events).iter().all(|(_, a)| a == "unknown"));
 }
 

@@ -15,6 +15,8 @@
 //! * [`parse`]: SMT-LIB2 text back into terms ([`parse_term`]);
 //! * [`qe`]: quantifier elimination as a script ([`qe::Elimination`]) and
 //!   reading its result ([`qe::parse_qe_answer`]);
+//! * [`univariate`]: deciding constraints over one bit-vector variable
+//!   exactly, without a solver ([`univariate::decide`]);
 //! * [`backend`]: the text-in/text-out [`SolverBackend`] trait and its
 //!   native back end [`Z3Process`] (a persistent `z3 -in`; not built for
 //!   `wasm32`, where the page answers queries with `z3-solver`).
@@ -28,6 +30,7 @@ pub mod qe;
 pub mod response;
 pub mod script;
 pub mod term;
+pub mod univariate;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use backend::{solver_totals, SolverTotals, Z3Process};

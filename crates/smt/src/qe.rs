@@ -46,6 +46,14 @@ impl Elimination {
     /// `(assert (exists ((e Int) ...) formula))` (plain assert when nothing of `eliminate` occurs in formula; eliminated
     /// names not occurring are dropped), then `(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))`. Deterministic text (cache key).
     pub fn to_smtlib(&self) -> String {
+        self.to_smtlib_within(None)
+    }
+
+    /// [`Self::to_smtlib`] with the tactic limited to `budget_ms`
+    /// milliseconds (`(apply (try-for … ms))`, when `Some`): an elimination
+    /// that runs out prints an `(error … canceled)`, a
+    /// [`QeAnswer::Failed`], instead of holding the solver.
+    pub fn to_smtlib_within(&self, budget_ms: Option<u64>) -> String {
         let mut s = String::new();
         if let Some(c) = &self.comment {
             for line in c.lines() {
@@ -77,7 +85,15 @@ impl Elimination {
             }
             let _ = writeln!(s, ") {}))", self.formula);
         }
-        s.push_str("(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))\n");
+        let tactic = "(or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify))";
+        match budget_ms {
+            Some(ms) => {
+                let _ = writeln!(s, "(apply (try-for {tactic} {ms}))");
+            }
+            None => {
+                let _ = writeln!(s, "(apply {tactic})");
+            }
+        }
         s
     }
 }
@@ -191,6 +207,13 @@ mod tests {
         );
         let plain = Elimination { formula: Term::le(v("a b"), Term::int(3)), eliminate: BTreeSet::new(), comment: None };
         assert_eq!(plain.to_smtlib(), "(declare-fun |a b| () Int)\n(assert (<= |a b| 3))\n(apply (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)))\n");
+        assert_eq!(plain.to_smtlib_within(None), plain.to_smtlib());
+        assert_eq!(
+            plain.to_smtlib_within(Some(500)),
+            "(declare-fun |a b| () Int)\n(assert (<= |a b| 3))\n(apply (try-for (or-else (then qe simplify (fail-if has-quantifiers)) (then qe2 simplify)) 500))\n"
+        );
+        // A canceled elimination is a failure, not a formula.
+        assert!(matches!(parse_qe_answer("(error \"line 3 column 95: canceled\")", &|_| Some(Sort::Int)), QeAnswer::Failed(_)));
     }
 
     // Outputs below were printed by z3 4.8.12 for the scripts named.

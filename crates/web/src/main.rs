@@ -5,6 +5,8 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
+    // A link to a solver-backed analysis: Z3 loads while the page renders.
+    web::ui::share::prefetch_solver_for_link();
     // The root opens an exercise link first, then mounts the playground.
     yew::Renderer::<web::ui::root::Root>::new().render();
 }

@@ -16,7 +16,9 @@
 //!   `unsat` successor is dropped (the edge is infeasible). The question
 //!   goes through the run's [`SolverOracle`], so in the page the algorithm
 //!   parks until `z3-solver` answers (see [`crate::solver`]); `unknown`
-//!   keeps the successor (sound).
+//!   keeps the successor (sound). Natively, a query over a single
+//!   bit-vector input is decided exactly without the solver first
+//!   ([`smt::univariate`]); the page asks Z3 every query.
 //! * Constraints over identifiers that no variable can reach any more are
 //!   dropped (they were satisfiable and are independent of the rest), so
 //!   states that differ only in dead history can cover each other.
@@ -34,6 +36,8 @@ use crate::cpas::symbolic::{apply_definite, is_identifier, match_states, show_te
 use crate::solver::{Ask, SolverOracle};
 use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
+#[cfg(not(target_arch = "wasm32"))]
+use smt::univariate::Decision;
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -209,7 +213,7 @@ impl TransferRelation for ConstraintsCpa {
         // keeps thousands of constraints, and a linear search per
         // constraint made every step quadratic in them (the whole run cubic).
         let mut constraints: Vec<Term> = Vec::with_capacity(state.constraints.len() + info.added.len());
-        let mut seen: HashSet<Term> = HashSet::with_capacity(state.constraints.len() + info.added.len());
+        let mut seen: HashSet<Term> = HashSet::new();
         let mut new_ids: BTreeSet<Arc<str>> = BTreeSet::new();
         let old: HashSet<&Term> = if info.definite.is_empty() { HashSet::new() } else { state.constraints.iter().collect() };
         for (i, c) in state.constraints.iter().chain(info.added.iter()).enumerate() {
@@ -219,12 +223,18 @@ impl TransferRelation for ConstraintsCpa {
                 Some(_) => return None, // a constraint became false
                 None => {}
             }
-            if !seen.insert(c2.clone()) {
-                continue;
-            }
             // Without definite values the old constraints are unchanged
             // and distinct (a state's set has no duplicates): only the
-            // added ones can be new.
+            // added ones can be new, and only they need a duplicate check —
+            // a linear scan for the one or two of them, instead of hashing
+            // every constraint of the path at every step.
+            if info.definite.is_empty() {
+                if i >= state.constraints.len() && constraints.contains(&c2) {
+                    continue;
+                }
+            } else if !seen.insert(c2.clone()) {
+                continue;
+            }
             let is_old = if info.definite.is_empty() { i < state.constraints.len() } else { old.contains(&c2) };
             if !is_old {
                 new_ids.extend(idents(&c2));
@@ -271,6 +281,27 @@ impl TransferRelation for ConstraintsCpa {
         let mut query = ConstraintsCpa::query(&relevant);
         query.want_model = true;
         let script = query.to_smtlib();
+        // Constraints over one bit-vector input (a loop unrolled over it)
+        // are decided exactly without the solver: the same answer z3 would
+        // give to this very query, so the same states are explored. Only
+        // while a back end answers inside the run (natively): a parked run
+        // (the page) sends every query to Z3 and its Solver log, as the
+        // teaching examples show it.
+        #[cfg(not(target_arch = "wasm32"))]
+        if self.oracle.may_decide() {
+            match smt::univariate::decide(&relevant) {
+                Some(Decision::Unsat) => {
+                    self.oracle.decided_without_solver(&script, Status::Unsat);
+                    return None;
+                }
+                Some(Decision::Sat(model)) => {
+                    self.oracle.decided_without_solver(&script, Status::Sat);
+                    next.model = Some(Arc::new(model));
+                    return Some(next);
+                }
+                None => {}
+            }
+        }
         match self.oracle.ask(&script) {
             Ask::Answer(r) if r.status() == Status::Unsat => None,
             Ask::Answer(r) if r.status() == Status::Sat && !r.model.is_empty() => {

@@ -91,6 +91,11 @@ impl Default for RunSpec {
     }
 }
 
+/// The CPAs whose runs ask an SMT solver (Z3 in the page): the
+/// Constraints CPA's path conditions, predicate abstraction, symbolic
+/// execution with predicate abstraction.
+const SOLVER_CPAS: &[&str] = &["cpa.constraints.ConstraintsCPA", "cpa.predicate.PredicateCPA", "cpa.symexec.SymExecCPA"];
+
 /// How a run's configuration error begins (`configuration: ...`), so the
 /// pane can show it in the configuration panel too.
 pub const CONFIG_ERROR_PREFIX: &str = "configuration: ";
@@ -113,6 +118,17 @@ impl RunSpec {
         config.set("analysis.intModel", if self.int_model == IntModel::C { "C" } else { "MATH" }).map_err(|e| e.message)?;
         config.set("limits.steps", &self.max_steps.to_string()).map_err(|e| e.message)?;
         Ok(config)
+    }
+
+    /// Whether a run of this configuration asks an SMT solver (Z3 in the
+    /// page): symbolic execution, predicate analysis and the
+    /// transformation's term domain do; an unreadable configuration does
+    /// not (it never runs). The page starts loading Z3 early for these.
+    pub fn uses_solver(&self) -> bool {
+        let Ok(config) = self.config() else { return false };
+        config.cpas().iter().any(|cpa| SOLVER_CPAS.contains(&cpa.as_str()))
+            || (config.get_bool("analysis.algorithm.transformExplorer")
+                && config.get("transform.domain").eq_ignore_ascii_case("TERM"))
     }
 
     /// One line naming the configuration, e.g. `octagon-widening, math, ≤ 2000 steps`.
@@ -226,6 +242,16 @@ impl Run {
     pub fn fold(&mut self, events: Vec<Event>, finished: bool) {
         self.cursor.extend(events);
         self.mirrored_done |= finished;
+    }
+
+    /// Natively, sends every solver query to the attached z3 (no CPA
+    /// decides one itself), so the trace is the page's: for tests that
+    /// compare the two ways.
+    pub fn send_every_query(mut self) -> Run {
+        if let Some(analysis) = self.analysis.as_mut() {
+            analysis.send_every_query();
+        }
+        self
     }
 
     /// Whether every event was produced.

@@ -138,6 +138,13 @@ impl ConfigChoice {
     }
 }
 
+/// Whether the configuration `text` (a preset, possibly with option
+/// overrides) asks an SMT solver under `int_model`
+/// ([`RunSpec::uses_solver`]); text that does not parse does not.
+pub fn uses_solver(text: &str, int_model: IntModel) -> bool {
+    parse(text).is_ok_and(|c| c.run_spec(int_model, 0).uses_solver())
+}
+
 /// The run for a compare-set entry: a plain preset as before, a preset
 /// with overrides through its properties text (errors are the parser's,
 /// with the name).

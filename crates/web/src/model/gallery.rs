@@ -272,11 +272,7 @@ impl Example {
     /// Whether a configuration asks Z3 (symbolic execution, predicate
     /// analysis): then opening the example loads Z3 into the page.
     pub fn uses_solver(&self) -> bool {
-        self.configs.iter().any(|c| {
-            let Ok(choice) = crate::model::config_choice::parse(c) else { return false };
-            let Ok(config) = choice.run_spec(self.model(), 0).config() else { return false };
-            config.cpas().iter().any(|cpa| SOLVER_CPAS.contains(&cpa.as_str()))
-        })
+        self.configs.iter().any(|c| crate::model::config_choice::uses_solver(c, self.model()))
     }
 
     /// Whether the example matches a gallery filter text: every word of it
@@ -317,9 +313,6 @@ impl Example {
             .collect()
     }
 }
-
-/// The CPAs whose runs ask an SMT solver (Z3 in the page).
-const SOLVER_CPAS: &[&str] = &["cpa.constraints.ConstraintsCPA", "cpa.predicate.PredicateCPA", "cpa.symexec.SymExecCPA"];
 
 /// The examples of one seed, in gallery order.
 pub fn by_seed<'a>(examples: &'a [Example], seed: &str) -> Vec<&'a Example> {

@@ -325,7 +325,10 @@ mod tests {
             assert_eq!(events.last(), Some(&DriverEvent::Done));
             assert!(run.finished());
             assert_eq!(verdict(&run), Some("TRUE"));
-            let native = Run::start(CORRELATED, RunSpec { preset: "symbolic".into(), ..RunSpec::default() }).unwrap().complete();
+            let native = Run::start(CORRELATED, RunSpec { preset: "symbolic".into(), ..RunSpec::default() })
+                .unwrap()
+                .send_every_query()
+                .complete();
             assert_eq!(run.cursor.events(), native.cursor.events());
         }
 
@@ -390,7 +393,7 @@ mod tests {
             assert_eq!(verdict(&view.runs[1]), Some("TRUE"));
             let spec =
                 RunSpec { preset: "symbolic".into(), max_steps: crate::model::compare::DEFAULT_LIMIT, ..RunSpec::default() };
-            let native = Run::start(CORRELATED, spec).unwrap().complete();
+            let native = Run::start(CORRELATED, spec).unwrap().send_every_query().complete();
             assert_eq!(view.runs[1].cursor.events(), native.cursor.events());
         }
 

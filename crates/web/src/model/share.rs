@@ -112,6 +112,14 @@ impl ShareState {
         }
     }
 
+    /// Whether opening the link runs a solver-backed analysis (its own
+    /// configuration or one of its compare view's): the page then starts
+    /// loading Z3 while it builds itself.
+    pub fn uses_solver(&self) -> bool {
+        let spec = self.spec();
+        spec.uses_solver() || self.compare.iter().any(|c| crate::model::config_choice::uses_solver(c, spec.int_model))
+    }
+
     /// Checks every field: sizes, characters, names and bounds.
     pub fn validate(&self) -> Result<(), ShareError> {
         if self.program.len() > MAX_PROGRAM {
@@ -234,6 +242,30 @@ mod tests {
         s.compare = vec!["octagon-sep".into(), "octagon-join".into(), "octagon-widening".into()];
         s.compare_position = Some(120);
         s
+    }
+
+    #[test]
+    fn a_link_uses_the_solver_when_its_analysis_or_a_compared_one_asks_z3() {
+        let mut s = sample();
+        assert!(!s.uses_solver(), "octagon analyses never ask Z3");
+        s.compare.push("symbolic".into());
+        assert!(s.uses_solver(), "a compared symbolic run asks Z3");
+        s.compare.clear();
+        for (preset, asks) in [
+            ("symbolic", true),
+            ("predicate", true),
+            ("symexec-predabs", true),
+            ("transform-term", true),
+            ("transform-sign", false),
+            ("value", false),
+        ] {
+            s.preset = preset.into();
+            assert_eq!(s.uses_solver(), asks, "{preset}");
+        }
+        // A compare entry with an option override still names its preset.
+        s.preset = "value".into();
+        s.compare = vec!["symbolic[solver.theory=INTEGER]".into()];
+        assert!(s.uses_solver());
     }
 
     #[test]

@@ -562,7 +562,7 @@ mod tests {
         assert!(!log.entries.is_empty(), "the symbolic analysis asked the solver");
         assert!(log.entries.iter().all(|e| matches!(e.result, Some(Ok(Answer::Sat | Answer::Unsat)))), "{log:?}");
         // The same trace as natively, where a z3 process is attached.
-        let native = Run::start(src, spec).unwrap().complete();
+        let native = Run::start(src, spec).unwrap().send_every_query().complete();
         assert_eq!(page.cursor.events(), native.cursor.events());
         let verdict = page.cursor.events().iter().rev().find_map(|e| match e {
             engine::trace::Event::AnalysisFinished { verdict, .. } => Some(verdict.upper()),

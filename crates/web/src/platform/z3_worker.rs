@@ -40,6 +40,9 @@ pub const GRACE_MS: u32 = 300;
 #[derive(Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
 enum ToWorker<'a> {
+    /// Start loading Z3 now (no query yet); the worker answers with status
+    /// messages only.
+    Load,
     /// Run this self-contained SMT-LIB2 script and answer with Z3's output.
     Check {
         /// The query's number, repeated in the reply.
@@ -127,6 +130,24 @@ pub fn status() -> LoadStatus {
             c.status.clone()
         }
     })
+}
+
+/// Starts loading Z3 now, before any query: the page opens on, or the
+/// student picks, a solver-backed analysis, so Z3 downloads and compiles in
+/// its worker while the page builds itself or the student reads, and the
+/// first query finds it ready (or nearly). Does nothing while a worker
+/// runs.
+pub fn prefetch() {
+    if CHANNEL.with(|c| c.borrow().running.is_some()) {
+        return;
+    }
+    start_worker();
+    CHANNEL.with(|c| {
+        let c = c.borrow();
+        if let (Some(r), Ok(m)) = (&c.running, serde_wasm_bindgen::to_value(&ToWorker::Load)) {
+            let _ = r.worker.post_message(&m);
+        }
+    });
 }
 
 /// Queues `script` for Z3 (starting its worker if needed) and returns the

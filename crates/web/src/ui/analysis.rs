@@ -201,6 +201,14 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     let chooser = chooser(&pane, &pane.state.borrow(), props);
     let st = pane.state.borrow();
 
+    // A solver-backed configuration (restored, or just picked) starts
+    // loading Z3 in its worker now, not at Analyze's first query.
+    use_effect_with(st.spec.clone(), |spec| {
+        if spec.uses_solver() {
+            crate::platform::z3_worker::prefetch();
+        }
+    });
+
     // The editor highlights the line of the edge being processed (a hook:
     // called on every render, before any early return).
     let shown = st.run.as_ref().map(|run| Panels::of(&run.program, &run.cursor));

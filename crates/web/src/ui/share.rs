@@ -110,6 +110,15 @@ pub fn opened() -> Result<Option<ShareState>, ShareError> {
     OPENED.with(|o| o.borrow_mut().get_or_insert_with(|| decode(&crate::platform::location::hash())).clone())
 }
 
+/// Starts loading Z3 at once if the page was opened with a link whose
+/// analysis or compare view asks a solver: Z3 then downloads and compiles
+/// in its worker while the page builds itself.
+pub fn prefetch_solver_for_link() {
+    if opened().ok().flatten().is_some_and(|s| s.uses_solver()) {
+        crate::platform::z3_worker::prefetch();
+    }
+}
+
 /// Opens the page as if with a link to `state` (an exercise: its program
 /// and configuration), before the playground mounts.
 pub fn open_with(state: ShareState) {

@@ -1,0 +1,465 @@
+//! Deciding a conjunction over **one bit-vector variable** without a
+//! solver, exactly.
+//!
+//! A loop unrolled symbolically over one input asks many queries whose
+//! every constraint is a comparison of a *linear* term `a·y + b` (modulo
+//! 2^w) with a constant: `(bvslt (bvadd (bvmul 238 y) 28153) 0)`. The set
+//! of values of `y` that satisfy one such constraint is a finite union of
+//! intervals of `[0, 2^w)`, computed here with exact integer arithmetic;
+//! the conjunction is their intersection. Empty means `unsat` — certain,
+//! because every step is exact (nothing is over-approximated: whatever the
+//! procedure cannot compute exactly makes it give up). Non-empty gives a
+//! candidate value, which [`decide`] answers `sat` only after checking it
+//! by evaluating every constraint ([`Term::eval`]), so a `sat` comes with a
+//! verified model.
+//!
+//! In CPA terms: a satisfiability check of a symbolic state's path
+//! constraints that the Constraints CPA can do itself before asking the
+//! SMT solver; it answers the same as a solver would (both are exact), so
+//! the analysis explores the same states. A constraint beyond intervals
+//! (`y·y`, division, bit-wise operators, extensions) is decided by
+//! evaluating it on every value the others leave, when they leave at most
+//! 256 (`n = 332 ∧ n·(n+1) ≠ 110556`). Anything else — two variables,
+//! integers, more values, or more intervals than [`MAX_INTERVALS`] — is
+//! `None` (ask the solver).
+
+use crate::term::{Node, Op, Sort, Term, Value};
+use std::collections::BTreeMap;
+
+/// The answer of [`decide`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// No value of the variable satisfies every constraint.
+    Unsat,
+    /// This assignment of the variable satisfies every constraint (checked
+    /// by evaluation).
+    Sat(BTreeMap<String, Value>),
+}
+
+/// The most intervals a value set may hold before [`decide`] gives up.
+pub const MAX_INTERVALS: usize = 1 << 16;
+
+/// The most interval steps one preimage may take before [`decide`] gives
+/// up: the preimage of an interval under `y ↦ a·y (mod 2^w)` has up to
+/// `a` pieces over the whole range (fewer within a narrow domain).
+const MAX_WORK: usize = 1 << 18;
+
+/// How many values the interval constraints may leave for [`decide`] to
+/// evaluate the other constraints on, one by one.
+const MAX_ENUMERATED: u128 = 256;
+
+/// How many `ite` branches one term may split into.
+const MAX_PIECES: usize = 8;
+
+/// A set of values of `[0, 2^w)`: sorted, disjoint, non-adjacent closed
+/// intervals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Set(Vec<(u128, u128)>);
+
+impl Set {
+    fn empty() -> Set {
+        Set(Vec::new())
+    }
+    fn full(m: u128) -> Set {
+        Set(vec![(0, m - 1)])
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    /// Sorts and merges overlapping or adjacent intervals.
+    fn normalized(mut v: Vec<(u128, u128)>) -> Set {
+        v.sort_unstable();
+        let mut out: Vec<(u128, u128)> = Vec::with_capacity(v.len());
+        for (lo, hi) in v {
+            match out.last_mut() {
+                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
+                _ => out.push((lo, hi)),
+            }
+        }
+        Set(out)
+    }
+    fn union(&self, other: &Set) -> Set {
+        Set::normalized(self.0.iter().chain(&other.0).copied().collect())
+    }
+    fn intersect(&self, other: &Set) -> Set {
+        let (a, b) = (&self.0, &other.0);
+        let (mut i, mut j) = (0, 0);
+        let mut out = Vec::new();
+        while i < a.len() && j < b.len() {
+            let lo = a[i].0.max(b[j].0);
+            let hi = a[i].1.min(b[j].1);
+            if lo <= hi {
+                out.push((lo, hi));
+            }
+            if a[i].1 < b[j].1 {
+                i += 1;
+            } else {
+                j += 1;
+            }
+        }
+        Set(out)
+    }
+    fn complement(&self, m: u128) -> Set {
+        let mut out = Vec::with_capacity(self.0.len() + 1);
+        let mut next = 0u128;
+        for &(lo, hi) in &self.0 {
+            if lo > next {
+                out.push((next, lo - 1));
+            }
+            next = hi + 1;
+        }
+        if next < m {
+            out.push((next, m - 1));
+        }
+        Set(out)
+    }
+}
+
+/// `a·y + b (mod 2^w)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Lin {
+    a: u128,
+    b: u128,
+}
+
+/// The context of one decision: the variable, its width, and the values
+/// still possible (the constraints decided so far). Every set computed is
+/// a subset of `domain`: a constraint's values outside it do not matter to
+/// the conjunction, and leaving them out keeps the preimages small.
+struct Ctx<'a> {
+    var: &'a str,
+    w: u32,
+    m: u128,
+    domain: Set,
+}
+
+type Pieces = Vec<(Set, Lin)>;
+
+impl Ctx<'_> {
+    fn wrap(&self, v: u128) -> u128 {
+        v & (self.m - 1)
+    }
+
+    /// The values of `domain` not in `s` (negation within the domain).
+    fn rest(&self, s: &Set) -> Set {
+        s.complement(self.m).intersect(&self.domain)
+    }
+
+    fn check(&self, s: Set) -> Option<Set> {
+        (s.0.len() <= MAX_INTERVALS).then_some(s)
+    }
+
+    /// The values of `y` making the Boolean term `t` true.
+    fn truth(&self, t: &Term) -> Option<Set> {
+        let full = self.domain.clone();
+        let s = match t.node() {
+            Node::Bool(true) => full,
+            Node::Bool(false) => Set::empty(),
+            Node::App { op, args } => match op {
+                Op::Not => self.rest(&self.truth(args.first()?)?),
+                Op::And => {
+                    let mut acc = full;
+                    for a in args {
+                        acc = acc.intersect(&self.truth(a)?);
+                    }
+                    acc
+                }
+                Op::Or => {
+                    let mut acc = Set::empty();
+                    for a in args {
+                        acc = acc.union(&self.truth(a)?);
+                    }
+                    acc
+                }
+                Op::Eq if args.len() == 2 && args[0].sort() == Sort::Bool => {
+                    let (p, q) = (self.truth(&args[0])?, self.truth(&args[1])?);
+                    let both = p.intersect(&q);
+                    let neither = self.rest(&p).intersect(&self.rest(&q));
+                    both.union(&neither)
+                }
+                Op::Eq | Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle if args.len() == 2 => {
+                    self.compare(*op, &args[0], &args[1])?
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        self.check(s)
+    }
+
+    /// `t` (a bit-vector term of width `w`) as linear pieces: on each
+    /// piece's set of `y`, `t = a·y + b`. The sets partition `[0, 2^w)`.
+    fn pieces(&self, t: &Term) -> Option<Pieces> {
+        if t.sort() != Sort::Bv(self.w) {
+            return None;
+        }
+        let full = || self.domain.clone();
+        let out = match t.node() {
+            Node::Bv { value, .. } => vec![(full(), Lin { a: 0, b: *value })],
+            Node::Var { name, .. } if &**name == self.var => vec![(full(), Lin { a: 1, b: 0 })],
+            Node::App { op, args } => match (op, args.as_slice()) {
+                (Op::BvNeg, [x]) => self
+                    .pieces(x)?
+                    .into_iter()
+                    .map(|(s, l)| (s, Lin { a: self.wrap(0u128.wrapping_sub(l.a)), b: self.wrap(0u128.wrapping_sub(l.b)) }))
+                    .collect(),
+                (Op::BvAdd | Op::BvSub | Op::BvMul, [first, rest @ ..]) if !rest.is_empty() => {
+                    let mut acc = self.pieces(first)?;
+                    for r in rest {
+                        let rp = self.pieces(r)?;
+                        let mut next = Vec::new();
+                        for (s1, l1) in &acc {
+                            for (s2, l2) in &rp {
+                                let s = s1.intersect(s2);
+                                if s.is_empty() {
+                                    continue;
+                                }
+                                let l = match op {
+                                    Op::BvAdd => Lin { a: self.wrap(l1.a + l2.a), b: self.wrap(l1.b + l2.b) },
+                                    Op::BvSub => {
+                                        Lin { a: self.wrap(l1.a.wrapping_sub(l2.a)), b: self.wrap(l1.b.wrapping_sub(l2.b)) }
+                                    }
+                                    _ if l1.a == 0 => Lin { a: mul_mod(l1.b, l2.a, self.m), b: mul_mod(l1.b, l2.b, self.m) },
+                                    _ if l2.a == 0 => Lin { a: mul_mod(l2.b, l1.a, self.m), b: mul_mod(l2.b, l1.b, self.m) },
+                                    _ => return None, // y·y is not linear
+                                };
+                                next.push((s, l));
+                            }
+                        }
+                        if next.len() > MAX_PIECES {
+                            return None;
+                        }
+                        acc = next;
+                    }
+                    acc
+                }
+                (Op::Ite, [c, x, y]) => {
+                    let cs = self.truth(c)?;
+                    let not_cs = self.rest(&cs);
+                    let mut out = Vec::new();
+                    for (s, l) in self.pieces(x)? {
+                        let s = s.intersect(&cs);
+                        if !s.is_empty() {
+                            out.push((s, l));
+                        }
+                    }
+                    for (s, l) in self.pieces(y)? {
+                        let s = s.intersect(&not_cs);
+                        if !s.is_empty() {
+                            out.push((s, l));
+                        }
+                    }
+                    if out.len() > MAX_PIECES {
+                        return None;
+                    }
+                    out
+                }
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(out)
+    }
+
+    /// The values of `y` where `op(lhs, rhs)` holds.
+    fn compare(&self, op: Op, lhs: &Term, rhs: &Term) -> Option<Set> {
+        let (lp, rp) = (self.pieces(lhs)?, self.pieces(rhs)?);
+        let mut acc = Set::empty();
+        for (s1, l1) in &lp {
+            for (s2, l2) in &rp {
+                let s = s1.intersect(s2);
+                if s.is_empty() {
+                    continue;
+                }
+                let holds = if op == Op::Eq {
+                    // l1 = l2 ⟺ (l1 - l2) = 0.
+                    let d = Lin { a: self.wrap(l1.a.wrapping_sub(l2.a)), b: self.wrap(l1.b.wrapping_sub(l2.b)) };
+                    self.preimage(d, &Set(vec![(0, 0)]))?
+                } else if l2.a == 0 {
+                    self.preimage(*l1, &self.range_below(op, l2.b))?
+                } else if l1.a == 0 {
+                    self.preimage(*l2, &self.range_above(op, l1.b))?
+                } else {
+                    return None; // both sides vary: not an interval question
+                };
+                acc = acc.union(&s.intersect(&holds));
+                acc = self.check(acc)?;
+            }
+        }
+        Some(acc)
+    }
+
+    /// The unsigned set of values `v` with `op(v, c)`.
+    fn range_below(&self, op: Op, c: u128) -> Set {
+        let half = self.m / 2;
+        match op {
+            Op::BvUlt if c == 0 => Set::empty(),
+            Op::BvUlt => Set(vec![(0, c - 1)]),
+            Op::BvUle => Set(vec![(0, c)]),
+            // Signed order: the negatives [2^(w-1), 2^w) come first.
+            Op::BvSlt | Op::BvSle => {
+                let c = if op == Op::BvSlt {
+                    if c == half {
+                        return Set::empty(); // nothing is below the minimum
+                    }
+                    self.wrap(c.wrapping_sub(1))
+                } else {
+                    c
+                };
+                if c >= half {
+                    Set(vec![(half, c)])
+                } else {
+                    Set::normalized(vec![(half, self.m - 1), (0, c)])
+                }
+            }
+            _ => Set(vec![(c, c)]),
+        }
+    }
+
+    /// The unsigned set of values `v` with `op(c, v)`.
+    fn range_above(&self, op: Op, c: u128) -> Set {
+        match op {
+            // c < v ⟺ ¬(v ≤ c); c ≤ v ⟺ ¬(v < c).
+            Op::BvUlt => self.range_below(Op::BvUle, c).complement(self.m),
+            Op::BvUle => self.range_below(Op::BvUlt, c).complement(self.m),
+            Op::BvSlt => self.range_below(Op::BvSle, c).complement(self.m),
+            Op::BvSle => self.range_below(Op::BvSlt, c).complement(self.m),
+            _ => Set(vec![(c, c)]),
+        }
+    }
+
+    /// `{ y : a·y + b mod 2^w ∈ target }`.
+    fn preimage(&self, l: Lin, target: &Set) -> Option<Set> {
+        if l.a == 0 {
+            let inside = target.0.iter().any(|&(lo, hi)| lo <= l.b && l.b <= hi);
+            return Some(if inside { self.domain.clone() } else { Set::empty() });
+        }
+        // a·y + b ∈ T ⟺ a·y ∈ T - b; and a·y ∈ U ⟺ (2^w - a)·y ∈ -U, so
+        // the smaller of the two multipliers is used.
+        let shifted = self.shift(target, self.wrap(0u128.wrapping_sub(l.b)));
+        let (a, goal) = if l.a <= self.m / 2 { (l.a, shifted) } else { (self.m - l.a, self.negate(&shifted)) };
+        let mut out = Vec::new();
+        let mut work = 0usize;
+        for &(dlo, dhi) in &self.domain.0 {
+            // For y in [dlo, dhi], t = ⌊a·y / 2^w⌋ lies in [a·dlo / 2^w,
+            // a·dhi / 2^w] (a < 2^w and y < 2^w, so a·y fits in u128).
+            let (t_lo, t_hi) = (a * dlo / self.m, a * dhi / self.m);
+            for &(lo, hi) in &goal.0 {
+                // a·y (mod 2^w) ∈ [lo, hi] ⟺ lo + t·2^w ≤ a·y ≤ hi + t·2^w
+                // for t = ⌊a·y / 2^w⌋, exactly.
+                for t in t_lo..=t_hi {
+                    let from = (lo + t * self.m).div_ceil(a).max(dlo);
+                    let to = ((hi + t * self.m) / a).min(dhi);
+                    if from <= to {
+                        out.push((from, to));
+                    }
+                    work += 1;
+                    if work > MAX_WORK {
+                        return None;
+                    }
+                }
+            }
+        }
+        self.check(Set::normalized(out))
+    }
+
+    /// `{ v + d mod 2^w : v ∈ s }`.
+    fn shift(&self, s: &Set, d: u128) -> Set {
+        let mut out = Vec::with_capacity(s.0.len() + 1);
+        for &(lo, hi) in &s.0 {
+            let (l2, h2) = (self.wrap(lo + d), self.wrap(hi + d));
+            if l2 <= h2 {
+                out.push((l2, h2));
+            } else {
+                out.push((l2, self.m - 1));
+                out.push((0, h2));
+            }
+        }
+        Set::normalized(out)
+    }
+
+    /// `{ -v mod 2^w : v ∈ s }`.
+    fn negate(&self, s: &Set) -> Set {
+        let mut out = Vec::with_capacity(s.0.len() + 1);
+        for &(lo, hi) in &s.0 {
+            if lo == 0 {
+                out.push((0, 0));
+                if hi > 0 {
+                    out.push((self.m - hi, self.m - 1));
+                }
+            } else {
+                out.push((self.m - hi, self.m - lo));
+            }
+        }
+        Set::normalized(out)
+    }
+}
+
+/// `x·y mod m` for `x, y < m ≤ 2^64`.
+fn mul_mod(x: u128, y: u128, m: u128) -> u128 {
+    // Both factors are below 2^64, so the product fits in u128.
+    (x * y) & (m - 1)
+}
+
+/// Decides the conjunction of `assertions` when their only free variable
+/// is one bit-vector (see the module docs): `Some(Unsat)` when certainly
+/// unsatisfiable, `Some(Sat(model))` with a model checked by evaluation,
+/// `None` when the procedure does not apply (ask a solver).
+pub fn decide(assertions: &[Term]) -> Option<Decision> {
+    let vars = crate::term::vars_of(assertions);
+    let mut it = vars.iter();
+    let (name, sort) = it.next()?;
+    let (Sort::Bv(w), None) = (*sort, it.next()) else {
+        return None;
+    };
+    if !(1..=64).contains(&w) {
+        return None;
+    }
+    let m = 1u128 << w;
+    let mut ctx = Ctx { var: name, w, m, domain: Set::full(m) };
+    let mut deferred = Vec::new();
+    for a in assertions {
+        match ctx.truth(a) {
+            Some(s) => ctx.domain = s,
+            None => deferred.push(a),
+        }
+        if ctx.domain.is_empty() {
+            return Some(Decision::Unsat);
+        }
+    }
+    let set = ctx.domain;
+    let value = |v: u128| Value::Bv { value: v, width: w };
+    if !deferred.is_empty() {
+        // Constraints beyond intervals (y·y, bit-wise operators, …): when
+        // the others leave only a few values, evaluate them on each.
+        let size: u128 = set.0.iter().map(|&(lo, hi)| hi - lo + 1).sum();
+        if size > MAX_ENUMERATED {
+            return None;
+        }
+        for v in set.0.iter().flat_map(|&(lo, hi)| lo..=hi) {
+            let env = |n: &str| (n == &**name).then_some(value(v));
+            let mut all = true;
+            for a in &deferred {
+                match a.eval(&env) {
+                    Some(Value::Bool(true)) => {}
+                    Some(Value::Bool(false)) => all = false,
+                    _ => return None, // not evaluable: ask the solver
+                }
+            }
+            if all && assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))) {
+                return Some(Decision::Sat(BTreeMap::from([(name.to_string(), value(v))])));
+            }
+        }
+        return Some(Decision::Unsat); // no value of the (exact) domain satisfies them
+    }
+    // A few candidates from the set; the first that every assertion
+    // evaluates true under is the model.
+    let candidates = set.0.iter().take(4).flat_map(|&(lo, hi)| [lo, hi, lo + (hi - lo) / 2]);
+    for v in candidates {
+        let env = |n: &str| (n == &**name).then_some(value(v));
+        if assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))) {
+            return Some(Decision::Sat(BTreeMap::from([(name.to_string(), value(v))])));
+        }
+    }
+    None
+}
