@@ -63,6 +63,13 @@ pub enum ToEngine {
         /// The run.
         run: u64,
     },
+    /// Z3's worker crashed: the queries asked of it directly get no
+    /// answer (their runs resume with `unknown`, which every CPA treats
+    /// soundly), and later queries go to the page until a new port comes.
+    Z3Lost {
+        /// Why, for the solver log.
+        why: String,
+    },
 }
 
 /// A message from the engine's worker to the page.
@@ -86,6 +93,24 @@ pub enum FromEngine {
         run: u64,
         /// The query, for Z3 and the solver log.
         query: Query,
+    },
+    /// Run `run` asked Z3's worker `query` directly (over the port the page
+    /// handed both workers, [`DirectSolver`]); for the page's solver log.
+    Asked {
+        /// The run.
+        run: u64,
+        /// The query, as the solver log shows it.
+        query: Query,
+    },
+    /// Z3's worker answered run `run`'s query asked directly (the run
+    /// already resumed with it); for the page's solver log.
+    Answered {
+        /// The run.
+        run: u64,
+        /// Z3's output text, or why Z3 gave none (it could not load).
+        outcome: Result<String, String>,
+        /// How long Z3's answer took, as the engine's worker saw it (ms).
+        ms: u64,
     },
     /// Run `run` was cancelled and forgotten (the reply to
     /// [`ToEngine::Cancel`]: the engine was not stuck).
@@ -150,6 +175,8 @@ impl EngineHost {
                 self.runs.retain(|h| h.id != run);
                 vec![FromEngine::Cancelled { run }]
             }
+            // The worker's binary fails its direct queries (DirectSolver::lose).
+            ToEngine::Z3Lost { .. } => Vec::new(),
         }
     }
 
@@ -189,6 +216,68 @@ impl EngineHost {
         }
         self.runs.retain(|h| !h.run.finished());
         out
+    }
+}
+
+/// The engine worker's queries to Z3's worker, asked directly over a
+/// `MessageChannel` port (the page hands one end to each worker), so a
+/// query and its answer never cross the page's main thread. It numbers
+/// the queries, remembers which run each belongs to, and keeps the ones
+/// still unanswered so that they can be asked again of a new Z3 worker
+/// (the page replaced a stuck or crashed one and handed a new port).
+#[derive(Default)]
+pub struct DirectSolver {
+    next_id: u32,
+    /// Unanswered queries: number, run, script, when asked (ms).
+    open: Vec<(u32, u64, String, f64)>,
+}
+
+impl DirectSolver {
+    /// Notes run `run`'s query `script`, asked at `now`; returns its number
+    /// (for Z3's `check` message).
+    pub fn ask(&mut self, run: u64, script: &str, now: f64) -> u32 {
+        self.next_id += 1;
+        self.open.push((self.next_id, run, script.to_string(), now));
+        self.next_id
+    }
+
+    /// Z3 answered query `id` at `now`: its run and how long it took (ms),
+    /// or `None` for an answer nobody waits for (the run was cancelled,
+    /// or the query was asked again of a new worker under a new number).
+    pub fn answered(&mut self, id: u32, now: f64) -> Option<(u64, u64)> {
+        let k = self.open.iter().position(|q| q.0 == id)?;
+        let (_, run, _, asked) = self.open.remove(k);
+        Some((run, (now - asked).max(0.0).round() as u64))
+    }
+
+    /// Run `run` was cancelled: its query's late answer is dropped.
+    pub fn forget(&mut self, run: u64) {
+        self.open.retain(|q| q.1 != run);
+    }
+
+    /// A new Z3 worker: every unanswered query gets a new number, to be
+    /// asked again (answers to the old numbers are dropped); returns
+    /// `(number, script)` in the order they were first asked.
+    pub fn renumber(&mut self) -> Vec<(u32, String)> {
+        let mut out = Vec::new();
+        for q in &mut self.open {
+            self.next_id += 1;
+            q.0 = self.next_id;
+            out.push((q.0, q.2.clone()));
+        }
+        out
+    }
+
+    /// Z3's worker is gone without answering (crashed): every unanswered
+    /// query is dropped; returns their runs and how long each waited (ms),
+    /// in the order they were asked.
+    pub fn lose(&mut self, now: f64) -> Vec<(u64, u64)> {
+        self.open.drain(..).map(|(_, run, _, asked)| (run, (now - asked).max(0.0).round() as u64)).collect()
+    }
+
+    /// Whether a query waits for Z3.
+    pub fn is_waiting(&self) -> bool {
+        !self.open.is_empty()
     }
 }
 
@@ -408,6 +497,48 @@ mod tests {
         });
         assert!(matches!(&out[..], [FromEngine::Refused { run: 5, message }] if message.starts_with("configuration: ")));
         assert!(host.is_empty());
+    }
+
+    #[test]
+    fn direct_queries_resume_their_own_runs_and_survive_a_new_z3_worker() {
+        // Two runs parked on queries asked directly of Z3's worker.
+        let mut host = EngineHost::default();
+        let mut direct = DirectSolver::default();
+        host.receive(start(1, "symbolic"));
+        host.receive(ToEngine::Start { run: 2, source: CORRELATED.into(), spec: spec("symbolic"), asker: "compare".into() });
+        let mut asked = Vec::new();
+        while asked.len() < 2 {
+            for m in host.slice(|| false) {
+                if let FromEngine::Query { run, query } = m {
+                    asked.push((direct.ask(run, &query.script, 10.0), run, query.script));
+                }
+            }
+        }
+        assert!(!host.has_work() && direct.is_waiting());
+        // Z3's worker is replaced before answering: both are asked again
+        // under new numbers, and a late answer to an old number is dropped.
+        let again = direct.renumber();
+        assert_eq!(again.iter().map(|(_, s)| s.clone()).collect::<Vec<_>>(), vec![asked[0].2.clone(), asked[1].2.clone()]);
+        assert_eq!(direct.answered(asked[0].0, 20.0), None);
+        // Run 2 is cancelled: its answer is dropped too.
+        direct.forget(2);
+        host.receive(ToEngine::Cancel { run: 2 });
+        assert_eq!(direct.answered(again[1].0, 30.0), None);
+        // Run 1's answer resumes run 1 only, and says how long Z3 took.
+        assert_eq!(direct.answered(again[0].0, 35.5), Some((1, 26)));
+        assert!(!direct.is_waiting());
+        // A crashed Z3 worker: what still waits is dropped, run by run.
+        let lost = direct.ask(1, "(check-sat)", 40.0);
+        assert_eq!(direct.lose(45.0), vec![(1, 5)]);
+        assert_eq!(direct.answered(lost, 50.0), None);
+        host.receive(ToEngine::Answer { run: 1, text: native_z3(&again[0].1) });
+        assert!(host.has_work());
+        // The messages for the page's solver log cross as JSON as well.
+        let query = Query { origin: "analysis (symbolic): query 0".into(), script: again[0].1.clone(), legend: Vec::new() };
+        let asked = FromEngine::Asked { run: 1, query };
+        assert_eq!(over_the_wire(asked.clone()), asked);
+        let answered = FromEngine::Answered { run: 1, outcome: Err("no Z3".into()), ms: 26 };
+        assert_eq!(over_the_wire(answered.clone()), answered);
     }
 
     #[test]

@@ -8,6 +8,10 @@
 //! many nested values) as JSON text, which the page parses far faster than
 //! it reads a tree of JavaScript objects. The worker is started after the page's first
 //! render ([`warm_up`]) or on the first run, and kept; messages sent before it said [`FromEngine::Ready`] wait here.
+//! A run that asks a solver gets the engine's worker a port to Z3's worker
+//! first (a `MessageChannel`, one end to each): its queries then go to Z3
+//! directly and the page only records them in the solver log from the
+//! worker's `Asked` / `Answered` reports.
 //! Each run has a handler that gets the worker's messages about it. A run
 //! cancelled while the engine is busy inside one long step (the worker
 //! does not confirm within [`GRACE_MS`]) is stopped by terminating the
@@ -19,7 +23,7 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{ErrorEvent, MessageEvent, Worker};
+use web_sys::{ErrorEvent, MessageChannel, MessageEvent, MessagePort, Worker};
 
 use crate::model::engine_link::{FromEngine, Handover, ToEngine};
 
@@ -41,13 +45,23 @@ struct Running {
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
 
+/// What the page posts to the engine's worker: a typed message, or a
+/// port to Z3's worker (transferred, so not a serde value).
+enum Outgoing {
+    Message(ToEngine),
+    Z3Port(MessagePort),
+}
+
 #[derive(Default)]
 struct Channel {
     running: Option<Running>,
     /// The worker said it listens.
     ready: bool,
     /// Messages waiting for the worker to be ready.
-    outbox: Vec<ToEngine>,
+    outbox: Vec<Outgoing>,
+    /// The number of Z3's worker the engine's worker holds a port to
+    /// ([`crate::platform::z3_worker::generation`]).
+    z3_link: Option<u64>,
     handlers: HashMap<u64, Handler>,
     /// Cancelled runs the worker has not confirmed yet.
     cancelling: Vec<u64>,
@@ -68,8 +82,67 @@ pub fn start(run: Handover, handler: Handler) -> u64 {
         c.handlers.insert(id, handler);
         id
     });
+    if run.spec.uses_solver() {
+        link_z3();
+    }
     send(ToEngine::Start { run: id, source: run.source, spec: run.spec, asker: run.asker });
     id
+}
+
+/// Makes sure the engine's worker holds a port to the running Z3 worker
+/// (starting Z3's, and its loading, if needed), so that its runs' queries
+/// go to Z3 directly. When that Z3 worker is terminated (stuck or
+/// crashed), a port to the next one is handed over while runs remain.
+fn link_z3() {
+    let linked = CHANNEL.with(|c| c.borrow().z3_link);
+    let current = crate::platform::z3_worker::generation();
+    if current != 0 && linked == Some(current) {
+        return;
+    }
+    let channel = match MessageChannel::new() {
+        Ok(ch) => ch,
+        Err(e) => {
+            web_sys::console::warn_1(&format!("no port to Z3 for the engine: {}", error_text(&e)).into());
+            return;
+        }
+    };
+    let on_stop: Rc<dyn Fn(Option<String>)> = Rc::new(|crash: Option<String>| {
+        let runs_left = CHANNEL.with(|c| {
+            let mut c = c.borrow_mut();
+            c.z3_link = None;
+            !c.handlers.is_empty() && c.running.is_some()
+        });
+        match crash {
+            // Its direct queries get no answer; the next run links anew.
+            Some(why) => {
+                if runs_left {
+                    send(ToEngine::Z3Lost { why });
+                }
+            }
+            // A stuck worker replaced: the next one gets the queries again.
+            None => {
+                if runs_left {
+                    link_z3();
+                }
+            }
+        }
+    });
+    match crate::platform::z3_worker::connect(&channel.port1(), on_stop) {
+        Ok(generation) => {
+            CHANNEL.with(|c| {
+                let mut c = c.borrow_mut();
+                c.z3_link = Some(generation);
+                c.outbox.push(Outgoing::Z3Port(channel.port2()));
+            });
+            if CHANNEL.with(|c| c.borrow().running.is_none()) {
+                if let Err(why) = start_worker() {
+                    web_sys::console::warn_1(&why.into());
+                }
+            }
+            flush();
+        }
+        Err(why) => web_sys::console::warn_1(&format!("no port to Z3 for the engine: {why}").into()),
+    }
 }
 
 /// Starts the worker now if it is not running (after the page's first
@@ -123,7 +196,7 @@ fn send(message: ToEngine) {
             return;
         }
     }
-    CHANNEL.with(|c| c.borrow_mut().outbox.push(message));
+    CHANNEL.with(|c| c.borrow_mut().outbox.push(Outgoing::Message(message)));
     flush();
 }
 
@@ -137,9 +210,12 @@ fn flush() {
         let outbox = std::mem::take(&mut c.outbox);
         let running = c.running.as_ref()?;
         for m in outbox {
-            let posted = serde_wasm_bindgen::to_value(&m)
-                .map_err(|e| e.to_string())
-                .and_then(|v| running.worker.post_message(&v).map_err(|e| error_text(&e)));
+            let posted = match m {
+                Outgoing::Message(m) => serde_wasm_bindgen::to_value(&m)
+                    .map_err(|e| e.to_string())
+                    .and_then(|v| running.worker.post_message(&v).map_err(|e| error_text(&e))),
+                Outgoing::Z3Port(port) => post_port(&running.worker, &port),
+            };
             if let Err(e) = posted {
                 return Some(e);
             }
@@ -149,6 +225,15 @@ fn flush() {
     if let Some(why) = failed {
         stop_worker(&format!("a message could not be sent to the engine's worker: {why}"));
     }
+}
+
+/// Hands the engine's worker its port to Z3's worker:
+/// `{type: 'z3-port', port}`, the port transferred.
+fn post_port(worker: &Worker, port: &MessagePort) -> Result<(), String> {
+    let message = js_sys::Object::new();
+    js_sys::Reflect::set(&message, &"type".into(), &"z3-port".into()).map_err(|e| error_text(&e))?;
+    js_sys::Reflect::set(&message, &"port".into(), port).map_err(|e| error_text(&e))?;
+    worker.post_message_with_transfer(&message, &js_sys::Array::of1(port)).map_err(|e| error_text(&e))
 }
 
 fn start_worker() -> Result<(), String> {
@@ -180,6 +265,8 @@ fn stop_worker(why: &str) {
         }
         c.ready = false;
         c.outbox.clear();
+        // Its port to Z3's worker went with it.
+        c.z3_link = None;
         c.cancelling.clear();
         c.handlers.drain().collect()
     });
@@ -209,7 +296,11 @@ fn on_message(data: JsValue) {
             CHANNEL.with(|c| c.borrow_mut().cancelling.retain(|r| r != run));
             return;
         }
-        FromEngine::Events { run, .. } | FromEngine::Query { run, .. } | FromEngine::Refused { run, .. } => *run,
+        FromEngine::Events { run, .. }
+        | FromEngine::Query { run, .. }
+        | FromEngine::Asked { run, .. }
+        | FromEngine::Answered { run, .. }
+        | FromEngine::Refused { run, .. } => *run,
     };
     // A run's last message ends its handler's life.
     let over = matches!(message, FromEngine::Events { finished: true, .. } | FromEngine::Refused { .. });
