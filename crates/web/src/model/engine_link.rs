@@ -17,7 +17,7 @@
 //! others. [`ToEngine::Cancel`] drops a run between slices.
 //!
 //! The browser glue is `crate::platform::engine_worker` (the page's side)
-//! and the `engine-worker` binary (the worker's side).
+//! and `crate::platform::engine_scope` (the worker's side).
 
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,8 @@
 //! The analysis engine's Web Worker, seen from the page: the channel to the
-//! worker (the `engine-worker` binary, started through its loader
-//! `static/engine-worker-loader.js`) that computes the runs, so the page's main
-//! thread only folds their events and renders.
+//! worker that computes the runs — the page's own WebAssembly module,
+//! handed compiled to a module worker (`static/engine-worker-loader.js`,
+//! the worker's side is [`crate::platform::engine_scope`]) — so the page's
+//! main thread only folds their events and renders.
 //!
 //! The messages are [`crate::model::engine_link`]'s typed values: the
 //! page's go with serde-wasm-bindgen, the worker's (a slice's trace events,
@@ -27,8 +28,8 @@ use web_sys::{ErrorEvent, MessageChannel, MessageEvent, MessagePort, Worker};
 
 use crate::model::engine_link::{FromEngine, Handover, ToEngine};
 
-/// The worker's script (`static/engine-worker-loader.js`: it loads the
-/// `engine-worker` binary's glue and wasm).
+/// The worker's script (`static/engine-worker-loader.js`: it instantiates
+/// the page's own module, which it is handed).
 const WORKER_URL: &str = "engine-worker-loader.js";
 
 /// How long a cancelled run may take to be confirmed before the worker is
@@ -236,8 +237,33 @@ fn post_port(worker: &Worker, port: &MessagePort) -> Result<(), String> {
     worker.post_message_with_transfer(&message, &js_sys::Array::of1(port)).map_err(|e| error_text(&e))
 }
 
+/// The page's wasm-bindgen glue (the ES module Trunk names
+/// `cpa-playground-HASH.js` and preloads), as an absolute URL.
+fn glue_url() -> Result<String, String> {
+    let document = web_sys::window().and_then(|w| w.document()).ok_or("no document")?;
+    let link = document
+        .query_selector("link[rel=modulepreload][href*=\"cpa-playground\"]")
+        .ok()
+        .flatten()
+        .ok_or("the page's module is not named in the document")?;
+    let href = link.get_attribute("href").ok_or("the page's module link has no href")?;
+    let url = web_sys::Url::new_with_base(&href, &document.base_uri().ok().flatten().unwrap_or_default())
+        .map_err(|e| error_text(&e))?;
+    Ok(url.href())
+}
+
+/// Starts the engine's worker: a module worker running the page's own
+/// WebAssembly module, handed over compiled (`wasm_bindgen::module()`), so
+/// the worker compiles nothing and shares the page's compiled code.
 fn start_worker() -> Result<(), String> {
-    let worker = Worker::new(WORKER_URL).map_err(|e| format!("cannot start {WORKER_URL}: {}", error_text(&e)))?;
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    let worker =
+        Worker::new_with_options(WORKER_URL, &options).map_err(|e| format!("cannot start {WORKER_URL}: {}", error_text(&e)))?;
+    let boot = js_sys::Object::new();
+    js_sys::Reflect::set(&boot, &"glue".into(), &glue_url()?.into()).map_err(|e| error_text(&e))?;
+    js_sys::Reflect::set(&boot, &"module".into(), &wasm_bindgen::module()).map_err(|e| error_text(&e))?;
+    worker.post_message(&boot).map_err(|e| format!("cannot start {WORKER_URL}: {}", error_text(&e)))?;
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(|e: MessageEvent| on_message(e.data()));
     let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(|e: ErrorEvent| {
         e.prevent_default();
@@ -277,7 +303,7 @@ fn stop_worker(why: &str) {
 
 /// One message from the worker, handed to its run's handler.
 fn on_message(data: JsValue) {
-    // The worker sends JSON text (see the `engine-worker` binary's `post`).
+    // The worker sends JSON text (see `engine_scope`'s `post`).
     let text = data.as_string().unwrap_or_default();
     let message = match serde_json::from_str::<FromEngine>(&text) {
         Ok(m) => m,
