@@ -34,6 +34,13 @@ use crate::model::run_driver::{slice, Query, SliceEnd};
 /// one slice's events in a few milliseconds.
 pub const WORKER_SLICE_MS: f64 = 20.0;
 
+/// The longest the engine's worker computes before it posts what it has
+/// to the page (milliseconds), within a slice: the page parses and folds
+/// each message in one task, so small messages keep its tasks short (one
+/// 20 ms slice of events took the page's main thread over 50 ms on a busy
+/// machine).
+pub const WORKER_POST_MS: f64 = 5.0;
+
 /// A message from the page to the engine's worker.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]

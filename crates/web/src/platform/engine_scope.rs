@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
 
-use crate::model::engine_link::{DirectSolver, EngineHost, FromEngine, ToEngine, WORKER_SLICE_MS};
+use crate::model::engine_link::{DirectSolver, EngineHost, FromEngine, ToEngine, WORKER_POST_MS, WORKER_SLICE_MS};
 use crate::model::run_driver::NO_ANSWER;
 
 /// The port to Z3's worker and the handler of its answers.
@@ -183,9 +183,17 @@ fn pump() {
     }
     wasm_bindgen_futures::spawn_local(async {
         while HOST.with(|h| h.borrow().has_work()) {
+            // A slice of WORKER_SLICE_MS, posted to the page every
+            // WORKER_POST_MS (small messages, short tasks on the page).
             let t0 = js_sys::Date::now();
-            let out = HOST.with(|h| h.borrow_mut().slice(|| js_sys::Date::now() - t0 > WORKER_SLICE_MS));
-            dispatch(out);
+            loop {
+                let t1 = js_sys::Date::now();
+                let out = HOST.with(|h| h.borrow_mut().slice(|| js_sys::Date::now() - t1 > WORKER_POST_MS));
+                dispatch(out);
+                if !HOST.with(|h| h.borrow().has_work()) || js_sys::Date::now() - t0 > WORKER_SLICE_MS {
+                    break;
+                }
+            }
             gloo_timers::future::TimeoutFuture::new(0).await;
         }
         PUMPING.with(|p| p.set(false));
