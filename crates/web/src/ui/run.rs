@@ -100,7 +100,7 @@ pub async fn drive<T: Sliced>(task: Rc<RefCell<T>>, cancel: CancelFlag, after_sl
 /// `cancel` is set. The runs are handed over ([`Mirror::hand_over`]);
 /// each batch of events the worker sends is folded into the task as it
 /// arrives, and `after_slice` is told (e.g. to redraw) at most once per
-/// animation frame, however many batches came in between ([`FrameRedraw`]:
+/// animation frame, however many batches came in between (`FrameRedraw`:
 /// drawing the pane costs far more than folding a batch). A run's solver
 /// query goes from the engine's worker to Z3's worker directly (the page
 /// records it in the solver log from the worker's reports), or, when the
