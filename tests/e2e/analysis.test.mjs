@@ -162,7 +162,10 @@ test('octagon-sep with a step limit of 300 ends UNKNOWN and the page stays respo
   assert.match(await page.locator('.stale').innerText(), /program changed/);
 });
 
-test('a long run computes in slices: the page answers while computing, and Cancel stops it', async () => {
+test('a long run computes in the engine\'s worker: the page answers while computing, and Cancel stops it', async () => {
+  // The analysis runs in its own Web Worker (engine-worker), not on the page.
+  const workers = page.workers().map((w) => w.url());
+  page.on('worker', (w) => workers.push(w.url()));
   await byId('preset').selectOption('octagon-sep');
   await byId('step-limit').fill('0');
   await byId('step-limit').dispatchEvent('change');
@@ -181,6 +184,7 @@ test('a long run computes in slices: the page answers while computing, and Cance
   );
   console.log(`timer latency while computing: ${answered.ms.toFixed(1)} ms`);
   assert.match(answered.status, /computing… \d+ steps/, 'the timer fired while the run was computing');
+  assert.ok(workers.some((u) => /engine-worker/.test(u)), `the engine's worker runs the analysis: ${workers.join(', ')}`);
   // ... and the run goes on after it answered: later slices add steps.
   const n = await steps();
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid=run-status]').innerText.match(/computing… (\d+) steps/)?.[1]) > n, n);
@@ -188,7 +192,7 @@ test('a long run computes in slices: the page answers while computing, and Cance
   const stopped = await expectText(byId('run-status'), /cancelled after \d+ steps/);
   assert.equal(await byId('cancel').count(), 0, 'Cancel is gone once the run stopped');
   assert.equal(await byId('analyze').isEnabled(), true, 'Analyze is offered again');
-  // No slice runs after Cancel (a slice is one timer task, so a few frames suffice).
+  // No events arrive after Cancel (the worker drops the run; a few frames suffice).
   await settled(page);
   await settled(page);
   assert.equal(await byId('run-status').innerText(), stopped, 'the run stopped where it was cancelled');

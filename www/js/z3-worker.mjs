@@ -22,9 +22,15 @@
 // Messages (the page's side is typed Rust, passed with serde-wasm-bindgen):
 //   page → worker  {type: 'load'}   (start loading now; answered by status only)
 //                  {type: 'check', id, script}
+//                  {type: 'port', port}   (a MessagePort to the analysis engine's worker)
 //   worker → page  {type: 'status', phase, loaded, total, error}
 //                  {type: 'answer', id, text}
 //                  {type: 'failed', id, error}
+// The engine's worker asks over the port the page handed over, with the
+// same `check` messages, and gets `answer` / `failed` back on that port:
+// its queries never cross the page's main thread (the page keeps the
+// solver log from the engine's own reports). Port queries load Z3 too;
+// loading status still goes to the page only.
 // A check runs the self-contained script with `Z3_eval_smtlib2_string`
 // (after a `(reset)`, so queries never share declarations) and answers with
 // Z3's output text. Checks run one after the other: z3-solver refuses two
@@ -148,8 +154,9 @@ async function evalOnHeap(text) {
   }
 }
 
-/** Runs one SMT-LIB2 script after every earlier one and posts the answer. */
-function check(id, script) {
+/** Runs one SMT-LIB2 script after every earlier one and posts the answer
+ * to `to` (the page, or the engine worker's port). */
+function check(id, script, to = self) {
   const run = async () => {
     await load();
     return await evalOnHeap('(reset)\n' + String(script));
@@ -157,8 +164,8 @@ function check(id, script) {
   const result = queue.then(run, run);
   queue = result.catch(() => undefined);
   result.then(
-    (text) => self.postMessage({ type: 'answer', id, text: String(text) }),
-    (err) => self.postMessage({ type: 'failed', id, error: String(err && err.message ? err.message : err) }),
+    (text) => to.postMessage({ type: 'answer', id, text: String(text) }),
+    (err) => to.postMessage({ type: 'failed', id, error: String(err && err.message ? err.message : err) }),
   );
 }
 
@@ -166,4 +173,12 @@ self.addEventListener('message', (event) => {
   const m = event.data;
   if (m && m.type === 'check') check(m.id, m.script);
   else if (m && m.type === 'load') load().catch(() => undefined);
+  else if (m && m.type === 'port' && m.port) {
+    const port = m.port;
+    port.onmessage = (e) => {
+      const q = e.data;
+      if (q && q.type === 'check') check(q.id, q.script, port);
+    };
+    load().catch(() => undefined);
+  }
 });

@@ -71,7 +71,7 @@ pub const PRESETS: &[(&str, &str)] = &[
 ];
 
 /// The chooser's value: which analysis to run and how long at most.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RunSpec {
     /// A preset name of [`PRESETS`].
     pub preset: String,
@@ -148,7 +148,15 @@ pub struct Run {
     pub program: Arc<Program>,
     /// The events so far, seekable.
     pub cursor: Cursor,
-    analysis: Verifier,
+    /// Who asks the run's solver queries, in the solver log
+    /// (`analysis (symbolic): query 3`): `analysis` or `compare`.
+    pub asker: String,
+    /// The CPA algorithm, paused between waitlist pops; `None` for a page's
+    /// mirror of a run computed in the engine's worker
+    /// ([`Run::hand_over`]).
+    analysis: Option<Verifier>,
+    /// A mirrored run's engine said every event was produced.
+    mirrored_done: bool,
 }
 
 impl Run {
@@ -170,18 +178,28 @@ impl Run {
         // without the Callstack CPA) is refused here.
         let analysis =
             build_verifier(program.clone(), &config, true).map_err(|e| format!("{CONFIG_ERROR_PREFIX}{}", e.message))?;
-        Ok(Run { spec, program, cursor: Cursor::new(Vec::new()), analysis })
+        Ok(Run {
+            spec,
+            program,
+            cursor: Cursor::new(Vec::new()),
+            asker: "analysis".into(),
+            analysis: Some(analysis),
+            mirrored_done: false,
+        })
     }
 
     /// Computes up to `pops` more waitlist pops (algorithm steps) and appends
-    /// their events to the cursor's trace. Returns whether the run is over.
+    /// their events to the cursor's trace. Returns whether the run is over
+    /// (a mirrored run computes nothing here).
     pub fn advance(&mut self, pops: usize) -> bool {
-        for _ in 0..pops {
-            let events = self.analysis.step();
-            if events.is_empty() {
-                break;
+        if let Some(analysis) = self.analysis.as_mut() {
+            for _ in 0..pops {
+                let events = analysis.step();
+                if events.is_empty() {
+                    break;
+                }
+                self.cursor.extend(events);
             }
-            self.cursor.extend(events);
         }
         self.finished()
     }
@@ -190,33 +208,55 @@ impl Run {
     /// page, where no solver is attached): its number and script. The page
     /// sends it to Z3 and resumes with [`Run::answer_query`].
     pub fn pending_query(&self) -> Option<(u32, String)> {
-        self.analysis.pending_query().map(|q| (q.id, q.smtlib.clone()))
+        self.analysis.as_ref()?.pending_query().map(|q| (q.id, q.smtlib.clone()))
     }
 
     /// Resumes a parked run with the solver's output text (`sat`, `unsat`
     /// or `unknown` first; anything else counts as `unknown`, which the
     /// CPAs treat soundly).
     pub fn answer_query(&mut self, solver_output: &str) {
-        self.analysis.answer_query(solver_output);
+        if let Some(analysis) = self.analysis.as_mut() {
+            analysis.answer_query(solver_output);
+        }
     }
 
     /// Detaches the natively attached solver, so the run parks on every
     /// query as it does in the page (tests).
     pub fn detach_solver(&mut self) {
-        self.analysis.set_solver(None);
+        if let Some(analysis) = self.analysis.as_mut() {
+            analysis.set_solver(None);
+        }
+    }
+
+    /// Makes this run a mirror of one computed elsewhere (the engine's
+    /// worker): its CPA algorithm is dropped, and from now on its events
+    /// only arrive through [`Run::fold`]. The run was started here all the
+    /// same, so that a broken program or configuration is refused at once
+    /// with the same message, and the page has the CFA to draw.
+    pub fn hand_over(&mut self) {
+        self.analysis = None;
+    }
+
+    /// Appends events computed elsewhere to the trace (`finished`: they
+    /// were the last).
+    pub fn fold(&mut self, events: Vec<Event>, finished: bool) {
+        self.cursor.extend(events);
+        self.mirrored_done |= finished;
     }
 
     /// Natively, sends every solver query to the attached z3 (no CPA
     /// decides one itself), so the trace is the page's: for tests that
     /// compare the two ways.
     pub fn send_every_query(mut self) -> Run {
-        self.analysis.send_every_query();
+        if let Some(analysis) = self.analysis.as_mut() {
+            analysis.send_every_query();
+        }
         self
     }
 
     /// Whether every event was produced.
     pub fn finished(&self) -> bool {
-        self.analysis.is_finished()
+        self.analysis.as_ref().map_or(self.mirrored_done, |a| a.is_finished())
     }
 
     /// Runs to the end (tests and small programs).
@@ -246,7 +286,7 @@ impl Sliced for Run {
 
     fn pending(&self) -> Option<Query> {
         self.pending_query().map(|(qid, script)| Query {
-            origin: format!("analysis ({}): query {qid}", self.spec.preset),
+            origin: format!("{} ({}): query {qid}", self.asker, self.spec.preset),
             legend: crate::model::solver::symbol_legend(&script, &self.program),
             script,
         })
@@ -658,7 +698,7 @@ impl AnalysisState {
     }
 
     /// The run is computed: a share link's event position is shown now.
-    fn computed(&mut self) {
+    pub(crate) fn computed(&mut self) {
         self.computing = false;
         if let Some(k) = self.pending_seek.take() {
             if let Some(run) = self.run.as_mut() {

@@ -383,8 +383,9 @@ pub const DEFAULT_LIMIT: u64 = 3000;
 
 /// The compare view's state: the configurations chosen, their runs and
 /// the shared position (an algorithm step). It changes only through
-/// [`CompareView::reduce`]; its runs are computed together through the
-/// page's run driver ([`crate::model::run_driver`]).
+/// [`CompareView::reduce`]; in the page its runs are computed in the
+/// engine's worker ([`crate::model::engine_link::Mirror`]), natively
+/// together through the run driver ([`crate::model::run_driver`]).
 pub struct CompareView {
     /// The view is open (over the page).
     pub open: bool,
@@ -411,6 +412,9 @@ pub struct CompareView {
     /// The run whose solver query is asked (the first to park in this
     /// slice; the others wait or go on meanwhile).
     parked: Option<usize>,
+    /// The program text the runs analyse (what the engine's worker is
+    /// handed, `crate::model::engine_link::Mirror`).
+    source: String,
 }
 
 impl Default for CompareView {
@@ -427,6 +431,7 @@ impl Default for CompareView {
             pending_step: None,
             inspected: None,
             parked: None,
+            source: String::new(),
         }
     }
 }
@@ -584,13 +589,17 @@ impl CompareView {
         self.inspected = None;
         self.error = None;
         self.parked = None;
+        self.source = source.to_string();
         let presets: Vec<String> = self.choice.iter().filter(|p| !p.is_empty()).cloned().collect();
         for preset in presets {
             // A preset, or one with option overrides (`symbolic[solver.theory=INTEGER]`).
             match crate::model::config_choice::run_spec_of(&preset, self.int_model, self.max_steps)
                 .and_then(|spec| Run::start(source, spec))
             {
-                Ok(run) => self.runs.push(run),
+                Ok(mut run) => {
+                    run.asker = "compare".into();
+                    self.runs.push(run)
+                }
                 Err(e) => {
                     self.error = Some(e);
                     self.runs.clear();
@@ -606,8 +615,13 @@ impl CompareView {
         }
     }
 
+    /// The program text the runs analyse.
+    pub(crate) fn source(&self) -> &str {
+        &self.source
+    }
+
     /// The runs are computed: a share link's step is shown now.
-    fn computed(&mut self) {
+    pub(crate) fn computed(&mut self) {
         self.computing = false;
         if let Some(k) = self.pending_step.take() {
             self.step = k;
@@ -647,7 +661,7 @@ impl Sliced for CompareView {
     fn pending(&self) -> Option<Query> {
         let run = self.runs.get(self.parked?)?;
         run.pending_query().map(|(qid, script)| Query {
-            origin: format!("compare ({}): query {qid}", run.spec.preset),
+            origin: format!("{} ({}): query {qid}", run.asker, run.spec.preset),
             legend: crate::model::solver::symbol_legend(&script, &run.program),
             script,
         })

@@ -8,6 +8,7 @@ pub mod compare;
 pub mod config_choice;
 pub mod config_panel;
 pub mod editor;
+pub mod engine_link;
 pub mod error_path;
 pub mod exercise;
 pub mod gallery;

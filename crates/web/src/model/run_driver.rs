@@ -22,8 +22,9 @@ pub const NO_ANSWER: &str = "unknown";
 pub const SLICE_MS: f64 = 12.0;
 
 /// The SMT-LIB2 query a computation is parked on, as the solver log
-/// records it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// records it (and as the engine's worker sends it to the page,
+/// [`crate::model::engine_link`]).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Query {
     /// Who asks, for the solver log (`analysis (symbolic): query 3`).
     pub origin: String,

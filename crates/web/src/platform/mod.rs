@@ -6,6 +6,8 @@ pub mod clipboard;
 pub mod clock;
 pub mod codemirror;
 pub mod dialog;
+pub mod engine_scope;
+pub mod engine_worker;
 pub mod files;
 pub mod location;
 pub mod region_hover;

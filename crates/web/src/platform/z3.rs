@@ -103,3 +103,26 @@ pub async fn check_logged_until(
     notify();
     outcome
 }
+
+/// Records in the solver log a query asked of Z3 elsewhere (the engine's
+/// worker asks Z3's worker directly); returns the entry for
+/// [`log_answered`].
+pub fn log_asked(query: &Query) -> usize {
+    let entry = LOG.with(|l| l.borrow_mut().ask_with_legend(&query.origin, &query.script, None, query.legend.clone()));
+    notify();
+    entry
+}
+
+/// Records the outcome of a query logged with [`log_asked`], `ms` after it
+/// was asked. A cancelled one ([`SolverError::Cancelled`]) that Z3 may
+/// still be solving gets Z3 checked for being stuck in it, as the page's
+/// own cancelled queries do.
+pub fn log_answered(entry: usize, outcome: Result<String, SolverError>, ms: f64) {
+    match &outcome {
+        Ok(_) => z3_worker::note_answer(),
+        Err(SolverError::Cancelled) => z3_worker::probe_after_cancel(),
+        Err(_) => {}
+    }
+    LOG.with(|l| l.borrow_mut().answer(entry, outcome, ms));
+    notify();
+}

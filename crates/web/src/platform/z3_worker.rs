@@ -12,6 +12,10 @@
 //! started for the queries after it. A crashed worker fails its queries
 //! with [`SolverError::Stopped`] and is replaced on the next query.
 //!
+//! The analysis engine's worker asks Z3's worker directly, over a
+//! `MessageChannel` port the page hands both ([`connect`]); those queries
+//! never pass through here, and the page hears of them from the engine.
+//!
 //! For the browser tests and the service worker, the page also gets a
 //! global `cpaZ3` with `check(script)` (a Promise of Z3's output text) and
 //! `status()` (the loading state as JSON); Z3 itself (`initZ3`, its context)
@@ -108,6 +112,11 @@ struct Channel {
     needed: bool,
     answered: bool,
     on_change: Option<Rc<dyn Fn()>>,
+    /// Workers started so far (the running one's number).
+    generation: u64,
+    /// Told when the worker is terminated, with the crash's reason (the
+    /// engine's worker then needs a port to the next one).
+    on_stop: Option<Rc<dyn Fn(Option<String>)>>,
 }
 
 thread_local! {
@@ -146,6 +155,72 @@ pub fn prefetch() {
         let c = c.borrow();
         if let (Some(r), Ok(m)) = (&c.running, serde_wasm_bindgen::to_value(&ToWorker::Load)) {
             let _ = r.worker.post_message(&m);
+        }
+    });
+}
+
+/// Hands Z3's worker one end of a `MessageChannel` (starting the worker,
+/// and Z3's loading, if needed): whoever holds the other end (the analysis
+/// engine's worker) sends `check` messages there and gets the answers
+/// there, without the page. Returns the worker's number
+/// ([`generation`]); `on_stop` is told when that worker is terminated
+/// (with why, if it crashed; `None` when a stuck one was replaced).
+pub fn connect(port: &web_sys::MessagePort, on_stop: Rc<dyn Fn(Option<String>)>) -> Result<u64, String> {
+    if CHANNEL.with(|c| c.borrow().running.is_none()) {
+        start_worker();
+    }
+    CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        c.on_stop = Some(on_stop);
+        let Some(r) = c.running.as_ref() else { return Err("Z3's worker could not be started".to_string()) };
+        let message = js_sys::Object::new();
+        js_sys::Reflect::set(&message, &"type".into(), &"port".into()).map_err(|e| error_text(&e))?;
+        js_sys::Reflect::set(&message, &"port".into(), port).map_err(|e| error_text(&e))?;
+        r.worker.post_message_with_transfer(&message, &js_sys::Array::of1(port)).map_err(|e| error_text(&e))?;
+        Ok(c.generation)
+    })
+}
+
+/// The running worker's number (a new one after every start; 0: none yet).
+pub fn generation() -> u64 {
+    CHANNEL.with(|c| {
+        let c = c.borrow();
+        if c.running.is_some() {
+            c.generation
+        } else {
+            0
+        }
+    })
+}
+
+/// A query asked over a port was answered (by the engine's worker's
+/// report): the first answer is marked as for the page's own queries.
+pub fn note_answer() {
+    if !CHANNEL.with(|c| std::mem::replace(&mut c.borrow_mut().answered, true)) {
+        performance_mark("cpa-z3:first-answer");
+    }
+}
+
+/// A query asked over a port was given up (its run was cancelled) and Z3
+/// may still be solving it: if Z3 is loaded, a probe is queued behind it,
+/// and when the probe is not answered within [`GRACE_MS`] it is abandoned
+/// like a page query, so a Z3 stuck in the old query is replaced. (While
+/// Z3 still loads, the query only waits for it; nothing is replaced.)
+pub fn probe_after_cancel() {
+    if generation() == 0 || !status().ready() {
+        return;
+    }
+    let (id, outcome) = send("(check-sat)");
+    let answered = Rc::new(std::cell::Cell::new(false));
+    let flag = answered.clone();
+    wasm_bindgen_futures::spawn_local(async move {
+        let _ = outcome.await;
+        flag.set(true);
+    });
+    wasm_bindgen_futures::spawn_local(async move {
+        gloo_timers::future::TimeoutFuture::new(GRACE_MS).await;
+        if !answered.get() {
+            abandon(id);
         }
     });
 }
@@ -273,7 +348,9 @@ fn start_worker() {
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     CHANNEL.with(|c| {
-        c.borrow_mut().running = Some(Running { worker, _on_message: on_message, _on_error: on_error });
+        let mut c = c.borrow_mut();
+        c.running = Some(Running { worker, _on_message: on_message, _on_error: on_error });
+        c.generation += 1;
     });
     set_status(LoadStatus { phase: "script".into(), ..LoadStatus::default() });
 }
@@ -282,8 +359,9 @@ fn start_worker() {
 /// was solving; a replaced stuck worker's query was already abandoned.
 /// Queued queries wait for the next worker.
 fn stop_worker(crash: Option<String>) {
-    CHANNEL.with(|c| {
+    let on_stop = CHANNEL.with(|c| {
         let mut c = c.borrow_mut();
+        let on_stop = c.running.as_ref().and(c.on_stop.clone());
         if let Some(r) = c.running.take() {
             r.worker.set_onmessage(None);
             r.worker.set_onerror(None);
@@ -293,10 +371,14 @@ fn stop_worker(crash: Option<String>) {
             let why = crash.clone().unwrap_or_else(|| "its worker was replaced".into());
             settle(&mut c, f.id, Err(SolverError::Stopped(why)));
         }
+        on_stop
     });
-    match crash {
+    match crash.clone() {
         Some(why) => set_status(LoadStatus { phase: "failed".into(), error: why, ..LoadStatus::default() }),
         None => set_status(LoadStatus { phase: "idle".into(), ..LoadStatus::default() }),
+    }
+    if let Some(f) = on_stop {
+        f(crash);
     }
 }
 

@@ -3,9 +3,10 @@
 //!
 //! The pane's state is [`AnalysisState`]; every change goes through
 //! [`AnalysisState::reduce`] (tested natively), and this module only renders
-//! it and turns input into [`PaneAction`]s. The CPA+ algorithm runs in
-//! slices through the page's run driver ([`crate::ui::run::drive`]), so the
-//! page never freezes and Cancel works at any time. Stepping only seeks the
+//! it and turns input into [`PaneAction`]s. The CPA+ algorithm runs in the
+//! analysis engine's Web Worker ([`crate::ui::run::drive_in_worker`]) and
+//! the pane folds the events it sends, so the page stays interactive while
+//! a run computes and Cancel works at any time. Stepping only seeks the
 //! [`engine::view::Cursor`] over the recorded events (step back is a seek,
 //! never a re-run).
 //!
@@ -29,7 +30,7 @@ use crate::model::analysis::{
     Tab, PRESETS, PROGRAM_BROKEN,
 };
 use crate::model::state_list::{reached_rows, ListRow, Window};
-use crate::ui::run::{drive, CancelFlag};
+use crate::ui::run::{drive_in_worker, CancelFlag};
 use crate::ui::state_list::{state_item, WindowedStates};
 
 /// Why the forward controls are disabled in predict mode.
@@ -52,9 +53,9 @@ const SPEEDS: &[u32] = &[2, 5, 10, 30, 100];
 #[derive(Clone)]
 struct Pane {
     /// The pane's state, changed only by [`Pane::dispatch`]. A shared cell
-    /// rather than `use_reducer`: the run's verifier (the CPA algorithm
-    /// paused between waitlist pops) cannot be cloned, and the computing
-    /// task advances it in place between slices.
+    /// rather than `use_reducer`: a run (its trace, and its verifier until
+    /// it is handed to the engine's worker) cannot be cloned, and the
+    /// computing task folds the worker's events into it in place.
     state: Rc<RefCell<AnalysisState>>,
     redraw: UseForceUpdateHandle,
     /// The computing task's cancel flag (a task handle, not rendered).
@@ -82,7 +83,7 @@ impl Pane {
                 let cancel = replace_task(&self.computing);
                 let (state, redraw) = (self.state.clone(), self.redraw.clone());
                 wasm_bindgen_futures::spawn_local(async move {
-                    drive(state, cancel, move |_| redraw.force_update()).await;
+                    drive_in_worker(state, cancel, move |_| redraw.force_update()).await;
                 });
             }
             PaneEffect::Play => {

@@ -9,8 +9,9 @@
 //! two SVG plots show reached-set size and states created over the steps;
 //! a summary table ends it. Everything shown is computed in
 //! [`crate::model::compare`], and the view's state changes only through
-//! [`CompareView::reduce`]; the runs advance together through the page's
-//! run driver ([`crate::ui::run::drive`]) so the page never freezes.
+//! [`CompareView::reduce`]; the runs are computed in the analysis engine's
+//! Web Worker ([`crate::ui::run::drive_in_worker`]), each on its own, so
+//! the page never freezes and a run waiting for Z3 never pauses the others.
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -32,7 +33,7 @@ use crate::model::graphs::layout::Shape;
 use crate::model::page::Marker;
 use crate::model::state_view::{detail, StateDetail};
 use crate::ui::inspector::StateCard;
-use crate::ui::run::{drive, CancelFlag};
+use crate::ui::run::{drive_in_worker, CancelFlag};
 
 /// Line colours of the configurations, by pane.
 const COLORS: [&str; 3] = ["#c2410c", "#2958c7", "#1f7a44"];
@@ -41,8 +42,8 @@ const COLORS: [&str; 3] = ["#c2410c", "#2958c7", "#1f7a44"];
 #[derive(Clone)]
 struct View {
     /// The view's state, changed only by [`View::dispatch`]. A shared cell
-    /// rather than `use_reducer`: the runs' verifiers cannot be cloned, and
-    /// the computing task advances them in place between slices.
+    /// rather than `use_reducer`: the runs cannot be cloned, and the
+    /// computing task folds the engine worker's events into them in place.
     state: Rc<RefCell<CompareView>>,
     redraw: UseForceUpdateHandle,
     /// The computing task's cancel flag (a task handle, not rendered).
@@ -66,7 +67,7 @@ impl View {
                 self.computing.replace(cancel.clone()).cancel();
                 let (state, redraw) = (self.state.clone(), self.redraw.clone());
                 wasm_bindgen_futures::spawn_local(async move {
-                    drive(state, cancel, move |_| redraw.force_update()).await;
+                    drive_in_worker(state, cancel, move |_| redraw.force_update()).await;
                 });
             }
         }

@@ -60,6 +60,9 @@ pub fn app(props: &AppProps) -> Html {
     // the browser tests can report time to first render.
     use_effect_with((), |_| {
         crate::platform::clock::performance_mark(FIRST_RENDER_MARK);
+        // The analysis engine's worker loads and compiles its wasm now, off
+        // the main thread, so the first Analyze does not wait for it.
+        crate::platform::engine_worker::warm_up();
     });
     // Escape closes the dialog on top (examples, compare, share, …).
     crate::ui::dialogs::use_escape_closes_dialogs();
