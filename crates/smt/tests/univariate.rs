@@ -165,25 +165,38 @@ fn loop_query(k: u128, newest: u128, exit: bool, assertion: bool) -> Vec<Term> {
     out
 }
 
-#[test]
-fn decide_agrees_with_z3_on_an_unrolled_loop_over_one_input() {
-    use smt::{parse_response, Query, SolverBackend, Status, Z3Process};
-    let mut z3 = Z3Process::system(std::time::Duration::from_secs(60));
+/// The native z3 (the tests that compare with it need it installed).
+fn native_z3() -> smt::Z3Process {
+    let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(60));
     if let Err(e) = z3.version() {
         panic!("the native z3 is needed (scripts/setup.sh installs it): {e}");
     }
+    z3
+}
+
+/// `decide`'s answer on `terms` (which it must decide) after checking it
+/// is z3's; `what` names the case in a failure.
+fn decided_as_z3_does(z3: &mut smt::Z3Process, terms: &[Term], what: &str) -> smt::Status {
+    use smt::{parse_response, Query, SolverBackend, Status};
+    let d = decide(terms).unwrap_or_else(|| panic!("{what}: not decided"));
+    let out = z3.solve(&Query::new(terms.to_vec()).to_smtlib()).expect("z3 answers");
+    let z = parse_response(&out).status();
+    let ours = match d {
+        Decision::Unsat => Status::Unsat,
+        Decision::Sat(_) => Status::Sat,
+    };
+    assert_eq!(ours, z, "{what}: decide {ours:?}, z3 {z:?}");
+    ours
+}
+
+#[test]
+fn decide_agrees_with_z3_on_an_unrolled_loop_over_one_input() {
+    let mut z3 = native_z3();
     let mut answers = BTreeMap::new();
     for k in [1u128, 2, 3, 7, 20, 45, 46, 47, 100, 333, 998, 999, 1000, 1400, 2146, 2147, 2148, 3000] {
         for (exit, assertion) in [(false, false), (true, false), (true, true)] {
             let terms = loop_query(k, 15, exit, assertion);
-            let d = decide(&terms).unwrap_or_else(|| panic!("k = {k}: not decided"));
-            let out = z3.solve(&Query::new(terms.clone()).to_smtlib()).expect("z3 answers");
-            let z = parse_response(&out).status();
-            let ours = match d {
-                Decision::Unsat => Status::Unsat,
-                Decision::Sat(_) => Status::Sat,
-            };
-            assert_eq!(ours, z, "k = {k}, exit {exit}, assertion {assertion}: decide {ours:?}, z3 {z:?}");
+            let ours = decided_as_z3_does(&mut z3, &terms, &format!("k = {k}, exit {exit}, assertion {assertion}"));
             *answers.entry(ours.as_str()).or_insert(0) += 1;
         }
     }
@@ -314,11 +327,7 @@ fn decide_agrees_with_z3_on_a_counting_loop_over_two_inputs() {
     // `res = a; cnt = b; while (cnt > 0) { cnt--; res++; } assert(res == a + b)`
     // with `a ≤ 1000000`, `0 ≤ b ≤ 1000000`: after `k` iterations the
     // exit asks `a + k = a + b` (or its negation) with guards over `b`.
-    use smt::{parse_response, Query, SolverBackend, Status, Z3Process};
-    let mut z3 = Z3Process::system(std::time::Duration::from_secs(60));
-    if let Err(e) = z3.version() {
-        panic!("the native z3 is needed (scripts/setup.sh installs it): {e}");
-    }
+    let mut z3 = native_z3();
     let a = Term::var("a!1", Sort::Bv(32));
     let b = Term::var("b!2", Sort::Bv(32));
     let c = |v: i128| Term::bv(v, 32);
@@ -339,14 +348,7 @@ fn decide_agrees_with_z3_on_a_counting_loop_over_two_inputs() {
                 let flag = Term::eq(Term::ite(same, c(1), c(0)), c(0));
                 terms.push(if holds { Term::not(flag) } else { flag });
             }
-            let d = decide(&terms).unwrap_or_else(|| panic!("k = {k}: not decided"));
-            let out = z3.solve(&Query::new(terms.clone()).to_smtlib()).expect("z3 answers");
-            let z = parse_response(&out).status();
-            let ours = match d {
-                Decision::Unsat => Status::Unsat,
-                Decision::Sat(_) => Status::Sat,
-            };
-            assert_eq!(ours, z, "k = {k}, exit {exit}, holds {holds}: decide {ours:?}, z3 {z:?}");
+            let ours = decided_as_z3_does(&mut z3, &terms, &format!("k = {k}, exit {exit}, holds {holds}"));
             *answers.entry(ours.as_str()).or_insert(0) += 1;
         }
     }
@@ -396,11 +398,7 @@ fn decide_takes_a_variable_that_occurs_only_zero_extended() {
 fn decide_agrees_with_z3_on_a_loop_bounded_by_an_unsigned_short() {
     // `x = 0; N = nondet_ushort(); while (x < N) x += 2; assert(!(x % 2))`:
     // after `k` iterations the guards compare `2k` with `N` zero-extended.
-    use smt::{parse_response, Query, SolverBackend, Status, Z3Process};
-    let mut z3 = Z3Process::system(std::time::Duration::from_secs(60));
-    if let Err(e) = z3.version() {
-        panic!("the native z3 is needed (scripts/setup.sh installs it): {e}");
-    }
+    let mut z3 = native_z3();
     let n = Term::bv1(Op::ZeroExt(16), Term::var("N!1", Sort::Bv(16)));
     let lt = |k: i128| Term::bv2(Op::BvUlt, Term::bv(2 * k, 32), n.clone());
     let mut answers = BTreeMap::new();
@@ -409,14 +407,7 @@ fn decide_agrees_with_z3_on_a_loop_bounded_by_an_unsigned_short() {
             let mut terms: Vec<Term> = (0..k.min(4)).map(lt).collect();
             terms.extend((k.saturating_sub(12).max(4)..k).map(lt));
             terms.push(if exit { Term::not(lt(k)) } else { lt(k) });
-            let d = decide(&terms).unwrap_or_else(|| panic!("k = {k}: not decided"));
-            let out = z3.solve(&Query::new(terms.clone()).to_smtlib()).expect("z3 answers");
-            let z = parse_response(&out).status();
-            let ours = match d {
-                Decision::Unsat => Status::Unsat,
-                Decision::Sat(_) => Status::Sat,
-            };
-            assert_eq!(ours, z, "k = {k}, exit {exit}: decide {ours:?}, z3 {z:?}");
+            let ours = decided_as_z3_does(&mut z3, &terms, &format!("k = {k}, exit {exit}"));
             *answers.entry(ours.as_str()).or_insert(0) += 1;
         }
     }
