@@ -10,35 +10,22 @@
 // waitlist | reached, default state), GRAPH (cfa | arg, default cfa), TOP
 // (rows printed, default 30).
 
-import { analyze, openBrowser } from '../e2e/harness.mjs';
+import { openLargeRun, stepBack } from './large-run.mjs';
 
 const steps = Number(process.env.STEPS ?? 40);
 const limit = Number(process.env.LIMIT ?? 1500);
 const tab = process.env.TAB ?? 'state';
 const graph = process.env.GRAPH ?? 'cfa';
 const top = Number(process.env.TOP ?? 30);
-const { page, context, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-profile-', timeout: 120_000 });
+const { page, context, byId, close } = await openLargeRun('cpa-bench-profile-', limit);
 try {
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await analyze(page, 'octagon-sep', limit);
-  await byId('run-end').click();
   await byId(`graph-tab-${graph}`).click();
   await byId(`tab-${tab}`).click();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
   await cdp.send('Profiler.start');
-  await page.evaluate(async (n) => {
-    const position = () => document.querySelector('[data-testid=position]').innerText;
-    for (let i = 0; i < n; i++) {
-      const before = position();
-      document.querySelector('[data-testid=step-back]').click();
-      while (position() === before) await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => requestAnimationFrame(() => r()));
-    }
-  }, steps);
+  await stepBack(page, steps);
   const { profile } = await cdp.send('Profiler.stop');
   const dt = new Map();
   const { samples, timeDeltas, nodes } = profile;

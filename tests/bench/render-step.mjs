@@ -15,37 +15,13 @@
 // run's step limit, default 1500). The figures depend on the machine and its
 // load; nothing is asserted.
 
-import { analyze, openBrowser } from '../e2e/harness.mjs';
+import { openLargeRun, stepBack } from './large-run.mjs';
 
 const steps = Number(process.env.STEPS ?? 200);
 const limit = Number(process.env.LIMIT ?? 1500);
-const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-render-', timeout: 120_000 });
+const { page, byId, pageErrors, close } = await openLargeRun('cpa-bench-render-', limit);
 try {
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await analyze(page, 'octagon-sep', limit);
-  await byId('run-end').click();
-  await byId('verdict').waitFor();
   console.log(`large run: ${await byId('stats').innerText()}`);
-
-  /** Steps back `n` times; per step [click → new position shown, click → next frame] in ms. */
-  const measure = (n) =>
-    page.evaluate(async (n) => {
-      const position = () => document.querySelector('[data-testid=position]').innerText;
-      const times = [];
-      for (let i = 0; i < n; i++) {
-        const before = position();
-        const t = performance.now();
-        document.querySelector('[data-testid=step-back]').click();
-        while (position() === before) await new Promise((r) => setTimeout(r, 0));
-        const rendered = performance.now() - t;
-        await new Promise((r) => requestAnimationFrame(() => r()));
-        times.push([rendered, performance.now() - t]);
-      }
-      return times;
-    }, n);
-
   const stats = (xs) => {
     const s = [...xs].sort((a, b) => a - b);
     const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))].toFixed(1);
@@ -57,7 +33,7 @@ try {
     for (const tab of ['state', 'waitlist', 'reached']) {
       await byId(`tab-${tab}`).click();
       await byId('run-end').click();
-      const times = await measure(steps);
+      const times = await stepBack(page, steps);
       console.log(`step back, ${view} + ${tab} tab, ${steps} steps (ms):`);
       console.log(`  rendered:   ${stats(times.map((t) => t[0]))}`);
       console.log(`  next frame: ${stats(times.map((t) => t[1]))}`);

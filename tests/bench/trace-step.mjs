@@ -16,7 +16,7 @@
 // INVALIDATIONS (1: list layout invalidations). Nothing is asserted; the
 // figures depend on the machine and its load.
 
-import { analyze, openBrowser } from '../e2e/harness.mjs';
+import { openLargeRun, stepBack } from './large-run.mjs';
 
 const steps = Number(process.env.STEPS ?? 60);
 const limit = Number(process.env.LIMIT ?? 1500);
@@ -25,13 +25,8 @@ const graph = process.env.GRAPH ?? 'arg';
 const invalidations = process.env.INVALIDATIONS === '1';
 const PHASES = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'RasterTask', 'FunctionCall', 'EventDispatch', 'HitTest'];
 
-const { page, context, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-trace-', timeout: 120_000 });
+const { page, context, byId, close } = await openLargeRun('cpa-bench-trace-', limit);
 try {
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await analyze(page, 'octagon-sep', limit);
-  await byId('run-end').click();
   await byId(`graph-tab-${graph}`).click();
   await byId(`tab-${tab}`).click();
   await page.waitForTimeout(500);
@@ -42,15 +37,7 @@ try {
   const categories = ['devtools.timeline', 'disabled-by-default-devtools.timeline'];
   if (invalidations) categories.push('disabled-by-default-devtools.timeline.invalidationTracking');
   await cdp.send('Tracing.start', { categories: categories.join(','), transferMode: 'ReportEvents' });
-  await page.evaluate(async (n) => {
-    const position = () => document.querySelector('[data-testid=position]').innerText;
-    for (let i = 0; i < n; i++) {
-      const before = position();
-      document.querySelector('[data-testid=step-back]').click();
-      while (position() === before) await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => requestAnimationFrame(() => r()));
-    }
-  }, steps);
+  await stepBack(page, steps);
   await cdp.send('Tracing.end');
   await complete;
 
