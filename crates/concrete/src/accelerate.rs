@@ -124,7 +124,7 @@ impl Accelerator {
     /// iteration since the last visit can be repeated exactly.
     pub(crate) fn visit(&mut self, m: &mut Machine<'_, '_>, node: NodeId, path: &[EdgeId]) {
         let key = (node, m.frames.len());
-        let now = Visit { step: path.len(), values: top_values(m), jumps: self.jumps.len() };
+        let now = Visit { step: path.len(), values: m.top_values(), jumps: self.jumps.len() };
         let Some(prev) = self.last.insert(key, now) else { return };
         let now = &self.last[&key];
         if prev.jumps != now.jumps || prev.step >= now.step {
@@ -185,15 +185,6 @@ impl Accelerator {
         self.jumps.push(Jump { loop_head: node, line, iterations, iteration_edges: iteration.len(), at_step: path.len() });
         self.last.remove(&key);
     }
-}
-
-/// Globals and the current frame's values.
-fn top_values(m: &Machine<'_, '_>) -> BTreeMap<VarId, i128> {
-    let mut values = m.globals.clone();
-    if let Some(f) = m.frames.last() {
-        values.extend(f.values.iter().map(|(k, v)| (*k, *v)));
-    }
-    values
 }
 
 /// Whether every edge of `iteration` is affine (see the module text) and
@@ -317,7 +308,7 @@ fn exact_iteration(
     if t.converted || at != node || t.frames.len() != depth {
         return None;
     }
-    let end = top_values(&t);
+    let end = t.top_values();
     (end.len() == state.len() && state.iter().all(|(v, x)| end.get(v) == Some(&(x + delta[v])))).then_some(distances)
 }
 

@@ -425,12 +425,17 @@ impl Machine<'_, '_> {
         Ok(edge.target)
     }
 
-    fn snapshot(&self, node: NodeId) -> ConcreteState {
+    /// The globals' and the current frame's values.
+    fn top_values(&self) -> BTreeMap<VarId, i128> {
         let mut values = self.globals.clone();
         if let Some(f) = self.frames.last() {
             values.extend(f.values.iter().map(|(k, v)| (*k, *v)));
         }
-        ConcreteState { node, call_stack: self.frames.iter().filter_map(|f| f.call_site).collect(), values }
+        values
+    }
+
+    fn snapshot(&self, node: NodeId) -> ConcreteState {
+        ConcreteState { node, call_stack: self.frames.iter().filter_map(|f| f.call_site).collect(), values: self.top_values() }
     }
 }
 

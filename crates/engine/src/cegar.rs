@@ -530,25 +530,12 @@ impl Verifier {
         if let Some(failure) = self.failed_transfer.clone() {
             return self.decide_failed_transfer(target, path, failure, check);
         }
-        self.emit(Event::Counterexample {
-            target,
-            feasible: check.feasible,
-            description: check.description.clone(),
-            path: path.clone(),
-            check: check.check.clone(),
-            inputs: check.inputs.iter().map(|v| v.to_string()).collect(),
-            confirmed: check.confirmed,
-        });
+        self.emit_check(target, &path, &check);
         if check.confirmed {
-            self.error_path = Some(path);
-            self.confirmed = Some(true);
-            self.inputs = check.inputs.clone();
-            let reason = format!(
-                "{reason}; the error path is feasible and confirmed: the concrete interpreter reaches the error location {} (check: {})",
-                crate::counterexample::inputs_in_words(&check.inputs),
-                check.check
+            let found = format!(
+                "{reason}; the error path is feasible and confirmed: the concrete interpreter reaches the error location"
             );
-            return self.stage_end(Verdict::False, reason);
+            return self.end_confirmed(path, &check, &found);
         }
         match check.feasible {
             Some(false) if self.stage.cegar => self.refine(target, path, &check),
@@ -656,25 +643,37 @@ impl Verifier {
         else {
             return false;
         };
+        self.emit_check(target, &executed, &check);
+        self.end_confirmed(
+            executed,
+            &check,
+            "the error path is infeasible but unrolls a loop; the error location is reached by a confirmed execution",
+        );
+        true
+    }
+
+    /// The [`Event::Counterexample`] of `check` on `path` (to `target`).
+    fn emit_check(&mut self, target: StateId, path: &[EdgeId], check: &PathCheck) {
         self.emit(Event::Counterexample {
             target,
             feasible: check.feasible,
             description: check.description.clone(),
-            path: executed.clone(),
+            path: path.to_vec(),
             check: check.check.clone(),
             inputs: check.inputs.iter().map(|v| v.to_string()).collect(),
-            confirmed: true,
+            confirmed: check.confirmed,
         });
-        self.error_path = Some(executed);
+    }
+
+    /// Ends the stage FALSE with the confirmed error `path` and `check`'s
+    /// inputs; the reason is `found` (how the error location is reached)
+    /// followed by the inputs and the check.
+    fn end_confirmed(&mut self, path: Vec<EdgeId>, check: &PathCheck, found: &str) {
+        self.error_path = Some(path);
         self.confirmed = Some(true);
         self.inputs = check.inputs.clone();
-        let reason = format!(
-            "the error path is infeasible but unrolls a loop; the error location is reached by a confirmed execution {} (check: {})",
-            crate::counterexample::inputs_in_words(&check.inputs),
-            check.check
-        );
+        let reason = format!("{found} {} (check: {})", crate::counterexample::inputs_in_words(&check.inputs), check.check);
         self.stage_end(Verdict::False, reason);
-        true
     }
 
     /// CEGAR for predicate analysis: interpolants along the infeasible
