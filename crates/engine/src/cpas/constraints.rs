@@ -81,6 +81,15 @@ pub struct ConstraintFacts {
     pub holds: Vec<bool>,
 }
 
+impl ConstraintsState {
+    /// Takes `model` as the path's model: what was known to hold under the
+    /// old one ([`ConstraintFacts::holds`]) is not known under it.
+    fn replace_model(&mut self, model: BTreeMap<String, Value>) {
+        self.facts.holds.iter_mut().for_each(|h| *h = false);
+        self.model = Some(Arc::new(model));
+    }
+}
+
 impl PartialEq for ConstraintFacts {
     fn eq(&self, _: &Self) -> bool {
         true
@@ -399,8 +408,7 @@ impl TransferRelation for ConstraintsCpa {
                 }
                 Some(Decision::Sat(model)) => {
                     self.oracle.decided_without_solver(&script, Status::Sat);
-                    next.facts.holds.iter_mut().for_each(|h| *h = false);
-                    next.model = Some(Arc::new(model));
+                    next.replace_model(model);
                     return Some(next);
                 }
                 None => {}
@@ -409,8 +417,7 @@ impl TransferRelation for ConstraintsCpa {
         match self.oracle.ask(&script) {
             Ask::Answer(r) if r.status() == Status::Unsat => None,
             Ask::Answer(r) if r.status() == Status::Sat && !r.model.is_empty() => {
-                next.facts.holds.iter_mut().for_each(|h| *h = false);
-                next.model = Some(Arc::new(r.model.clone()));
+                next.replace_model(r.model.clone());
                 Some(next)
             }
             // sat, unknown (sound: keep), or pending (the result is dropped
