@@ -380,9 +380,14 @@ mod tests {
         serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap()
     }
 
-    /// Runs the host to the end with Debian's z3 answering, folding every
-    /// reply into the page's mirrors (by run number); `budget` ends slices.
-    fn pump(host: &mut EngineHost, mirrors: &mut [(u64, Run)], mut budget: impl FnMut() -> bool) -> Vec<String> {
+    /// Runs the host to the end with Debian's z3 answering, giving every
+    /// batch of events to `fold` (run number, events, finished); `budget`
+    /// ends slices. The origins of the queries asked, in order.
+    fn pump_into(
+        host: &mut EngineHost,
+        mut budget: impl FnMut() -> bool,
+        mut fold: impl FnMut(u64, Vec<Event>, bool),
+    ) -> Vec<String> {
         let mut asked = Vec::new();
         let mut answers = Vec::new();
         while host.has_work() || !answers.is_empty() {
@@ -391,9 +396,7 @@ mod tests {
             }
             for m in host.slice(&mut budget) {
                 match over_the_wire(m) {
-                    FromEngine::Events { run, events, finished } => {
-                        mirrors.iter_mut().find(|(id, _)| *id == run).unwrap().1.fold(events, finished)
-                    }
+                    FromEngine::Events { run, events, finished } => fold(run, events, finished),
                     FromEngine::Query { run, query } => {
                         asked.push(query.origin.clone());
                         answers.push(ToEngine::Answer { run, text: native_z3(&query.script) });
@@ -403,6 +406,13 @@ mod tests {
             }
         }
         asked
+    }
+
+    /// [`pump_into`] folding into the page's mirrors (by run number).
+    fn pump(host: &mut EngineHost, mirrors: &mut [(u64, Run)], budget: impl FnMut() -> bool) -> Vec<String> {
+        pump_into(host, budget, |run, events, finished| {
+            mirrors.iter_mut().find(|(id, _)| *id == run).unwrap().1.fold(events, finished)
+        })
     }
 
     fn mirror(preset: &str) -> Run {
@@ -563,19 +573,7 @@ mod tests {
             spec: handed[0].spec.clone(),
             asker: handed[0].asker.clone(),
         });
-        let mut answers = Vec::new();
-        while host.has_work() || !answers.is_empty() {
-            for a in answers.drain(..) {
-                host.receive(a);
-            }
-            for m in host.slice(|| false) {
-                match m {
-                    FromEngine::Events { events, finished, .. } => pane.fold(0, events, finished),
-                    FromEngine::Query { run, query } => answers.push(ToEngine::Answer { run, text: native_z3(&query.script) }),
-                    other => panic!("{other:?}"),
-                }
-            }
-        }
+        pump_into(&mut host, || false, |_, events, finished| pane.fold(0, events, finished));
         assert!(!pane.computing, "the pane noted the end");
         assert_eq!(pane.run.as_ref().unwrap().cursor.events(), native("symbolic").cursor.events());
     }
@@ -605,23 +603,7 @@ mod tests {
                 asker: h.asker.clone(),
             });
         }
-        let mut answers = Vec::new();
-        let mut origins = Vec::new();
-        while host.has_work() || !answers.is_empty() {
-            for a in answers.drain(..) {
-                host.receive(a);
-            }
-            for m in host.slice(|| true) {
-                match m {
-                    FromEngine::Events { run, events, finished } => view.fold((run - 10) as usize, events, finished),
-                    FromEngine::Query { run, query } => {
-                        origins.push(query.origin.clone());
-                        answers.push(ToEngine::Answer { run, text: native_z3(&query.script) })
-                    }
-                    other => panic!("{other:?}"),
-                }
-            }
-        }
+        let origins = pump_into(&mut host, || true, |run, events, finished| view.fold((run - 10) as usize, events, finished));
         assert!(!origins.is_empty() && origins.iter().all(|o| o.starts_with("compare (symbolic): query ")), "{origins:?}");
         assert!(!view.computing && view.step == 2, "computed, and the link's step shown");
         for (run, preset) in view.runs.iter().zip(["value", "symbolic"]) {
