@@ -167,10 +167,7 @@ pub async fn drive_in_worker<T: Mirror + 'static>(
                         *open = kept;
                         gone
                     };
-                    for (_, entry, asked) in stopped {
-                        let outcome = Err(crate::model::solver::SolverError::Stopped(message.clone()));
-                        crate::platform::z3::log_answered(entry, outcome, now_ms() - asked);
-                    }
+                    log_given_up(stopped, || crate::model::solver::SolverError::Stopped(message.clone()));
                     task.borrow_mut().fold(part, Vec::new(), true);
                     left.set(left.get() - 1);
                     after_slice.request(true);
@@ -187,15 +184,20 @@ pub async fn drive_in_worker<T: Mirror + 'static>(
             }
             // The log says which queries were given up (Z3's late answers
             // are dropped in the engine's worker).
-            for (_, entry, asked) in open.borrow_mut().drain(..) {
-                let outcome = Err(crate::model::solver::SolverError::Cancelled);
-                crate::platform::z3::log_answered(entry, outcome, now_ms() - asked);
-            }
+            log_given_up(open.borrow_mut().drain(..), || crate::model::solver::SolverError::Cancelled);
             return Ended::Cancelled;
         }
         TimeoutFuture::new(CANCEL_POLL_MS).await;
     }
     Ended::Done
+}
+
+/// Closes the solver log's entries of `open` queries (run, entry, when
+/// asked) that will get no answer, each with the error `why`.
+fn log_given_up(open: impl IntoIterator<Item = (u64, usize, f64)>, why: impl Fn() -> crate::model::solver::SolverError) {
+    for (_, entry, asked) in open {
+        crate::platform::z3::log_answered(entry, Err(why()), now_ms() - asked);
+    }
 }
 
 /// Redraws at most once per animation frame: every request before the
