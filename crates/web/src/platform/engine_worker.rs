@@ -26,6 +26,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageChannel, MessageEvent, MessagePort, Worker};
 
+use super::error_text;
 use crate::model::engine_link::{FromEngine, Handover, ToEngine};
 
 /// The worker's script (`static/engine-worker-loader.js`: it instantiates
@@ -135,10 +136,8 @@ fn link_z3() {
                 c.z3_link = Some(generation);
                 c.outbox.push(Outgoing::Z3Port(channel.port2()));
             });
-            if CHANNEL.with(|c| c.borrow().running.is_none()) {
-                if let Err(why) = start_worker() {
-                    web_sys::console::warn_1(&why.into());
-                }
+            if let Err(why) = ensure_worker() {
+                web_sys::console::warn_1(&why.into());
             }
             flush();
         }
@@ -150,11 +149,8 @@ fn link_z3() {
 /// render: its wasm then loads and compiles while the student reads the
 /// page, not when the first run needs it).
 pub fn warm_up() {
-    let start = CHANNEL.with(|c| c.borrow().running.is_none());
-    if start {
-        if let Err(why) = start_worker() {
-            web_sys::console::warn_1(&why.into());
-        }
+    if let Err(why) = ensure_worker() {
+        web_sys::console::warn_1(&why.into());
     }
 }
 
@@ -189,13 +185,10 @@ pub fn cancel(run: u64) {
 
 /// Posts `message` (or keeps it until the worker is ready).
 fn send(message: ToEngine) {
-    let start = CHANNEL.with(|c| c.borrow().running.is_none());
-    if start {
-        if let Err(why) = start_worker() {
-            // No engine: every run waiting for it is told.
-            stop_worker(&why);
-            return;
-        }
+    if let Err(why) = ensure_worker() {
+        // No engine: every run waiting for it is told.
+        stop_worker(&why);
+        return;
     }
     CHANNEL.with(|c| c.borrow_mut().outbox.push(Outgoing::Message(message)));
     flush();
@@ -250,6 +243,14 @@ fn glue_url() -> Result<String, String> {
     let url = web_sys::Url::new_with_base(&href, &document.base_uri().ok().flatten().unwrap_or_default())
         .map_err(|e| error_text(&e))?;
     Ok(url.href())
+}
+
+/// Starts the engine's worker unless it is running.
+fn ensure_worker() -> Result<(), String> {
+    if CHANNEL.with(|c| c.borrow().running.is_some()) {
+        return Ok(());
+    }
+    start_worker()
 }
 
 /// Starts the engine's worker: a module worker running the page's own
@@ -341,10 +342,4 @@ fn on_message(data: JsValue) {
     if let Some(h) = handler {
         h(message);
     }
-}
-
-fn error_text(e: &JsValue) -> String {
-    e.as_string()
-        .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
-        .unwrap_or_else(|| "unknown error".into())
 }

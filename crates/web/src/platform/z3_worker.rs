@@ -30,6 +30,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 
+use super::error_text;
 use crate::model::solver::{LoadStatus, SolverError};
 use crate::platform::clock::performance_mark;
 
@@ -435,12 +436,6 @@ fn set_status(s: LoadStatus) {
     if let Some(f) = on_change {
         f();
     }
-}
-
-fn error_text(e: &JsValue) -> String {
-    e.as_string()
-        .or_else(|| js_sys::Reflect::get(e, &"message".into()).ok().and_then(|m| m.as_string()))
-        .unwrap_or_else(|| "unknown error".into())
 }
 
 #[wasm_bindgen(inline_js = r#"
