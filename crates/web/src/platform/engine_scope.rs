@@ -50,6 +50,8 @@ enum FromZ3 {
     Failed { id: u32, error: String },
 }
 
+/// The worker's clock in milliseconds (a worker has no `window`, which
+/// `platform::clock` reads).
 fn now() -> f64 {
     js_sys::Date::now()
 }
@@ -185,12 +187,12 @@ fn pump() {
         while HOST.with(|h| h.borrow().has_work()) {
             // A slice of WORKER_SLICE_MS, posted to the page every
             // WORKER_POST_MS (small messages, short tasks on the page).
-            let t0 = js_sys::Date::now();
+            let t0 = now();
             loop {
-                let t1 = js_sys::Date::now();
-                let out = HOST.with(|h| h.borrow_mut().slice(|| js_sys::Date::now() - t1 > WORKER_POST_MS));
+                let t1 = now();
+                let out = HOST.with(|h| h.borrow_mut().slice(|| now() - t1 > WORKER_POST_MS));
                 dispatch(out);
-                if !HOST.with(|h| h.borrow().has_work()) || js_sys::Date::now() - t0 > WORKER_SLICE_MS {
+                if !HOST.with(|h| h.borrow().has_work()) || now() - t0 > WORKER_SLICE_MS {
                     break;
                 }
             }
