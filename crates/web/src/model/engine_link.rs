@@ -254,7 +254,7 @@ impl DirectSolver {
     pub fn answered(&mut self, id: u32, now: f64) -> Option<(u64, u64)> {
         let k = self.open.iter().position(|q| q.0 == id)?;
         let (_, run, _, asked) = self.open.remove(k);
-        Some((run, (now - asked).max(0.0).round() as u64))
+        Some((run, elapsed_ms(asked, now)))
     }
 
     /// Run `run` was cancelled: its query's late answer is dropped.
@@ -279,13 +279,19 @@ impl DirectSolver {
     /// query is dropped; returns their runs and how long each waited (ms),
     /// in the order they were asked.
     pub fn lose(&mut self, now: f64) -> Vec<(u64, u64)> {
-        self.open.drain(..).map(|(_, run, _, asked)| (run, (now - asked).max(0.0).round() as u64)).collect()
+        self.open.drain(..).map(|(_, run, _, asked)| (run, elapsed_ms(asked, now))).collect()
     }
 
     /// Whether a query waits for Z3.
     pub fn is_waiting(&self) -> bool {
         !self.open.is_empty()
     }
+}
+
+/// Whole milliseconds from `asked` to `now` (never negative: the clock
+/// may be coarse).
+fn elapsed_ms(asked: f64, now: f64) -> u64 {
+    (now - asked).max(0.0).round() as u64
 }
 
 /// One run the page asks the engine's worker for.
