@@ -208,7 +208,7 @@ fn flush() {
                 Outgoing::Message(m) => serde_wasm_bindgen::to_value(&m)
                     .map_err(|e| e.to_string())
                     .and_then(|v| running.worker.post_message(&v).map_err(|e| error_text(&e))),
-                Outgoing::Z3Port(port) => post_port(&running.worker, &port),
+                Outgoing::Z3Port(port) => super::post_port(&running.worker, "z3-port", &port),
             };
             if let Err(e) = posted {
                 return Some(e);
@@ -219,15 +219,6 @@ fn flush() {
     if let Some(why) = failed {
         stop_worker(&format!("a message could not be sent to the engine's worker: {why}"));
     }
-}
-
-/// Hands the engine's worker its port to Z3's worker:
-/// `{type: 'z3-port', port}`, the port transferred.
-fn post_port(worker: &Worker, port: &MessagePort) -> Result<(), String> {
-    let message = js_sys::Object::new();
-    js_sys::Reflect::set(&message, &"type".into(), &"z3-port".into()).map_err(|e| error_text(&e))?;
-    js_sys::Reflect::set(&message, &"port".into(), port).map_err(|e| error_text(&e))?;
-    worker.post_message_with_transfer(&message, &js_sys::Array::of1(port)).map_err(|e| error_text(&e))
 }
 
 /// The page's wasm-bindgen glue (the ES module Trunk names

@@ -174,10 +174,7 @@ pub fn connect(port: &web_sys::MessagePort, on_stop: Rc<dyn Fn(Option<String>)>)
         let mut c = c.borrow_mut();
         c.on_stop = Some(on_stop);
         let Some(r) = c.running.as_ref() else { return Err("Z3's worker could not be started".to_string()) };
-        let message = js_sys::Object::new();
-        js_sys::Reflect::set(&message, &"type".into(), &"port".into()).map_err(|e| error_text(&e))?;
-        js_sys::Reflect::set(&message, &"port".into(), port).map_err(|e| error_text(&e))?;
-        r.worker.post_message_with_transfer(&message, &js_sys::Array::of1(port)).map_err(|e| error_text(&e))?;
+        super::post_port(&r.worker, "port", port)?;
         Ok(c.generation)
     })
 }
