@@ -58,6 +58,33 @@ extern "C" {
     fn cpa_sw_apply_update();
 }
 
+/// How long after the page's first render the service worker is
+/// registered at the earliest. Installing it downloads the whole build
+/// again (the page's wasm, examples, exercises) into its cache; on a first
+/// visit that competed with the page's own start and with Z3's download and
+/// compile (a cold load to Listing 1's verdict took ≈ 400 ms longer on a
+/// 2-core machine), so it waits until the page has started.
+pub const QUIET_AFTER_MS: u32 = 1_500;
+
+/// How often the page looks again whether Z3 has finished loading before
+/// it registers the service worker.
+const RECHECK_MS: u32 = 250;
+
+/// Registers the service worker once the page is quiet: at least
+/// [`QUIET_AFTER_MS`] after this call and never while Z3 is loading (the
+/// worker's install would share the cores and the connection with Z3's
+/// download and compile, which a student is waiting for). Then as
+/// [`register`].
+pub fn register_when_quiet(on_update: impl Fn() + 'static) {
+    wasm_bindgen_futures::spawn_local(async move {
+        gloo_timers::future::TimeoutFuture::new(QUIET_AFTER_MS).await;
+        while crate::platform::z3_worker::status().loading() {
+            gloo_timers::future::TimeoutFuture::new(RECHECK_MS).await;
+        }
+        register(on_update);
+    });
+}
+
 /// Registers the service worker (release builds; a debug build removes
 /// any) and calls `on_update` when a new build of the page is ready to
 /// be used: installed and waiting, or already activated by another tab.

@@ -8,7 +8,8 @@ use yew::prelude::*;
 
 use crate::platform::service_worker;
 
-/// Registers the service worker on mount and, when a new build is ready,
+/// Registers the service worker once the page is quiet after mount
+/// ([`service_worker::register_when_quiet`]) and, when a new build is ready,
 /// shows the notice with its Reload button (a polite live region, so a
 /// screen reader announces it).
 #[function_component(UpdateNotice)]
@@ -16,7 +17,7 @@ pub fn update_notice() -> Html {
     let ready = use_state(|| false);
     {
         let ready = ready.clone();
-        use_effect_with((), move |_| service_worker::register(move || ready.set(true)));
+        use_effect_with((), move |_| service_worker::register_when_quiet(move || ready.set(true)));
     }
     let reload = Callback::from(|_: MouseEvent| service_worker::apply_update());
     html! {
