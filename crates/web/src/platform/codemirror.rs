@@ -4,8 +4,11 @@
 //!
 //! The page has one editor: [`mount`] creates it in an element and keeps a
 //! thread-local handle to it, [`unmount`] destroys it, and every other
-//! function acts on that editor and does nothing when there is none. The
-//! Yew component around it is `crate::ui::editor::CodeEditor`.
+//! function acts on that editor. Asked while there is none (the component
+//! creates the editor in a task after the page's first render), the
+//! diagnostics and decorations asked last are kept and applied when
+//! [`mount`] creates it. The Yew component around it is
+//! `crate::ui::editor::CodeEditor`.
 
 use std::cell::RefCell;
 
@@ -44,6 +47,19 @@ extern "C" {
 thread_local! {
     /// The page's editor, while it is mounted.
     static EDITOR: RefCell<Option<CmView>> = const { RefCell::new(None) };
+    /// What was asked of the editor while there was none, applied by [`mount`].
+    static WANTED: RefCell<Wanted> = RefCell::new(Wanted::default());
+}
+
+/// The last diagnostics and decorations asked for while no editor was
+/// mounted (each `None` when not asked).
+#[derive(Default)]
+struct Wanted {
+    diagnostics: Option<String>,
+    current: Option<u32>,
+    selected: Option<u32>,
+    path_lines: Option<String>,
+    caret: Option<(u32, u32)>,
 }
 
 fn with_editor(f: impl FnOnce(&CmView) -> Result<(), JsValue>) {
@@ -55,6 +71,34 @@ fn with_editor(f: impl FnOnce(&CmView) -> Result<(), JsValue>) {
     }
 }
 
+/// Runs `f` on the editor, or, without one, records the request with `keep`.
+fn with_editor_or_keep(f: impl FnOnce(&CmView) -> Result<(), JsValue>, keep: impl FnOnce(&mut Wanted)) {
+    if EDITOR.with(|e| e.borrow().is_some()) {
+        with_editor(f);
+    } else {
+        WANTED.with(|w| keep(&mut w.borrow_mut()));
+    }
+}
+
+/// Applies what was asked while no editor was mounted to the one just created.
+fn apply_wanted() {
+    let wanted = WANTED.with(|w| std::mem::take(&mut *w.borrow_mut()));
+    if let Some(json) = wanted.diagnostics {
+        set_diagnostics(&json);
+    }
+    for (kind, line) in [(LineKind::Current, wanted.current), (LineKind::Selected, wanted.selected)] {
+        if let Some(line) = line {
+            with_editor(|v| cm_highlight_line(v, kind.js_name(), line));
+        }
+    }
+    if let Some(json) = wanted.path_lines {
+        with_editor(|v| cm_set_path_lines(v, &json));
+    }
+    if let Some((line, col)) = wanted.caret {
+        set_caret(line, col);
+    }
+}
+
 /// Creates the page's editor in `parent` with `text`, calling `on_change`
 /// with the new text after every edit. An error (no editor bundle) is
 /// logged and returned, so the caller can fall back to a plain text area.
@@ -62,6 +106,7 @@ pub fn mount(parent: &web_sys::Element, text: &str, on_change: &Closure<dyn FnMu
     match cm_create(parent, text, on_change) {
         Ok(view) => {
             EDITOR.with(|e| *e.borrow_mut() = Some(view));
+            apply_wanted();
             Ok(())
         }
         Err(e) => {
@@ -87,22 +132,29 @@ pub fn sync_text(text: &str) {
 
 /// Marks the diagnostics given as the JSON of [`crate::model::editor::marks_json`].
 pub fn set_diagnostics(json: &str) {
-    with_editor(|v| cm_set_diagnostics(v, json));
+    with_editor_or_keep(|v| cm_set_diagnostics(v, json), |w| w.diagnostics = Some(json.to_string()));
 }
 
 /// Highlights source line `line` (1-based) as `kind` and scrolls it into
 /// view; `None` removes that highlight.
 pub fn highlight_line(kind: LineKind, line: Option<u32>) {
-    with_editor(|v| cm_highlight_line(v, kind.js_name(), line.unwrap_or(0)));
+    let line = line.unwrap_or(0);
+    with_editor_or_keep(
+        |v| cm_highlight_line(v, kind.js_name(), line),
+        |w| match kind {
+            LineKind::Current => w.current = Some(line),
+            LineKind::Selected => w.selected = Some(line),
+        },
+    );
 }
 
 /// Marks the source lines of an error path (1-based; empty clears).
 pub fn set_path_lines(lines: &[u32]) {
     let json = serde_json::to_string(lines).unwrap_or_else(|_| "[]".into());
-    with_editor(|v| cm_set_path_lines(v, &json));
+    with_editor_or_keep(|v| cm_set_path_lines(v, &json), |w| w.path_lines = Some(json.clone()));
 }
 
 /// Puts the caret at `line`, `col` (1-based, characters) and focuses the editor.
 pub fn set_caret(line: u32, col: u32) {
-    with_editor(|v| cm_set_caret(v, line, col));
+    with_editor_or_keep(|v| cm_set_caret(v, line, col), |w| w.caret = Some((line, col)));
 }

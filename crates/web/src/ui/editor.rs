@@ -2,6 +2,9 @@
 //! kept in sync with the page's program text and its diagnostics
 //! ([`crate::model::editor`]).
 
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
@@ -37,20 +40,35 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
     let on_edit = use_mut_ref(|| props.on_edit.clone());
     *on_edit.borrow_mut() = props.on_edit.clone();
 
+    // The text to create the editor with: the latest, since the editor is
+    // created after the render that mounted this component.
+    let latest_source = use_mut_ref(String::new);
+    latest_source.borrow_mut().clone_from(&props.source);
+
     {
-        let (host, on_edit, initial) = (host.clone(), on_edit.clone(), props.source.clone());
+        let (host, on_edit, latest_source) = (host.clone(), on_edit.clone(), latest_source.clone());
         let fallback = fallback.clone();
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn FnMut(String)>::new(move |text: String| {
+            let listener = Rc::new(Closure::<dyn FnMut(String)>::new(move |text: String| {
                 let cb = on_edit.borrow().clone();
                 cb.emit(text);
-            });
-            if let Some(el) = host.cast::<web_sys::Element>() {
-                if codemirror::mount(&el, &initial, &listener).is_err() {
-                    fallback.set(true);
-                }
-            }
+            }));
+            // CodeMirror is created in a task of its own after the page's
+            // first render, so the two are not one long main-thread task
+            // (on a cold load they share the cores with Z3's compile).
+            let create = {
+                let listener = listener.clone();
+                Timeout::new(0, move || {
+                    if let Some(el) = host.cast::<web_sys::Element>() {
+                        if codemirror::mount(&el, &latest_source.borrow(), &listener).is_err() {
+                            fallback.set(true);
+                        }
+                    }
+                })
+            };
             move || {
+                // Not created yet: dropping the timeout cancels it.
+                drop(create);
                 codemirror::unmount();
                 drop(listener);
             }
