@@ -50,10 +50,9 @@ enum FromZ3 {
     Failed { id: u32, error: String },
 }
 
-/// The worker's clock in milliseconds (a worker has no `window`, which
-/// `platform::clock` reads).
+/// The worker's clock in milliseconds.
 fn now() -> f64 {
-    js_sys::Date::now()
+    crate::platform::clock::now_ms()
 }
 
 /// Posts a query to Z3's worker over the port (false: no port, or it failed).
