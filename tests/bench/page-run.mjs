@@ -12,7 +12,9 @@
 // PRESET defaults to `predicate`. Environment: LIMIT (the page's step limit;
 // the page's default otherwise), SET (properties lines added to the preset in
 // the configuration panel, `;`-separated, e.g.
-// SET='restartAlgorithm.stageTimeMs = 60000'), TIMEOUT_MS (default 600000).
+// SET='restartAlgorithm.stageTimeMs = 60000'), TIMEOUT_MS (default 600000),
+// MESSAGES=1 (also list the page's handling of the engine worker's messages:
+// count, bytes, and the longest handlers with their sizes).
 // The figures depend on the machine and its load; nothing is asserted.
 
 import fs from 'node:fs';
@@ -28,6 +30,30 @@ const timeout = Number(process.env.TIMEOUT_MS ?? 600_000);
 const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-page-run-', timeout });
 try {
   const byId = (id) => page.locator(`[data-testid=${id}]`);
+  if (process.env.MESSAGES === '1') {
+    // Times every handler of a worker's text messages (the engine's worker
+    // posts JSON text; Z3's worker posts objects, which are not counted).
+    await page.addInitScript(() => {
+      globalThis.__messages = [];
+      const timed = (handler) => (e) => {
+        const t0 = performance.now();
+        const r = handler(e);
+        if (typeof e.data === 'string') globalThis.__messages.push({ bytes: e.data.length, ms: performance.now() - t0, kind: e.data.slice(9, 24) });
+        return r;
+      };
+      const proto = Worker.prototype;
+      const desc = Object.getOwnPropertyDescriptor(proto, 'onmessage');
+      Object.defineProperty(proto, 'onmessage', {
+        configurable: true,
+        get() {
+          return desc.get.call(this);
+        },
+        set(h) {
+          desc.set.call(this, h ? timed(h) : h);
+        },
+      });
+    });
+  }
   await page.goto(baseUrl);
   await byId('cfa-listing').waitFor();
   await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
@@ -69,6 +95,12 @@ try {
     `main-thread tasks over 50 ms: ${longTasks.length}; longest ${Math.max(0, ...longTasks).toFixed(0)} ms; ` +
       `sum ${longTasks.reduce((a, b) => a + b, 0).toFixed(0)} ms`,
   );
+  if (process.env.MESSAGES === '1') {
+    const m = await page.evaluate(() => globalThis.__messages);
+    const bytes = m.reduce((a, x) => a + x.bytes, 0);
+    console.log(`engine worker messages: ${m.length}, ${(bytes / 1e6).toFixed(1)} MB of JSON, handled in ${m.reduce((a, x) => a + x.ms, 0).toFixed(0)} ms in all`);
+    for (const x of [...m].sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${x.ms.toFixed(0)} ms for ${(x.bytes / 1e3).toFixed(0)} kB (${x.kind}…)`);
+  }
   await byId('run-end').click();
   await byId('verdict').waitFor();
   console.log(`statistics:\n${await byId('stats').innerText()}`);

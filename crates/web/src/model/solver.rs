@@ -18,6 +18,8 @@
 //!   cancelled), and `subscribe`/`status` for the Solver log panel
 //!   (`crate::ui::solver`).
 
+use std::rc::Rc;
+
 use serde::{Deserialize, Serialize};
 
 /// Z3's verdict on a script's first `(check-sat)`.
@@ -298,8 +300,11 @@ pub fn readable(text: &str, legend: &[(String, String)]) -> String {
 /// Every query asked in this page, oldest first.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SolverLog {
-    /// The entries, in order.
-    pub entries: Vec<LogEntry>,
+    /// The entries, in order; shared, so a copy of the log (what the
+    /// panels draw from) costs a pointer per entry, not its script. An
+    /// entry that changes is copied first ([`Rc::make_mut`]), so a view
+    /// holding the old one sees a different pointer.
+    pub entries: Vec<Rc<LogEntry>>,
 }
 
 impl SolverLog {
@@ -318,7 +323,7 @@ impl SolverLog {
         legend: Vec<(String, String)>,
     ) -> usize {
         let id = self.entries.len() + 1;
-        self.entries.push(LogEntry {
+        self.entries.push(Rc::new(LogEntry {
             id,
             origin: origin.into(),
             script: script.into(),
@@ -327,13 +332,14 @@ impl SolverLog {
             elapsed_ms: None,
             expected,
             legend,
-        });
+        }));
         id
     }
 
     /// Records the outcome of query `id` (Z3's output or a load error).
     pub fn answer(&mut self, id: usize, outcome: Result<String, SolverError>, elapsed_ms: f64) {
         let Some(e) = self.entries.iter_mut().find(|e| e.id == id) else { return };
+        let e = Rc::make_mut(e);
         e.result = Some(match &outcome {
             Ok(out) => parse_answer(out),
             Err(err) => Err(err.clone()),
@@ -495,7 +501,7 @@ mod tests {
         assert!(e.copy_text().contains("; answer:\n;   (goals\n"), "{}", e.copy_text());
         // An empty goal is `true`; a script without a comment has no purpose.
         assert_eq!(goal_text("(goals\n(goal\n  :precision precise :depth 1)\n)\n"), "true");
-        let plain = LogEntry { script: "(check-sat)\n".into(), ..e.clone() };
+        let plain = LogEntry { script: "(check-sat)\n".into(), ..(**e).clone() };
         assert_eq!(plain.purpose(), None);
     }
 
@@ -581,5 +587,20 @@ mod tests {
         let f = LoadStatus::from_json(r#"{"phase":"failed","error":"cannot load z3-built.js"}"#);
         assert_eq!(f.text(), "Z3 could not be loaded: cannot load z3-built.js");
         assert!(LoadStatus::from_json(r#"{"phase":"ready"}"#).ready());
+    }
+
+    #[test]
+    fn an_answered_entry_is_a_new_pointer_while_a_copy_holds_the_old_one() {
+        let mut log = SolverLog::default();
+        let a = log.ask("round trip", "(check-sat)\n", None);
+        let b = log.ask("round trip", "(assert false)\n(check-sat)\n", None);
+        let shown = log.clone();
+        log.answer(a, Ok("sat\n".into()), 3.0);
+        // The view drawn from `shown` sees that `a` changed and `b` did not.
+        assert!(!Rc::ptr_eq(&shown.entries[0], &log.entries[0]));
+        assert!(Rc::ptr_eq(&shown.entries[1], &log.entries[1]));
+        assert_eq!(shown.entries[0].answer_text(), "…");
+        assert_eq!(log.entries[0].answer_text(), "sat");
+        assert_eq!(log.entries[b - 1].id, b);
     }
 }

@@ -8,6 +8,8 @@
 //! or when the analysis runs to a solver call (the analysis pane holds its
 //! open state: `crate::model::analysis::AnalysisState::solver_open`).
 
+use std::rc::Rc;
+
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
@@ -110,13 +112,38 @@ pub fn solver_panel(props: &SolverPanelProps) -> Html {
                 <button data-testid="solver-own-check" onclick={on_own_check}>{ "Check" }</button>
             </details>
             <ol class="solver-log" data-testid="solver-log">
-                { for log.entries.iter().rev().take(SHOWN).map(entry) }
+                { for log.entries.iter().rev().take(SHOWN).map(|e| html! { <SolverEntry key={e.id} entry={SharedEntry(e.clone())} /> }) }
             </ol>
             if log.entries.len() > SHOWN {
                 <p class="hint">{ format!("{} older queries are not shown.", log.entries.len() - SHOWN) }</p>
             }
         </details>
     }
+}
+
+/// A log entry compared by pointer: a changed entry is a new `Rc` (see
+/// [`crate::model::solver::SolverLog::entries`]), so comparing the
+/// pointers says whether to draw it again without comparing its script.
+#[derive(Clone)]
+struct SharedEntry(Rc<LogEntry>);
+
+impl PartialEq for SharedEntry {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+/// Properties of [`SolverEntry`].
+#[derive(Properties, PartialEq)]
+struct SolverEntryProps {
+    entry: SharedEntry,
+}
+
+/// One query of the log, drawn again only when that entry changed (a new
+/// query or an answer redraws one entry, not the two hundred shown).
+#[function_component(SolverEntry)]
+fn solver_entry(props: &SolverEntryProps) -> Html {
+    entry(&props.entry.0)
 }
 
 /// One query of the log: its number, origin, answer, time, a Copy button,
