@@ -38,7 +38,7 @@ try {
       const timed = (handler) => (e) => {
         const t0 = performance.now();
         const r = handler(e);
-        if (typeof e.data === 'string') globalThis.__messages.push({ bytes: e.data.length, ms: performance.now() - t0, kind: e.data.slice(9, 24) });
+        if (typeof e.data === 'string') globalThis.__messages.push({ bytes: e.data.length, ms: performance.now() - t0, kind: e.data.slice(2, 12) });
         return r;
       };
       const proto = Worker.prototype;

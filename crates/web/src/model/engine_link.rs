@@ -79,9 +79,12 @@ pub enum ToEngine {
     },
 }
 
-/// A message from the engine's worker to the page.
+/// A message from the engine's worker to the page, as JSON text. Tagged
+/// externally (`{"events": {…}}`): an internally tagged enum is read by
+/// buffering the whole message first, and a batch of events was then
+/// buffered twice (each trace event is itself tagged internally).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "kebab-case")]
+#[serde(rename_all = "kebab-case")]
 pub enum FromEngine {
     /// The worker is listening (sent once, when its WebAssembly is running).
     Ready,
