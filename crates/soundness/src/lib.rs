@@ -30,7 +30,7 @@
 #![warn(missing_docs)]
 
 use cfa::{NodeId, Program};
-use concrete::{execute, Execution, FnInputs, Options as RunOptions, Outcome};
+use concrete::{execute, Execution, Options as RunOptions, Outcome};
 use domains::Octagon;
 use engine::block::BlockId;
 use engine::cegar::build_verifier;
@@ -485,18 +485,24 @@ pub fn judge(
     }
     if result.verdict == Verdict::False && result.confirmed {
         let replay = replay(program, &result.inputs, truth.model);
-        if !matches!(replay.outcome, Outcome::ReachedError { .. }) {
-            out.push(ViolationKind::BadConfirmation { inputs: result.inputs.clone(), replay: replay.outcome.to_string() });
+        if !matches!(replay, Outcome::ReachedError { .. }) {
+            out.push(ViolationKind::BadConfirmation { inputs: result.inputs.clone(), replay: replay.to_string() });
         }
     }
     out
 }
 
-/// Runs `program` on `inputs` (then zeros) under `model`.
-pub fn replay(program: &Program, inputs: &[i128], model: IntModel) -> Execution {
-    let mut given = inputs.iter().copied();
-    let mut source = FnInputs(move |_| given.next().unwrap_or(0));
-    execute(program, &mut source, RunOptions { model, max_steps: 1_000_000, record_states: false })
+/// How far the replay of a confirmed FALSE may run (steps of the
+/// interpreter) before the accelerated interpreter takes over.
+pub const REPLAY_STEPS: usize = 1_000_000;
+
+/// Where `program` run on `inputs` (then zeros) under `model` ends: the
+/// plain interpreter, then — when that stops at [`REPLAY_STEPS`] — the
+/// accelerated one (exact jumps over translation loops), since a FALSE
+/// confirmed by counterexample acceleration may need many millions of loop
+/// iterations to reach the error ([`engine::feasibility::replay_outcome`]).
+pub fn replay(program: &Program, inputs: &[i128], model: IntModel) -> Outcome {
+    engine::feasibility::replay_outcome(program, inputs, model, REPLAY_STEPS)
 }
 
 /// One (preset, model) run of a program: its result.
@@ -557,7 +563,7 @@ pub fn check_program(generated: &GenProgram, options: &OracleOptions) -> Program
         // against every TRUE of the other presets.
         if !truth.runs_reach_error() {
             truth.analysis_witness = results.iter().find_map(|(preset, outcome, _)| match outcome {
-                Ok((r, _)) if r.confirmed => matches!(replay(&program, &r.inputs, model).outcome, Outcome::ReachedError { .. })
+                Ok((r, _)) if r.confirmed => matches!(replay(&program, &r.inputs, model), Outcome::ReachedError { .. })
                     .then(|| (preset.clone(), r.inputs.clone())),
                 _ => None,
             });

@@ -233,3 +233,21 @@ fn predicate_abstraction_states_are_checked_for_coverage() {
     let found = judge(&p, &result, Some(&reached), &truth);
     assert!(matches!(&found[..], [ViolationKind::NotCovered { .. }]), "{found:?}");
 }
+
+/// A confirmed FALSE whose error lies past the plain interpreter's step
+/// limit (here 300 million iterations of a translation loop) is judged
+/// with the accelerated replay, as counterexample acceleration confirms
+/// it: the oracle's replay reaches the error instead of reporting a
+/// "BAD CONFIRMATION" at its step limit. A near miss stays a miss.
+#[test]
+fn the_replay_of_a_confirmed_false_jumps_over_long_translation_loops() {
+    let long = "extern void reach_error(void);\nint main() {\n  int i = 0;\n  while (i < 300000000) i = i + 1;\n  if (i == 300000000) reach_error();\n  return 0;\n}\n";
+    let p = cfa::from_source(long).unwrap();
+    for model in [IntModel::C, IntModel::Math] {
+        let outcome = replay(&p, &[], model);
+        assert!(matches!(outcome, concrete::Outcome::ReachedError { .. }), "{model:?}: {outcome}");
+    }
+    let miss = long.replace("i == 300000000", "i == 300000001");
+    let p = cfa::from_source(&miss).unwrap();
+    assert!(!matches!(replay(&p, &[], IntModel::C), concrete::Outcome::ReachedError { .. }));
+}
