@@ -28,15 +28,23 @@ pub const REPLAY_STEPS: usize = 1_000_000;
 
 /// The accelerated replay with zero inputs: a confirmed [`PathCheck`] with
 /// the executed path (each jump's iterations left out) when it jumps over
-/// some loop iterations and reaches the error location, `None` otherwise.
-pub fn accelerated_replay(program: &Program, model: IntModel) -> Option<(PathCheck, Vec<EdgeId>)> {
+/// some loop iterations and reaches the error location; otherwise what the
+/// replay did instead, in words for the refinement that follows (e.g.
+/// `the zero-input accelerated replay main returned 0 (jumped over loop at
+/// line 4 ×99)`).
+pub fn accelerated_replay(program: &Program, model: IntModel) -> Result<(PathCheck, Vec<EdgeId>), String> {
     let mut zeros = concrete::FnInputs(|_| 0);
     let options = concrete::Options { model, max_steps: REPLAY_STEPS, record_states: false };
     let run = concrete::execute_accelerated(program, &mut zeros, options);
     // Without a jump the replay is an ordinary one, and the refinement's
     // own unrolling finds such an error (as without acceleration).
     if !matches!(run.execution.outcome, concrete::Outcome::ReachedError { .. }) || run.jumps.is_empty() {
-        return None;
+        let jumps = if run.jumps.is_empty() {
+            "no loop jumped over".to_string()
+        } else {
+            format!("jumped over {}", run.jumps_in_words())
+        };
+        return Err(format!("the zero-input accelerated replay {} ({jumps})", run.execution.outcome));
     }
     let inputs: Vec<i128> = run.execution.inputs.iter().map(|i| i.value).collect();
     let jumped: u128 = run.jumps.iter().map(|j| j.iterations).sum();
@@ -53,7 +61,7 @@ pub fn accelerated_replay(program: &Program, model: IntModel) -> Option<(PathChe
         ),
         inputs,
     };
-    Some((check, run.execution.path))
+    Ok((check, run.execution.path))
 }
 
 /// Whether the acceleration is on for a run under `config`.

@@ -587,14 +587,20 @@ impl Verifier {
     /// CEGAR: refine the precision with the infeasible `path` and restart
     /// (see [`crate::refinement`] and [`crate::restart`]).
     fn refine(&mut self, target: StateId, path: Vec<EdgeId>, check: &PathCheck) {
-        if (self.stage.predicate || self.stage.symexec) && self.failed_transfer.is_none() && self.accelerate(target, &path) {
-            return;
+        let mut check_text = check.check.clone();
+        if (self.stage.predicate || self.stage.symexec) && self.failed_transfer.is_none() {
+            match self.accelerate(target, &path) {
+                Acceleration::ConfirmedFalse => return,
+                // Said in the refinement's check, so the student sees why it was not enough.
+                Acceleration::Tried(why) => check_text = format!("{check_text}; acceleration tried: {why}"),
+                Acceleration::NotTried => {}
+            }
         }
         if self.stage.predicate {
-            return self.refine_predicates(path, check.check.clone());
+            return self.refine_predicates(path, check_text);
         }
         if self.stage.symexec {
-            return self.refine_symexec(path, check.check.clone());
+            return self.refine_symexec(path, check_text);
         }
         let model = self.stage.config.int_model();
         let old = (*self.stage.precision).clone();
@@ -630,18 +636,18 @@ impl Verifier {
 
     /// Counterexample acceleration (see [`crate::acceleration`]): at the
     /// first infeasible error path that unrolls a loop, the accelerated
-    /// replay; true when it confirmed a FALSE (the stage has ended).
-    fn accelerate(&mut self, target: StateId, path: &[EdgeId]) -> bool {
+    /// replay; a confirmed FALSE ends the stage.
+    fn accelerate(&mut self, target: StateId, path: &[EdgeId]) -> Acceleration {
         if self.accelerated
             || !crate::acceleration::enabled(&self.stage.config)
             || !crate::path_invariants::unrolls_a_loop(&self.program, path)
         {
-            return false;
+            return Acceleration::NotTried;
         }
         self.accelerated = true;
-        let Some((check, executed)) = crate::acceleration::accelerated_replay(&self.program, self.stage.config.int_model())
-        else {
-            return false;
+        let (check, executed) = match crate::acceleration::accelerated_replay(&self.program, self.stage.config.int_model()) {
+            Ok(confirmed) => confirmed,
+            Err(why) => return Acceleration::Tried(why),
         };
         self.emit_check(target, &executed, &check);
         self.end_confirmed(
@@ -649,7 +655,7 @@ impl Verifier {
             &check,
             "the error path is infeasible but unrolls a loop; the error location is reached by a confirmed execution",
         );
-        true
+        Acceleration::ConfirmedFalse
     }
 
     /// The [`Event::Counterexample`] of `check` on `path` (to `target`).
@@ -1252,4 +1258,14 @@ fn forbid_decisions(analysis: &Analysis) {
     if let Some(o) = analysis.solver_oracle() {
         o.set_may_decide(false);
     }
+}
+
+/// What counterexample acceleration did at an infeasible error path.
+enum Acceleration {
+    /// Not tried: off, already tried in this run, or the path unrolls no loop.
+    NotTried,
+    /// Tried; the replay did not confirm the error (what it did, in words).
+    Tried(String),
+    /// The replay reached the error: the stage ended FALSE.
+    ConfirmedFalse,
 }

@@ -97,3 +97,38 @@ fn a_safe_program_keeps_its_verdict() {
         assert_eq!(with.verdict, without.verdict, "{preset}: {} / {}", with.reason, without.reason);
     }
 }
+
+/// Safe: `j` follows `i`. The second error path unrolls the loop, so the
+/// acceleration replays the program, jumps over the loop and returns.
+const LOCKSTEP: &str = "extern void reach_error(void);\nint main(void) {\n  unsigned int i = 0;\n  unsigned int j = 0;\n  while (i < 100000) {\n    i++;\n    j++;\n  }\n  if (j != 100000) {\n    reach_error();\n  }\n  return 0;\n}\n";
+
+/// A replay that does not reach the error is said in the refinement that
+/// follows it, so a student sees that acceleration was tried and why it did
+/// not end the run; once per run, and never when it is off.
+#[test]
+fn a_replay_that_misses_the_error_is_said_in_the_refinement() {
+    let reasons = |r: &Run| -> Vec<String> {
+        r.events
+            .iter()
+            .filter_map(|e| match e {
+                Event::Refinement { reason, .. } => Some(reason.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    for preset in ["predicate", "symexec-predabs"] {
+        let with = run(LOCKSTEP, preset, "C", true);
+        assert_ne!(with.verdict, Verdict::False, "{preset}: {}", with.reason);
+        let with = reasons(&with);
+        let tried: Vec<&String> = with.iter().filter(|r| r.contains("acceleration tried")).collect();
+        assert_eq!(tried.len(), 1, "{preset}: {with:?}");
+        assert!(
+            tried[0]
+                .contains("acceleration tried: the zero-input accelerated replay main returned 0 (jumped over loop at line 5"),
+            "{preset}: {}",
+            tried[0]
+        );
+        let without = reasons(&run(LOCKSTEP, preset, "C", false));
+        assert!(!without.is_empty() && without.iter().all(|r| !r.contains("acceleration")), "{preset}: {without:?}");
+    }
+}
