@@ -12,7 +12,8 @@
 # load. A `tee` in front of z3 (CPAPLAY_Z3) counts the scripts z3 ran.
 # Per-run rows go to $OUT/runs.tsv (default OUT=/tmp/bench-presets); the
 # summary table (one line per preset and side) is printed at the end.
-# ONLY=REGEX keeps the tasks whose path matches. Not run by CI; needs z3 (/usr/bin/z3) and a few minutes per preset.
+# REVERSE=1 runs OLD last for each task (a second pass in the opposite
+# order). ONLY=REGEX keeps the tasks whose path matches. Not run by CI; needs z3 (/usr/bin/z3) and a few minutes per preset.
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: $0 OLD NEW [PRESET...]" >&2; exit 2; }
@@ -67,26 +68,41 @@ for preset in $PRESETS; do
         head -n 1 "$SV/MANIFEST.tsv" >"$dir/MANIFEST.tsv"
         awk -F'\t' -v t="$task" '$1 == t' "$SV/MANIFEST.tsv" >>"$dir/MANIFEST.tsv"
         ln -s "$SV/${task%%/*}" "$dir/${task%%/*}"
-        run "$preset" old "$OLD" "$dir" "$task"
+        [ -n "${REVERSE:-}" ] || run "$preset" old "$OLD" "$dir" "$task"
         run "$preset" new "$NEW" "$dir" "$task"
         if predicate_based "$preset"; then
             run "$preset" new-noacc "$NEW" "$dir" "$task" --set cpa.predicate.refinement.acceleration=false
         fi
+        [ -z "${REVERSE:-}" ] || run "$preset" old "$OLD" "$dir" "$task"
     done <"$OUT/tasks"
 done
 
-# Summary: wall time, z3 scripts and verdicts per preset and side.
-awk -F'\t' 'NR > 1 {
-    k = $1 "\t" $2; if (!(k in n)) order[++m] = k; n[k]++; ms[k] += $8; z[k] += $9
-    v = $5; e = $4
-    if (e == "true" && v ~ /^true/) ok[k]++
-    else if (e == "false" && v ~ /^false/ && v !~ /false alarm/) ok[k]++
-    else if (e == "false" && v ~ /^true/) wrong[k]++
-    else if (e == "true" && v ~ /^false/) alarm[k]++
-    else unk[k]++
+# Summary per preset and side: wall time (and its ratio to OLD's), z3
+# scripts, verdicts against the expected ones, runs stopped by the stage
+# time limit; then every task whose verdict differs from OLD's, and every
+# task a NEW side took more than 1.5x (and 0.5 s more) than OLD.
+awk -F'\t' -v limit="$STAGE_MS" 'NR > 1 {
+    k = $1 SUBSEP $2; if (!($1 in seen)) { seen[$1] = 1; P[++np] = $1 }
+    if (!($3 in tn)) { tn[$3] = 1; T[++nt] = $3 }
+    ms[k] += $8; z[k] += $9; e = $4; v = $5
+    good = (e == "true" && v ~ /^true/) || (e == "false" && v ~ /^false/ && v !~ /alarm/)
+    bad = e == "false" && v ~ /^true/
+    ok[k] += good; wrong[k] += bad; alarm[k] += (v ~ /alarm/); unk[k] += !good && !bad && v !~ /alarm/
+    at[k] += (v == "unknown" && $8 >= limit - 100)
+    V[$1, $3, $2] = v; W[$1, $3, $2] = $8; Z[$1, $3, $2] = $9; S[$1, $3, $2] = $6
 } END {
-    print "| preset | side | tasks | wall s | z3 scripts | correct | wrong TRUE | false alarms | unknown |"
-    print "|---|---|---:|---:|---:|---:|---:|---:|---:|"
-    for (i = 1; i <= m; i++) { k = order[i]; split(k, a, "\t")
-        printf "| %s | %s | %d | %.1f | %d | %d | %d | %d | %d |\n", a[1], a[2], n[k], ms[k] / 1000, z[k], ok[k], wrong[k], alarm[k], unk[k] }
+    print "| preset | side | wall s | /old | z3 scripts | correct | wrong TRUE | false alarms | unknown | at time limit |"
+    print "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    split("old new new-noacc", sides, " ")
+    for (i = 1; i <= np; i++) for (j = 1; j <= 3; j++) { p = P[i]; k = p SUBSEP sides[j]; if (!(k in ms)) continue
+        printf "| %s | %s | %.1f | %.2f | %d | %d | %d | %d | %d | %d |\n", p, sides[j], ms[k] / 1000,
+            ms[k] / (ms[p SUBSEP "old"] + 0.001), z[k], ok[k], wrong[k], alarm[k], unk[k], at[k] }
+    print "\nVerdicts that differ from OLD (old -> new / new-noacc, steps likewise):"
+    for (i = 1; i <= np; i++) for (t = 1; t <= nt; t++) { p = P[i]; n = T[t]; o = V[p, n, "old"]; a = V[p, n, "new"]; b = V[p, n, "new-noacc"]
+        if (a != o || (b != "" && b != o))
+            printf "  %s %s: %s -> %s / %s (steps %s -> %s / %s)\n", p, n, o, a, b, S[p, n, "old"], S[p, n, "new"], S[p, n, "new-noacc"] }
+    print "\nTasks a NEW side took > 1.5x and > 0.5 s longer than OLD:"
+    for (i = 1; i <= np; i++) for (t = 1; t <= nt; t++) for (j = 2; j <= 3; j++) { p = P[i]; n = T[t]; s = sides[j]; o = W[p, n, "old"]; x = W[p, n, s]
+        if (x != "" && x > 1.5 * o && x - o > 500)
+            printf "  %s %s %s: %d -> %d ms (z3 scripts %d -> %d, steps %s -> %s, %s -> %s)\n", p, s, n, o, x, Z[p, n, "old"], Z[p, n, s], S[p, n, "old"], S[p, n, s], V[p, n, "old"], V[p, n, s] }
 }' "$RUNS"
