@@ -21,7 +21,7 @@ OLD=$1
 NEW=$2
 shift 2
 PRESETS=${*:-predicate predicate-cartesian symexec symexec-predabs bam-predicate bam-value-predicate transform-term}
-SV=${CPAPLAY_SVCOMP_DIR:?set CPAPLAY_SVCOMP_DIR to the SV-COMP folder holding MANIFEST.tsv}
+SV=$(cd "${CPAPLAY_SVCOMP_DIR:?set CPAPLAY_SVCOMP_DIR to the SV-COMP folder holding MANIFEST.tsv}" && pwd)
 STAGE_MS=${STAGE_MS:-5000}
 OUT=${OUT:-/tmp/bench-presets}
 Z3=${Z3:-/usr/bin/z3}
