@@ -17,74 +17,48 @@
 // count, bytes, and the longest handlers with their sizes).
 // The figures depend on the machine and its load; nothing is asserted.
 
-import fs from 'node:fs';
-import { openBrowser } from '../e2e/harness.mjs';
+import { analyzeToVerdict, openProgram } from './program-run.mjs';
 
 const [file, preset = 'predicate'] = process.argv.slice(2);
 if (!file) {
   console.error('usage: node tests/bench/page-run.mjs FILE.c [PRESET]');
   process.exit(2);
 }
-const program = fs.readFileSync(file, 'utf8');
 const timeout = Number(process.env.TIMEOUT_MS ?? 600_000);
-const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-bench-page-run-', timeout });
-try {
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
-  if (process.env.MESSAGES === '1') {
-    // Times every handler of a worker's text messages (the engine's worker
-    // posts JSON text; Z3's worker posts objects, which are not counted).
-    await page.addInitScript(() => {
-      globalThis.__messages = [];
-      const timed = (handler) => (e) => {
-        const t0 = performance.now();
-        const r = handler(e);
-        if (typeof e.data === 'string') globalThis.__messages.push({ bytes: e.data.length, ms: performance.now() - t0, kind: e.data.slice(2, 12) });
-        return r;
-      };
-      const proto = Worker.prototype;
-      const desc = Object.getOwnPropertyDescriptor(proto, 'onmessage');
-      Object.defineProperty(proto, 'onmessage', {
-        configurable: true,
-        get() {
-          return desc.get.call(this);
-        },
-        set(h) {
-          desc.set.call(this, h ? timed(h) : h);
-        },
-      });
+/** With MESSAGES=1: times every handler of a worker's text messages (the
+ * engine's worker posts JSON text; Z3's worker posts objects, which are not
+ * counted). */
+async function timeMessages(page) {
+  await page.addInitScript(() => {
+    globalThis.__messages = [];
+    const timed = (handler) => (e) => {
+      const t0 = performance.now();
+      const r = handler(e);
+      if (typeof e.data === 'string') globalThis.__messages.push({ bytes: e.data.length, ms: performance.now() - t0, kind: e.data.slice(2, 12) });
+      return r;
+    };
+    const proto = Worker.prototype;
+    const desc = Object.getOwnPropertyDescriptor(proto, 'onmessage');
+    Object.defineProperty(proto, 'onmessage', {
+      configurable: true,
+      get() {
+        return desc.get.call(this);
+      },
+      set(h) {
+        desc.set.call(this, h ? timed(h) : h);
+      },
     });
-  }
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
-  await page.reload();
-  await byId('cfa-listing').waitFor();
-  await byId('preset').selectOption(preset);
-  if (process.env.LIMIT) {
-    await byId('step-limit').fill(process.env.LIMIT);
-    await byId('step-limit').dispatchEvent('change');
-  }
-  if (process.env.SET) {
-    const lines = process.env.SET.split(';').map((l) => l.trim()).filter(Boolean);
-    await page.locator('[data-testid=config-panel] > summary').click();
-    await byId('config-text').fill([`#include ${preset}.properties`, ...lines, ''].join('\n'));
-    await page.waitForFunction(() => !document.querySelector('[data-testid=config-error]'));
-  }
+  });
+}
+const beforeLoad = process.env.MESSAGES === '1' ? timeMessages : undefined;
+const { page, byId, pageErrors, close } = await openProgram({ file, preset, profilePrefix: 'cpa-bench-page-run-', timeout, beforeLoad });
+try {
   await page.evaluate(() => {
     globalThis.__longTasks = [];
     new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => e.duration))).observe({ type: 'longtask' });
   });
   const start = Date.now();
-  await byId('analyze').click();
-  await page.waitForFunction(
-    (p) => {
-      const status = document.querySelector('[data-testid=run-status]');
-      const t = status?.innerText ?? '';
-      return status && !status.classList.contains('computing') && (t.startsWith(`${p}, `) || t.startsWith(`custom (from ${p}), `));
-    },
-    preset,
-    { timeout },
-  );
+  await analyzeToVerdict(page, preset, timeout);
   const wall = Date.now() - start;
   const longTasks = await page.evaluate(() => globalThis.__longTasks);
   console.log(`file: ${file}`);

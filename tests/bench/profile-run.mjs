@@ -20,36 +20,18 @@
 // 25); TOTAL=1. Nothing is asserted; the figures depend on the machine and
 // its load ("(idle)" samples inside a task are time the thread did not run).
 
-import fs from 'node:fs';
-import { openBrowser } from '../e2e/harness.mjs';
+import { analyzeToVerdict, openProgram } from './program-run.mjs';
 
 const [file, preset = 'predicate'] = process.argv.slice(2);
 if (!file) {
   console.error('usage: node tests/bench/profile-run.mjs FILE.c [PRESET]');
   process.exit(2);
 }
-const program = fs.readFileSync(file, 'utf8');
 const top = Number(process.env.TOP ?? 25);
-const { page, context, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-profile-run-', timeout: 600_000 });
-const byId = (id) => page.locator(`[data-testid=${id}]`);
+const timeout = 600_000;
+const { page, context, byId, close } = await openProgram({ file, preset, profilePrefix: 'cpa-bench-profile-run-', timeout });
 let profile, longTasks, startedAt, endedAt;
 try {
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
-  await page.reload();
-  await byId('cfa-listing').waitFor();
-  await byId('preset').selectOption(preset);
-  if (process.env.LIMIT) {
-    await byId('step-limit').fill(process.env.LIMIT);
-    await byId('step-limit').dispatchEvent('change');
-  }
-  if (process.env.SET) {
-    const lines = process.env.SET.split(';').map((l) => l.trim()).filter(Boolean);
-    await page.locator('[data-testid=config-panel] > summary').click();
-    await byId('config-text').fill([`#include ${preset}.properties`, ...lines, ''].join('\n'));
-    await page.waitForFunction(() => !document.querySelector('[data-testid=config-error]'));
-  }
   await page.evaluate(() => {
     globalThis.__longTasks = [];
     new PerformanceObserver((list) => globalThis.__longTasks.push(...list.getEntries().map((e) => ({ start: e.startTime, ms: e.duration })))).observe({
@@ -61,16 +43,7 @@ try {
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
   await cdp.send('Profiler.start');
   startedAt = await page.evaluate(() => performance.now());
-  await byId('analyze').click();
-  await page.waitForFunction(
-    (p) => {
-      const status = document.querySelector('[data-testid=run-status]');
-      const t = status?.innerText ?? '';
-      return status && !status.classList.contains('computing') && (t.startsWith(`${p}, `) || t.startsWith(`custom (from ${p}), `));
-    },
-    preset,
-    { timeout: 600_000 },
-  );
+  await analyzeToVerdict(page, preset, timeout);
   ({ profile } = await cdp.send('Profiler.stop'));
   longTasks = await page.evaluate(() => globalThis.__longTasks);
   endedAt = await page.evaluate(() => performance.now());
