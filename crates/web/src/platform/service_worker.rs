@@ -66,21 +66,45 @@ extern "C" {
 /// 2-core machine), so it waits until the page has started.
 pub const QUIET_AFTER_MS: u32 = 1_500;
 
-/// How often the page looks again whether Z3 has finished loading before
-/// it registers the service worker.
+/// How often the page looks again whether it is quiet before it registers
+/// the service worker.
 const RECHECK_MS: u32 = 250;
 
+/// How long without the student's input (a key, a pointer or click, the wheel) counts
+/// as quiet: the worker's install, if it began while a student steps
+/// through a run, made a step's render miss its frame now and then
+/// (`tests/bench/render-step.mjs`: p95 of the first row 14–19 ms against
+/// 11 ms without the install).
+pub const QUIET_INPUT_MS: f64 = 1_000.0;
+
 /// Registers the service worker once the page is quiet: at least
-/// [`QUIET_AFTER_MS`] after this call and never while Z3 is loading (the
+/// [`QUIET_AFTER_MS`] after this call, never while Z3 is loading (the
 /// worker's install would share the cores and the connection with Z3's
-/// download and compile, which a student is waiting for). Then as
-/// [`register`].
+/// download and compile, which a student is waiting for), and only after
+/// [`QUIET_INPUT_MS`] without input. Then as [`register`].
 pub fn register_when_quiet(on_update: impl Fn() + 'static) {
+    let last_input = std::rc::Rc::new(std::cell::Cell::new(crate::platform::clock::now_ms()));
+    let listeners: Vec<gloo_events::EventListener> = match web_sys::window() {
+        Some(window) => ["keydown", "pointerdown", "click", "wheel"]
+            .into_iter()
+            .map(|kind| {
+                let last_input = last_input.clone();
+                let options = gloo_events::EventListenerOptions { passive: true, ..gloo_events::EventListenerOptions::default() };
+                gloo_events::EventListener::new_with_options(&window, kind, options, move |_| {
+                    last_input.set(crate::platform::clock::now_ms())
+                })
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     wasm_bindgen_futures::spawn_local(async move {
         gloo_timers::future::TimeoutFuture::new(QUIET_AFTER_MS).await;
-        while crate::platform::z3_worker::status().loading() {
+        while crate::platform::z3_worker::status().loading()
+            || crate::platform::clock::now_ms() - last_input.get() < QUIET_INPUT_MS
+        {
             gloo_timers::future::TimeoutFuture::new(RECHECK_MS).await;
         }
+        drop(listeners);
         register(on_update);
     });
 }
