@@ -58,7 +58,7 @@ struct Wanted {
     diagnostics: Option<String>,
     current: Option<u32>,
     selected: Option<u32>,
-    path_lines: Option<String>,
+    path_lines: Option<Vec<u32>>,
     caret: Option<(u32, u32)>,
 }
 
@@ -88,11 +88,11 @@ fn apply_wanted() {
     }
     for (kind, line) in [(LineKind::Current, wanted.current), (LineKind::Selected, wanted.selected)] {
         if let Some(line) = line {
-            with_editor(|v| cm_highlight_line(v, kind.js_name(), line));
+            highlight_line(kind, Some(line));
         }
     }
-    if let Some(json) = wanted.path_lines {
-        with_editor(|v| cm_set_path_lines(v, &json));
+    if let Some(lines) = wanted.path_lines {
+        set_path_lines(&lines);
     }
     if let Some((line, col)) = wanted.caret {
         set_caret(line, col);
@@ -151,7 +151,7 @@ pub fn highlight_line(kind: LineKind, line: Option<u32>) {
 /// Marks the source lines of an error path (1-based; empty clears).
 pub fn set_path_lines(lines: &[u32]) {
     let json = serde_json::to_string(lines).unwrap_or_else(|_| "[]".into());
-    with_editor_or_keep(|v| cm_set_path_lines(v, &json), |w| w.path_lines = Some(json.clone()));
+    with_editor_or_keep(|v| cm_set_path_lines(v, &json), |w| w.path_lines = Some(lines.to_vec()));
 }
 
 /// Puts the caret at `line`, `col` (1-based, characters) and focuses the editor.
