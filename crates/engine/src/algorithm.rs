@@ -300,6 +300,47 @@ impl<C: Cpa> Reachability<C> {
         out
     }
 
+    /// The successors of `state` along `edge` (the CPA's transfer). With
+    /// a back end attached and CPA decisions allowed, the back end is lent
+    /// to the oracle for the transfer ([`SolverOracle::lend_solver`]): its
+    /// queries are answered as they are asked, so it runs once, not once
+    /// per query.
+    pub(crate) fn transfer(
+        &mut self,
+        state: StateId,
+        edge: &cfa::Edge,
+        precision: &C::Precision,
+    ) -> Result<Vec<C::State>, crate::cpa::TransferError> {
+        let lent = match (&self.oracle, self.solver.take()) {
+            (Some(o), Some(b)) if o.may_decide() => {
+                o.lend_solver(b);
+                true
+            }
+            (_, b) => {
+                self.solver = b;
+                false
+            }
+        };
+        let result = self.cpa.transfer_relation().successors(&self.states[state.0 as usize].state, edge, precision);
+        if lent {
+            if let Some((b, times)) = self.oracle.as_ref().and_then(|o| o.reclaim_solver()) {
+                self.solver = Some(b);
+                self.solver_times.extend(times);
+            }
+        }
+        result
+    }
+
+    /// Queries the oracle answered during a kept transfer — from its
+    /// canonical cache, decided by a CPA, or by a lent back end — are in the
+    /// trace like the parked ones (see `crate::solver`).
+    pub(crate) fn emit_oracle_answers(&mut self) {
+        for (smtlib, answer) in self.oracle.as_ref().map(|o| o.take_cached()).unwrap_or_default() {
+            self.emit(Event::SolverQuery { id: self.queries, smtlib, answer });
+            self.queries += 1;
+        }
+    }
+
     #[cfg(target_arch = "wasm32")]
     fn timed_solve(&mut self, backend: &mut dyn SolverBackend, script: &str) -> String {
         backend.solve_text(script)
@@ -761,9 +802,8 @@ impl<C: Cpa> Reachability<C> {
                 if let Some(block) = self.bam_block_of(&edge) {
                     return self.bam_call(popped, edges, next, edge, block);
                 }
-                let rec = &self.states[popped.0 as usize];
-                let precision = rec.precision.clone();
-                let result = self.cpa.transfer_relation().successors(&rec.state, &edge, &precision);
+                let precision = self.states[popped.0 as usize].precision.clone();
+                let result = self.transfer(popped, &edge, &precision);
                 if let Some(script) = self.oracle.as_ref().and_then(|o| o.take_pending()) {
                     if let Some(o) = &self.oracle {
                         o.discard_cached();
@@ -772,12 +812,7 @@ impl<C: Cpa> Reachability<C> {
                     self.phase = Phase::AwaitSolver { popped, edges, next, query };
                     return;
                 }
-                // Queries the oracle answered from its canonical cache are
-                // in the trace like the solver's (see `crate::solver`).
-                for (smtlib, answer) in self.oracle.as_ref().map(|o| o.take_cached()).unwrap_or_default() {
-                    self.emit(Event::SolverQuery { id: self.queries, smtlib, answer });
-                    self.queries += 1;
-                }
+                self.emit_oracle_answers();
                 let pruned = self.cpa.take_prune_report();
                 let succ_states = match result {
                     Ok(s) => s,

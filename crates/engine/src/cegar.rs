@@ -272,6 +272,7 @@ impl Verifier {
         match Stage::new(&self.program, name.clone(), config, self.record_views) {
             Ok(mut s) => {
                 self.configure_solver(&mut s.analysis);
+                self.carry_solver_answers(&s.analysis);
                 self.stage = s;
                 self.iteration += 1;
                 self.confirmed = None;
@@ -986,12 +987,23 @@ impl Verifier {
         match built {
             Ok(mut a) => {
                 self.configure_solver(&mut a);
+                self.carry_solver_answers(&a);
                 self.carry_block_cache(&mut a);
                 self.stage.analysis = a;
                 self.iteration += 1;
                 self.emit(Event::Restart { configuration, iteration: self.iteration });
             }
             Err(e) => self.finish(Verdict::Unknown, e.message),
+        }
+    }
+
+    /// Hands the ending analysis's solver answers to `next`'s oracle
+    /// ([`crate::solver::SolverOracle::adopt_answers_of`]): a restart asks
+    /// again what the last iteration asked wherever the precision did not
+    /// change, and those queries are answered without the solver.
+    fn carry_solver_answers(&self, next: &Analysis) {
+        if let (Some(earlier), Some(next)) = (self.stage.analysis.solver_oracle(), next.solver_oracle()) {
+            next.adopt_answers_of(earlier);
         }
     }
 

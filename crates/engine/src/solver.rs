@@ -42,6 +42,14 @@
 //! takes them with [`SolverOracle::take_cached`] after each transfer it
 //! keeps (and drops them with a transfer it redoes).
 //!
+//! The canonical answers outlive one CEGAR iteration: when the verifier
+//! starts the next iteration or stage with a new analysis, the new oracle
+//! takes them over ([`SolverOracle::adopt_answers_of`]). A restart from
+//! the initial state re-explores every block whose predicates the
+//! refinement did not change, asking exactly what the iteration before
+//! asked; those queries are answered from here, each still a
+//! [`crate::trace::Event::SolverQuery`] led by [`CACHED_NOTE`].
+//!
 //! A CPA may also decide a query itself, exactly, before asking (the
 //! Constraints CPA does for queries over one bit-vector input:
 //! [`smt::univariate`]); it reports it with
@@ -52,8 +60,10 @@
 //! by the CPAs as "maybe satisfiable" — sound, only less precise — and the
 //! verdict's reason says how many queries ended that way and why.
 
-use smt::{canonical_script, Response, Status};
+use rustc_hash::FxHasher;
+use smt::{canonical_script, Query, Response, SolverBackend, Status};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 /// A query the algorithm is parked on: the SMT-LIB2 script to run.
@@ -98,6 +108,50 @@ pub const CACHED_NOTE: &str =
 pub const DECIDED_NOTE: &str =
     "; answered without the solver: constraints over one bit-vector variable each (after cancelling common terms of equalities), decided exactly by interval arithmetic";
 
+/// Records `response` to `script` in `g`: by text, by canonical form
+/// (`sat`/`unsat` only), and counting `unknown`s.
+fn record_in(g: &mut Inner, script: &str, response: Response) -> Arc<Response> {
+    if response.status() == Status::Unknown {
+        g.unknown += 1;
+        let reason = response.reason().unwrap_or_else(|| "the solver answered unknown".into());
+        g.unknown_reasons.insert(reason);
+    }
+    let r = Arc::new(response);
+    if matches!(r.status(), Status::Sat | Status::Unsat) {
+        if let Some(c) = canonical_script(script) {
+            g.canonical.entry(c.key).or_insert(CanonicalAnswer { response: r.clone(), names: c.names });
+        }
+    }
+    g.answers.insert(script.to_string(), r.clone());
+    r
+}
+
+/// Whether the lent back end may still answer at once (its
+/// [`LEND_BUDGET`] is not used up).
+fn lent_in_time(g: &Inner) -> bool {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        g.lent_until.is_some_and(|t| std::time::Instant::now() < t)
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = g;
+        false
+    }
+}
+
+/// `backend`'s output for `script` and, natively, how long it took.
+fn timed(backend: &mut dyn SolverBackend, script: &str) -> (String, Option<std::time::Duration>) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        let t = std::time::Instant::now();
+        let out = backend.solve_text(script);
+        (out, Some(t.elapsed()))
+    }
+    #[cfg(target_arch = "wasm32")]
+    (backend.solve_text(script), None)
+}
+
 /// An answer kept by canonical form: the response and the answered
 /// script's own names of the canonical symbols.
 #[derive(Debug)]
@@ -123,7 +177,37 @@ struct Inner {
     unknown_reasons: BTreeSet<String>,
     notes: Vec<String>,
     asked: u64,
+    /// The scripts of the queries asked since the last kept transfer, by
+    /// the query's hash (see [`SolverOracle::ask_query`]).
+    rendered: HashMap<u64, Vec<(Query, Arc<str>)>>,
+    /// The run's back end, lent for one transfer ([`SolverOracle::lend_solver`]).
+    lent: Option<Lent>,
+    /// How long each query the lent back end answered took.
+    lent_times: Vec<std::time::Duration>,
+    /// Until when the lent back end answers at once (natively).
+    #[cfg(not(target_arch = "wasm32"))]
+    lent_until: Option<std::time::Instant>,
 }
+
+/// How long a transfer may keep a lent back end answering at once
+/// ([`SolverOracle::lend_solver`]) before its next query parks as usual:
+/// the run's limits (`restartAlgorithm.stageTimeMs`, Cancel) are checked
+/// between steps, and a Cartesian abstraction over a hundred predicates
+/// can take seconds.
+pub const LEND_BUDGET: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// A back end lent to the oracle.
+struct Lent(Box<dyn SolverBackend + Send>);
+
+impl std::fmt::Debug for Lent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lent({})", self.0.name())
+    }
+}
+
+/// The most queries [`SolverOracle::ask_query`] remembers the scripts of
+/// before it forgets them all (a transfer asks far fewer).
+const MAX_RENDERED: usize = 4096;
 
 /// The answers of one run's solver queries, shared by the CPAs that ask
 /// and the algorithm that parks (see the module docs). Thread-safe, so
@@ -162,10 +246,79 @@ impl SolverOracle {
                 return Ask::Answer(response);
             }
         }
+        if g.may_decide && lent_in_time(&g) {
+            if let Some(lent) = g.lent.as_mut() {
+                let (output, took) = timed(&mut *lent.0, script);
+                g.lent_times.extend(took);
+                let r = record_in(&mut g, script, smt::parse_response(&output));
+                let status = r.status().as_str().to_string();
+                g.cached.push((script.to_string(), status));
+                return Ask::Answer(r);
+            }
+        }
         if g.pending.is_none() {
             g.pending = Some(script.to_string());
         }
         Ask::Pending
+    }
+
+    /// Lends the run's back end to the oracle for one transfer: while it
+    /// holds it (and CPAs may decide, see [`SolverOracle::set_may_decide`]),
+    /// a query no cache answers is solved at once instead of becoming
+    /// pending, so the transfer runs once instead of once per query (a
+    /// parked transfer is redone from its start). Its queries are taken with
+    /// [`SolverOracle::take_cached`] in the order they were asked, without
+    /// a note. Natively only; the page parks on every query.
+    /// It answers for at most [`LEND_BUDGET`]; later queries of the
+    /// transfer park (and the transfer is redone) as without it.
+    pub fn lend_solver(&self, backend: Box<dyn SolverBackend + Send>) {
+        let mut g = self.lock();
+        g.lent = Some(Lent(backend));
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            g.lent_until = Some(std::time::Instant::now() + LEND_BUDGET);
+        }
+    }
+
+    /// Takes back the lent back end ([`SolverOracle::lend_solver`]) and the
+    /// time each query it answered took.
+    pub fn reclaim_solver(&self) -> Option<(Box<dyn SolverBackend + Send>, Vec<std::time::Duration>)> {
+        let mut g = self.lock();
+        let times = std::mem::take(&mut g.lent_times);
+        g.lent.take().map(|l| (l.0, times))
+    }
+
+    /// [`SolverOracle::ask`] for `query`'s script ([`Query::to_smtlib`]),
+    /// without rendering the script again when the same query was asked
+    /// since the last kept transfer. A transfer that parks is redone from
+    /// the start once its query is answered, asking again everything it
+    /// asked before; a Cartesian abstraction over n predicates is redone up
+    /// to 2n times, and rendering its scripts again each time (the block
+    /// formula in every one) cost more than the solver. The remembered
+    /// query must be equal to `query` term by term, not only by hash.
+    pub fn ask_query(&self, query: &Query) -> Ask {
+        if self.lock().lent.is_some() {
+            // Nothing is redone while a back end is lent.
+            return self.ask(&query.to_smtlib());
+        }
+        let script = self.script_of(query);
+        self.ask(&script)
+    }
+
+    fn script_of(&self, query: &Query) -> Arc<str> {
+        let mut hasher = FxHasher::default();
+        query.hash(&mut hasher);
+        let hash = hasher.finish();
+        if let Some(known) = self.lock().rendered.get(&hash).and_then(|l| l.iter().find(|(q, _)| q == query)) {
+            return known.1.clone();
+        }
+        let script: Arc<str> = query.to_smtlib().into();
+        let mut g = self.lock();
+        if g.rendered.len() >= MAX_RENDERED {
+            g.rendered.clear();
+        }
+        g.rendered.entry(hash).or_default().push((query.clone(), script.clone()));
+        script
     }
 
     /// Takes the pending script, if a CPA asked one that has no answer yet.
@@ -180,26 +333,38 @@ impl SolverOracle {
 
     /// Records the solver's answer to `script` (parsed), counting `unknown`s.
     pub fn record(&self, script: &str, response: Response) -> Arc<Response> {
+        record_in(&mut self.lock(), script, response)
+    }
+
+    /// Takes over the `sat`/`unsat` answers `earlier` (the oracle of the
+    /// iteration or stage that just ended) keeps by canonical form, so the
+    /// next iteration's identical queries need no solver (see the module
+    /// docs). `earlier` keeps nothing afterwards. Sound because a query's
+    /// answer depends on its text only; `unknown` answers are never kept.
+    pub fn adopt_answers_of(&self, earlier: &SolverOracle) {
+        if std::ptr::eq(self, earlier) {
+            return;
+        }
+        let carried = std::mem::take(&mut earlier.lock().canonical);
         let mut g = self.lock();
-        if response.status() == Status::Unknown {
-            g.unknown += 1;
-            let reason = response.reason().unwrap_or_else(|| "the solver answered unknown".into());
-            g.unknown_reasons.insert(reason);
+        for (key, answer) in carried {
+            g.canonical.entry(key).or_insert(answer);
         }
-        let r = Arc::new(response);
-        if matches!(r.status(), Status::Sat | Status::Unsat) {
-            if let Some(c) = canonical_script(script) {
-                g.canonical.entry(c.key).or_insert(CanonicalAnswer { response: r.clone(), names: c.names });
-            }
-        }
-        g.answers.insert(script.to_string(), r.clone());
-        r
+    }
+
+    /// How many answers the oracle keeps by canonical form.
+    pub fn canonical_answers(&self) -> usize {
+        self.lock().canonical.len()
     }
 
     /// Takes the answers given from the canonical cache since the last
     /// call (script led by [`CACHED_NOTE`], status), for the trace.
+    /// The transfer is kept, so the scripts [`SolverOracle::ask_query`]
+    /// remembered for its redos are forgotten.
     pub fn take_cached(&self) -> Vec<(String, String)> {
-        std::mem::take(&mut self.lock().cached)
+        let mut g = self.lock();
+        g.rendered.clear();
+        std::mem::take(&mut g.cached)
     }
 
     /// Records that a CPA answered `script` itself with `status` (`sat`

@@ -452,14 +452,17 @@ impl<C: Cpa> Reachability<C> {
     /// call, or a loop entry; see the module docs): the transfer, then
     /// cache lookup, block entry or expansion.
     pub(super) fn bam_call(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize, edge: Edge, block: BlockId) {
-        let rec = &self.states[popped.0 as usize];
-        let precision = rec.precision.clone();
-        let result = self.cpa.transfer_relation().successors(&rec.state, &edge, &precision);
+        let precision = self.states[popped.0 as usize].precision.clone();
+        let result = self.transfer(popped, &edge, &precision);
         if let Some(script) = self.oracle.as_ref().and_then(|o| o.take_pending()) {
+            if let Some(o) = &self.oracle {
+                o.discard_cached();
+            }
             let query = crate::solver::SolverQuery { id: self.queries, smtlib: script };
             self.phase = Phase::AwaitSolver { popped, edges, next, query };
             return;
         }
+        self.emit_oracle_answers();
         let _ = self.cpa.take_prune_report();
         let entries = match result {
             Ok(s) => s,

@@ -375,7 +375,7 @@ impl Exec<'_> {
                 want_model: !last,
                 comment: Some(if last { "lower: is there another value?" } else { "lower: a value of the address" }.into()),
             };
-            let r = match self.oracle.ask(&q.to_smtlib()) {
+            let r = match self.oracle.ask_query(&q) {
                 Ask::Pending => return Err(Halt::Pending),
                 Ask::Answer(r) => r,
             };
@@ -500,7 +500,7 @@ impl Exec<'_> {
                     return Ok(None);
                 }
                 let q = enc.feasibility(&s.path, Some(&c), "is the branch feasible?");
-                match self.oracle.ask(&q.to_smtlib()) {
+                match self.oracle.ask_query(&q) {
                     Ask::Pending => Err(Halt::Pending),
                     Ask::Answer(r) if r.status() == Status::Unsat => {
                         Ok(Some(NoSuccessor::Pruned("the solver: the path condition with it is unsatisfiable".into())))

@@ -235,7 +235,7 @@ impl Problem<'_> {
         }
         let query = Query { assertions, want_model, comment: Some(self.comment.clone()) };
         *queries += 1;
-        match self.oracle.ask(&query.to_smtlib()) {
+        match self.oracle.ask_query(&query) {
             Ask::Pending => Answer::Pending,
             Ask::Answer(r) => match r.status() {
                 Status::Sat => Answer::Sat(Some(r)),
