@@ -214,14 +214,16 @@ fn idents(t: &Term) -> Vec<Arc<str>> {
 /// it is linear in the constraints' identifiers (a fixed point over all
 /// constraints per round was quadratic on long unrolled loops). Hashed
 /// with FxHash: these short-lived maps of short names were a tenth of a
-/// long loop's time with the standard SipHash.
-struct Links<'a> {
+/// long loop's time with the standard SipHash. The SymExec CPA slices its
+/// path condition with it too.
+pub(crate) struct Links<'a> {
     ids: &'a [Idents],
     by_ident: FxHashMap<&'a str, Vec<usize>>,
 }
 
 impl<'a> Links<'a> {
-    fn new(ids: &'a [Idents]) -> Self {
+    /// The index of the constraints whose identifiers are `ids`.
+    pub(crate) fn new(ids: &'a [Idents]) -> Self {
         let mut by_ident: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
         for (i, s) in ids.iter().enumerate() {
             for n in s.iter() {
@@ -233,7 +235,7 @@ impl<'a> Links<'a> {
 
     /// Which constraints are connected (through shared identifiers) to
     /// the identifiers `seeds`.
-    fn connected<'s>(&self, seeds: impl IntoIterator<Item = &'s Arc<str>>) -> Vec<bool> {
+    pub(crate) fn connected<'s>(&self, seeds: impl IntoIterator<Item = &'s Arc<str>>) -> Vec<bool> {
         let mut keep = vec![false; self.ids.len()];
         let mut seen: FxHashSet<&str> = FxHashSet::default();
         let mut todo: Vec<&str> = seeds.into_iter().filter_map(|n| self.by_ident.get_key_value(&**n).map(|(k, _)| *k)).collect();

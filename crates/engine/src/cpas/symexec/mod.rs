@@ -13,9 +13,11 @@
 //!
 //! * Transfer: the edge's symbolic semantics ([`SymbolicSemantics::step`],
 //!   the SymbolicValue CPA's); a new assumption is added to the path
-//!   condition and the whole path condition is checked by the SMT solver
-//!   through the run's [`SolverOracle`] (so the page parks); only `unsat`
-//!   drops the branch (`unknown` keeps it). Calls push the call site on the
+//!   condition and the path condition is checked by the SMT solver
+//!   through the run's [`SolverOracle`] (so the page parks) — the
+//!   conjuncts connected to the new one through shared variables, the rest
+//!   being the predecessor's, already checked; only `unsat` drops the
+//!   branch (`unknown` keeps it). Calls push the call site on the
 //!   state's own call stack and save the callee's frame, returns restore
 //!   it; unbounded recursion ends at the Callstack CPA's depth (UNKNOWN).
 //! * ABSTRACT? (with `symexec.abstraction = true`) is decided in the
@@ -101,6 +103,31 @@ impl AbstractDomain for SymExecDomain {
     }
 }
 
+/// The conjuncts of `path` that are connected through shared variables
+/// to those not in `old` (in `path`'s order), or `None` when all are in
+/// `old`.
+fn connected_to_new(old: &[Term], path: &[Term]) -> Option<Vec<Term>> {
+    let is_new: Vec<bool> = if path.len() >= old.len() && path[..old.len()] == *old {
+        (0..path.len()).map(|i| i >= old.len()).collect()
+    } else {
+        let before: std::collections::HashSet<&Term> = old.iter().collect();
+        path.iter().map(|c| !before.contains(c)).collect()
+    };
+    if !is_new.contains(&true) {
+        return None;
+    }
+    let ids: Vec<crate::cpas::constraints::Idents> =
+        path.iter().map(|c| c.vars().into_keys().collect::<Vec<_>>().into()).collect();
+    let seeds: Vec<Arc<str>> = ids.iter().zip(&is_new).filter(|(_, n)| **n).flat_map(|(i, _)| i.iter().cloned()).collect();
+    let linked = crate::cpas::constraints::Links::new(&ids).connected(&seeds);
+    let asked: Vec<Term> =
+        path.iter().zip(linked.iter().zip(&is_new)).filter(|(_, (l, n))| **l || **n).map(|(c, _)| c.clone()).collect();
+    // Most of the path anyway: ask all of it, whose prefix the solver
+    // process still holds from the predecessor's query (see
+    // `smt::backend`), instead of a new subset it must assert afresh.
+    Some(if asked.len() * 2 >= path.len() { path.to_vec() } else { asked })
+}
+
 /// The SymExec CPA (see the module docs).
 pub struct SymExecCpa {
     semantics: SymbolicSemantics,
@@ -132,12 +159,19 @@ impl SymExecCpa {
         Vec::new()
     }
 
-    /// Whether the whole path condition may be satisfiable: only `unsat`
-    /// says no (`unknown` and a pending query keep the path).
-    fn satisfiable(&self, path: &[Term], why: &str) -> bool {
-        let mut query = Query::new(path.to_vec());
+    /// Whether the path condition `path` (the predecessor's `old` and new
+    /// conjuncts) may be satisfiable: only `unsat` says no (`unknown` and a
+    /// pending query keep the path). Only the conjuncts connected to the new
+    /// ones through shared variables are asked (constraint independence):
+    /// if they are unsatisfiable so is the whole path, and the rest is the
+    /// predecessor's, whose own check kept it — so the answer is the whole
+    /// path's whenever that check said `sat`, and the query is shorter and
+    /// repeats (up to renaming) across loop iterations.
+    fn satisfiable(&self, old: &[Term], path: &[Term], why: &str) -> bool {
+        let Some(asked) = connected_to_new(old, path) else { return true };
+        let mut query = Query::new(asked);
         query.comment = Some(why.to_string());
-        !matches!(self.oracle.ask(&query.to_smtlib()), Ask::Answer(r) if r.status() == Status::Unsat)
+        !matches!(self.oracle.ask_query(&query), Ask::Answer(r) if r.status() == Status::Unsat)
     }
 
     /// Adds the step's constraints to the path condition (identifiers an
@@ -213,6 +247,7 @@ impl SymExecCpa {
                 "{l} has no predicates, so its predicate valuation (the empty one) repeats the earlier abstraction there (simple = false)"
             ));
         }
+        let old_path = next.path.clone();
         next.path.extend(added);
         next.path.extend(eq);
         let asks = !simple.is_empty();
@@ -220,7 +255,7 @@ impl SymExecCpa {
         next.memory = m_a.clone();
         next.abstractions.entry(key).or_default().push(Arc::new(m_a));
         next.point = Some(Arc::new(view));
-        if asks && !self.satisfiable(&next.path, &format!("p-simple? abstraction at {l}")) {
+        if asks && !self.satisfiable(&old_path, &next.path, &format!("p-simple? abstraction at {l}")) {
             return Err(format!(
                 "the path condition with eq and simple at {l} is unsatisfiable: every valuation of {{{}}} repeats an earlier abstraction at {l}",
                 next.point.as_ref().map(|v| v.predicates.join(", ")).unwrap_or_default()
@@ -264,7 +299,8 @@ impl TransferRelation for SymExecCpa {
             _ => {}
         }
         if let (true, EdgeKind::Assume { .. }) = (new, &edge.kind) {
-            if !self.satisfiable(&next.path, &format!("assume {} ({} → {})", edge.label, edge.source, edge.target)) {
+            if !self.satisfiable(&state.path, &next.path, &format!("assume {} ({} → {})", edge.label, edge.source, edge.target))
+            {
                 return Ok(
                     self.prune(PruneReason::Infeasible, format!("the path condition with `{}` is unsatisfiable", edge.label))
                 );
