@@ -12,8 +12,10 @@
 # load. A `tee` in front of z3 (CPAPLAY_Z3) counts the scripts z3 ran.
 # Per-run rows go to $OUT/runs.tsv (default OUT=/tmp/bench-presets); the
 # summary table (one line per preset and side) is printed at the end.
-# REVERSE=1 runs OLD last for each task (a second pass in the opposite
-# order). ONLY=REGEX keeps the tasks whose path matches. Not run by CI; needs z3 (/usr/bin/z3) and a few minutes per preset.
+# NOACC=0 skips the run without acceleration. REVERSE=1 runs OLD last for
+# each task (a second pass in the opposite order). ONLY=REGEX keeps the
+# tasks whose path matches. Not run by CI; needs z3 (/usr/bin/z3) and a few
+# minutes per preset.
 set -eu
 
 [ $# -ge 2 ] || { echo "usage: $0 OLD NEW [PRESET...]" >&2; exit 2; }
@@ -70,7 +72,7 @@ for preset in $PRESETS; do
         ln -s "$SV/${task%%/*}" "$dir/${task%%/*}"
         [ -n "${REVERSE:-}" ] || run "$preset" old "$OLD" "$dir" "$task"
         run "$preset" new "$NEW" "$dir" "$task"
-        if predicate_based "$preset"; then
+        if [ "${NOACC:-1}" != 0 ] && predicate_based "$preset"; then
             run "$preset" new-noacc "$NEW" "$dir" "$task" --set cpa.predicate.refinement.acceleration=false
         fi
         [ -z "${REVERSE:-}" ] || run "$preset" old "$OLD" "$dir" "$task"

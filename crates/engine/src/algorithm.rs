@@ -204,6 +204,9 @@ pub struct Reachability<C: Cpa> {
     mid_step: bool,
     /// Time spent in the attached back end, per query (native only).
     solver_times: Vec<std::time::Duration>,
+    /// How many queries a lent back end answers per transfer before the
+    /// transfer parks ([`Reachability::set_lend_queries`]).
+    lend_queries: u32,
     /// Where the main loop goes on should the target state that ended the
     /// run be refuted (see [`Reachability::refute_target`]).
     resume: Option<Phase>,
@@ -243,6 +246,7 @@ impl<C: Cpa> Reachability<C> {
             queries: 0,
             mid_step: false,
             solver_times: Vec::new(),
+            lend_queries: u32::MAX,
             resume: None,
             failed_transfer: None,
             bam,
@@ -265,6 +269,14 @@ impl<C: Cpa> Reachability<C> {
             oracle.set_may_decide(backend.is_some());
         }
         self.solver = backend;
+    }
+
+    /// Caps how many queries the attached back end answers inside one
+    /// transfer before the transfer parks and is redone as in the page
+    /// (default: no cap, only [`crate::solver::LEND_BUDGET`]); 0 parks on
+    /// every query. For tests of the two paths.
+    pub fn set_lend_queries(&mut self, n: u32) {
+        self.lend_queries = n;
     }
 
     /// Whether the CPA asks a solver (has a [`SolverOracle`]).
@@ -313,7 +325,7 @@ impl<C: Cpa> Reachability<C> {
     ) -> Result<Vec<C::State>, crate::cpa::TransferError> {
         let lent = match (&self.oracle, self.solver.take()) {
             (Some(o), Some(b)) if o.may_decide() => {
-                o.lend_solver(b);
+                o.lend_solver(b, self.lend_queries);
                 true
             }
             (_, b) => {
@@ -332,8 +344,9 @@ impl<C: Cpa> Reachability<C> {
     }
 
     /// Queries the oracle answered during a kept transfer — from its
-    /// canonical cache, decided by a CPA, or by a lent back end — are in the
-    /// trace like the parked ones (see `crate::solver`).
+    /// canonical cache, decided by a CPA, or by a lent back end — and those
+    /// the lent back end answered before a transfer parks are in the trace
+    /// like the parked ones (see `crate::solver`).
     pub(crate) fn emit_oracle_answers(&mut self) {
         for (smtlib, answer) in self.oracle.as_ref().map(|o| o.take_cached()).unwrap_or_default() {
             self.emit(Event::SolverQuery { id: self.queries, smtlib, answer });
@@ -808,6 +821,7 @@ impl<C: Cpa> Reachability<C> {
                     if let Some(o) = &self.oracle {
                         o.discard_cached();
                     }
+                    self.emit_oracle_answers();
                     let query = SolverQuery { id: self.queries, smtlib: script };
                     self.phase = Phase::AwaitSolver { popped, edges, next, query };
                     return;

@@ -94,6 +94,8 @@ pub struct Verifier {
     detached: bool,
     /// [`Verifier::send_every_query`]: CPAs decide no query themselves.
     every_query_to_solver: bool,
+    /// [`Verifier::set_lend_queries`], when set.
+    lend_queries: Option<u32>,
     done: bool,
     started: bool,
     /// See [`Stepper::parked_mid_step`].
@@ -153,6 +155,7 @@ impl Verifier {
             parked: None,
             detached: false,
             every_query_to_solver: false,
+            lend_queries: None,
             done: false,
             started: false,
             mid_step: false,
@@ -1091,6 +1094,14 @@ impl Verifier {
         self.parked.is_some()
     }
 
+    /// Caps the queries the attached solver answers inside one transfer
+    /// ([`crate::algorithm::Reachability::set_lend_queries`]), for this and
+    /// every later iteration's analysis. For tests.
+    pub fn set_lend_queries(&mut self, n: u32) {
+        self.lend_queries = Some(n);
+        self.stage.analysis.set_lend_queries(n);
+    }
+
     /// Sends every solver query to the attached solver: no CPA decides one
     /// itself (as `smt::univariate` does natively), so the trace is the one
     /// the page gets, where the run parks on every query. For comparing
@@ -1106,6 +1117,9 @@ impl Verifier {
     fn configure_solver(&self, analysis: &mut Analysis) {
         if self.detached {
             analysis.set_solver(None);
+        }
+        if let Some(n) = self.lend_queries {
+            analysis.set_lend_queries(n);
         }
         if self.every_query_to_solver {
             forbid_decisions(analysis);

@@ -25,6 +25,14 @@
 //!    functions of their inputs and the cache, so this time the answer is
 //!    known and the transfer gets one query further.
 //!
+//! Natively the redo is skipped where it can be: for each transfer the
+//! algorithm lends its back end to the oracle ([`SolverOracle::lend_solver`],
+//! at most [`LEND_BUDGET`]), which then answers a query when it is asked,
+//! and the answers go into the trace after the transfer like the cache's
+//! (see below). The page's runs park on every query; there
+//! [`SolverOracle::ask_query`] keeps the scripts a transfer asked across
+//! its redos, so they are not rendered again.
+//!
 //! Because queries are keyed by their text and every answered query is an
 //! event, a run is a deterministic function of program, configuration and
 //! solver answers: replaying the recorded answers replays the trace.
@@ -164,9 +172,11 @@ struct CanonicalAnswer {
 struct Inner {
     answers: BTreeMap<String, Arc<Response>>,
     canonical: HashMap<String, CanonicalAnswer>,
-    /// Answers from `canonical` since the last transfer: (script with
-    /// [`CACHED_NOTE`], status).
-    cached: Vec<(String, String)>,
+    /// Answers given since the last transfer without parking, in the order
+    /// asked: (script — with [`CACHED_NOTE`] or [`DECIDED_NOTE`] unless the
+    /// lent back end solved it —, status, whether the lent back end solved
+    /// it).
+    cached: Vec<(String, String, bool)>,
     cache_hits: u64,
     /// Whether CPAs may decide queries themselves: only while a solver
     /// back end answers inside the run (natively). A parked run (the page)
@@ -187,6 +197,8 @@ struct Inner {
     /// Until when the lent back end answers at once (natively).
     #[cfg(not(target_arch = "wasm32"))]
     lent_until: Option<std::time::Instant>,
+    /// How many more queries the lent back end may answer at once.
+    lent_queries: u32,
 }
 
 /// How long a transfer may keep a lent back end answering at once
@@ -241,18 +253,19 @@ impl SolverOracle {
             if let Some(known) = g.canonical.get(&c.key) {
                 let response = Arc::new(renamed(&known.response, &known.names, &c.names));
                 let status = response.status().as_str().to_string();
-                g.cached.push((format!("{CACHED_NOTE}\n{script}"), status));
+                g.cached.push((format!("{CACHED_NOTE}\n{script}"), status, false));
                 g.cache_hits += 1;
                 return Ask::Answer(response);
             }
         }
-        if g.may_decide && lent_in_time(&g) {
+        if g.may_decide && g.lent_queries > 0 && lent_in_time(&g) {
+            g.lent_queries -= 1;
             if let Some(lent) = g.lent.as_mut() {
                 let (output, took) = timed(&mut *lent.0, script);
                 g.lent_times.extend(took);
                 let r = record_in(&mut g, script, smt::parse_response(&output));
                 let status = r.status().as_str().to_string();
-                g.cached.push((script.to_string(), status));
+                g.cached.push((script.to_string(), status, true));
                 return Ask::Answer(r);
             }
         }
@@ -271,9 +284,12 @@ impl SolverOracle {
     /// a note. Natively only; the page parks on every query.
     /// It answers for at most [`LEND_BUDGET`]; later queries of the
     /// transfer park (and the transfer is redone) as without it.
-    pub fn lend_solver(&self, backend: Box<dyn SolverBackend + Send>) {
+    /// `max_queries` caps how many it answers so (`u32::MAX`: only the
+    /// time counts; a small cap makes a test park mid-transfer).
+    pub fn lend_solver(&self, backend: Box<dyn SolverBackend + Send>, max_queries: u32) {
         let mut g = self.lock();
         g.lent = Some(Lent(backend));
+        g.lent_queries = max_queries;
         #[cfg(not(target_arch = "wasm32"))]
         {
             g.lent_until = Some(std::time::Instant::now() + LEND_BUDGET);
@@ -364,7 +380,7 @@ impl SolverOracle {
     pub fn take_cached(&self) -> Vec<(String, String)> {
         let mut g = self.lock();
         g.rendered.clear();
-        std::mem::take(&mut g.cached)
+        std::mem::take(&mut g.cached).into_iter().map(|(script, status, _)| (script, status)).collect()
     }
 
     /// Records that a CPA answered `script` itself with `status` (`sat`
@@ -375,7 +391,7 @@ impl SolverOracle {
     pub fn decided_without_solver(&self, script: &str, status: Status) {
         let mut g = self.lock();
         g.asked += 1;
-        g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string()));
+        g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string(), false));
     }
 
     /// Lets CPAs decide queries themselves (`true` while a solver back end
@@ -392,9 +408,12 @@ impl SolverOracle {
     }
 
     /// Forgets the cached answers of a transfer that will be redone (it
-    /// asks them again).
+    /// asks them again), but not those the lent back end solved: the redo
+    /// finds them by their text, as a parked query's answer, so they are
+    /// in the trace once, taken with [`SolverOracle::take_cached`] before
+    /// the run parks.
     pub fn discard_cached(&self) {
-        self.lock().cached.clear();
+        self.lock().cached.retain(|(_, _, solved)| *solved);
     }
 
     /// How many asks the canonical cache answered (each without a solver).

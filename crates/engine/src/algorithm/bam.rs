@@ -458,6 +458,7 @@ impl<C: Cpa> Reachability<C> {
             if let Some(o) = &self.oracle {
                 o.discard_cached();
             }
+            self.emit_oracle_answers();
             let query = crate::solver::SolverQuery { id: self.queries, smtlib: script };
             self.phase = Phase::AwaitSolver { popped, edges, next, query };
             return;
