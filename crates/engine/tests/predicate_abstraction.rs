@@ -356,3 +356,43 @@ fn coverage_check_names_equality_implication_or_nothing() {
     let same_block = coverage_check(&inside, &inside.clone()).expect("equal states inside a block");
     assert!(same_block.starts_with("syntactic equality"), "{same_block}");
 }
+
+#[test]
+fn a_predicate_the_block_states_needs_no_query() {
+    let p = program(XY);
+    let (x, y) = (pvar(&p, "x"), pvar(&p, "y"));
+    let (x0, y1) = (at(&p, "x", 0), at(&p, "y", 1));
+    let x_pos = Term::lt(Term::int(0), x.clone());
+    let y_pos = Term::lt(Term::int(0), y.clone());
+    let y_eq = Term::eq(y.clone(), Term::int(-7));
+    // ψ says 0 < x (x untouched by the block: still version 0) and the
+    // block assumes ¬(0 < y₁) and sets nothing else.
+    let psi = Region { cubes: vec![vec![(x_pos.clone(), true)]] };
+    let base = vec![instantiate(&psi.to_term(), &|_| 0), Term::not(Term::lt(Term::int(0), y1.clone()))];
+    assert!(base[0] == Term::lt(Term::int(0), x0.clone()));
+    let (boolean, cartesian) = abstract_both(&p, math(), base, &[x_pos.clone(), y_pos.clone(), y_eq.clone()], &|v| {
+        if v == var(&p, "y") {
+            1
+        } else {
+            0
+        }
+    });
+    // Both stated predicates are decided without a query; only y == -7 is
+    // asked: Cartesian asks whether ¬(y₁ = -7) and y₁ = -7 are possible (the
+    // first model may already show one), Boolean enumerates its two cubes.
+    assert_eq!(cube_set(&cartesian.region), set(&[&[(x_pos.clone(), true), (y_pos.clone(), false)]]));
+    assert!(cartesian.queries <= 3, "the satisfiability query and at most two for y == -7: {}", cartesian.queries);
+    assert_eq!(
+        cube_set(&boolean.region),
+        set(&[
+            &[(x_pos.clone(), true), (y_pos.clone(), false), (y_eq.clone(), false)],
+            &[(x_pos.clone(), true), (y_pos.clone(), false), (y_eq.clone(), true)]
+        ])
+    );
+    assert_eq!(boolean.queries, 4, "the satisfiability query, two cubes, the final unsat");
+    // With only stated predicates, the satisfiability query is all.
+    let base = vec![Term::lt(Term::int(0), x0), Term::not(Term::lt(Term::int(0), y1))];
+    let (boolean, cartesian) = abstract_both(&p, math(), base, &[x_pos, y_pos], &|v| if v == var(&p, "y") { 1 } else { 0 });
+    assert_eq!((boolean.queries, cartesian.queries), (1, 1));
+    assert_eq!(boolean.region, cartesian.region);
+}

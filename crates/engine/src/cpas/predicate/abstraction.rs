@@ -16,6 +16,11 @@
 //!   saves asking whether `¬p` is implied). Weaker than Boolean: it
 //!   cannot say `p ∨ q`.
 //!
+//! A predicate that ψ ∧ φ states outright — `p` or `¬p` is one of its
+//! conjuncts, e.g. a literal of ψ over variables the block left alone, or
+//! the block's own assumption — is decided without a query: Cartesian adds
+//! it to the cube, Boolean to every cube and enumerates only the others.
+//!
 //! Both first ask whether ψ ∧ φ is satisfiable at all; `unsat` gives
 //! ψ' = false (the block cannot be executed). An `unknown` answer never
 //! removes a state: Cartesian skips the predicate, Boolean gives up and
@@ -27,7 +32,7 @@ use super::pathformula::{block_start_ranges, parse_ssa_name, ssa_name, var_name,
 use crate::solver::{Ask, SolverOracle};
 use cfa::Program;
 use smt::{Encoding, Query, Sort, Status, Term, Value};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
 /// A literal: a predicate (unindexed term) and its polarity.
@@ -272,11 +277,45 @@ impl Problem<'_> {
         }
     }
 
+    /// The predicates whose value the base states outright: `p` or `¬p`
+    /// (instantiated) is one of its conjuncts — typically a literal of ψ
+    /// over variables the block did not assign, or the block's own
+    /// assumption. They need no query: ψ ∧ φ implies them.
+    fn stated(&self) -> Vec<Option<bool>> {
+        fn conjuncts<'t>(t: &'t Term, out: &mut HashSet<&'t Term>) {
+            match t.node() {
+                smt::Node::App { op: smt::Op::And, args } => args.iter().for_each(|a| conjuncts(a, out)),
+                _ => {
+                    out.insert(t);
+                }
+            }
+        }
+        let mut facts = HashSet::new();
+        self.base.iter().for_each(|t| conjuncts(t, &mut facts));
+        self.predicates
+            .iter()
+            .map(|(_, inst)| {
+                if facts.contains(inst) {
+                    Some(true)
+                } else if facts.contains(&Term::not(inst.clone())) {
+                    Some(false)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
     fn cartesian(&self, first_model: Option<Arc<smt::Response>>, mut queries: u32) -> Option<Computed> {
         let mut cube = Vec::new();
         let mut models: Vec<Arc<smt::Response>> = first_model.into_iter().collect();
         let mut undecided = 0;
-        for (p, inst) in &self.predicates {
+        let stated = self.stated();
+        for ((p, inst), stated) in self.predicates.iter().zip(stated) {
+            if let Some(pos) = stated {
+                cube.push((p.clone(), pos));
+                continue;
+            }
             let holds_in = |m: &smt::Response| -> Option<bool> {
                 match inst.eval(&|n| m.model.get(n).copied()) {
                     Some(Value::Bool(b)) => Some(b),
@@ -315,9 +354,20 @@ impl Problem<'_> {
     }
 
     fn boolean(&self, mut queries: u32) -> Option<Computed> {
-        let names: Vec<String> = (0..self.predicates.len()).map(|i| format!("pred@{i}")).collect();
+        // Predicates the base states are in every cube; the all-SAT runs
+        // over the others (with none left, the one cube needs no query).
+        let stated = self.stated();
+        let fixed: Vec<Literal> =
+            self.predicates.iter().zip(&stated).filter_map(|((p, _), s)| s.map(|pos| (p.clone(), pos))).collect();
+        let free: Vec<&(Term, Term)> = self.predicates.iter().zip(&stated).filter(|(_, s)| s.is_none()).map(|(p, _)| p).collect();
+        if free.is_empty() {
+            let mut cube = fixed;
+            cube.sort();
+            return Some(Computed { region: Region { cubes: vec![cube] }, queries, note: None, kind: AbstractionKind::Boolean });
+        }
+        let names: Vec<String> = (0..free.len()).map(|i| format!("pred@{i}")).collect();
         let mut extra: Vec<Term> =
-            self.predicates.iter().zip(&names).map(|((_, inst), b)| Term::eq(Term::var(b, Sort::Bool), inst.clone())).collect();
+            free.iter().zip(&names).map(|((_, inst), b)| Term::eq(Term::var(b, Sort::Bool), inst.clone())).collect();
         let mut cubes: Vec<Vec<Literal>> = Vec::new();
         loop {
             if cubes.len() >= MAX_CUBES {
@@ -335,7 +385,7 @@ impl Problem<'_> {
                 }
                 Answer::Sat(Some(m)) => {
                     let mut cube: Vec<Literal> = Vec::new();
-                    for ((p, inst), b) in self.predicates.iter().zip(&names) {
+                    for ((p, inst), b) in free.iter().copied().zip(&names) {
                         let value = match m.model.get(b.as_str()) {
                             Some(Value::Bool(v)) => Some(*v),
                             _ => match inst.eval(&|n| m.model.get(n).copied()) {
@@ -351,7 +401,7 @@ impl Problem<'_> {
                     let blocking = Term::not(Term::and(
                         cube.iter()
                             .map(|(p, v)| {
-                                let i = self.predicates.iter().position(|(q, _)| q == p).unwrap_or(0);
+                                let i = free.iter().position(|(q, _)| q == p).unwrap_or(0);
                                 let b = Term::var(&names[i], Sort::Bool);
                                 if *v {
                                     b
@@ -371,6 +421,10 @@ impl Problem<'_> {
                     extra.push(blocking);
                 }
             }
+        }
+        for cube in &mut cubes {
+            cube.extend(fixed.iter().cloned());
+            cube.sort();
         }
         cubes.sort();
         Some(Computed { region: Region { cubes }, queries, note: None, kind: AbstractionKind::Boolean })
