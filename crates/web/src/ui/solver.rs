@@ -111,6 +111,11 @@ pub fn solver_panel(props: &SolverPanelProps) -> Html {
                 <textarea data-testid="solver-own-text" spellcheck="false" rows="5" value={(*own).clone()} oninput={on_own_input} />
                 <button data-testid="solver-own-check" onclick={on_own_check}>{ "Check" }</button>
             </details>
+            <p class="hint" data-testid="solver-log-scope">
+                { "Listed: what Z3 itself answered. A run's queries answered from its cache \
+                   (the same query as an earlier one, up to renaming, in this or an earlier \
+                   CEGAR iteration) are only in its trace: \u{201c}solver call\u{201d} steps to each." }
+            </p>
             <ol class="solver-log" data-testid="solver-log">
                 { for log.entries.iter().rev().take(SHOWN).map(|e| html! { <SolverEntry key={e.id} entry={SharedEntry(e.clone())} /> }) }
             </ol>
