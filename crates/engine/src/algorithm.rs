@@ -347,8 +347,14 @@ impl<C: Cpa> Reachability<C> {
     /// canonical cache, decided by a CPA, or by a lent back end — and those
     /// the lent back end answered before a transfer parks are in the trace
     /// like the parked ones (see `crate::solver`).
-    pub(crate) fn emit_oracle_answers(&mut self) {
-        for (smtlib, answer) in self.oracle.as_ref().map(|o| o.take_cached()).unwrap_or_default() {
+    /// `kept`: the transfer is kept (else it parks and will be redone).
+    pub(crate) fn emit_oracle_answers(&mut self, kept: bool) {
+        let answers = match &self.oracle {
+            Some(o) if kept => o.take_cached(),
+            Some(o) => o.take_solved_before_park(),
+            None => Vec::new(),
+        };
+        for (smtlib, answer) in answers {
             self.emit(Event::SolverQuery { id: self.queries, smtlib, answer });
             self.queries += 1;
         }
@@ -818,15 +824,12 @@ impl<C: Cpa> Reachability<C> {
                 let precision = self.states[popped.0 as usize].precision.clone();
                 let result = self.transfer(popped, &edge, &precision);
                 if let Some(script) = self.oracle.as_ref().and_then(|o| o.take_pending()) {
-                    if let Some(o) = &self.oracle {
-                        o.discard_cached();
-                    }
-                    self.emit_oracle_answers();
+                    self.emit_oracle_answers(false);
                     let query = SolverQuery { id: self.queries, smtlib: script };
                     self.phase = Phase::AwaitSolver { popped, edges, next, query };
                     return;
                 }
-                self.emit_oracle_answers();
+                self.emit_oracle_answers(true);
                 let pruned = self.cpa.take_prune_report();
                 let succ_states = match result {
                     Ok(s) => s,

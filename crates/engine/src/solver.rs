@@ -383,6 +383,15 @@ impl SolverOracle {
         std::mem::take(&mut g.cached).into_iter().map(|(script, status, _)| (script, status)).collect()
     }
 
+    /// For a transfer that parks and will be redone: forgets the answers
+    /// its redo gives again ([`SolverOracle::discard_cached`]) and takes
+    /// those the lent back end solved, for the trace; the scripts
+    /// [`SolverOracle::ask_query`] remembered stay for the redo.
+    pub fn take_solved_before_park(&self) -> Vec<(String, String)> {
+        self.discard_cached();
+        std::mem::take(&mut self.lock().cached).into_iter().map(|(script, status, _)| (script, status)).collect()
+    }
+
     /// Records that a CPA answered `script` itself with `status` (`sat`
     /// with a model it checked, or `unsat` it proved — see
     /// [`smt::univariate`]): one [`crate::trace::Event::SolverQuery`] like
@@ -410,8 +419,8 @@ impl SolverOracle {
     /// Forgets the cached answers of a transfer that will be redone (it
     /// asks them again), but not those the lent back end solved: the redo
     /// finds them by their text, as a parked query's answer, so they are
-    /// in the trace once, taken with [`SolverOracle::take_cached`] before
-    /// the run parks.
+    /// in the trace once, taken with
+    /// [`SolverOracle::take_solved_before_park`].
     pub fn discard_cached(&self) {
         self.lock().cached.retain(|(_, _, solved)| *solved);
     }
@@ -471,5 +480,32 @@ fn renamed(response: &Response, from: &[String], to: &[String]) -> Response {
         status: response.status,
         model: response.model.iter().filter_map(|(k, v)| map.get(k.as_str()).map(|n| (n.to_string(), *v))).collect(),
         errors: response.errors.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smt::{Sort, Term};
+
+    fn query() -> Query {
+        let x = Term::var("x", Sort::Int);
+        Query::new(vec![Term::lt(Term::int(0), x)])
+    }
+
+    /// A parked transfer's redo finds its scripts remembered; a kept
+    /// transfer forgets them.
+    #[test]
+    fn scripts_are_remembered_across_a_redo_and_forgotten_after_a_kept_transfer() {
+        let oracle = SolverOracle::new();
+        let q = query();
+        assert_eq!(oracle.ask_query(&q), Ask::Pending);
+        let script = oracle.take_pending().expect("pending");
+        assert!(oracle.take_solved_before_park().is_empty(), "nothing was solved by a lent back end");
+        assert_eq!(oracle.lock().rendered.len(), 1, "kept for the redo");
+        oracle.record(&script, smt::parse_response("sat\n"));
+        assert_eq!(oracle.ask_query(&q).status(), Some(Status::Sat));
+        assert!(oracle.take_cached().is_empty(), "an answer found by its text is not a cache hit");
+        assert!(oracle.lock().rendered.is_empty(), "forgotten once the transfer is kept");
     }
 }
