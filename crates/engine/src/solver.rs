@@ -134,32 +134,6 @@ fn record_in(g: &mut Inner, script: &str, response: Response) -> Arc<Response> {
     r
 }
 
-/// Whether the lent back end may still answer at once (its
-/// [`LEND_BUDGET`] is not used up).
-fn lent_in_time(g: &Inner) -> bool {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        g.lent_until.is_some_and(|t| std::time::Instant::now() < t)
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        let _ = g;
-        false
-    }
-}
-
-/// `backend`'s output for `script` and, natively, how long it took.
-fn timed(backend: &mut dyn SolverBackend, script: &str) -> (String, Option<std::time::Duration>) {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        let t = std::time::Instant::now();
-        let out = backend.solve_text(script);
-        (out, Some(t.elapsed()))
-    }
-    #[cfg(target_arch = "wasm32")]
-    (backend.solve_text(script), None)
-}
-
 /// An answer kept by canonical form: the response and the answered
 /// script's own names of the canonical symbols.
 #[derive(Debug)]
@@ -192,13 +166,6 @@ struct Inner {
     rendered: HashMap<u64, Vec<(Query, Arc<str>)>>,
     /// The run's back end, lent for one transfer ([`SolverOracle::lend_solver`]).
     lent: Option<Lent>,
-    /// How long each query the lent back end answered took.
-    lent_times: Vec<std::time::Duration>,
-    /// Until when the lent back end answers at once (natively).
-    #[cfg(not(target_arch = "wasm32"))]
-    lent_until: Option<std::time::Instant>,
-    /// How many more queries the lent back end may answer at once.
-    lent_queries: u32,
 }
 
 /// How long a transfer may keep a lent back end answering at once
@@ -208,12 +175,46 @@ struct Inner {
 /// can take seconds.
 pub const LEND_BUDGET: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// A back end lent to the oracle.
-struct Lent(Box<dyn SolverBackend + Send>);
+/// A back end lent to the oracle for one transfer, and how much more it
+/// may answer at once.
+struct Lent {
+    backend: Box<dyn SolverBackend + Send>,
+    /// How many more queries it may answer.
+    queries_left: u32,
+    /// Until when it may answer ([`LEND_BUDGET`] after the lending).
+    #[cfg(not(target_arch = "wasm32"))]
+    until: std::time::Instant,
+    /// How long each query it answered took.
+    times: Vec<std::time::Duration>,
+}
+
+impl Lent {
+    /// The back end's output for `script`, when its budget still allows
+    /// (the query then counts against it). Natively only: in the page
+    /// nothing is lent.
+    fn answer(&mut self, script: &str) -> Option<String> {
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let now = std::time::Instant::now();
+            if self.queries_left == 0 || now >= self.until {
+                return None;
+            }
+            self.queries_left -= 1;
+            let output = self.backend.solve_text(script);
+            self.times.push(now.elapsed());
+            Some(output)
+        }
+        #[cfg(target_arch = "wasm32")]
+        {
+            let _ = script;
+            None
+        }
+    }
+}
 
 impl std::fmt::Debug for Lent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Lent({})", self.0.name())
+        write!(f, "Lent({}, {} queries left)", self.backend.name(), self.queries_left)
     }
 }
 
@@ -258,11 +259,8 @@ impl SolverOracle {
                 return Ask::Answer(response);
             }
         }
-        if g.may_decide && g.lent_queries > 0 && lent_in_time(&g) {
-            g.lent_queries -= 1;
-            if let Some(lent) = g.lent.as_mut() {
-                let (output, took) = timed(&mut *lent.0, script);
-                g.lent_times.extend(took);
+        if g.may_decide {
+            if let Some(output) = g.lent.as_mut().and_then(|l| l.answer(script)) {
                 let r = record_in(&mut g, script, smt::parse_response(&output));
                 let status = r.status().as_str().to_string();
                 g.cached.push((script.to_string(), status, true));
@@ -287,21 +285,19 @@ impl SolverOracle {
     /// `max_queries` caps how many it answers so (`u32::MAX`: only the
     /// time counts; a small cap makes a test park mid-transfer).
     pub fn lend_solver(&self, backend: Box<dyn SolverBackend + Send>, max_queries: u32) {
-        let mut g = self.lock();
-        g.lent = Some(Lent(backend));
-        g.lent_queries = max_queries;
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            g.lent_until = Some(std::time::Instant::now() + LEND_BUDGET);
-        }
+        self.lock().lent = Some(Lent {
+            backend,
+            queries_left: max_queries,
+            #[cfg(not(target_arch = "wasm32"))]
+            until: std::time::Instant::now() + LEND_BUDGET,
+            times: Vec::new(),
+        });
     }
 
     /// Takes back the lent back end ([`SolverOracle::lend_solver`]) and the
     /// time each query it answered took.
     pub fn reclaim_solver(&self) -> Option<(Box<dyn SolverBackend + Send>, Vec<std::time::Duration>)> {
-        let mut g = self.lock();
-        let times = std::mem::take(&mut g.lent_times);
-        g.lent.take().map(|l| (l.0, times))
+        self.lock().lent.take().map(|l| (l.backend, l.times))
     }
 
     /// [`SolverOracle::ask`] for `query`'s script ([`Query::to_smtlib`]),
