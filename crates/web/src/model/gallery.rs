@@ -408,14 +408,18 @@ pub fn examples() -> (Vec<Example>, Vec<GalleryError>) {
 
 /// The shipped example with this id.
 pub fn example(id: &str) -> Option<Example> {
-    examples().0.into_iter().find(|e| e.id == id)
+    // Only that example's Markdown is parsed (the page asks this while it
+    // starts).
+    let (id, markdown, program) = FILES.iter().find(|(i, _, _)| *i == id)?;
+    parse_example(id, markdown, program).ok()
 }
 
 /// The shipped example whose program is exactly `program` — the page was
 /// opened from the gallery or with a link to an example's program — so its
 /// guidance can stay next to the editor.
 pub fn example_with_program(program: &str) -> Option<Example> {
-    examples().0.into_iter().find(|e| e.program == program)
+    let (id, markdown, program) = FILES.iter().find(|(_, _, p)| *p == program)?;
+    parse_example(id, markdown, program).ok()
 }
 
 impl Example {
