@@ -1,7 +1,8 @@
 // Browser end-to-end tests of loading Z3 early (dist/): a solver-backed
 // configuration picked in the chooser starts Z3's worker before Analyze is
 // pressed, a configuration without a solver does not, and a link that opens
-// on a solver-backed example starts Z3 before the page's first render.
+// on a solver-backed example starts Z3 before the page's first render; a
+// restored one starts it once the page has drawn itself and its editor exists.
 //
 //   DIST_DIR=dist node --test tests/e2e/z3-prefetch.test.mjs   (after `trunk build --release`)
 
@@ -58,6 +59,28 @@ test("a link to a solver-backed example starts loading Z3 before the page's firs
     const render = await markAt(page, 'cpa-playground:first-render');
     assert.ok(need !== null && render !== null, `both marks are set (need ${need}, first render ${render})`);
     assert.ok(need < render, `Z3 was started (${need.toFixed(0)} ms) before the first render (${render.toFixed(0)} ms)`);
+    assert.deepEqual(pageErrors, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a restored solver-backed configuration loads Z3 once the page has drawn itself and its editor exists', async () => {
+  const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-e2e-prefetch-restored-', timeout: 60_000 });
+  try {
+    const byId = (id) => page.locator(`[data-testid=${id}]`);
+    await page.goto(baseUrl);
+    await byId('cfa-listing').waitFor();
+    await byId('preset').selectOption('symbolic');
+    await page.reload();
+    await byId('cfa-listing').waitFor();
+    assert.equal(await byId('preset').inputValue(), 'symbolic', 'the configuration was restored');
+    // No click: Z3 becomes ready on its own, started after the editor.
+    await page.waitForFunction(() => performance.getEntriesByName('cpa-z3:ready').length > 0, null, { timeout: 60_000 });
+    const need = await markAt(page, 'cpa-z3:need');
+    const editor = await markAt(page, 'cpa-playground:editor');
+    assert.ok(need !== null && editor !== null, `both marks are set (need ${need}, editor ${editor})`);
+    assert.ok(need > editor, `Z3 was started (${need.toFixed(0)} ms) after the editor was created (${editor.toFixed(0)} ms)`);
     assert.deepEqual(pageErrors, []);
   } finally {
     await close();

@@ -111,6 +111,8 @@ struct Channel {
     outcomes: HashMap<u32, Result<String, SolverError>>,
     next_id: u32,
     needed: bool,
+    /// A [`prefetch`] waits for the page to be idle.
+    prefetch_scheduled: bool,
     answered: bool,
     on_change: Option<Rc<dyn Fn()>>,
     /// Workers started so far (the running one's number).
@@ -142,12 +144,95 @@ pub fn status() -> LoadStatus {
     })
 }
 
-/// Starts loading Z3 now, before any query: the page opens on, or the
-/// student picks, a solver-backed analysis, so Z3 downloads and compiles in
-/// its worker while the page builds itself or the student reads, and the
-/// first query finds it ready (or nearly). Does nothing while a worker
-/// runs.
+/// How long a [`prefetch`] waits at most for the page to settle.
+const PREFETCH_WAIT_MS: f64 = 1000.0;
+
+/// An idle period at least this long (ms) means the page has settled: no
+/// frame or task is due soon (the browser grants up to 50 ms).
+const SETTLED_IDLE_MS: f64 = 40.0;
+
+/// Starts loading Z3 before any query: a solver-backed configuration was
+/// restored or picked, so Z3 downloads and compiles in its worker while
+/// the student reads, and the first query finds it ready (or nearly). It
+/// starts once the page has settled (two frames, then the editor and a
+/// long idle period, see [`when_settled`]; at most [`PREFETCH_WAIT_MS`]
+/// later), so that on a 2-core machine Z3's start does not share the
+/// cores with the page's own. A query meanwhile starts it at once (so does
+/// one in a hidden tab, where frames do not run); a link starts it at once
+/// ([`prefetch_now`]). Does nothing while a worker runs or a start is
+/// scheduled.
 pub fn prefetch() {
+    let schedule = CHANNEL.with(|c| {
+        let mut c = c.borrow_mut();
+        let schedule = c.running.is_none() && !c.prefetch_scheduled;
+        c.prefetch_scheduled |= schedule;
+        schedule
+    });
+    if schedule {
+        let deadline = crate::platform::clock::now_ms() + PREFETCH_WAIT_MS;
+        // Two frames first: the page's first layout, then the editor's
+        // (created in a task after the first render, measured in the
+        // frame after that).
+        after_frames(2, Box::new(move || when_settled(deadline, Box::new(start_prefetched))));
+    }
+}
+
+/// Calls `then` in the animation frame `frames` frames from now (at once
+/// for 0, or without a window).
+fn after_frames(frames: u32, then: Box<dyn FnOnce()>) {
+    let Some(window) = web_sys::window().filter(|_| frames > 0) else { return then() };
+    let next = Closure::once_into_js(move || after_frames(frames - 1, then));
+    if window.request_animation_frame(next.unchecked_ref()).is_err() {
+        // Cannot happen with a window; `then` went with the closure.
+        web_sys::console::warn_1(&"requestAnimationFrame failed: Z3 loads at first need".into());
+    }
+}
+
+/// Starts loading Z3 at once, before any query: the page was opened with
+/// a link whose analysis (or compare view) asks a solver and runs soon, so
+/// Z3 loads while the page builds itself (measured: starting it after the
+/// page's start instead made the link's first answer later, and left the
+/// page's long tasks as they were). Does nothing while a worker runs.
+pub fn prefetch_now() {
+    start_loading();
+}
+
+/// The scheduled [`prefetch`]'s start.
+fn start_prefetched() {
+    CHANNEL.with(|c| c.borrow_mut().prefetch_scheduled = false);
+    start_loading();
+}
+
+/// Calls `then` in the first idle period of at least [`SETTLED_IDLE_MS`]
+/// once the page's editor exists (the last part of the page's start, in a
+/// task after the first render), or in any idle period after `deadline`
+/// (page clock, ms); at once without `requestIdleCallback` (Safari).
+fn when_settled(deadline: f64, then: Box<dyn FnOnce()>) {
+    let Some(window) = web_sys::window() else { return then() };
+    let then = Rc::new(RefCell::new(Some(then)));
+    let callback = {
+        let then = then.clone();
+        Closure::once_into_js(move |idle: web_sys::IdleDeadline| {
+            let Some(then) = then.borrow_mut().take() else { return };
+            let settled = idle.time_remaining() >= SETTLED_IDLE_MS && crate::platform::codemirror::mounted();
+            if settled || idle.did_timeout() || crate::platform::clock::now_ms() >= deadline {
+                then();
+            } else {
+                when_settled(deadline, then);
+            }
+        })
+    };
+    let options = web_sys::IdleRequestOptions::new();
+    options.set_timeout((deadline - crate::platform::clock::now_ms()).max(1.0) as u32);
+    if window.request_idle_callback_with_options(callback.unchecked_ref(), &options).is_err() {
+        if let Some(then) = then.borrow_mut().take() {
+            then();
+        }
+    }
+}
+
+/// Starts Z3's worker, unless one runs, and tells it to load Z3 now.
+fn start_loading() {
     if CHANNEL.with(|c| c.borrow().running.is_some()) {
         return;
     }
@@ -322,6 +407,31 @@ fn pump() {
     });
 }
 
+/// Marks when Z3's download and its compile began (`cpa-z3:download`,
+/// `cpa-z3:compile`, once each per page), for the benchmark
+/// (tests/bench/z3-main-thread.mjs).
+fn mark_phase_once(phase: &str) {
+    thread_local! {
+        static MARKED: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
+    }
+    let name = match phase {
+        "download" => "cpa-z3:download",
+        "compile" => "cpa-z3:compile",
+        _ => return,
+    };
+    let first = MARKED.with(|m| {
+        let mut m = m.borrow_mut();
+        let first = !m.contains(&name);
+        if first {
+            m.push(name);
+        }
+        first
+    });
+    if first {
+        performance_mark(name);
+    }
+}
+
 /// Starts Z3's worker and wires its messages to [`on_message`].
 fn start_worker() {
     let first = CHANNEL.with(|c| !std::mem::replace(&mut c.borrow_mut().needed, true));
@@ -394,6 +504,8 @@ fn on_message(data: JsValue) {
             if s.ready() {
                 performance_mark("cpa-z3:ready");
                 offer_z3_to_service_worker();
+            } else {
+                mark_phase_once(&s.phase);
             }
             set_status(s);
         }

@@ -115,7 +115,7 @@ pub fn opened() -> Result<Option<ShareState>, ShareError> {
 /// in its worker while the page builds itself.
 pub fn prefetch_solver_for_link() {
     if opened().ok().flatten().is_some_and(|s| s.uses_solver()) {
-        crate::platform::z3_worker::prefetch();
+        crate::platform::z3_worker::prefetch_now();
     }
 }
 
