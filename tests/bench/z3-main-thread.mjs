@@ -19,7 +19,8 @@
 // Z3 loads and while the run solves, and their medians.
 //
 //   trunk build --release
-//   node tests/bench/z3-main-thread.mjs [RUNS]      (DIST_DIR, CHROMIUM as for tests/e2e; RUNS default 5)
+//   node tests/bench/z3-main-thread.mjs [RUNS]      (DIST_DIR, CHROMIUM as for tests/e2e; RUNS default 5;
+//                                                    SETTLED=N settled-page runs, default RUNS)
 //
 // Compare two builds (e.g. before/after a change) by running it with each
 // build's DIST_DIR on the same machine one after the other. The figures
@@ -92,13 +93,16 @@ async function coldRun(fragment) {
   const { page, byId, pageErrors, close } = await openTracked('cpa-bench-z3-', fragment);
   try {
     await byId('preset').selectOption(PRESET);
-    const { verdictAt } = await analyzeToVerdict(page, byId);
+    const { analyzeAt, verdictAt } = await analyzeToVerdict(page, byId);
     const status = await byId('run-status').innerText();
     const t = await page.evaluate(() => {
       const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
       return {
         render: at('cpa-playground:first-render'),
+        editor: at('cpa-playground:editor'),
         need: at('cpa-z3:need'),
+        download: at('cpa-z3:download'),
+        compile: at('cpa-z3:compile'),
         ready: at('cpa-z3:ready'),
         first: at('cpa-z3:first-answer'),
         longTasks: globalThis.__longTasks,
@@ -108,8 +112,14 @@ async function coldRun(fragment) {
     const within = (from, to) => t.longTasks.filter((l) => l.start >= from && l.start < to).map((l) => l.ms);
     return {
       status,
+      // Every long task: when it began (page clock) and how long it took.
+      all: t.longTasks.map((l) => `${l.start.toFixed(0)}:${l.ms.toFixed(0)}`).join(' '),
       render: t.render,
+      editor: t.editor,
+      analyze: analyzeAt,
       need: t.need,
+      download: t.download,
+      compile: t.compile,
       ready: t.ready,
       first: t.first,
       verdict: verdictAt,
@@ -189,9 +199,10 @@ for (let i = 0; i < runs; i++) {
   results.push(r);
   console.log(
     `run ${i + 1}: ${r.status.split(' — ')[0]}\n` +
-      `  first render ${r.render.toFixed(0)} ms, Z3 needed ${r.need.toFixed(0)}, ready ${r.ready.toFixed(0)}, first answer ${r.first.toFixed(0)}, verdict ${r.verdict.toFixed(0)} ms after the navigation\n` +
+      `  first render ${r.render.toFixed(0)} ms, editor ${r.editor.toFixed(0)}, Analyze ${r.analyze.toFixed(0)}, Z3 needed ${r.need.toFixed(0)}, downloading ${r.download.toFixed(0)}, compiling ${r.compile.toFixed(0)}, ready ${r.ready.toFixed(0)}, first answer ${r.first.toFixed(0)}, verdict ${r.verdict.toFixed(0)} ms after the navigation\n` +
       `  time to first Z3 answer ${r.firstAnswer.toFixed(0)} ms; main-thread tasks > 50 ms: before Z3 ${tasks(r.startup)}, while Z3 loads ${tasks(r.loading)}, while the run solves ${tasks(r.solving)}` +
-      (r.errors ? `; ${r.errors} page errors` : ''),
+      (r.errors ? `; ${r.errors} page errors` : '') +
+      `\n  all tasks > 50 ms (began at: ms): ${r.all}`,
   );
 }
 console.log(
@@ -202,7 +213,8 @@ console.log(
 );
 
 const settled = [];
-for (let i = 0; i < runs; i++) {
+const settledRuns = Number(process.env.SETTLED ?? runs);
+for (let i = 0; i < settledRuns; i++) {
   const r = await settledRun();
   settled.push(r);
   console.log(
@@ -214,7 +226,7 @@ for (let i = 0; i < runs; i++) {
       (r.early ? '; NOTE: Z3 was started before the click' : ''),
   );
 }
-console.log(
-  `median of ${runs} (settled page): first Z3 answer ${median(settled.map((r) => r.firstAnswer)).toFixed(0)} ms; ` +
+if (settledRuns) console.log(
+  `median of ${settledRuns} (settled page): first Z3 answer ${median(settled.map((r) => r.firstAnswer)).toFixed(0)} ms; ` +
     `longest main-thread task while Z3 loads ${median(settled.map((r) => longest(r.loading))).toFixed(0)} ms, while solving ${median(settled.map((r) => longest(r.solving))).toFixed(0)} ms`,
 );
