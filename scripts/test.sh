@@ -5,6 +5,7 @@
 #   0. gates:             cargo fmt --check; cargo clippy -D warnings (the
 #                         workspace natively, all targets, and the web crate
 #                         for wasm32); cargo doc with RUSTDOCFLAGS=-D warnings
+#                         (the workspace natively, and the web crate for wasm32)
 #   1. native tests:      cargo test --workspace --no-fail-fast (every test binary runs, so one failure does not hide another); the BenchExec tool-info
 #                         module's unittest (python3, no BenchExec needed)
 #   2. the web build:     trunk build --release  (-> dist/)
@@ -55,6 +56,8 @@ step "format (rustfmt --check)" cargo fmt --all -- --check || true
 step "lint (clippy, native, all targets)" cargo clippy --workspace --all-targets -- -D warnings || true
 step "lint (clippy, web crate for wasm32)" cargo clippy -p web --target wasm32-unknown-unknown --lib --bins -- -D warnings || true
 step "docs (rustdoc -D warnings)" env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps || true
+# The page's platform code is compiled for wasm32 only: its docs too.
+step "docs (rustdoc -D warnings, web crate for wasm32)" env RUSTDOCFLAGS="-D warnings" cargo doc -p web --target wasm32-unknown-unknown --no-deps || true
 step "architecture (module cycles, web layers, function length)" node scripts/check-architecture.mjs || true
 
 step "native tests" cargo test --workspace --no-fail-fast || true

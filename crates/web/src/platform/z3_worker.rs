@@ -3,7 +3,7 @@
 //! `z3-worker.js`), so the page's main thread never blocks on Z3.
 //!
 //! The worker is started the first time a query needs a solver. Requests
-//! and replies are typed Rust values ([`ToWorker`], [`FromWorker`]) passed
+//! and replies are typed Rust values (`ToWorker`, `FromWorker`) passed
 //! with serde-wasm-bindgen. The page sends one script at a time and keeps
 //! the rest queued here, so it always knows which query Z3 is working on:
 //! a cancelled query that is still queued is dropped; one that Z3 is
@@ -155,7 +155,7 @@ const SETTLED_IDLE_MS: f64 = 40.0;
 /// restored or picked, so Z3 downloads and compiles in its worker while
 /// the student reads, and the first query finds it ready (or nearly). It
 /// starts once the page has settled (two frames, then the editor and a
-/// long idle period, see [`when_settled`]; at most [`PREFETCH_WAIT_MS`]
+/// long idle period, see `when_settled`; at most `PREFETCH_WAIT_MS`
 /// later), so that on a 2-core machine Z3's start does not share the
 /// cores with the page's own. A query meanwhile starts it at once (so does
 /// one in a hidden tab, where frames do not run); a link starts it at once

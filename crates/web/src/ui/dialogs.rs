@@ -2,7 +2,7 @@
 //! the examples gallery, the share link, the compare view. Each dialog keeps
 //! its own open state; its close button is named `Close …` (`aria-label`),
 //! so one document listener presses the close button of the first open
-//! dialog in [`ON_TOP_FIRST`] order.
+//! dialog in `ON_TOP_FIRST` order.
 
 use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
