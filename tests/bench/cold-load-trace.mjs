@@ -17,23 +17,8 @@
 // Tracing slows the page; compare tasks within one trace, not with
 // z3-main-thread.mjs's figures. Nothing is asserted.
 
-import { openBrowser } from '../e2e/harness.mjs';
-/** The example's link (its fragment), read once from the gallery. */
-async function fragment() {
-  const { page, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-trace-link-', timeout: 60_000 });
-  try {
-    const byId = (id) => page.locator(`[data-testid=${id}]`);
-    await page.goto(baseUrl);
-    await byId('cfa-listing').waitFor();
-    await byId('examples-button').click();
-    await Promise.all([page.waitForEvent('load'), byId('open-symexec-listing1').click()]);
-    await byId('cfa-listing').waitFor();
-    return new URL(page.url()).hash;
-  } finally {
-    await close();
-  }
-}
-const frag = await fragment();
+import { exampleFragment, openBrowser } from '../e2e/harness.mjs';
+const frag = await exampleFragment('symexec-listing1');
 const MIN = Number(process.env.MIN ?? 40);
 for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   const { page, baseUrl, context, close } = await openBrowser({ profilePrefix: 'cpa-bench-trace-', timeout: 120_000 });

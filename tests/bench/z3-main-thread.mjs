@@ -26,27 +26,11 @@
 // build's DIST_DIR on the same machine one after the other. The figures
 // depend on the machine and its load; nothing is asserted.
 
-import { openBrowser } from '../e2e/harness.mjs';
+import { exampleFragment, openBrowser } from '../e2e/harness.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const EXAMPLE = 'symexec-listing1';
 const PRESET = 'symbolic';
-
-/** The example's link (its fragment), read once from the gallery. */
-async function exampleFragment() {
-  const { page, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-z3-link-', timeout: 60_000 });
-  try {
-    const byId = (id) => page.locator(`[data-testid=${id}]`);
-    await page.goto(baseUrl);
-    await byId('cfa-listing').waitFor();
-    await byId('examples-button').click();
-    await Promise.all([page.waitForEvent('load'), byId(`open-${EXAMPLE}`).click()]);
-    await byId('cfa-listing').waitFor();
-    return new URL(page.url()).hash;
-  } finally {
-    await close();
-  }
-}
 
 /**
  * A fresh browser profile that records main-thread long tasks from the very
@@ -191,7 +175,7 @@ const median = (xs) => {
 const longest = (xs) => (xs.length ? Math.max(...xs) : 0);
 const tasks = (xs) => (xs.length ? `${xs.length} (longest ${longest(xs).toFixed(0)} ms)` : 'none');
 
-const fragment = await exampleFragment();
+const fragment = await exampleFragment(EXAMPLE);
 console.log(`build: ${process.env.DIST_DIR ?? 'dist'}; example ${EXAMPLE} under ${PRESET}; ${runs} cold runs`);
 const results = [];
 for (let i = 0; i < runs; i++) {

@@ -69,6 +69,25 @@ export async function openBrowser({ profilePrefix, timeout, dir = distDir, viewp
 }
 
 /**
+ * The link (its fragment) that the gallery's "Open" of example `id` leads
+ * to, read once in a fresh profile: the benchmarks then load it cold.
+ */
+export async function exampleFragment(id) {
+  const { page, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-example-link-', timeout: 60_000 });
+  try {
+    const byId = (testId) => page.locator(`[data-testid=${testId}]`);
+    await page.goto(baseUrl);
+    await byId('cfa-listing').waitFor();
+    await byId('examples-button').click();
+    await Promise.all([page.waitForEvent('load'), byId(`open-${id}`).click()]);
+    await byId('cfa-listing').waitFor();
+    return new URL(page.url()).hash;
+  } finally {
+    await close();
+  }
+}
+
+/**
  * For a test file: opens the browser (as `openBrowser`) before the file's
  * tests and closes it after them, through node:test's `before`/`after`.
  * Returns the session; `await session.ready` in the file's own `before`
