@@ -134,6 +134,12 @@ fn record_in(g: &mut Inner, script: &str, response: Response) -> Arc<Response> {
     r
 }
 
+/// Takes the answers given since the last take (script, status), for the
+/// trace.
+fn drain_cached(g: &mut Inner) -> Vec<(String, String)> {
+    std::mem::take(&mut g.cached).into_iter().map(|(script, status, _)| (script, status)).collect()
+}
+
 /// An answer kept by canonical form: the response and the answered
 /// script's own names of the canonical symbols.
 #[derive(Debug)]
@@ -376,16 +382,18 @@ impl SolverOracle {
     pub fn take_cached(&self) -> Vec<(String, String)> {
         let mut g = self.lock();
         g.rendered.clear();
-        std::mem::take(&mut g.cached).into_iter().map(|(script, status, _)| (script, status)).collect()
+        drain_cached(&mut g)
     }
 
-    /// For a transfer that parks and will be redone: forgets the answers
-    /// its redo gives again ([`SolverOracle::discard_cached`]) and takes
-    /// those the lent back end solved, for the trace; the scripts
+    /// For a transfer that parks and will be redone: forgets the cached
+    /// answers its redo asks again, and takes those the lent back end
+    /// solved, for the trace (the redo finds them by their text, as a
+    /// parked query's answer, so they are in the trace once); the scripts
     /// [`SolverOracle::ask_query`] remembered stay for the redo.
     pub fn take_solved_before_park(&self) -> Vec<(String, String)> {
-        self.discard_cached();
-        std::mem::take(&mut self.lock().cached).into_iter().map(|(script, status, _)| (script, status)).collect()
+        let mut g = self.lock();
+        g.cached.retain(|(_, _, solved)| *solved);
+        drain_cached(&mut g)
     }
 
     /// Records that a CPA answered `script` itself with `status` (`sat`
@@ -410,15 +418,6 @@ impl SolverOracle {
     /// ([`SolverOracle::set_may_decide`]).
     pub fn may_decide(&self) -> bool {
         self.lock().may_decide
-    }
-
-    /// Forgets the cached answers of a transfer that will be redone (it
-    /// asks them again), but not those the lent back end solved: the redo
-    /// finds them by their text, as a parked query's answer, so they are
-    /// in the trace once, taken with
-    /// [`SolverOracle::take_solved_before_park`].
-    pub fn discard_cached(&self) {
-        self.lock().cached.retain(|(_, _, solved)| *solved);
     }
 
     /// How many asks the canonical cache answered (each without a solver).
