@@ -82,7 +82,7 @@ fn with_editor(f: impl FnOnce(&CmView) -> Result<(), JsValue>) {
 /// caught up with what was asked before it existed), records the request
 /// with `keep`.
 fn with_editor_or_keep(f: impl FnOnce(&CmView) -> Result<(), JsValue>, keep: impl FnOnce(&mut Wanted)) {
-    if EDITOR.with(|e| e.borrow().is_some()) && !CATCHING_UP.get() {
+    if mounted() && !CATCHING_UP.get() {
         with_editor(f);
     } else {
         WANTED.with(|w| keep(&mut w.borrow_mut()));

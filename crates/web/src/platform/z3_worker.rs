@@ -408,27 +408,13 @@ fn pump() {
 }
 
 /// Marks when Z3's download and its compile began (`cpa-z3:download`,
-/// `cpa-z3:compile`, once each per page), for the benchmark
+/// `cpa-z3:compile`, on entering the phase), for the benchmark
 /// (tests/bench/z3-main-thread.mjs).
-fn mark_phase_once(phase: &str) {
-    thread_local! {
-        static MARKED: RefCell<Vec<&'static str>> = const { RefCell::new(Vec::new()) };
-    }
-    let name = match phase {
-        "download" => "cpa-z3:download",
-        "compile" => "cpa-z3:compile",
-        _ => return,
-    };
-    let first = MARKED.with(|m| {
-        let mut m = m.borrow_mut();
-        let first = !m.contains(&name);
-        if first {
-            m.push(name);
-        }
-        first
-    });
-    if first {
-        performance_mark(name);
+fn mark_phase(phase: &str) {
+    match phase {
+        "download" => performance_mark("cpa-z3:download"),
+        "compile" => performance_mark("cpa-z3:compile"),
+        _ => {}
     }
 }
 
@@ -504,8 +490,8 @@ fn on_message(data: JsValue) {
             if s.ready() {
                 performance_mark("cpa-z3:ready");
                 offer_z3_to_service_worker();
-            } else {
-                mark_phase_once(&s.phase);
+            } else if CHANNEL.with(|c| c.borrow().status.phase != s.phase) {
+                mark_phase(&s.phase);
             }
             set_status(s);
         }
