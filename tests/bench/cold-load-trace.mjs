@@ -3,8 +3,9 @@
 // from a DevTools trace (Chrome DevTools protocol `Tracing`, fresh profile
 // per run). Printed per run: the page's marks (ms from the first one), and
 // for every main-thread task of at least MIN ms (default 40) its outermost
-// events (script, timers, animation frames, style and layout) and the
-// time in style, layout and paint. THREADS=1 adds, per worker and main
+// events (script, timers, animation frames, style and layout) and its
+// time by kind (script, timers, style, layout, paint, compile, GC); the
+// page's main thread is the one its marks were set on. THREADS=1 adds, per worker and main
 // thread, its events over 8 ms on the same clock (Z3's worker, its pthread
 // workers, the engine's worker, V8's compile threads); SCRIPTS=1 adds
 // every script evaluation, resource request and wasm compile step. How the
@@ -18,6 +19,17 @@
 // z3-main-thread.mjs's figures. Nothing is asserted.
 
 import { exampleFragment, openBrowser } from '../e2e/harness.mjs';
+
+/** A trace event's thread. */
+const threadOf = (e) => `${e.pid}:${e.tid}`;
+/** The events of `es` inside no other (longer) event of `es`. */
+const outermost = (es) => es.filter((x) => !es.some((o) => o !== x && o.ts <= x.ts && o.ts + o.dur >= x.ts + x.dur && o.dur > x.dur));
+/** An event's name with the function and the file it ran, if any. */
+const label = (e) =>
+  `${e.name}${e.args?.data?.functionName ? '(' + e.args.data.functionName + ')' : ''}${e.args?.data?.url ? '[' + e.args.data.url.split('/').pop() + ']' : ''}`;
+/** Milliseconds, rounded, from microseconds. */
+const ms = (us, digits = 0) => (us / 1000).toFixed(digits);
+
 const frag = await exampleFragment('symexec-listing1');
 const MIN = Number(process.env.MIN ?? 40);
 for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
@@ -38,45 +50,40 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   await cdp.send('Tracing.end');
   await done;
   await close();
-  // The page's main thread: the renderer main thread with the most tasks.
   const names = new Map();
-  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+  for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(threadOf(e), e.args.name);
+  // The page's marks, set on its main thread: that thread is the page's.
   const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && /cpa-/.test(e.name));
-  const count = new Map();
-  for (const e of events) if (e.name === 'RunTask' && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain') count.set(`${e.pid}:${e.tid}`, (count.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
-  const main = [...count].sort((a, b) => b[1] - a[1])[0][0];
-  const on = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X');
-  const t0 = Math.min(...marks.map((m) => m.ts)) ;
-  console.log(`run ${run + 1}: marks ${marks.map((m) => `${m.name}@${((m.ts - t0) / 1000).toFixed(0)}`).join(' ')} (ms from first mark)`);
+  const main = threadOf(marks[0]);
+  const on = events.filter((e) => threadOf(e) === main && e.ph === 'X');
+  const t0 = Math.min(...marks.map((m) => m.ts));
+  console.log(`run ${run + 1}: marks ${marks.map((m) => `${m.name}@${ms(m.ts - t0)}`).join(' ')} (ms from first mark)`);
   if (process.env.SCRIPTS) {
     for (const e of events.filter((e) => /EvaluateScript|ResourceSendRequest|ResourceFinish|ResourceReceiveResponse|v8.compileModule|wasm.StartStreamingCompilation|WebAssembly|v8.wasm/.test(e.name)).sort((a, b) => a.ts - b.ts)) {
       const url = e.args?.data?.url ?? '';
-      console.log(`   ${((e.ts - t0) / 1000).toFixed(0).padStart(6)} ${((e.dur ?? 0) / 1000).toFixed(1).padStart(6)} ${names.get(`${e.pid}:${e.tid}`)} ${e.name} ${url.split('/').pop()}`);
+      console.log(`   ${ms(e.ts - t0).padStart(6)} ${ms(e.dur ?? 0, 1).padStart(6)} ${names.get(threadOf(e))} ${e.name} ${url.split('/').pop()}`);
     }
   }
   if (process.env.THREADS) {
     const byThread = new Map();
     for (const e of events) {
-      const tn = names.get(`${e.pid}:${e.tid}`) ?? '?';
+      const tn = names.get(threadOf(e)) ?? '?';
       if (e.ph !== 'X' || e.dur < 8000 || !/Worker|CrRendererMain/.test(tn)) continue;
       if (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') continue;
-      const key = `${tn} ${e.pid}:${e.tid}`;
+      const key = `${tn} ${threadOf(e)}`;
       if (!byThread.has(key)) byThread.set(key, []);
       byThread.get(key).push(e);
     }
-    for (const [k, es] of byThread) {
-      const outer = es.filter((x) => !es.some((o) => o !== x && o.ts <= x.ts && o.ts + o.dur >= x.ts + x.dur && o.dur > x.dur));
-      console.log(`  ${k}: ${outer.slice(0, 30).map((x) => `${x.name}${x.args?.data?.url ? '[' + x.args.data.url.split('/').pop() + ']' : ''}${x.args?.data?.functionName ? '(' + x.args.data.functionName + ')' : ''}@${((x.ts - t0) / 1000).toFixed(0)}+${(x.dur / 1000).toFixed(0)}`).join(' ')}`);
-    }
+    for (const [k, es] of byThread) console.log(`  ${k}: ${outermost(es).slice(0, 30).map((x) => `${label(x)}@${ms(x.ts - t0)}+${ms(x.dur)}`).join(' ')}`);
   }
-  const tasks = on.filter((e) => e.name === 'RunTask' && e.dur / 1000 >= MIN);
-  for (const t of tasks) {
+  for (const t of on.filter((e) => e.name === 'RunTask' && e.dur / 1000 >= MIN)) {
     const kids = on.filter((e) => e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur && e.name !== 'RunTask');
-    // Outermost events: those inside no other event of the task.
-    const top = kids.filter((k) => !kids.some((o) => o !== k && o.ts <= k.ts && o.ts + o.dur >= k.ts + k.dur && o.dur > k.dur));
     const agg = new Map();
-    for (const k of kids) { const key = k.name + (k.args?.data?.functionName ? `(${k.args.data.functionName})` : '') ; agg.set(key, (agg.get(key) ?? 0) + k.dur / 1000); }
-    console.log(` task @${((t.ts - t0) / 1000).toFixed(0)} ${(t.dur / 1000).toFixed(0)} ms; top: ${top.map((k) => `${k.name}${k.args?.data?.functionName ? '(' + k.args.data.functionName + ')' : ''}${k.args?.data?.url ? '[' + k.args.data.url.split('/').pop() + ']' : ''} ${(k.dur / 1000).toFixed(1)}`).join(', ')}`);
+    for (const k of kids) {
+      const key = k.name + (k.args?.data?.functionName ? `(${k.args.data.functionName})` : '');
+      agg.set(key, (agg.get(key) ?? 0) + k.dur / 1000);
+    }
+    console.log(` task @${ms(t.ts - t0)} ${ms(t.dur)} ms; top: ${outermost(kids).map((k) => `${label(k)} ${ms(k.dur, 1)}`).join(', ')}`);
     console.log(`   by kind: ${[...agg].filter(([k]) => /Layout|Style|Paint|Layer|Parse|Compile|compile|GC|Recalc|UpdateLayoutTree|HitTest|Prepaint|FunctionCall|TimerFire|Animation/.test(k) && !/GC_|wasm.CompileLazy/.test(k)).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   }
 }
