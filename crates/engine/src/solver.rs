@@ -58,6 +58,13 @@
 //! asked; those queries are answered from here, each still a
 //! [`crate::trace::Event::SolverQuery`] led by [`CACHED_NOTE`].
 //!
+//! Queries asked with their terms ([`SolverOracle::ask_query`]) are also
+//! answered from what earlier answers showed: `sat` when the latest values
+//! of earlier models satisfy every assertion, `unsat` when the query
+//! asserts everything an earlier `unsat` query asserted (its script led by
+//! [`MODEL_NOTE`] or [`SUBSUMED_NOTE`] in the trace). What was learned is
+//! carried across CEGAR iterations with the canonical answers.
+//!
 //! A CPA may also decide a query itself, exactly, before asking (the
 //! Constraints CPA does for queries over one bit-vector input:
 //! [`smt::univariate`]); it reports it with
@@ -69,7 +76,8 @@
 //! verdict's reason says how many queries ended that way and why.
 
 use rustc_hash::FxHasher;
-use smt::{canonical_script, Query, Response, SolverBackend, Status};
+use smt::term::vars_of;
+use smt::{canonical_script, Query, Response, SolverBackend, Status, Term, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -115,6 +123,19 @@ pub const CACHED_NOTE: &str =
 /// query, but no solver ran.
 pub const DECIDED_NOTE: &str =
     "; answered without the solver: constraints over one bit-vector variable each (after cancelling common terms of equalities), decided exactly by interval arithmetic";
+
+/// The first line of the script of a query answered `sat` by what earlier
+/// answers showed (see [`SolverOracle::ask_query`]): the latest value each
+/// of its symbols had in an earlier model satisfies every assertion, so
+/// that assignment is its model.
+pub const MODEL_NOTE: &str =
+    "; answered without the solver: sat, values its symbols had in earlier models satisfy every assertion";
+
+/// The first line of the script of a query answered `unsat` by what earlier
+/// answers showed (see [`SolverOracle::ask_query`]): it asserts everything
+/// an earlier query answered `unsat` asserted, so it is unsatisfiable too.
+pub const SUBSUMED_NOTE: &str =
+    "; answered without the solver: unsat, it asserts everything an earlier unsatisfiable query asserted";
 
 /// Records `response` to `script` in `g`: by text, by canonical form
 /// (`sat`/`unsat` only), and counting `unknown`s.
@@ -172,6 +193,128 @@ struct Inner {
     rendered: HashMap<u64, Vec<(Query, Arc<str>)>>,
     /// The run's back end, lent for one transfer ([`SolverOracle::lend_solver`]).
     lent: Option<Lent>,
+    /// What the answers to [`SolverOracle::ask_query`] showed, to answer
+    /// later queries without the solver.
+    learned: Learned,
+}
+
+/// What earlier answers show about later queries (see
+/// [`SolverOracle::ask_query`]): candidate models and unsatisfiable
+/// assertion sets. Both only ever answer what the solver would: a model
+/// that satisfies every assertion proves `sat`, and a superset of an
+/// unsatisfiable set is unsatisfiable.
+#[derive(Debug, Default)]
+struct Learned {
+    /// The latest value each symbol had in a `sat` answer's model.
+    values: HashMap<Arc<str>, Value>,
+    /// The latest [`RECENT_MODELS`] models themselves, newest last: the
+    /// latest values alone are often the sibling's (a depth-first run asks
+    /// both branches of a node one after the other, so the model of the
+    /// query before both is the one that decides the second).
+    recent: std::collections::VecDeque<Arc<std::collections::BTreeMap<String, Value>>>,
+    /// The assertions of queries answered `unsat`, with each assertion's
+    /// hash, newest last; at most [`MAX_UNSAT_SETS`].
+    unsat: std::collections::VecDeque<(Vec<u64>, Vec<Term>)>,
+    /// How many queries each of the two answered.
+    model_hits: u64,
+    subsumed_hits: u64,
+}
+
+/// How many recent models the oracle tries on a query besides the latest
+/// values (see [`Learned`]).
+const RECENT_MODELS: usize = 8;
+
+/// How many unsatisfiable assertion sets the oracle keeps (the oldest go).
+const MAX_UNSAT_SETS: usize = 256;
+
+/// How many symbol values the candidate model keeps before it starts afresh.
+const MAX_LEARNED_VALUES: usize = 100_000;
+
+fn term_hash(t: &Term) -> u64 {
+    let mut h = FxHasher::default();
+    t.hash(&mut h);
+    h.finish()
+}
+
+impl Learned {
+    /// Learns from `query`'s answer `r`.
+    fn learn(&mut self, query: &Query, r: &Response) {
+        match r.status() {
+            Status::Sat if !r.model.is_empty() => {
+                if self.values.len() + r.model.len() > MAX_LEARNED_VALUES {
+                    self.values.clear();
+                }
+                for (name, v) in &r.model {
+                    self.values.insert(name.as_str().into(), *v);
+                }
+                if !self.recent.iter().any(|m| **m == r.model) {
+                    if self.recent.len() >= RECENT_MODELS {
+                        self.recent.pop_front();
+                    }
+                    self.recent.push_back(Arc::new(r.model.clone()));
+                }
+            }
+            Status::Unsat => {
+                let mut set: Vec<(u64, Term)> = query.assertions.iter().map(|t| (term_hash(t), t.clone())).collect();
+                set.sort_by_key(|(h, _)| *h);
+                set.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
+                let (hashes, terms): (Vec<u64>, Vec<Term>) = set.into_iter().unzip();
+                if self.unsat.iter().any(|(h, t)| *h == hashes && *t == terms) {
+                    return;
+                }
+                if self.unsat.len() >= MAX_UNSAT_SETS {
+                    self.unsat.pop_front();
+                }
+                self.unsat.push_back((hashes, terms));
+            }
+            _ => {}
+        }
+    }
+
+    /// `query`'s answer when what was learned decides it: `unsat` when it
+    /// asserts all of an unsatisfiable set (newest first), `sat` with a
+    /// candidate model (the latest values, then the recent models, newest
+    /// first) restricted to its symbols when that satisfies every
+    /// assertion.
+    fn decide(&mut self, query: &Query) -> Option<(Response, &'static str)> {
+        if !self.unsat.is_empty() {
+            let mut mine: Vec<(u64, &Term)> = query.assertions.iter().map(|t| (term_hash(t), t)).collect();
+            mine.sort_by_key(|(h, _)| *h);
+            let has = |h: u64, t: &Term| {
+                let start = mine.partition_point(|(x, _)| *x < h);
+                mine[start..].iter().take_while(|(x, _)| *x == h).any(|(_, m)| *m == t)
+            };
+            let subsumed = self
+                .unsat
+                .iter()
+                .rev()
+                .any(|(hashes, terms)| hashes.len() <= mine.len() && hashes.iter().zip(terms).all(|(h, t)| has(*h, t)));
+            if subsumed {
+                self.subsumed_hits += 1;
+                return Some((Response { status: Some(Status::Unsat), ..Response::default() }, SUBSUMED_NOTE));
+            }
+        }
+        if self.values.is_empty() || query.assertions.is_empty() {
+            return None;
+        }
+        let symbols = vars_of(&query.assertions);
+        let satisfies = |value: &dyn Fn(&str) -> Option<Value>| -> Option<std::collections::BTreeMap<String, Value>> {
+            let mut model = std::collections::BTreeMap::new();
+            for (name, sort) in &symbols {
+                let v = value(name)?;
+                if v.sort() != *sort {
+                    return None;
+                }
+                model.insert(name.to_string(), v);
+            }
+            let env = |n: &str| model.get(n).copied();
+            query.assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))).then_some(model)
+        };
+        let model = satisfies(&|n| self.values.get(n).copied())
+            .or_else(|| self.recent.iter().rev().find_map(|m| satisfies(&|n| m.get(n).copied())))?;
+        self.model_hits += 1;
+        Some((Response { status: Some(Status::Sat), model, errors: Vec::new() }, MODEL_NOTE))
+    }
 }
 
 /// How long a transfer may keep a lent back end answering at once
@@ -251,25 +394,51 @@ impl SolverOracle {
     /// Asks for the answer to `script`: known (cached) or pending. The first
     /// unknown script of a transfer becomes the pending query.
     pub fn ask(&self, script: &str) -> Ask {
+        self.ask_with(script, None)
+    }
+
+    /// [`SolverOracle::ask`], and with `query` (the script's terms) also
+    /// what earlier answers showed: see [`SolverOracle::ask_query`].
+    fn ask_with(&self, script: &str, query: Option<&Query>) -> Ask {
         let mut g = self.lock();
         g.asked += 1;
-        if let Some(r) = g.answers.get(script) {
-            return Ask::Answer(r.clone());
-        }
-        if let Some(c) = canonical_script(script) {
-            if let Some(known) = g.canonical.get(&c.key) {
+        let known = match g.answers.get(script) {
+            Some(r) => Some(r.clone()),
+            None => canonical_script(script).and_then(|c| {
+                let known = g.canonical.get(&c.key)?;
                 let response = Arc::new(renamed(&known.response, &known.names, &c.names));
                 let status = response.status().as_str().to_string();
                 g.cached.push((format!("{CACHED_NOTE}\n{script}"), status, false));
                 g.cache_hits += 1;
-                return Ask::Answer(response);
+                Some(response)
+            }),
+        };
+        if let Some(r) = known {
+            if let Some(q) = query {
+                g.learned.learn(q, &r);
             }
+            return Ask::Answer(r);
+        }
+        if let Some((response, note)) = query.and_then(|q| g.learned.decide(q)) {
+            // Recorded by its text: a redo of this transfer finds it there,
+            // so it is in the trace once, like a lent back end's answer.
+            let r = record_in(&mut g, script, response);
+            g.cached.push((format!("{note}\n{script}"), r.status().as_str().to_string(), true));
+            if let Some(q) = query {
+                // As the redo will (it finds the answer by its text): what is
+                // learned must not depend on whether the transfer parks.
+                g.learned.learn(q, &r);
+            }
+            return Ask::Answer(r);
         }
         if g.may_decide {
             if let Some(output) = g.lent.as_mut().and_then(|l| l.answer(script)) {
                 let r = record_in(&mut g, script, smt::parse_response(&output));
                 let status = r.status().as_str().to_string();
                 g.cached.push((script.to_string(), status, true));
+                if let Some(q) = query {
+                    g.learned.learn(q, &r);
+                }
                 return Ask::Answer(r);
             }
         }
@@ -307,7 +476,25 @@ impl SolverOracle {
     }
 
     /// [`SolverOracle::ask`] for `query`'s script ([`Query::to_smtlib`]),
-    /// without rendering the script again when the same query was asked
+    /// answering also from what earlier answers to this method showed —
+    /// reusing models and unsatisfiable cores across siblings:
+    ///
+    /// * **`sat` by an earlier model.** The latest value each symbol had in
+    ///   a `sat` answer's model is a candidate assignment, and so is each of
+    ///   the last few models; when one gives
+    ///   every symbol of `query` a value of its sort and makes every
+    ///   assertion true (evaluated with SMT-LIB semantics, [`Term::eval`]),
+    ///   `query` is `sat` with that model. A branch's two successors, or
+    ///   the predicates of one abstraction, often share their symbols with
+    ///   the query before them, whose model already decides one of them.
+    /// * **`unsat` by an earlier core.** A query that asserts every
+    ///   assertion of a query answered `unsat` (the same terms) is `unsat`.
+    ///
+    /// Both are exact (the solver would say the same), so they change no
+    /// verdict; such a query is in the trace with its script led by
+    /// [`MODEL_NOTE`] or [`SUBSUMED_NOTE`]. Natively and in the page alike.
+    ///
+    /// The script is not rendered again when the same query was asked
     /// since the last kept transfer. A transfer that parks is redone from
     /// the start once its query is answered, asking again everything it
     /// asked before; a Cartesian abstraction over n predicates is redone up
@@ -317,10 +504,10 @@ impl SolverOracle {
     pub fn ask_query(&self, query: &Query) -> Ask {
         if self.lock().lent.is_some() {
             // Nothing is redone while a back end is lent.
-            return self.ask(&query.to_smtlib());
+            return self.ask_with(&query.to_smtlib(), Some(query));
         }
         let script = self.script_of(query);
-        self.ask(&script)
+        self.ask_with(&script, Some(query))
     }
 
     fn script_of(&self, query: &Query) -> Arc<str> {
@@ -357,16 +544,24 @@ impl SolverOracle {
     /// Takes over the `sat`/`unsat` answers `earlier` (the oracle of the
     /// iteration or stage that just ended) keeps by canonical form, so the
     /// next iteration's identical queries need no solver (see the module
-    /// docs). `earlier` keeps nothing afterwards. Sound because a query's
-    /// answer depends on its text only; `unknown` answers are never kept.
+    /// docs), and what its answers showed (the candidate model and the
+    /// unsatisfiable sets of [`SolverOracle::ask_query`]). `earlier` keeps
+    /// nothing afterwards. Sound because a query's answer depends on its
+    /// text only; `unknown` answers are never kept.
     pub fn adopt_answers_of(&self, earlier: &SolverOracle) {
         if std::ptr::eq(self, earlier) {
             return;
         }
-        let carried = std::mem::take(&mut earlier.lock().canonical);
+        let (carried, learned) = {
+            let mut e = earlier.lock();
+            (std::mem::take(&mut e.canonical), std::mem::take(&mut e.learned))
+        };
         let mut g = self.lock();
         for (key, answer) in carried {
             g.canonical.entry(key).or_insert(answer);
+        }
+        if g.learned.values.is_empty() && g.learned.unsat.is_empty() {
+            g.learned = learned;
         }
     }
 
@@ -423,6 +618,14 @@ impl SolverOracle {
     /// How many asks the canonical cache answered (each without a solver).
     pub fn cache_hits(&self) -> u64 {
         self.lock().cache_hits
+    }
+
+    /// How many queries an earlier model answered `sat` and how many an
+    /// earlier unsatisfiable set answered `unsat` (see
+    /// [`SolverOracle::ask_query`]), each without a solver.
+    pub fn learned_hits(&self) -> (u64, u64) {
+        let g = self.lock();
+        (g.learned.model_hits, g.learned.subsumed_hits)
     }
 
     /// The recorded answer to `script`, if any.
@@ -502,5 +705,85 @@ mod tests {
         assert_eq!(oracle.ask_query(&q).status(), Some(Status::Sat));
         assert!(oracle.take_cached().is_empty(), "an answer found by its text is not a cache hit");
         assert!(oracle.lock().rendered.is_empty(), "forgotten once the transfer is kept");
+    }
+
+    fn int(name: &str) -> Term {
+        Term::var(name, Sort::Int)
+    }
+
+    /// Answers `script` as the solver would have, with `output`, through a
+    /// parked ask and its redo.
+    fn answered(oracle: &SolverOracle, q: &Query, output: &str) -> Arc<Response> {
+        assert_eq!(oracle.ask_query(q), Ask::Pending);
+        let script = oracle.take_pending().expect("pending");
+        oracle.record(&script, smt::parse_response(output));
+        match oracle.ask_query(q) {
+            Ask::Answer(r) => r,
+            Ask::Pending => panic!("answered, yet pending"),
+        }
+    }
+
+    /// A sibling that the earlier model satisfies is `sat` without the
+    /// solver, with that model restricted to its symbols; one it does not
+    /// satisfy, or with a symbol the model lacks, is asked.
+    #[test]
+    fn an_earlier_model_answers_a_sibling_it_satisfies() {
+        let oracle = SolverOracle::new();
+        let (x, y) = (int("x"), int("y"));
+        let mut parent = Query::new(vec![Term::lt(Term::int(0), x.clone()), Term::lt(x.clone(), Term::int(10))]);
+        parent.want_model = true;
+        answered(&oracle, &parent, "sat\n(model (define-fun x () Int 3) (define-fun z () Int 7))\n");
+        oracle.take_cached();
+        let mut then = parent.clone();
+        then.assertions.push(Term::lt(x.clone(), Term::int(5)));
+        match oracle.ask_query(&then) {
+            Ask::Answer(r) => {
+                assert_eq!(r.status(), Status::Sat);
+                assert_eq!(r.model.keys().collect::<Vec<_>>(), ["x"], "restricted to the query's symbols");
+            }
+            Ask::Pending => panic!("x = 3 satisfies x < 5"),
+        }
+        let cached = oracle.take_cached();
+        assert_eq!(cached.len(), 1);
+        assert!(cached[0].0.starts_with(MODEL_NOTE) && cached[0].1 == "sat", "{cached:?}");
+        let mut otherwise = parent.clone();
+        otherwise.assertions.push(Term::not(Term::lt(x.clone(), Term::int(5))));
+        assert_eq!(oracle.ask_query(&otherwise), Ask::Pending, "x = 3 falsifies x >= 5: asked");
+        oracle.take_pending();
+        let unseen = Query::new(vec![Term::lt(x, y)]);
+        assert_eq!(oracle.ask_query(&unseen), Ask::Pending, "y has no value: asked");
+        assert_eq!(oracle.learned_hits(), (1, 0));
+    }
+
+    /// A query asserting everything an `unsat` one asserted is `unsat`
+    /// without the solver; one asserting only part of it is asked.
+    #[test]
+    fn an_unsatisfiable_set_answers_the_queries_that_contain_it() {
+        let oracle = SolverOracle::new();
+        let x = int("x");
+        let a = Term::lt(Term::int(5), x.clone());
+        let b = Term::lt(x.clone(), Term::int(2));
+        answered(&oracle, &Query::new(vec![a.clone(), b.clone()]), "unsat\n");
+        oracle.take_cached();
+        let more = Query::new(vec![Term::lt(Term::int(0), int("w")), b.clone(), a.clone()]);
+        assert_eq!(oracle.ask_query(&more).status(), Some(Status::Unsat));
+        let cached = oracle.take_cached();
+        assert!(cached.len() == 1 && cached[0].0.starts_with(SUBSUMED_NOTE), "{cached:?}");
+        assert_eq!(oracle.ask_query(&Query::new(vec![a, Term::lt(Term::int(1), int("w"))])), Ask::Pending);
+        assert_eq!(oracle.learned_hits(), (0, 1));
+    }
+
+    /// What was learned moves to the next CEGAR iteration's oracle.
+    #[test]
+    fn what_was_learned_is_carried_to_the_next_iteration() {
+        let first = SolverOracle::new();
+        let x = int("x");
+        let mut q = Query::new(vec![Term::lt(Term::int(0), x.clone())]);
+        q.want_model = true;
+        answered(&first, &q, "sat\n(model (define-fun x () Int 1))\n");
+        let next = SolverOracle::new();
+        next.adopt_answers_of(&first);
+        let sibling = Query::new(vec![Term::lt(x, Term::int(4))]);
+        assert_eq!(next.ask_query(&sibling).status(), Some(Status::Sat));
     }
 }

@@ -9,12 +9,14 @@
 //!   query it repeats is answered without the solver (led by
 //!   `CACHED_NOTE`) the first time it asks it;
 //! * symbolic execution asks only the part of the path condition that is
-//!   connected to the new constraint.
+//!   connected to the new constraint;
+//! * a branch whose condition an earlier model already satisfies is
+//!   answered from that model (led by `MODEL_NOTE`), in both modes.
 
 #![cfg(not(target_arch = "wasm32"))]
 
 use engine::cegar::build_verifier;
-use engine::solver::{CACHED_NOTE, DECIDED_NOTE};
+use engine::solver::{CACHED_NOTE, DECIDED_NOTE, MODEL_NOTE, SUBSUMED_NOTE};
 use engine::trace::Event;
 use engine::{Config, Stepper, Verdict};
 use std::sync::Arc;
@@ -64,7 +66,7 @@ fn run(src: &str, preset: &str, mode: Mode) -> Run {
 }
 
 fn without_note(script: &str) -> &str {
-    for note in [CACHED_NOTE, DECIDED_NOTE] {
+    for note in [CACHED_NOTE, DECIDED_NOTE, MODEL_NOTE, SUBSUMED_NOTE] {
         if let Some(rest) = script.strip_prefix(note) {
             return rest.trim_start_matches('\n');
         }
@@ -163,4 +165,33 @@ fn symbolic_execution_asks_only_the_connected_part_of_the_path() {
     let asserts = asked.0.lines().filter(|l| l.starts_with("(assert")).count();
     // x's range, x > 5 and x < 2: not a, b, c, d or their ranges.
     assert_eq!(asserts, 3, "{}", asked.0);
+}
+
+#[test]
+fn a_branch_an_earlier_model_satisfies_is_answered_without_the_solver() {
+    let src = "int main() {
+      int a = __VERIFIER_nondet_int(); int b = __VERIFIER_nondet_int();
+      if (a > b) { if (a > 10) { if (b < 3) { if (a + b > 100) { reach_error(); } } } }
+      return 0;
+    }";
+    for mode in [Mode::Lent, Mode::Parked] {
+        let r = run(src, "symexec", mode);
+        assert_eq!(r.verdict, Verdict::False, "{mode:?}");
+        let scripts: Vec<&str> = r
+            .events
+            .iter()
+            .filter_map(|e| match e {
+                Event::SolverQuery { smtlib, answer, .. } => Some((smtlib.as_str(), answer.as_str())),
+                _ => None,
+            })
+            .filter(|(s, _)| s.starts_with(MODEL_NOTE))
+            .map(|(s, answer)| {
+                assert_eq!(answer, "sat", "a model only ever answers sat");
+                s
+            })
+            .collect();
+        // Six branch queries; the model of the query before a branch
+        // satisfies one of its two sides at least three times.
+        assert!(scripts.len() >= 3, "{mode:?}: {} answered from a model: {scripts:#?}", scripts.len());
+    }
 }

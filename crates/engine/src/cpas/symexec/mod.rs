@@ -166,11 +166,15 @@ impl SymExecCpa {
     /// if they are unsatisfiable so is the whole path, and the rest is the
     /// predecessor's, whose own check kept it — so the answer is the whole
     /// path's whenever that check said `sat`, and the query is shorter and
-    /// repeats (up to renaming) across loop iterations.
+    /// repeats (up to renaming) across loop iterations. A `sat` answer's
+    /// model often decides the next query ([`SolverOracle::ask_query`]).
     fn satisfiable(&self, old: &[Term], path: &[Term], why: &str) -> bool {
         let Some(asked) = connected_to_new(old, path) else { return true };
         let mut query = Query::new(asked);
         query.comment = Some(why.to_string());
+        // The model lets the oracle answer the sibling branch, and the next
+        // conditions on this path, without the solver when it satisfies them.
+        query.want_model = true;
         !matches!(self.oracle.ask_query(&query), Ask::Answer(r) if r.status() == Status::Unsat)
     }
 
