@@ -91,6 +91,13 @@ pub struct Verifier {
     pending: VecDeque<Event>,
     solver: Option<Box<dyn SolverBackend + Send>>,
     parked: Option<ParkedCheck>,
+    /// A check the attached solver answered while an earlier answer was
+    /// being acted on: [`Verifier::ask`] resumes it from its loop instead of
+    /// recursing (an interpolation along a long path asks thousands of
+    /// queries, one after the other).
+    answered_next: Option<(ParkedCheck, String)>,
+    /// Whether [`Verifier::ask`]'s loop is running.
+    resuming: bool,
     detached: bool,
     /// [`Verifier::send_every_query`]: CPAs decide no query themselves.
     every_query_to_solver: bool,
@@ -153,6 +160,8 @@ impl Verifier {
             pending: VecDeque::new(),
             solver: None,
             parked: None,
+            answered_next: None,
+            resuming: false,
             detached: false,
             every_query_to_solver: false,
             lend_queries: None,
@@ -474,13 +483,25 @@ impl Verifier {
     fn ask(&mut self, smtlib: String, awaiting: Awaiting, target: StateId, path: Vec<EdgeId>, reason: String) {
         let query = SolverQuery { id: self.queries, smtlib };
         let parked = ParkedCheck { query, path, target, reason, awaiting };
-        match self.solver.as_mut() {
-            Some(solver) => {
-                let output = solver.solve_text(&parked.query.smtlib);
-                self.resume_check(parked, &output);
-            }
-            None => self.parked = Some(parked),
+        let Some(solver) = self.solver.as_mut() else {
+            self.parked = Some(parked);
+            return;
+        };
+        let output = solver.solve_text(&parked.query.smtlib);
+        if self.resuming {
+            // Every ask is the last thing its caller does, so the loop below
+            // can act on this answer once the current one returns: the same
+            // order as calling it here, without a stack frame per query.
+            self.answered_next = Some((parked, output));
+            return;
         }
+        self.resuming = true;
+        let mut next = Some((parked, output));
+        while let Some((check, output)) = next {
+            self.resume_check(check, &output);
+            next = self.answered_next.take();
+        }
+        self.resuming = false;
     }
 
     /// Goes on with a check once the solver's `output` is in.

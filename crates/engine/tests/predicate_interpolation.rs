@@ -308,3 +308,30 @@ fn where_z3_has_no_interpolation_every_cut_fails_soundly() {
         Some((Encoding::wrapped(IntModel::Math), Direction::Weakest))
     );
 }
+
+/// An error path through many blocks is refined with one query per cut,
+/// each answered by the attached z3 as soon as it is asked; the verifier
+/// acts on those answers in a loop, not one stack frame per query (it
+/// overflowed the main thread's stack on `loop-simple/deep-nested.c`).
+/// The run gets a small stack that a frame per query would exhaust.
+#[test]
+fn a_refinement_along_a_long_path_runs_in_bounded_stack() {
+    let loops = "  while (x < 0) { x = x - 1; }\n".repeat(150);
+    let src = format!("int main() {{\n  int x = 0;\n{loops}  if (x != 0) {{ reach_error(); }}\n  return 0;\n}}\n");
+    let p = Arc::new(cfa::from_source(&src).expect("the program parses"));
+    let run = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            let mut c = Config::preset("predicate").unwrap();
+            c.set("limits.steps", "20000").unwrap();
+            let mut v = build_verifier(p, &c, false).unwrap();
+            let events = v.run();
+            let asked = events.iter().filter(|e| matches!(e, Event::SolverQuery { .. })).count();
+            (v.outcome().map(|(verdict, _)| verdict), asked)
+        })
+        .unwrap()
+        .join()
+        .expect("the run finished without overflowing its stack");
+    assert_eq!(run.0, Some(engine::Verdict::True));
+    assert!(run.1 > 150, "one refinement query per loop head at least: {} queries", run.1);
+}
