@@ -88,6 +88,8 @@ test('symexec-predabs proves the running example with the page’s Z3 and shows 
   await byId('symexec-stats').waitFor();
   const paths = await count('symexec-paths');
   const queries = await count('symexec-queries');
+  const withoutSolver = await count('symexec-queries-without-solver');
+  assert.ok(withoutSolver > 0 && withoutSolver < queries, `${withoutSolver} of ${queries} queries answered without the solver`);
   const points = await count('symexec-abstraction-points');
   const pruned = await count('symexec-pruned');
   const infeasible = await count('symexec-infeasible');

@@ -137,6 +137,21 @@ pub const MODEL_NOTE: &str =
 pub const SUBSUMED_NOTE: &str =
     "; answered without the solver: unsat, it asserts everything an earlier unsatisfiable query asserted";
 
+/// Why a query of the trace (its `script`, see
+/// [`crate::trace::Event::SolverQuery`]) needed no solver, in a few words,
+/// from the note that leads it; `None` when a solver answered it.
+pub fn answered_without_solver(script: &str) -> Option<&'static str> {
+    [
+        (CACHED_NOTE, "the same query as an earlier one up to renaming"),
+        (DECIDED_NOTE, "decided exactly by interval arithmetic"),
+        (MODEL_NOTE, "an earlier model satisfies it"),
+        (SUBSUMED_NOTE, "it contains an earlier unsatisfiable query"),
+    ]
+    .into_iter()
+    .find(|(note, _)| script.starts_with(note))
+    .map(|(_, why)| why)
+}
+
 /// Records `response` to `script` in `g`: by text, by canonical form
 /// (`sat`/`unsat` only), and counting `unknown`s.
 fn record_in(g: &mut Inner, script: &str, response: Response) -> Arc<Response> {

@@ -67,6 +67,11 @@ pub struct Statistics {
     pub precision_adjustments: u64,
     /// Solver queries.
     pub solver_queries: u64,
+    /// The solver queries answered without a solver: from an equal
+    /// earlier query, an earlier model or unsatisfiable query, or decided
+    /// by the CPA ([`crate::solver::answered_without_solver`]).
+    #[serde(default)]
+    pub queries_without_solver: u64,
     /// Predicate analysis with memory: the retention disjuncts of the
     /// solver queries' formulas, summed over the queries (each query
     /// reports its own, see [`crate::cpas::predicate::memory`]) — the
@@ -197,6 +202,9 @@ impl Statistics {
             }
             Event::SolverQuery { smtlib, .. } => {
                 self.solver_queries += 1;
+                if crate::solver::answered_without_solver(smtlib).is_some() {
+                    self.queries_without_solver += 1;
+                }
                 self.retention_disjuncts += crate::cpas::predicate::memory::retention_in_script(smtlib);
                 if smtlib.starts_with(EQUIVALENCE_CHECK_COMMENT) {
                     self.equivalence_checks += 1;
@@ -657,7 +665,12 @@ impl Snapshot {
                 self.finished = None;
                 self.current_step.push(format!("target {state} refuted ({reason}); the search goes on"));
             }
-            Event::SolverQuery { id, answer, .. } => self.current_step.push(format!("solver query #{id}: {answer}")),
+            Event::SolverQuery { id, answer, smtlib } => {
+                self.current_step.push(match crate::solver::answered_without_solver(smtlib) {
+                    Some(why) => format!("solver query #{id}: {answer} without the solver ({why})"),
+                    None => format!("solver query #{id}: {answer}"),
+                })
+            }
             Event::Counterexample { target, feasible, description, path, check, inputs, confirmed } => {
                 let info = CounterexampleInfo {
                     target: Some(*target),
@@ -1000,7 +1013,10 @@ pub fn describe_event(e: &Event) -> String {
         Event::TargetReached { state, location } => {
             format!("{state} is a target state: the error location {location} is reached")
         }
-        Event::SolverQuery { id, answer, .. } => format!("solver query #{id} answered {answer}"),
+        Event::SolverQuery { id, answer, smtlib } => match crate::solver::answered_without_solver(smtlib) {
+            Some(why) => format!("solver query #{id} answered {answer} without the solver: {why}"),
+            None => format!("solver query #{id} answered {answer}"),
+        },
         Event::Counterexample { target, feasible, description, .. } => {
             let f = match feasible {
                 Some(true) => "feasible",

@@ -193,5 +193,12 @@ fn a_branch_an_earlier_model_satisfies_is_answered_without_the_solver() {
         // Six branch queries; the model of the query before a branch
         // satisfies one of its two sides at least three times.
         assert!(scripts.len() >= 3, "{mode:?}: {} answered from a model: {scripts:#?}", scripts.len());
+        let stats = engine::view::Statistics::of(&r.events);
+        assert!(stats.queries_without_solver >= scripts.len() as u64, "{mode:?}: {stats:?}");
+        assert_eq!(
+            engine::solver::answered_without_solver(scripts[0]),
+            Some("an earlier model satisfies it"),
+            "what the step's text says"
+        );
     }
 }

@@ -77,8 +77,18 @@ fn symexec_predabs_proves_the_running_example_and_counts_what_it_did() {
     let labels: Vec<&str> = stats.entries().iter().map(|e| e.0).collect();
     assert_eq!(
         labels,
-        ["paths explored", "abstraction points", "pruned (not p-simple)", "infeasible branches", "solver queries", "refinements"]
+        [
+            "paths explored",
+            "abstraction points",
+            "pruned (not p-simple)",
+            "infeasible branches",
+            "solver queries",
+            "of them without the solver",
+            "refinements"
+        ]
     );
+    // A branch's model answers its sibling, or a later branch, at least once.
+    assert!(stats.without_solver > 0 && stats.without_solver < stats.solver_queries, "{stats:?}");
     assert!(panels.text().contains(&stats.text()), "{}", panels.text());
 }
 

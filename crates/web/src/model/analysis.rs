@@ -1201,6 +1201,9 @@ pub struct SymExecStats {
     pub infeasible: u64,
     /// Queries to the SMT solver.
     pub solver_queries: u64,
+    /// Of those, the ones answered without it (an equal earlier query, an
+    /// earlier model or unsatisfiable query).
+    pub without_solver: u64,
     /// CEGAR refinements.
     pub refinements: u64,
     /// Whether the run abstracts at all (`symexec.abstraction`): the box
@@ -1221,6 +1224,7 @@ impl SymExecStats {
             pruned: stats.pruned_not_simple,
             infeasible: stats.infeasible_branches,
             solver_queries: stats.solver_queries,
+            without_solver: stats.queries_without_solver,
             refinements: stats.refinements,
             abstraction: info.properties.get("symexec.abstraction").is_some_and(|v| v == "true"),
         })
@@ -1235,6 +1239,7 @@ impl SymExecStats {
         }
         out.push(("infeasible branches", self.infeasible, "symexec-infeasible"));
         out.push(("solver queries", self.solver_queries, "symexec-queries"));
+        out.push(("of them without the solver", self.without_solver, "symexec-queries-without-solver"));
         if self.abstraction {
             out.push(("refinements", self.refinements, "symexec-refinements"));
         }
