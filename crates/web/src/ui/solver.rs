@@ -112,9 +112,11 @@ pub fn solver_panel(props: &SolverPanelProps) -> Html {
                 <button data-testid="solver-own-check" onclick={on_own_check}>{ "Check" }</button>
             </details>
             <p class="hint" data-testid="solver-log-scope">
-                { "Listed: what Z3 itself answered. A run's queries answered from its cache \
-                   (the same query as an earlier one, up to renaming, in this or an earlier \
-                   CEGAR iteration) are only in its trace: \u{201c}solver call\u{201d} steps to each." }
+                { "Listed: what Z3 itself answered. A run's queries answered without Z3 \
+                   (the same query as an earlier one up to renaming, sat by an earlier model, \
+                   unsat because they contain an earlier unsatisfiable query; in this or an \
+                   earlier CEGAR iteration) are only in its trace: \u{201c}solver call\u{201d} steps to each \
+                   and the step says why." }
             </p>
             <ol class="solver-log" data-testid="solver-log">
                 { for log.entries.iter().rev().take(SHOWN).map(|e| html! { <SolverEntry key={e.id} entry={SharedEntry(e.clone())} /> }) }
