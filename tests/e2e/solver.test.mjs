@@ -185,6 +185,60 @@ test("the student's own query is answered, and a broken one reports Z3's error",
   await page.screenshot({ path: path.join(artifacts, 'solver-3-own-queries.png') });
 });
 
+test('Z3 in the page answers a query with its incremental solver and gives up at its time limit', async () => {
+  // A Cartesian-abstraction query of loop-acceleration/phases_1-1.c (QF_LIA,
+  // `div` by 2): Z3's one-shot tactics took 25 s on it natively; the worker
+  // runs it on the incremental solver, as the native z3 process does.
+  const query = [
+    '(set-logic QF_LIA)',
+    '(declare-fun v2@0 () Int)',
+    '(declare-fun v2@1 () Int)',
+    '(assert (and (not (= (- v2@0 (* 2 (div v2@0 2))) 0)) (not (<= 268435455 v2@0))))',
+    '(assert (< v2@0 268435455))',
+    '(assert (not (< v2@0 65520)))',
+    '(assert (= v2@1 (ite (< 4294967295 (+ v2@0 2)) (- v2@0 4294967294) (ite (< (+ v2@0 2) 0) (+ v2@0 4294967298) (+ v2@0 2)))))',
+    '(assert (and (<= 0 v2@0) (<= v2@0 4294967295)))',
+    '(assert (= (- v2@1 (* 2 (div v2@1 2))) 0))',
+    '(check-sat)',
+  ].join('\n');
+  const before = (await entries()).length;
+  // The "ask your own" form is still open from the test before.
+  await byId('solver-own-text').fill(query);
+  const t0 = Date.now();
+  await byId('solver-own-check').click();
+  await waitForAnswered(before + 1);
+  const seconds = (Date.now() - t0) / 1000;
+  assert.equal((await entries()).at(-1).answer, 'unsat', 'odd + 2 is odd');
+  assert.ok(seconds < 8, `answered in ${seconds.toFixed(1)} s, not at the 10 s limit`);
+  // The pigeonhole principle, 12 pigeons in 11 holes: unsat, and beyond any
+  // CDCL solver in seconds. With its own limit of one second Z3 answers
+  // unknown; without one, the worker's limit of 10 s ends it.
+  const pigeons = 12;
+  const holes = 11;
+  const p = (i, j) => `p${i}_${j}`;
+  const lines = ['(set-logic QF_UF)'];
+  for (let i = 0; i < pigeons; i++) for (let j = 0; j < holes; j++) lines.push(`(declare-const ${p(i, j)} Bool)`);
+  for (let i = 0; i < pigeons; i++) lines.push(`(assert (or ${Array.from({ length: holes }, (_, j) => p(i, j)).join(' ')}))`);
+  for (let j = 0; j < holes; j++)
+    for (let a = 0; a < pigeons; a++) for (let b = a + 1; b < pigeons; b++) lines.push(`(assert (not (and ${p(a, j)} ${p(b, j)})))`);
+  lines.push('(check-sat)');
+  const pigeonhole = lines.join('\n');
+  for (const [own, limit, n] of [['(set-option :timeout 1000)\n', 1, 2], ['', 10, 3]]) {
+    await byId('solver-own-text').fill(own + pigeonhole);
+    const start = Date.now();
+    await byId('solver-own-check').click();
+    await waitForAnswered(before + n);
+    const took = (Date.now() - start) / 1000;
+    assert.match((await entries()).at(-1).answer, /^unknown/, `the limit of ${limit} s`);
+    assert.ok(took >= limit * 0.8 && took < limit + 10, `unknown after ${took.toFixed(1)} s, the limit being ${limit} s`);
+  }
+  // The next query is not held up.
+  await byId('solver-own-text').fill('(declare-const x Int)\n(assert (> x 2))\n(check-sat)\n');
+  await byId('solver-own-check').click();
+  await waitForAnswered(before + 4);
+  assert.equal((await entries()).at(-1).answer, 'sat');
+});
+
 test('a symbolic analysis parks on each query, Z3 in the page answers, and the run resumes', async () => {
   const before = (await entries()).length;
   await byId('preset').selectOption('symbolic');

@@ -32,9 +32,9 @@
 // solver log from the engine's own reports). Port queries load Z3 too;
 // loading status still goes to the page only.
 // A check runs the self-contained script with `Z3_eval_smtlib2_string`
-// (after a `(reset)`, so queries never share declarations) and answers with
-// Z3's output text. Checks run one after the other: z3-solver refuses two
-// async calls at once.
+// (after a `(reset)`, so queries never share declarations, see `asRun`) and
+// answers with Z3's output text. Checks run one after the other: z3-solver
+// refuses two async calls at once.
 //
 // Only the low-level API is bundled (the high-level one is not needed).
 import { init as initLowLevel } from 'z3-solver/build/low-level/index.js';
@@ -154,12 +154,38 @@ async function evalOnHeap(text) {
   }
 }
 
+/** How long Z3 may take on one query unless the script sets its own
+ * `:timeout` (the default of `solver.timeout`, which the native `z3` process
+ * honours per query): past it Z3 answers `unknown`, which an analysis treats
+ * as "maybe satisfiable", and the next query does not wait behind it. */
+const QUERY_TIMEOUT_MS = 10000;
+
+/**
+ * The text Z3 runs for `script`: a `(reset)`, the time limit, and for a
+ * query in the engine's shape (declarations, asserts, `(check-sat)`, no
+ * `push`/`pop`/`apply` of its own) one `(push 1)` before its first assert.
+ * The push makes Z3 answer with its incremental solver, as the native `z3`
+ * process does (it keeps each assert on a push level of its own); Z3's
+ * default one-shot tactics took 25 s natively on a Cartesian-abstraction
+ * query of `loop-acceleration/phases_1-1.c` (QF_LIA with `div` by 2) that
+ * the incremental solver answers in 15 ms, and the page had no limit.
+ */
+function asRun(script) {
+  let text = String(script);
+  if (/^\(check-sat\)/m.test(text) && !/\((push|pop|apply|check-sat-assuming)\b/.test(text)) {
+    const first = text.search(/^\(assert /m);
+    if (first >= 0) text = `${text.slice(0, first)}(push 1)\n${text.slice(first)}`;
+  }
+  const limit = /:timeout\b/.test(text) ? '' : `(set-option :timeout ${QUERY_TIMEOUT_MS})\n`;
+  return `(reset)\n${limit}${text}`;
+}
+
 /** Runs one SMT-LIB2 script after every earlier one and posts the answer
  * to `to` (the page, or the engine worker's port). */
 function check(id, script, to = self) {
   const run = async () => {
     await load();
-    return await evalOnHeap('(reset)\n' + String(script));
+    return await evalOnHeap(asRun(script));
   };
   const result = queue.then(run, run);
   queue = result.catch(() => undefined);
