@@ -487,6 +487,11 @@ impl Verifier {
             self.parked = Some(parked);
             return;
         };
+        // The check may not outlast the stage: past its time the answer is
+        // `unknown` and the stage ends UNKNOWN as it would have.
+        if let Some(left) = self.stage.time_left() {
+            solver.limit_next(left);
+        }
         let output = solver.solve_text(&parked.query.smtlib);
         if self.resuming {
             // Every ask is the last thing its caller does, so the loop below

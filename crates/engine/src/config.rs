@@ -227,7 +227,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "restartAlgorithm.stageTimeMs",
         default: "0",
         ty: OptionType::UInt,
-        doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; natively and in the page, where it includes waiting for the page's Z3; makes the trace depend on the machine's speed).",
+        doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; natively and in the page, where it includes waiting for the page's Z3; makes the trace depend on the machine's speed). Natively a counterexample or refinement query gets at most what is left of it (solver.timeout otherwise).",
     },
     OptionDecl {
         key: "solver.theory",

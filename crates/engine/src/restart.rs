@@ -114,6 +114,14 @@ impl Stage {
     pub(crate) fn over_time(&self) -> bool {
         self.time_limit_ms > 0 && self.started.elapsed_ms() > self.time_limit_ms
     }
+
+    /// What is left of `restartAlgorithm.stageTimeMs` (at least 1 ms);
+    /// `None` without a limit. A solver query gets no more than this
+    /// ([`smt::SolverBackend::limit_next`]).
+    pub(crate) fn time_left(&self) -> Option<std::time::Duration> {
+        (self.time_limit_ms > 0)
+            .then(|| std::time::Duration::from_millis(self.time_limit_ms.saturating_sub(self.started.elapsed_ms()).max(1)))
+    }
 }
 
 /// A point in wall-clock time: `std::time::Instant` natively, the

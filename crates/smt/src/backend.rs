@@ -56,6 +56,13 @@ pub trait SolverBackend {
             Err(e) => e.as_output(),
         }
     }
+    /// Lets the next [`SolverBackend::solve`] take at most `limit` when that
+    /// is less than the back end's own time limit — what is left of a run's
+    /// time, so a query cannot outlast the run's limit. Once; back ends
+    /// without a time limit ignore it.
+    fn limit_next(&mut self, limit: std::time::Duration) {
+        let _ = limit;
+    }
 }
 
 /// A back end that answers from a table of recorded outputs (by script
@@ -153,6 +160,12 @@ mod native {
         running: Option<Running>,
         version: Option<String>,
         incremental: Option<Incremental>,
+        /// The next query's limit when less than `timeout`
+        /// ([`SolverBackend::limit_next`]).
+        next_limit: Option<Duration>,
+        /// The `:timeout` (ms) the running process's incremental session
+        /// has set.
+        option_ms: Option<u128>,
     }
 
     /// What the running process holds in incremental mode.
@@ -215,7 +228,15 @@ mod native {
         /// A back end running the `z3` at `path` (Debian: `/usr/bin/z3`)
         /// with a time limit per query.
         pub fn new(path: impl Into<PathBuf>, timeout: Duration) -> Self {
-            Z3Process { path: path.into(), timeout, running: None, version: None, incremental: None }
+            Z3Process {
+                path: path.into(),
+                timeout,
+                running: None,
+                version: None,
+                incremental: None,
+                next_limit: None,
+                option_ms: None,
+            }
         }
 
         /// `z3` from `$CPAPLAY_Z3`, else `/usr/bin/z3` if it exists, else `z3`
@@ -266,8 +287,8 @@ mod native {
             self.running.as_mut().ok_or_else(|| SolverError::new("z3 did not start"))
         }
 
-        fn exchange(&mut self, input: &str) -> Result<String, SolverError> {
-            let deadline = Instant::now() + self.timeout + Duration::from_millis(500);
+        fn exchange(&mut self, input: &str, limit: Duration) -> Result<String, SolverError> {
+            let deadline = Instant::now() + limit + Duration::from_millis(500);
             let r = self.start()?;
             r.stdin
                 .write_all(input.as_bytes())
@@ -283,7 +304,7 @@ mod native {
                         out.push('\n');
                     }
                     Err(RecvTimeoutError::Timeout) => {
-                        return Err(SolverError::new(format!("z3 gave no answer within {} ms", self.timeout.as_millis())))
+                        return Err(SolverError::new(format!("z3 gave no answer within {} ms", limit.as_millis())))
                     }
                     Err(RecvTimeoutError::Disconnected) => return Err(SolverError::new("z3 exited while answering")),
                 }
@@ -295,7 +316,7 @@ mod native {
             if let Some(v) = &self.version {
                 return Ok(v.clone());
             }
-            let out = self.exchange(&format!("(get-info :version)\n(echo \"{DONE}\")\n"))?;
+            let out = self.exchange(&format!("(get-info :version)\n(echo \"{DONE}\")\n"), self.timeout)?;
             let v = out.trim().to_string();
             self.version = Some(v.clone());
             Ok(v)
@@ -307,8 +328,13 @@ mod native {
             format!("z3 process ({})", self.path.display())
         }
 
+        fn limit_next(&mut self, limit: Duration) {
+            self.next_limit = Some(limit);
+        }
+
         fn solve(&mut self, script: &str) -> Result<String, SolverError> {
-            let ms = self.timeout.as_millis().max(1);
+            let limit = self.next_limit.take().map_or(self.timeout, |l| l.min(self.timeout)).max(Duration::from_millis(1));
+            let ms = limit.as_millis();
             let input = match (parse_script(script), self.running.is_some()) {
                 (Some(p), running) => {
                     let compatible = running
@@ -325,6 +351,11 @@ mod native {
                         ));
                         self.incremental =
                             Some(Incremental { logic: p.logic.clone(), decls: Default::default(), asserts: Vec::new() });
+                        self.option_ms = Some(ms);
+                    }
+                    if self.option_ms != Some(ms) {
+                        input.push_str(&format!("(set-option :timeout {ms})\n"));
+                        self.option_ms = Some(ms);
                     }
                     let inc = self.incremental.as_mut().ok_or_else(|| SolverError::new("incremental state lost"))?;
                     let common = inc.asserts.iter().zip(&p.asserts).take_while(|(a, b)| a == b).count();
@@ -353,11 +384,12 @@ mod native {
                 }
                 (None, _) => {
                     self.incremental = None;
+                    self.option_ms = None;
                     format!("(reset)\n(set-option :timeout {ms})\n{script}\n")
                 }
             };
             let started = Instant::now();
-            let result = self.exchange(&format!("{input}(echo \"{DONE}\")\n"));
+            let result = self.exchange(&format!("{input}(echo \"{DONE}\")\n"), limit);
             count_script(started.elapsed());
             match result {
                 Ok(out) => Ok(out),

@@ -250,3 +250,45 @@ mod agree {
         assert!(checked >= 40, "only {checked} defined expressions");
     }
 }
+
+/// The pigeonhole principle for `n + 1` pigeons in `n` holes, in the shape
+/// `Query::to_smtlib` prints: unsat, and beyond z3 in seconds for n = 11.
+fn pigeonhole(n: usize) -> String {
+    let p = |i: usize, j: usize| format!("p{i}_{j}");
+    let mut s = String::from("(set-logic QF_UF)\n");
+    for i in 0..=n {
+        for j in 0..n {
+            s += &format!("(declare-fun {} () Bool)\n", p(i, j));
+        }
+    }
+    for i in 0..=n {
+        s += &format!("(assert (or {}))\n", (0..n).map(|j| p(i, j)).collect::<Vec<_>>().join(" "));
+    }
+    for j in 0..n {
+        for a in 0..=n {
+            for b in a + 1..=n {
+                s += &format!("(assert (not (and {} {})))\n", p(a, j), p(b, j));
+            }
+        }
+    }
+    s + "(check-sat)\n"
+}
+
+#[test]
+fn a_query_gets_no_more_than_the_limit_asked_for_it() {
+    // The process's own limit is a minute; the run's limit for the next
+    // query (what is left of a stage) is a few hundred milliseconds.
+    let mut z = Z3Process::system(Duration::from_secs(60));
+    let hard = pigeonhole(11);
+    let started = Instant::now();
+    z.limit_next(Duration::from_millis(300));
+    assert_eq!(parse_response(&z.solve_text(&hard)).status(), Status::Unknown);
+    // Once: the next query has the process's limit again, in the same
+    // incremental session (same logic and declarations).
+    let easy = "(set-logic QF_UF)\n(declare-fun p0_0 () Bool)\n(assert p0_0)\n(check-sat)\n";
+    assert_eq!(parse_response(&z.solve_text(easy)).status(), Status::Sat);
+    z.limit_next(Duration::from_millis(200));
+    assert_eq!(parse_response(&z.solve_text(&hard)).status(), Status::Unknown);
+    // Not a speed test: a minute against two limits under a second.
+    assert!(started.elapsed() < Duration::from_secs(30), "the limits were not applied: {:?}", started.elapsed());
+}
