@@ -176,6 +176,41 @@ fn drain_cached(g: &mut Inner) -> Vec<(String, String)> {
     std::mem::take(&mut g.cached).into_iter().map(|(script, status, _)| (script, status)).collect()
 }
 
+/// The answer to `script` without parking: by its text, by its canonical
+/// form, from what was learned (with `query`, its terms), or from a lent
+/// back end; `None` when none of them has it. Answers other than by the
+/// exact text are queued for the trace (`cached`).
+fn answer_at_once(g: &mut Inner, script: &str, query: Option<&Query>) -> Option<Arc<Response>> {
+    if let Some(r) = g.answers.get(script) {
+        return Some(r.clone());
+    }
+    if let Some(c) = canonical_script(script) {
+        if let Some(known) = g.canonical.get(&c.key) {
+            let response = Arc::new(renamed(&known.response, &known.names, &c.names));
+            let status = response.status().as_str().to_string();
+            g.cached.push((format!("{CACHED_NOTE}\n{script}"), status, false));
+            g.cache_hits += 1;
+            return Some(response);
+        }
+    }
+    if let Some((response, note)) = query.and_then(|q| g.learned.decide(q)) {
+        // Recorded by its text: a redo of this transfer finds it there, so
+        // it is in the trace once, like a lent back end's answer.
+        let r = record_in(g, script, response);
+        g.cached.push((format!("{note}\n{script}"), r.status().as_str().to_string(), true));
+        return Some(r);
+    }
+    if g.may_decide {
+        if let Some(output) = g.lent.as_mut().and_then(|l| l.answer(script)) {
+            let r = record_in(g, script, smt::parse_response(&output));
+            let status = r.status().as_str().to_string();
+            g.cached.push((script.to_string(), status, true));
+            return Some(r);
+        }
+    }
+    None
+}
+
 /// An answer kept by canonical form: the response and the answered
 /// script's own names of the canonical symbols.
 #[derive(Debug)]
@@ -413,54 +448,27 @@ impl SolverOracle {
     }
 
     /// [`SolverOracle::ask`], and with `query` (the script's terms) also
-    /// what earlier answers showed: see [`SolverOracle::ask_query`].
+    /// what earlier answers showed: see [`SolverOracle::ask_query`]. An
+    /// answer to `query`, however found, is learned from — as the redo of a
+    /// parked transfer will (it finds the answer by its text): what is
+    /// learned must not depend on whether the transfer parks.
     fn ask_with(&self, script: &str, query: Option<&Query>) -> Ask {
         let mut g = self.lock();
         g.asked += 1;
-        let known = match g.answers.get(script) {
-            Some(r) => Some(r.clone()),
-            None => canonical_script(script).and_then(|c| {
-                let known = g.canonical.get(&c.key)?;
-                let response = Arc::new(renamed(&known.response, &known.names, &c.names));
-                let status = response.status().as_str().to_string();
-                g.cached.push((format!("{CACHED_NOTE}\n{script}"), status, false));
-                g.cache_hits += 1;
-                Some(response)
-            }),
-        };
-        if let Some(r) = known {
-            if let Some(q) = query {
-                g.learned.learn(q, &r);
-            }
-            return Ask::Answer(r);
-        }
-        if let Some((response, note)) = query.and_then(|q| g.learned.decide(q)) {
-            // Recorded by its text: a redo of this transfer finds it there,
-            // so it is in the trace once, like a lent back end's answer.
-            let r = record_in(&mut g, script, response);
-            g.cached.push((format!("{note}\n{script}"), r.status().as_str().to_string(), true));
-            if let Some(q) = query {
-                // As the redo will (it finds the answer by its text): what is
-                // learned must not depend on whether the transfer parks.
-                g.learned.learn(q, &r);
-            }
-            return Ask::Answer(r);
-        }
-        if g.may_decide {
-            if let Some(output) = g.lent.as_mut().and_then(|l| l.answer(script)) {
-                let r = record_in(&mut g, script, smt::parse_response(&output));
-                let status = r.status().as_str().to_string();
-                g.cached.push((script.to_string(), status, true));
+        match answer_at_once(&mut g, script, query) {
+            Some(r) => {
                 if let Some(q) = query {
                     g.learned.learn(q, &r);
                 }
-                return Ask::Answer(r);
+                Ask::Answer(r)
+            }
+            None => {
+                if g.pending.is_none() {
+                    g.pending = Some(script.to_string());
+                }
+                Ask::Pending
             }
         }
-        if g.pending.is_none() {
-            g.pending = Some(script.to_string());
-        }
-        Ask::Pending
     }
 
     /// Lends the run's back end to the oracle for one transfer: while it
