@@ -87,6 +87,12 @@ else
 fi
 
 if ((web_built)); then
+  # Chromium gives a site no storage when the disk is nearly full, and then
+  # the offline test cannot keep Z3 (35 MB): say so before it fails.
+  free_kb=$(df -Pk "${TMPDIR:-/tmp}" | awk 'NR == 2 { print $4 }')
+  if [[ -n "$free_kb" ]] && ((free_kb < 4 * 1024 * 1024)); then
+    echo "warning: only $((free_kb / 1024)) MB free under ${TMPDIR:-/tmp}; Chromium may refuse to store Z3 for offline use (tests/e2e/offline.test.mjs)" >&2
+  fi
   step "browser tests" node --test tests/e2e/ || true
 else
   skip "browser tests" "the web build failed"

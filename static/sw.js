@@ -107,9 +107,27 @@ async function z3File(request, event) {
   }
   const response = await fetch(request);
   if (response.ok) {
-    const put = cache.put(request.url, response.clone()).finally(() => storing.delete(request.url));
+    const put = cache.put(request.url, response.clone())
+      .catch((e) => {
+        notKept(e);
+        throw e;
+      })
+      .finally(() => storing.delete(request.url));
     storing.set(request.url, put);
     event.waitUntil(put);
   }
   return response;
+}
+
+/**
+ * Tells every page that Z3 could not be kept (the browser refused to store
+ * it: usually a QuotaExceededError on a nearly full disk), so the page can
+ * say that offline use will not have Z3, instead of failing offline later.
+ */
+async function notKept(error) {
+  const message = String(error && error.message ? error.message : error).replace(/\.$/, '');
+  const reason = `${error && error.name ? error.name : 'Error'}: ${message}`;
+  for (const client of await self.clients.matchAll({ type: 'window', includeUncontrolled: true })) {
+    client.postMessage({ type: 'z3-not-kept', reason });
+  }
 }

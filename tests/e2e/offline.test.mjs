@@ -3,6 +3,7 @@
 // after one visit that loaded Z3 the page reloads without any network (the
 // server is stopped and the browser is offline), opens an example and runs
 // symbolic execution (Z3 from the cache) to the same verdict as online.
+// When the browser refuses to store Z3 (a full disk), the page says so.
 // And the explicit update: a changed build's worker waits, the page shows
 // "new version available", and its button switches and reloads.
 //
@@ -92,7 +93,15 @@ test('after one visit, the page works offline: reload, open an example, run symb
     // Online: an example, and symbolic execution (this loads Z3 once).
     await openExample(page, EXAMPLE);
     const verdictOnline = await symbolicVerdict(page);
-    await untilOk(page, () => z3Cached(page), (cached) => assert.equal(cached, true, 'Z3 is kept for offline use'), 60_000);
+    await untilOk(page, () => z3Cached(page), (cached) => assert.equal(cached, true, 'Z3 is kept for offline use'), 60_000).catch(
+      async (e) => {
+        // Chromium grants a site no room when the disk is nearly full: say so.
+        const { quota, usage } = await page.evaluate(() => navigator.storage.estimate());
+        const notice = await page.locator('[data-testid=z3-not-kept]').innerText().catch(() => '(no notice)');
+        e.message += `\n(storage quota ${Math.round(quota / 1e6)} MB, used ${Math.round(usage / 1e6)} MB; the page said: ${notice})`;
+        throw e;
+      },
+    );
 
     // No network: the browser is offline and the server is gone.
     await context.setOffline(true);
@@ -114,6 +123,52 @@ test('after one visit, the page works offline: reload, open an example, run symb
       [],
       'no console errors',
     );
+  } finally {
+    await close();
+  }
+});
+
+test('when the browser refuses to store Z3 (a full disk), the page says that Z3 will not be there offline', async () => {
+  const { page, context, baseUrl, pageErrors, close } = await openBrowser({
+    profilePrefix: 'cpa-e2e-notkept-',
+    timeout: 90_000,
+    viewport: { width: 1366, height: 768 },
+  });
+  const byId = (id) => page.locator(`[data-testid=${id}]`);
+  try {
+    await page.goto(baseUrl);
+    await byId('cfa-listing').waitFor();
+    await controlled(page);
+    // The worker's cache refuses Z3's files as Chromium does when the disk
+    // is nearly full; the page's own files are stored as usual.
+    const [worker] = context.serviceWorkers();
+    assert.ok(worker, 'the page has a service worker');
+    await worker.evaluate(() => {
+      const put = Cache.prototype.put;
+      Cache.prototype.put = function (request, response) {
+        if (String(request.url ?? request).includes('z3-built')) {
+          return Promise.reject(new DOMException('Quota exceeded.', 'QuotaExceededError'));
+        }
+        return put.call(this, request, response);
+      };
+    });
+    await expectCount(byId('z3-not-kept'), 0);
+
+    await openExample(page, EXAMPLE);
+    const verdict = await symbolicVerdict(page);
+    assert.match(verdict, /^Verdict: TRUE/, 'online, symbolic execution still answers with Z3');
+    const notice = byId('z3-not-kept');
+    await notice.waitFor({ timeout: 60_000 });
+    const text = await notice.innerText();
+    assert.match(text, /Z3 could not be kept for offline use/);
+    assert.match(text, /QuotaExceededError/, 'the notice names the browser\'s reason');
+    assert.equal(await notice.evaluate((el) => el.closest('[role=status]') !== null), true, 'announced in a live region');
+    assert.equal(await z3Cached(page), false, 'Z3 is not in the cache');
+    await page.screenshot({ path: path.join(artifacts, 'z3-not-kept.png') });
+
+    await byId('z3-not-kept-dismiss').click();
+    await expectCount(byId('z3-not-kept'), 0);
+    assert.deepEqual(pageErrors, [], 'no page errors');
   } finally {
     await close();
   }

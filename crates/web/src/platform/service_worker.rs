@@ -9,19 +9,33 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(inline_js = r#"
 let registration = null;
 let applying = false;
+// The worker's word that it could not store Z3 (`z3-not-kept`): listened
+// for from the start, since a controlled page fetches Z3 through the worker
+// long before the page registers it again.
+let z3NotKept = null;
+let reportNotKept = null;
+if ('serviceWorker' in navigator) {
+  navigator.serviceWorker.addEventListener('message', (e) => {
+    if (!e.data || e.data.type !== 'z3-not-kept') return;
+    z3NotKept = String(e.data.reason);
+    if (reportNotKept) reportNotKept(z3NotKept);
+  });
+}
 function offerZ3() {
   // Z3 loaded before this worker controlled the page: let it keep a copy.
   const z3 = globalThis.cpaZ3;
   const controller = navigator.serviceWorker.controller;
   if (z3 && controller && JSON.parse(z3.status()).phase === 'ready') controller.postMessage({ type: 'cache-z3' });
 }
-export function cpa_sw_register(onUpdate, enabled) {
+export function cpa_sw_register(onUpdate, onZ3NotKept, enabled) {
   if (!('serviceWorker' in navigator)) return;
   const sw = navigator.serviceWorker;
   if (!enabled) {
     sw.getRegistrations().then((all) => all.forEach((r) => r.unregister()), () => {});
     return;
   }
+  reportNotKept = onZ3NotKept;
+  if (z3NotKept !== null) onZ3NotKept(z3NotKept);
   let hadController = !!sw.controller;
   sw.addEventListener('controllerchange', () => {
     if (applying) { location.reload(); return; }
@@ -54,7 +68,7 @@ export function cpa_sw_apply_update() {
 }
 "#)]
 extern "C" {
-    fn cpa_sw_register(on_update: &js_sys::Function, enabled: bool);
+    fn cpa_sw_register(on_update: &js_sys::Function, on_z3_not_kept: &js_sys::Function, enabled: bool);
     fn cpa_sw_apply_update();
 }
 
@@ -82,7 +96,7 @@ pub const QUIET_INPUT_MS: f64 = 1_000.0;
 /// worker's install would share the cores and the connection with Z3's
 /// download and compile, which a student is waiting for), and only after
 /// [`QUIET_INPUT_MS`] without input. Then as [`register`].
-pub fn register_when_quiet(on_update: impl Fn() + 'static) {
+pub fn register_when_quiet(on_update: impl Fn() + 'static, on_z3_not_kept: impl Fn(String) + 'static) {
     let last_input = std::rc::Rc::new(std::cell::Cell::new(crate::platform::clock::now_ms()));
     let listeners: Vec<gloo_events::EventListener> = match web_sys::window() {
         Some(window) => ["keydown", "pointerdown", "click", "wheel"]
@@ -105,18 +119,23 @@ pub fn register_when_quiet(on_update: impl Fn() + 'static) {
             gloo_timers::future::TimeoutFuture::new(RECHECK_MS).await;
         }
         drop(listeners);
-        register(on_update);
+        register(on_update, on_z3_not_kept);
     });
 }
 
 /// Registers the service worker (release builds; a debug build removes
 /// any) and calls `on_update` when a new build of the page is ready to
-/// be used: installed and waiting, or already activated by another tab.
-pub fn register(on_update: impl Fn() + 'static) {
+/// be used: installed and waiting, or already activated by another tab;
+/// and `on_z3_not_kept` with the browser's reason when the worker could
+/// not store Z3's files for offline use (a full disk: the browser grants
+/// no room for 35 MB), so offline runs of solver-backed analyses would fail.
+pub fn register(on_update: impl Fn() + 'static, on_z3_not_kept: impl Fn(String) + 'static) {
     let callback = Closure::<dyn Fn()>::new(on_update);
-    cpa_sw_register(callback.as_ref().unchecked_ref(), !cfg!(debug_assertions));
+    let not_kept = Closure::<dyn Fn(String)>::new(on_z3_not_kept);
+    cpa_sw_register(callback.as_ref().unchecked_ref(), not_kept.as_ref().unchecked_ref(), !cfg!(debug_assertions));
     // Called once per page load; the worker may report at any time.
     callback.forget();
+    not_kept.forget();
 }
 
 /// Switches to the new build: activates the waiting worker, and the page
