@@ -204,6 +204,10 @@ pub struct Reachability<C: Cpa> {
     mid_step: bool,
     /// Time spent in the attached back end, per query (native only).
     solver_times: Vec<std::time::Duration>,
+    /// When the run must stop ([`Reachability::set_deadline`]): no query
+    /// of the attached back end may outlast it (native only).
+    #[cfg(not(target_arch = "wasm32"))]
+    deadline: Option<std::time::Instant>,
     /// How many queries a lent back end answers per transfer before the
     /// transfer parks ([`Reachability::set_lend_queries`]).
     lend_queries: u32,
@@ -246,6 +250,8 @@ impl<C: Cpa> Reachability<C> {
             queries: 0,
             mid_step: false,
             solver_times: Vec::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            deadline: None,
             lend_queries: u32::MAX,
             resume: None,
             failed_transfer: None,
@@ -279,6 +285,19 @@ impl<C: Cpa> Reachability<C> {
         self.lend_queries = n;
     }
 
+    /// The time by which the run must stop (its stage's
+    /// `restartAlgorithm.stageTimeMs`): each query the attached back end
+    /// answers — lent inside a transfer or for a parked one — gets no more
+    /// than what is left of it ([`smt::SolverBackend::limit_next`]), so a
+    /// hard query cannot keep the run past its limit for `solver.timeout`.
+    /// A query cut short answers `unknown`, which prunes nothing; the
+    /// stage's limit then ends the run UNKNOWN. Native only: the page's
+    /// back end is not attached.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn set_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.deadline = deadline;
+    }
+
     /// Whether the CPA asks a solver (has a [`SolverOracle`]).
     pub fn needs_solver(&self) -> bool {
         self.oracle.is_some()
@@ -307,6 +326,9 @@ impl<C: Cpa> Reachability<C> {
     #[cfg(not(target_arch = "wasm32"))]
     fn timed_solve(&mut self, backend: &mut dyn SolverBackend, script: &str) -> String {
         let t = std::time::Instant::now();
+        if let Some(deadline) = self.deadline {
+            backend.limit_next(crate::solver::left_until(deadline, t));
+        }
         let out = backend.solve_text(script);
         self.solver_times.push(t.elapsed());
         out
@@ -326,6 +348,8 @@ impl<C: Cpa> Reachability<C> {
         let lent = match (&self.oracle, self.solver.take()) {
             (Some(o), Some(b)) if o.may_decide() => {
                 o.lend_solver(b, self.lend_queries);
+                #[cfg(not(target_arch = "wasm32"))]
+                o.limit_lent_until(self.deadline);
                 true
             }
             (_, b) => {

@@ -1016,6 +1016,8 @@ impl Verifier {
         match built {
             Ok(mut a) => {
                 self.configure_solver(&mut a);
+                #[cfg(not(target_arch = "wasm32"))]
+                a.set_deadline(self.stage.deadline());
                 self.carry_solver_answers(&a);
                 self.carry_block_cache(&mut a);
                 self.stage.analysis = a;

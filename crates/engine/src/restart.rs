@@ -84,7 +84,7 @@ impl Stage {
         let predicate = config.cpas().iter().any(|c| c == "cpa.predicate.PredicateCPA");
         let symexec = config.cpas().iter().any(|c| c == "cpa.symexec.SymExecCPA") && config.get("symexec.abstraction") == "true";
         let symexec_precision = Arc::new(crate::build::symexec_initial_precision(program, &config));
-        Ok(Stage {
+        let stage = Stage {
             other_paths: Vec::new(),
             predicate,
             symexec,
@@ -105,7 +105,14 @@ impl Stage {
             predicates: Arc::default(),
             refinements: 0,
             started: WallClock::now(),
-        })
+        };
+        #[cfg(not(target_arch = "wasm32"))]
+        let stage = {
+            let mut stage = stage;
+            stage.analysis.set_deadline(stage.deadline());
+            stage
+        };
+        Ok(stage)
     }
 
     /// Whether the stage ran past `restartAlgorithm.stageTimeMs`.
@@ -113,6 +120,14 @@ impl Stage {
     /// the page's Z3, which is what a student waits for too).
     pub(crate) fn over_time(&self) -> bool {
         self.time_limit_ms > 0 && self.started.elapsed_ms() > self.time_limit_ms
+    }
+
+    /// When the stage must end: its start plus
+    /// `restartAlgorithm.stageTimeMs`; `None` without a limit. Handed to
+    /// each of its analyses ([`crate::Reachability::set_deadline`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub(crate) fn deadline(&self) -> Option<std::time::Instant> {
+        (self.time_limit_ms > 0).then(|| self.started.at + std::time::Duration::from_millis(self.time_limit_ms))
     }
 
     /// What is left of `restartAlgorithm.stageTimeMs` (at least 1 ms);

@@ -385,6 +385,17 @@ struct Lent {
     until: std::time::Instant,
     /// How long each query it answered took.
     times: Vec<std::time::Duration>,
+    /// When the run must stop: no query may outlast it
+    /// ([`SolverOracle::limit_lent_until`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    deadline: Option<std::time::Instant>,
+}
+
+/// What is left from `now` until `deadline` (at least 1 ms, so a query
+/// past it still gets a well-formed limit and answers `unknown` at once).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn left_until(deadline: std::time::Instant, now: std::time::Instant) -> std::time::Duration {
+    deadline.saturating_duration_since(now).max(std::time::Duration::from_millis(1))
 }
 
 impl Lent {
@@ -399,6 +410,9 @@ impl Lent {
                 return None;
             }
             self.queries_left -= 1;
+            if let Some(deadline) = self.deadline {
+                self.backend.limit_next(left_until(deadline, now));
+            }
             let output = self.backend.solve_text(script);
             self.times.push(now.elapsed());
             Some(output)
@@ -489,7 +503,19 @@ impl SolverOracle {
             #[cfg(not(target_arch = "wasm32"))]
             until: std::time::Instant::now() + LEND_BUDGET,
             times: Vec::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            deadline: None,
         });
+    }
+
+    /// Limits each query of the lent back end to what is left until
+    /// `deadline` (the stage's time limit; see
+    /// [`crate::Reachability::set_deadline`]). Native only.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn limit_lent_until(&self, deadline: Option<std::time::Instant>) {
+        if let Some(lent) = self.lock().lent.as_mut() {
+            lent.deadline = deadline;
+        }
     }
 
     /// Takes back the lent back end ([`SolverOracle::lend_solver`]) and the

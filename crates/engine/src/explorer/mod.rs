@@ -332,13 +332,28 @@ impl Explorer {
         let Some(script) = self.oracle.take_pending() else { return };
         let query = SolverQuery { id: self.queries, smtlib: script };
         self.queries += 1;
+        // No query may outlast the run's time limit (see `time_left`).
+        let left = self.time_left();
         match self.solver.as_mut() {
             Some(b) => {
+                if let Some(left) = left {
+                    b.limit_next(left);
+                }
                 let out = b.solve_text(&query.smtlib);
                 self.record_answer(query, &out);
             }
             None => self.parked = Some(query),
         }
+    }
+
+    /// What is left of `restartAlgorithm.stageTimeMs` (at least 1 ms), once
+    /// the run started; `None` without a limit. An attached back end's
+    /// query gets no more than this ([`smt::SolverBackend::limit_next`]),
+    /// so a hard query cannot keep the run past its limit.
+    fn time_left(&self) -> Option<std::time::Duration> {
+        let ms = self.options.time_limit_ms;
+        let started = self.started?;
+        (ms > 0).then(|| std::time::Duration::from_millis(ms.saturating_sub(started.elapsed_ms()).max(1)))
     }
 
     fn record_answer(&mut self, query: SolverQuery, output: &str) {
