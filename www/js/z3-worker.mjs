@@ -157,7 +157,9 @@ async function evalOnHeap(text) {
 /** How long Z3 may take on one query unless the script sets its own
  * `:timeout` (the default of `solver.timeout`, which the native `z3` process
  * honours per query): past it Z3 answers `unknown`, which an analysis treats
- * as "maybe satisfiable", and the next query does not wait behind it. */
+ * as "maybe satisfiable", and the next query does not wait behind it. A run
+ * with another `solver.timeout` sends its queries with their own
+ * `(set-option :timeout N)`. */
 const QUERY_TIMEOUT_MS = 10000;
 
 /**

@@ -157,7 +157,14 @@ pub struct Run {
     analysis: Option<Verifier>,
     /// A mirrored run's engine said every event was produced.
     mirrored_done: bool,
+    /// The run's `solver.timeout` when it is not the default, which Z3's
+    /// worker applies by itself ([`Run::pending_query`]).
+    solver_timeout_ms: Option<u64>,
 }
+
+/// `solver.timeout`'s default, the limit Z3's worker gives a query whose
+/// script sets none (`www/js/z3-worker.mjs`).
+const DEFAULT_SOLVER_TIMEOUT_MS: u64 = 10_000;
 
 impl Run {
     /// Parses `source`, builds the composite CPA of `spec` (recording state
@@ -178,6 +185,7 @@ impl Run {
         // without the Callstack CPA) is refused here.
         let analysis =
             build_verifier(program.clone(), &config, true).map_err(|e| format!("{CONFIG_ERROR_PREFIX}{}", e.message))?;
+        let solver_timeout_ms = config.get("solver.timeout").parse::<u64>().ok().filter(|&ms| ms != DEFAULT_SOLVER_TIMEOUT_MS);
         Ok(Run {
             spec,
             program,
@@ -185,6 +193,7 @@ impl Run {
             asker: "analysis".into(),
             analysis: Some(analysis),
             mirrored_done: false,
+            solver_timeout_ms,
         })
     }
 
@@ -206,9 +215,18 @@ impl Run {
 
     /// The SMT-LIB2 query the run is parked on (symbolic analyses in the
     /// page, where no solver is attached): its number and script. The page
-    /// sends it to Z3 and resumes with [`Run::answer_query`].
+    /// sends it to Z3 and resumes with [`Run::answer_query`]. With a
+    /// `solver.timeout` other than the default, the script begins with
+    /// `(set-option :timeout N)`, so Z3 in the page gives the query the
+    /// limit the student set, as the native `z3` does (the engine's trace
+    /// keeps the query's own text).
     pub fn pending_query(&self) -> Option<(u32, String)> {
-        self.analysis.as_ref()?.pending_query().map(|q| (q.id, q.smtlib.clone()))
+        let q = self.analysis.as_ref()?.pending_query()?;
+        let script = match self.solver_timeout_ms {
+            Some(ms) => format!("(set-option :timeout {ms})\n{}", q.smtlib),
+            None => q.smtlib.clone(),
+        };
+        Some((q.id, script))
     }
 
     /// Resumes a parked run with the solver's output text (`sat`, `unsat`
@@ -1474,6 +1492,33 @@ mod tests {
     fn panels_at(run: &mut Run, k: usize) -> Panels {
         run.cursor.seek(k);
         Panels::of(&run.program, &run.cursor)
+    }
+
+    /// The script the page sends to Z3 for a run's first query, with
+    /// `extra` properties added to `symbolic`.
+    fn first_query_script(extra: &str) -> (String, String) {
+        let properties = format!("#include symbolic.properties\n{extra}");
+        let spec = RunSpec { preset: "symbolic".into(), properties: Some(properties), ..RunSpec::default() };
+        let mut run = Run::start(EXAMPLE_PROGRAM, spec).unwrap();
+        run.detach_solver();
+        while run.pending_query().is_none() {
+            assert!(!run.advance(1), "the run asks a query before it ends");
+        }
+        let (_, script) = run.pending_query().unwrap();
+        let engine = run.analysis.as_ref().unwrap().pending_query().unwrap().smtlib.clone();
+        (script, engine)
+    }
+
+    #[test]
+    fn a_solver_timeout_the_student_set_goes_with_the_query_to_z3_in_the_page() {
+        let (script, engine) = first_query_script("solver.timeout = 1500\n");
+        assert_eq!(script, format!("(set-option :timeout 1500)\n{engine}"));
+        assert!(!engine.contains(":timeout"), "the engine's own query text (its cache key and trace) is unchanged");
+        // The default is the worker's own limit: the script is the engine's.
+        let (script, engine) = first_query_script("");
+        assert_eq!(script, engine);
+        let (script, engine) = first_query_script("solver.timeout = 10000\n");
+        assert_eq!(script, engine);
     }
 
     #[test]
