@@ -201,6 +201,17 @@ impl Verifier {
         self.with_solver(Box::new(smt::Z3Process::system(std::time::Duration::from_millis(ms))))
     }
 
+    /// What is left of the running stage's `restartAlgorithm.stageTimeMs`
+    /// (at least 1 ms; `None` without a limit): the most a solver query
+    /// may take now. The page sends it to its Z3 with the query, as the
+    /// native back end is given it ([`smt::SolverBackend::limit_next`]).
+    pub fn time_left(&self) -> Option<std::time::Duration> {
+        match &self.explorer {
+            Some(x) => x.time_left(),
+            None => self.stage.time_left(),
+        }
+    }
+
     /// The verdict and its reason, once decided.
     pub fn outcome(&self) -> Option<(Verdict, &str)> {
         self.outcome.as_ref().map(|(v, r)| (*v, r.as_str()))

@@ -227,7 +227,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "restartAlgorithm.stageTimeMs",
         default: "0",
         ty: OptionType::UInt,
-        doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; natively and in the page, where it includes waiting for the page's Z3; makes the trace depend on the machine's speed). Natively every solver query of the stage (the analysis's, the counterexample check's, the refinement's) gets at most what is left of it (solver.timeout otherwise).",
+        doc: "Restart algorithm: the wall-clock limit of each stage in milliseconds (0: none; natively and in the page, where it includes waiting for the page's Z3; makes the trace depend on the machine's speed). Every solver query of the stage (the analysis's, the counterexample check's, the refinement's; natively and in the page) gets at most what is left of it (solver.timeout otherwise).",
     },
     OptionDecl {
         key: "solver.theory",
@@ -341,7 +341,7 @@ pub const OPTIONS: &[OptionDecl] = &[
         key: "solver.timeout",
         default: "10000",
         ty: OptionType::UInt,
-        doc: "Time limit per solver query in milliseconds (the native z3, and Z3 in the page); a query that runs out is answered unknown and treated as satisfiable (1 to 86400000). Natively a query also gets no more than what is left of restartAlgorithm.stageTimeMs.",
+        doc: "Time limit per solver query in milliseconds (the native z3, and Z3 in the page); a query that runs out is answered unknown and treated as satisfiable (1 to 86400000). A query also gets no more than what is left of restartAlgorithm.stageTimeMs.",
     },
     OptionDecl {
         key: "limits.steps",

@@ -350,7 +350,7 @@ impl Explorer {
     /// the run started; `None` without a limit. An attached back end's
     /// query gets no more than this ([`smt::SolverBackend::limit_next`]),
     /// so a hard query cannot keep the run past its limit.
-    fn time_left(&self) -> Option<std::time::Duration> {
+    pub(crate) fn time_left(&self) -> Option<std::time::Duration> {
         let ms = self.options.time_limit_ms;
         let started = self.started?;
         (ms > 0).then(|| std::time::Duration::from_millis(ms.saturating_sub(started.elapsed_ms()).max(1)))

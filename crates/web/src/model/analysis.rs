@@ -216,13 +216,20 @@ impl Run {
     /// The SMT-LIB2 query the run is parked on (symbolic analyses in the
     /// page, where no solver is attached): its number and script. The page
     /// sends it to Z3 and resumes with [`Run::answer_query`]. With a
-    /// `solver.timeout` other than the default, the script begins with
-    /// `(set-option :timeout N)`, so Z3 in the page gives the query the
-    /// limit the student set, as the native `z3` does (the engine's trace
-    /// keeps the query's own text).
+    /// `solver.timeout` other than the default, or a stage time limit
+    /// (`restartAlgorithm.stageTimeMs`) with less left than that, the
+    /// script begins with `(set-option :timeout N)`, so Z3 in the page
+    /// gives the query the limit the native `z3` would get (the engine's
+    /// trace keeps the query's own text).
     pub fn pending_query(&self) -> Option<(u32, String)> {
-        let q = self.analysis.as_ref()?.pending_query()?;
-        let script = match self.solver_timeout_ms {
+        let analysis = self.analysis.as_ref()?;
+        let q = analysis.pending_query()?;
+        let timeout = self.solver_timeout_ms.unwrap_or(DEFAULT_SOLVER_TIMEOUT_MS);
+        let limit = match analysis.time_left() {
+            Some(left) => Some(timeout.min(left.as_millis() as u64)),
+            None => self.solver_timeout_ms,
+        };
+        let script = match limit {
             Some(ms) => format!("(set-option :timeout {ms})\n{}", q.smtlib),
             None => q.smtlib.clone(),
         };
@@ -1510,7 +1517,7 @@ mod tests {
     }
 
     #[test]
-    fn a_solver_timeout_the_student_set_goes_with_the_query_to_z3_in_the_page() {
+    fn a_solver_timeout_the_student_set_and_the_stage_limit_go_with_the_query_to_z3_in_the_page() {
         let (script, engine) = first_query_script("solver.timeout = 1500\n");
         assert_eq!(script, format!("(set-option :timeout 1500)\n{engine}"));
         assert!(!engine.contains(":timeout"), "the engine's own query text (its cache key and trace) is unchanged");
@@ -1519,6 +1526,17 @@ mod tests {
         assert_eq!(script, engine);
         let (script, engine) = first_query_script("solver.timeout = 10000\n");
         assert_eq!(script, engine);
+        // A stage time limit caps it at what is left of the stage.
+        let (script, engine) = first_query_script("restartAlgorithm.stageTimeMs = 3000\n");
+        let limit: u64 = script
+            .strip_prefix("(set-option :timeout ")
+            .and_then(|rest| rest.split_once(')'))
+            .and_then(|(ms, _)| ms.parse().ok())
+            .unwrap_or_else(|| panic!("a limit leads the script: {script}"));
+        assert!((1..=3000).contains(&limit), "{limit}");
+        assert!(script.ends_with(&engine));
+        let (script, _) = first_query_script("restartAlgorithm.stageTimeMs = 60000\nsolver.timeout = 2000\n");
+        assert!(script.starts_with("(set-option :timeout 2000)\n"), "the smaller of the two: {script}");
     }
 
     #[test]
