@@ -23,6 +23,24 @@ const distDir = path.resolve(repo, process.env.DIST_DIR ?? 'dist');
 /** Waits until a service worker controls the page. */
 const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 
+/**
+ * A browser at a laptop's size on the playground's start page, once a
+ * service worker controls it (a failure to get there closes the browser).
+ */
+async function openControlled(options) {
+  const browser = await openBrowser({ ...options, viewport: { width: 1366, height: 768 } });
+  const byId = (id) => browser.page.locator(`[data-testid=${id}]`);
+  try {
+    await browser.page.goto(browser.baseUrl);
+    await byId('cfa-listing').waitFor();
+    await controlled(browser.page);
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
+  return { ...browser, byId };
+}
+
 /** The build and Z3 version of the worker that controls the page. */
 function workerBuild(page) {
   return page.evaluate(
@@ -129,16 +147,8 @@ test('after one visit, the page works offline: reload, open an example, run symb
 });
 
 test('when the browser refuses to store Z3 (a full disk), the page says that Z3 will not be there offline', async () => {
-  const { page, context, baseUrl, pageErrors, close } = await openBrowser({
-    profilePrefix: 'cpa-e2e-notkept-',
-    timeout: 90_000,
-    viewport: { width: 1366, height: 768 },
-  });
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
+  const { page, context, pageErrors, close, byId } = await openControlled({ profilePrefix: 'cpa-e2e-notkept-', timeout: 90_000 });
   try {
-    await page.goto(baseUrl);
-    await byId('cfa-listing').waitFor();
-    await controlled(page);
     // The worker's cache refuses Z3's files as Chromium does when the disk
     // is nearly full; the page's own files are stored as usual.
     const [worker] = context.serviceWorkers();
@@ -183,17 +193,8 @@ test('a new build is used only when the student says so: the notice, then the sw
   }
   const worker = fs.readFileSync(path.join(distDir, 'sw.js'), 'utf8');
   fs.writeFileSync(path.join(dir, 'sw.js'), worker);
-  const { page, baseUrl, pageErrors, close } = await openBrowser({
-    profilePrefix: 'cpa-e2e-update-',
-    timeout: 60_000,
-    dir,
-    viewport: { width: 1366, height: 768 },
-  });
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
+  const { page, pageErrors, close, byId } = await openControlled({ profilePrefix: 'cpa-e2e-update-', timeout: 60_000, dir });
   try {
-    await page.goto(baseUrl);
-    await byId('cfa-listing').waitFor();
-    await controlled(page);
     const first = await workerBuild(page);
     assert.equal(await byId('update-notice').count(), 0, 'no notice while the build is the newest');
 
