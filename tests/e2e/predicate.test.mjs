@@ -7,9 +7,7 @@
 // precision with the new predicates marked), the predicates stand beside
 // their CFA node, abstraction states are marked in the ARG and the state
 // lists, the inspector shows ψ and φ, the solver log names each query's
-// purpose, and predict mode asks for ψ' of an abstraction; under
-// `predicate-cartesian` the other predicates' queries are asked of Z3
-// ahead, together with the first. The crate's
+// purpose, and predict mode asks for ψ' of an abstraction. The crate's
 // native test crates/web/tests/predicate_view.rs checks the same run's
 // view model.
 //
@@ -17,9 +15,7 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { analyze, artifacts, atEvent, expectText, shownEvent, stateRows, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const LOCKSTEP = `extern int __VERIFIER_nondet_int(void);
@@ -32,8 +28,6 @@ int main() {
   return 0;
 }
 `;
-
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-predicate-', timeout: 90_000 });
@@ -213,28 +207,6 @@ test('predict mode asks for ψ′ of the next abstraction and grades it', async 
   assert.match(await graded.innerText(), /(right|wrong) abstraction: you said ψ' of s\d+ is /);
   await page.screenshot({ path: path.join(artifacts, 'predicate-7-predict-graded.png') });
   await byId('predict-toggle').uncheck();
-  assert.deepEqual(pageErrors, []);
-  assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
-});
-
-test('the Cartesian abstraction asks Z3 its other predicates together with the first: the solver log marks them "asked ahead"', async () => {
-  // Two loops: after the refinements a loop head's abstraction checks
-  // several predicates, each once implied and once negated.
-  const twoloops = fs.readFileSync(path.join(repo, 'crates/engine/tests/programs/predicate/twoloops.c'), 'utf8');
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), twoloops);
-  await page.reload();
-  await byId('cfa-listing').waitFor();
-  await analyze(page, 'predicate-cartesian');
-  assert.match(await byId('run-status').innerText(), /predicate-cartesian, .*TRUE/);
-  const origins = await page.evaluate(() => [...document.querySelectorAll('[data-testid=solver-entry] .solver-origin')].map((e) => e.textContent));
-  const ahead = origins.filter((o) => /: asked ahead of query \d+$/.test(o));
-  assert.ok(ahead.length >= 3, `queries asked ahead: ${ahead.length} of ${origins.length}`);
-  assert.ok(ahead.length < origins.length, 'the run still parks on its first queries');
-  if (!(await byId('solver-panel').evaluate((d) => d.open))) await byId('solver-log-toggle').click();
-  await page.locator('[data-testid=solver-entry]').filter({ hasText: 'asked ahead' }).first().scrollIntoViewIfNeeded();
-  await page.screenshot({ path: path.join(artifacts, 'predicate-8-asked-ahead.png') });
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(withoutKnownZ3Errors(consoleErrors), []);
 });

@@ -204,9 +204,6 @@ pub struct Reachability<C: Cpa> {
     mid_step: bool,
     /// Time spent in the attached back end, per query (native only).
     solver_times: Vec<std::time::Duration>,
-    /// The queries the parked transfer asked after its pending one
-    /// ([`Stepper::queries_ahead`]).
-    ahead: Vec<String>,
     /// When the run must stop ([`Reachability::set_deadline`]): no query
     /// of the attached back end may outlast it (native only).
     #[cfg(not(target_arch = "wasm32"))]
@@ -253,7 +250,6 @@ impl<C: Cpa> Reachability<C> {
             queries: 0,
             mid_step: false,
             solver_times: Vec::new(),
-            ahead: Vec::new(),
             #[cfg(not(target_arch = "wasm32"))]
             deadline: None,
             lend_queries: u32::MAX,
@@ -369,16 +365,6 @@ impl<C: Cpa> Reachability<C> {
             }
         }
         result
-    }
-
-    /// Parks on `script`, the query the transfer along `edges[next]` of
-    /// `popped` raised: the answers given before it go into the trace, the
-    /// queries asked after it are kept as the queries ahead.
-    pub(crate) fn park(&mut self, popped: StateId, edges: Vec<EdgeId>, next: usize, script: String) {
-        self.emit_oracle_answers(false);
-        self.ahead = self.oracle.as_ref().map(|o| o.take_ahead()).unwrap_or_default();
-        let query = SolverQuery { id: self.queries, smtlib: script };
-        self.phase = Phase::AwaitSolver { popped, edges, next, query };
     }
 
     /// Queries the oracle answered during a kept transfer — from its
@@ -862,7 +848,10 @@ impl<C: Cpa> Reachability<C> {
                 let precision = self.states[popped.0 as usize].precision.clone();
                 let result = self.transfer(popped, &edge, &precision);
                 if let Some(script) = self.oracle.as_ref().and_then(|o| o.take_pending()) {
-                    return self.park(popped, edges, next, script);
+                    self.emit_oracle_answers(false);
+                    let query = SolverQuery { id: self.queries, smtlib: script };
+                    self.phase = Phase::AwaitSolver { popped, edges, next, query };
+                    return;
                 }
                 self.emit_oracle_answers(true);
                 let pruned = self.cpa.take_prune_report();
@@ -1053,7 +1042,6 @@ impl<C: Cpa> Stepper for Reachability<C> {
         let Phase::AwaitSolver { popped, edges, next, query } = std::mem::replace(&mut self.phase, Phase::Done) else {
             return;
         };
-        self.ahead.clear();
         let response = smt::parse_response(solver_output);
         let answer = response.status().as_str().to_string();
         if let Some(o) = &self.oracle {
@@ -1062,19 +1050,6 @@ impl<C: Cpa> Stepper for Reachability<C> {
         self.queries += 1;
         self.emit(Event::SolverQuery { id: query.id, smtlib: query.smtlib, answer });
         self.phase = Phase::Edges { popped, edges, next };
-    }
-
-    fn queries_ahead(&self) -> Vec<String> {
-        match self.phase {
-            Phase::AwaitSolver { .. } => self.ahead.clone(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn prefetch_answer(&mut self, script: &str, solver_output: &str) {
-        if let Some(o) = &self.oracle {
-            o.prefetched(script, solver_output);
-        }
     }
 
     fn is_finished(&self) -> bool {

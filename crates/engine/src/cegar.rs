@@ -1250,22 +1250,6 @@ impl Stepper for Verifier {
         }
     }
 
-    /// The queries ahead of the running analysis's parked transfer (none
-    /// while a counterexample or refinement check waits, or for the
-    /// transformation explorer).
-    fn queries_ahead(&self) -> Vec<String> {
-        match (&self.explorer, &self.parked) {
-            (None, None) => self.stage.analysis.queries_ahead(),
-            _ => Vec::new(),
-        }
-    }
-
-    fn prefetch_answer(&mut self, script: &str, solver_output: &str) {
-        if self.explorer.is_none() {
-            self.stage.analysis.prefetch_answer(script, solver_output);
-        }
-    }
-
     /// Resumes a parked run with the solver's output text (`sat`, `unsat`
     /// or `unknown` first, then a model). Does nothing when not parked.
     fn answer_query(&mut self, solver_output: &str) {

@@ -170,41 +170,15 @@ fn record_in(g: &mut Inner, script: &str, response: Response) -> Arc<Response> {
     r
 }
 
-/// Where an answer given without parking came from, for the order of the
-/// trace ([`drain_cached`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Source {
-    /// The canonical cache or a CPA's own decision: not recorded by its
-    /// text, so every redo of the transfer gets it again.
-    Again,
-    /// What earlier answers showed, or a lent back end: recorded by its
-    /// text, so a redo finds it there.
-    Once,
-    /// Fetched ahead by the driver ([`SolverOracle::prefetched`]): where a
-    /// run asking one query at a time would have parked.
-    Ahead,
-}
-
 /// Takes the answers given since the last take (script, status), for the
-/// trace, in the order a run that parks on every query would have them:
-/// it parks where an answer fetched ahead was given, so the answers given
-/// once up to the last of those come first (each was in the trace before
-/// that park), then the answers every redo gets again (the last redo's)
-/// and everything after it, each part in the order asked.
+/// trace.
 fn drain_cached(g: &mut Inner) -> Vec<(String, String)> {
-    let cached = std::mem::take(&mut g.cached);
-    let strip = |(script, status, _): (String, String, Source)| (script, status);
-    let Some(last) = cached.iter().rposition(|(_, _, source)| *source == Source::Ahead) else {
-        return cached.into_iter().map(strip).collect();
-    };
-    let (parked, after): (Vec<_>, Vec<_>) = cached.into_iter().enumerate().partition(|(i, _)| *i <= last);
-    let (once, again): (Vec<_>, Vec<_>) = parked.into_iter().map(|(_, c)| c).partition(|(_, _, source)| *source != Source::Again);
-    once.into_iter().chain(again).chain(after.into_iter().map(|(_, c)| c)).map(strip).collect()
+    std::mem::take(&mut g.cached).into_iter().map(|(script, status, _)| (script, status)).collect()
 }
 
 /// The answer to `script` without parking: by its text, by its canonical
-/// form, from what was learned (with `query`, its terms), fetched ahead by
-/// the driver, or from a lent back end; `None` when none of them has it. Answers other than by the
+/// form, from what was learned (with `query`, its terms), or from a lent
+/// back end; `None` when none of them has it. Answers other than by the
 /// exact text are queued for the trace (`cached`).
 fn answer_at_once(g: &mut Inner, script: &str, query: Option<&Query>) -> Option<Arc<Response>> {
     if let Some(r) = g.answers.get(script) {
@@ -214,7 +188,7 @@ fn answer_at_once(g: &mut Inner, script: &str, query: Option<&Query>) -> Option<
         if let Some(known) = g.canonical.get(&c.key) {
             let response = Arc::new(renamed(&known.response, &known.names, &c.names));
             let status = response.status().as_str().to_string();
-            g.cached.push((format!("{CACHED_NOTE}\n{script}"), status, Source::Again));
+            g.cached.push((format!("{CACHED_NOTE}\n{script}"), status, false));
             g.cache_hits += 1;
             return Some(response);
         }
@@ -223,20 +197,14 @@ fn answer_at_once(g: &mut Inner, script: &str, query: Option<&Query>) -> Option<
         // Recorded by its text: a redo of this transfer finds it there, so
         // it is in the trace once, like a lent back end's answer.
         let r = record_in(g, script, response);
-        g.cached.push((format!("{note}\n{script}"), r.status().as_str().to_string(), Source::Once));
-        return Some(r);
-    }
-    if let Some(output) = g.prefetched.remove(script) {
-        let r = record_in(g, script, smt::parse_response(&output));
-        let status = r.status().as_str().to_string();
-        g.cached.push((script.to_string(), status, Source::Ahead));
+        g.cached.push((format!("{note}\n{script}"), r.status().as_str().to_string(), true));
         return Some(r);
     }
     if g.may_decide {
         if let Some(output) = g.lent.as_mut().and_then(|l| l.answer(script)) {
             let r = record_in(g, script, smt::parse_response(&output));
             let status = r.status().as_str().to_string();
-            g.cached.push((script.to_string(), status, Source::Once));
+            g.cached.push((script.to_string(), status, true));
             return Some(r);
         }
     }
@@ -259,20 +227,13 @@ struct Inner {
     /// asked: (script — with [`CACHED_NOTE`] or [`DECIDED_NOTE`] unless the
     /// lent back end solved it —, status, whether the lent back end solved
     /// it).
-    cached: Vec<(String, String, Source)>,
+    cached: Vec<(String, String, bool)>,
     cache_hits: u64,
     /// Whether CPAs may decide queries themselves: only while a solver
     /// back end answers inside the run (natively). A parked run (the page)
     /// sends every query to its solver and its Solver log.
     may_decide: bool,
     pending: Option<String>,
-    /// The scripts a transfer asked after its pending one (answered by
-    /// nothing, in the order asked, at most [`MAX_AHEAD`]): the queries its
-    /// redo will likely ask next ([`SolverOracle::take_ahead`]).
-    ahead: Vec<String>,
-    /// Answers fetched ahead by the driver ([`SolverOracle::prefetched`]),
-    /// by script text, until a transfer asks for them.
-    prefetched: HashMap<String, String>,
     unknown: u32,
     unknown_reasons: BTreeSet<String>,
     notes: Vec<String>,
@@ -470,14 +431,6 @@ impl std::fmt::Debug for Lent {
     }
 }
 
-/// The most queries a parked transfer notes as asked ahead
-/// ([`SolverOracle::take_ahead`]).
-pub const MAX_AHEAD: usize = 64;
-
-/// The most answers fetched ahead the oracle keeps before it forgets them
-/// all ([`SolverOracle::prefetched`]; a transfer asks far fewer).
-const MAX_PREFETCHED: usize = 1024;
-
 /// The most queries [`SolverOracle::ask_query`] remembers the scripts of
 /// before it forgets them all (a transfer asks far fewer).
 const MAX_RENDERED: usize = 4096;
@@ -515,19 +468,6 @@ impl SolverOracle {
     /// learned must not depend on whether the transfer parks.
     fn ask_with(&self, script: &str, query: Option<&Query>) -> Ask {
         let mut g = self.lock();
-        if let Some(pending) = &g.pending {
-            // The transfer is parked already and will be redone: what it
-            // asks now is only noted as a query ahead. Nothing is answered
-            // or learned, so the redo finds what the sequence would.
-            let new = script != pending
-                && !g.ahead.iter().any(|a| a == script)
-                && !g.answers.contains_key(script)
-                && !g.prefetched.contains_key(script);
-            if new && g.ahead.len() < MAX_AHEAD {
-                g.ahead.push(script.to_string());
-            }
-            return Ask::Pending;
-        }
         g.asked += 1;
         match answer_at_once(&mut g, script, query) {
             Some(r) => {
@@ -640,29 +580,6 @@ impl SolverOracle {
         self.lock().pending.take()
     }
 
-    /// Takes the queries the transfer asked after its pending one
-    /// (see [`crate::Stepper::queries_ahead`]): after a CPA's query is
-    /// pending, each further one it asks in that transfer is `Pending` at
-    /// once and noted here, unless its text has an answer already.
-    pub fn take_ahead(&self) -> Vec<String> {
-        std::mem::take(&mut self.lock().ahead)
-    }
-
-    /// The driver's answer (solver output text) to `script`, a query asked
-    /// ahead: kept until a transfer asks `script`, which then gets it at
-    /// once — after the answers that need no solver (text, canonical form,
-    /// what earlier answers showed), before parking — and records it like
-    /// a lent back end's answer, in the trace once and without a note. So
-    /// a run whose driver answers queries ahead has the trace of one that
-    /// asks them one at a time.
-    pub fn prefetched(&self, script: &str, solver_output: &str) {
-        let mut g = self.lock();
-        if g.prefetched.len() >= MAX_PREFETCHED {
-            g.prefetched.clear();
-        }
-        g.prefetched.insert(script.to_string(), solver_output.to_string());
-    }
-
     /// Whether a query is pending.
     pub fn has_pending(&self) -> bool {
         self.lock().pending.is_some()
@@ -719,7 +636,7 @@ impl SolverOracle {
     /// [`SolverOracle::ask_query`] remembered stay for the redo.
     pub fn take_solved_before_park(&self) -> Vec<(String, String)> {
         let mut g = self.lock();
-        g.cached.retain(|(_, _, source)| *source != Source::Again);
+        g.cached.retain(|(_, _, solved)| *solved);
         drain_cached(&mut g)
     }
 
@@ -731,7 +648,7 @@ impl SolverOracle {
     pub fn decided_without_solver(&self, script: &str, status: Status) {
         let mut g = self.lock();
         g.asked += 1;
-        g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string(), Source::Again));
+        g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string(), false));
     }
 
     /// Lets CPAs decide queries themselves (`true` while a solver back end

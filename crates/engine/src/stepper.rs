@@ -33,26 +33,6 @@ pub trait Stepper {
     /// run is not parked.
     fn answer_query(&mut self, solver_output: &str);
 
-    /// While parked: the queries the parked transfer asked after the one
-    /// it parked on (e.g. the other predicates' checks of a Cartesian
-    /// abstraction), which its redo will likely ask next. A driver may
-    /// have them answered together with the pending one and hand the
-    /// answers over with [`Stepper::prefetch_answer`] before
-    /// [`Stepper::answer_query`]: the redo then gets one query further per
-    /// answer at once instead of parking again for each — one round trip
-    /// to the page's Z3 for several queries. Empty by default.
-    fn queries_ahead(&self) -> Vec<String> {
-        Vec::new()
-    }
-
-    /// The solver's output text for `script`, one of
-    /// [`Stepper::queries_ahead`]: kept until the run asks it, and then in
-    /// the trace as if it had been asked then (the trace is the same as
-    /// without it; see [`crate::solver::SolverOracle::prefetched`]).
-    fn prefetch_answer(&mut self, script: &str, solver_output: &str) {
-        let _ = (script, solver_output);
-    }
-
     /// Whether the run is over (all events handed out). A run parked on a
     /// solver query is not finished.
     fn is_finished(&self) -> bool;

@@ -455,7 +455,10 @@ impl<C: Cpa> Reachability<C> {
         let precision = self.states[popped.0 as usize].precision.clone();
         let result = self.transfer(popped, &edge, &precision);
         if let Some(script) = self.oracle.as_ref().and_then(|o| o.take_pending()) {
-            return self.park(popped, edges, next, script);
+            self.emit_oracle_answers(false);
+            let query = crate::solver::SolverQuery { id: self.queries, smtlib: script };
+            self.phase = Phase::AwaitSolver { popped, edges, next, query };
+            return;
         }
         self.emit_oracle_answers(true);
         let _ = self.cpa.take_prune_report();

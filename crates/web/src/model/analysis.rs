@@ -36,7 +36,7 @@ use engine::view::{describe_event, Cursor, Snapshot};
 use engine::Config;
 use minic::IntModel;
 
-use crate::model::run_driver::{AheadQuery, Chunk, Query, Sliced};
+use crate::model::run_driver::{Chunk, Query, Sliced};
 
 /// The presets the chooser offers, in the order shown, with a short
 /// explanation of each (CPA, merge and stop operators).
@@ -222,48 +222,18 @@ impl Run {
     /// gives the query the limit the native `z3` would get (the engine's
     /// trace keeps the query's own text).
     pub fn pending_query(&self) -> Option<(u32, String)> {
-        let q = self.analysis.as_ref()?.pending_query()?;
-        Some((q.id, self.with_time_limit(&q.smtlib)))
-    }
-
-    /// `script` as Z3 in the page runs it: led by `(set-option :timeout N)`
-    /// when the run's limit is not the worker's default (see
-    /// [`Run::pending_query`]).
-    fn with_time_limit(&self, script: &str) -> String {
-        let Some(analysis) = self.analysis.as_ref() else { return script.to_string() };
+        let analysis = self.analysis.as_ref()?;
+        let q = analysis.pending_query()?;
         let timeout = self.solver_timeout_ms.unwrap_or(DEFAULT_SOLVER_TIMEOUT_MS);
         let limit = match analysis.time_left() {
             Some(left) => Some(timeout.min(left.as_millis() as u64)),
             None => self.solver_timeout_ms,
         };
-        match limit {
-            Some(ms) => format!("(set-option :timeout {ms})\n{script}"),
-            None => script.to_string(),
-        }
-    }
-
-    /// The queries the parked run will likely ask next
-    /// ([`engine::Stepper::queries_ahead`]: a Cartesian abstraction's other
-    /// predicates), to ask Z3 together with [`Run::pending_query`].
-    pub fn queries_ahead(&self) -> Vec<AheadQuery> {
-        let Some(analysis) = self.analysis.as_ref() else { return Vec::new() };
-        analysis
-            .queries_ahead()
-            .into_iter()
-            .map(|script| AheadQuery {
-                sent: self.with_time_limit(&script),
-                legend: crate::model::solver::symbol_legend(&script, &self.program),
-                script,
-            })
-            .collect()
-    }
-
-    /// Z3's output for `script`, one of [`Run::queries_ahead`]: the run
-    /// gets it without parking when it asks `script`.
-    pub fn prefetch(&mut self, script: &str, solver_output: &str) {
-        if let Some(analysis) = self.analysis.as_mut() {
-            analysis.prefetch_answer(script, solver_output);
-        }
+        let script = match limit {
+            Some(ms) => format!("(set-option :timeout {ms})\n{}", q.smtlib),
+            None => q.smtlib.clone(),
+        };
+        Some((q.id, script))
     }
 
     /// Resumes a parked run with the solver's output text (`sat`, `unsat`
@@ -344,12 +314,7 @@ impl Sliced for Run {
             origin: format!("{} ({}): query {qid}", self.asker, self.spec.preset),
             legend: crate::model::solver::symbol_legend(&script, &self.program),
             script,
-            ahead: self.queries_ahead(),
         })
-    }
-
-    fn prefetched(&mut self, script: &str, solver_output: &str) {
-        self.prefetch(script, solver_output);
     }
 
     fn answer(&mut self, solver_output: &str) {
@@ -787,12 +752,6 @@ impl Sliced for AnalysisState {
     fn answer(&mut self, solver_output: &str) {
         if let Some(run) = self.run.as_mut() {
             run.answer(solver_output);
-        }
-    }
-
-    fn prefetched(&mut self, script: &str, solver_output: &str) {
-        if let Some(run) = self.run.as_mut() {
-            run.prefetch(script, solver_output);
         }
     }
 }

@@ -664,14 +664,7 @@ impl Sliced for CompareView {
             origin: format!("{} ({}): query {qid}", run.asker, run.spec.preset),
             legend: crate::model::solver::symbol_legend(&script, &run.program),
             script,
-            ahead: run.queries_ahead(),
         })
-    }
-
-    fn prefetched(&mut self, script: &str, solver_output: &str) {
-        if let Some(run) = self.parked.and_then(|i| self.runs.get_mut(i)) {
-            run.prefetch(script, solver_output);
-        }
     }
 
     fn answer(&mut self, solver_output: &str) {

@@ -65,17 +65,6 @@ pub enum ToEngine {
         /// Z3's output text (`sat`, `unsat`, `unknown`, …).
         text: String,
     },
-    /// Z3's output for `script`, one of the queries ahead of the query run
-    /// `run` is parked on ([`Query::ahead`]; it comes before the
-    /// [`ToEngine::Answer`] to that query).
-    Prefetched {
-        /// The run.
-        run: u64,
-        /// The engine's script (its [`crate::model::run_driver::AheadQuery::script`]).
-        script: String,
-        /// Z3's output text.
-        text: String,
-    },
     /// Stop computing run `run` and forget it.
     Cancel {
         /// The run.
@@ -192,12 +181,6 @@ impl EngineHost {
                 }
                 Vec::new()
             }
-            ToEngine::Prefetched { run, script, text } => {
-                if let Some(h) = self.runs.iter_mut().find(|h| h.id == run && h.asked) {
-                    h.run.prefetch(&script, &text);
-                }
-                Vec::new()
-            }
             ToEngine::Cancel { run } => {
                 self.runs.retain(|h| h.id != run);
                 vec![FromEngine::Cancelled { run }]
@@ -255,68 +238,31 @@ impl EngineHost {
 #[derive(Default)]
 pub struct DirectSolver {
     next_id: u32,
-    /// Unanswered queries, in the order asked.
-    open: Vec<OpenQuery>,
-}
-
-/// A query asked of Z3's worker and not answered yet.
-struct OpenQuery {
-    id: u32,
-    run: u64,
-    /// What Z3 runs.
-    script: String,
-    /// When asked (ms).
-    asked: f64,
-    /// For a query asked ahead: the engine's script, its answer's key.
-    ahead: Option<String>,
-}
-
-/// Z3's answer to a direct query, as [`DirectSolver::answered`] sorts it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DirectAnswer {
-    /// The run that asked.
-    pub run: u64,
-    /// How long the answer took (ms).
-    pub ms: u64,
-    /// For a query asked ahead, the engine's script (hand the answer over
-    /// with [`ToEngine::Prefetched`]); `None` for the query the run is
-    /// parked on (resume it with [`ToEngine::Answer`]).
-    pub ahead: Option<String>,
+    /// Unanswered queries: number, run, script, when asked (ms).
+    open: Vec<(u32, u64, String, f64)>,
 }
 
 impl DirectSolver {
     /// Notes run `run`'s query `script`, asked at `now`; returns its number
     /// (for Z3's `check` message).
     pub fn ask(&mut self, run: u64, script: &str, now: f64) -> u32 {
-        self.push(run, script, now, None)
-    }
-
-    /// Notes a query asked ahead for run `run` ([`Query::ahead`]): Z3 runs
-    /// `sent`, and its answer is handed over under `script`. Asked before
-    /// the query the run is parked on, so Z3 (which answers in order) has
-    /// answered it when the run resumes.
-    pub fn ask_ahead(&mut self, run: u64, script: &str, sent: &str, now: f64) -> u32 {
-        self.push(run, sent, now, Some(script.to_string()))
-    }
-
-    fn push(&mut self, run: u64, script: &str, now: f64, ahead: Option<String>) -> u32 {
         self.next_id += 1;
-        self.open.push(OpenQuery { id: self.next_id, run, script: script.to_string(), asked: now, ahead });
+        self.open.push((self.next_id, run, script.to_string(), now));
         self.next_id
     }
 
-    /// Z3 answered query `id` at `now`: who asked and how long it took,
+    /// Z3 answered query `id` at `now`: its run and how long it took (ms),
     /// or `None` for an answer nobody waits for (the run was cancelled,
     /// or the query was asked again of a new worker under a new number).
-    pub fn answered(&mut self, id: u32, now: f64) -> Option<DirectAnswer> {
-        let k = self.open.iter().position(|q| q.id == id)?;
-        let q = self.open.remove(k);
-        Some(DirectAnswer { run: q.run, ms: elapsed_ms(q.asked, now), ahead: q.ahead })
+    pub fn answered(&mut self, id: u32, now: f64) -> Option<(u64, u64)> {
+        let k = self.open.iter().position(|q| q.0 == id)?;
+        let (_, run, _, asked) = self.open.remove(k);
+        Some((run, elapsed_ms(asked, now)))
     }
 
-    /// Run `run` was cancelled: its queries' late answers are dropped.
+    /// Run `run` was cancelled: its query's late answer is dropped.
     pub fn forget(&mut self, run: u64) {
-        self.open.retain(|q| q.run != run);
+        self.open.retain(|q| q.1 != run);
     }
 
     /// A new Z3 worker: every unanswered query gets a new number, to be
@@ -326,18 +272,17 @@ impl DirectSolver {
         let mut out = Vec::new();
         for q in &mut self.open {
             self.next_id += 1;
-            q.id = self.next_id;
-            out.push((q.id, q.script.clone()));
+            q.0 = self.next_id;
+            out.push((q.0, q.2.clone()));
         }
         out
     }
 
     /// Z3's worker is gone without answering (crashed): every unanswered
-    /// query is dropped; returns the runs parked on one and how long each
-    /// waited (ms), in the order they were asked (queries asked ahead are
-    /// dropped without a word: their runs ask them again if they need them).
+    /// query is dropped; returns their runs and how long each waited (ms),
+    /// in the order they were asked.
     pub fn lose(&mut self, now: f64) -> Vec<(u64, u64)> {
-        self.open.drain(..).filter(|q| q.ahead.is_none()).map(|q| (q.run, elapsed_ms(q.asked, now))).collect()
+        self.open.drain(..).map(|(_, run, _, asked)| (run, elapsed_ms(asked, now))).collect()
     }
 
     /// Whether a query waits for Z3.
@@ -580,67 +525,6 @@ mod tests {
         assert!(host.is_empty());
     }
 
-    /// Computes `preset` on `source` in a host, with z3 answering each
-    /// query (a fresh process per script, as the page's Z3 resets), and
-    /// with `ahead` also the queries ahead of it first; the mirrored trace
-    /// and how often the run parked.
-    fn hosted(source: &str, preset: &str, ahead: bool) -> (Vec<Event>, usize) {
-        let mut host = EngineHost::default();
-        let spec = RunSpec { preset: preset.into(), max_steps: 3000, ..RunSpec::default() };
-        host.receive(ToEngine::Start { run: 1, source: source.into(), spec: spec.clone(), asker: "analysis".into() });
-        let mut mirror = Run::start(source, spec).unwrap();
-        mirror.hand_over();
-        let mut parks = 0;
-        let mut answers = Vec::new();
-        while host.has_work() || !answers.is_empty() {
-            for a in answers.drain(..) {
-                assert!(host.receive(over_the_wire(a)).is_empty());
-            }
-            for m in host.slice(|| false) {
-                match over_the_wire(m) {
-                    FromEngine::Events { events, finished, .. } => mirror.fold(events, finished),
-                    FromEngine::Query { run, query } => {
-                        parks += 1;
-                        if ahead {
-                            for a in &query.ahead {
-                                answers.push(ToEngine::Prefetched { run, script: a.script.clone(), text: native_z3(&a.sent) });
-                            }
-                        }
-                        answers.push(ToEngine::Answer { run, text: native_z3(&query.script) });
-                    }
-                    other => panic!("{other:?}"),
-                }
-            }
-        }
-        assert!(mirror.finished());
-        (mirror.cursor.events().to_vec(), parks)
-    }
-
-    #[test]
-    fn the_queries_ahead_answered_with_the_pending_one_give_the_same_trace_with_fewer_round_trips() {
-        let source = include_str!("../../../engine/tests/programs/predicate/twoloops.c");
-        let (one_by_one, parks) = hosted(source, "predicate-cartesian", false);
-        let (ahead, parks_ahead) = hosted(source, "predicate-cartesian", true);
-        assert!(ahead == one_by_one, "the same trace ({} and {} events)", ahead.len(), one_by_one.len());
-        assert!(parks_ahead * 10 < parks * 7, "fewer round trips to Z3: {parks_ahead} against {parks}");
-    }
-
-    #[test]
-    fn direct_queries_asked_ahead_are_handed_over_before_the_parked_one_and_never_resume_a_run() {
-        let mut direct = DirectSolver::default();
-        let first = direct.ask_ahead(7, "(assert a)", "(set-option :timeout 500)\n(assert a)", 1.0);
-        let parked = direct.ask(7, "(check-sat)", 1.0);
-        assert_eq!(direct.answered(first, 3.0), Some(DirectAnswer { run: 7, ms: 2, ahead: Some("(assert a)".into()) }));
-        assert!(direct.is_waiting());
-        // A new worker asks both again, in the order asked: what it runs.
-        let again_ahead = direct.ask_ahead(7, "(assert b)", "(assert b)", 4.0);
-        assert_eq!(direct.renumber().into_iter().map(|(_, s)| s).collect::<Vec<_>>(), vec!["(check-sat)", "(assert b)"]);
-        assert_eq!(direct.answered(parked, 5.0), None, "an old number");
-        let _ = again_ahead;
-        // A crash resumes the parked run only.
-        assert_eq!(direct.lose(9.0), vec![(7, 8)]);
-    }
-
     #[test]
     fn direct_queries_resume_their_own_runs_and_survive_a_new_z3_worker() {
         // Two runs parked on queries asked directly of Z3's worker.
@@ -667,7 +551,7 @@ mod tests {
         host.receive(ToEngine::Cancel { run: 2 });
         assert_eq!(direct.answered(again[1].0, 30.0), None);
         // Run 1's answer resumes run 1 only, and says how long Z3 took.
-        assert_eq!(direct.answered(again[0].0, 35.5), Some(DirectAnswer { run: 1, ms: 26, ahead: None }));
+        assert_eq!(direct.answered(again[0].0, 35.5), Some((1, 26)));
         assert!(!direct.is_waiting());
         // A crashed Z3 worker: what still waits is dropped, run by run.
         let lost = direct.ask(1, "(check-sat)", 40.0);
@@ -676,12 +560,7 @@ mod tests {
         host.receive(ToEngine::Answer { run: 1, text: native_z3(&again[0].1) });
         assert!(host.has_work());
         // The messages for the page's solver log cross as JSON as well.
-        let query = Query {
-            origin: "analysis (symbolic): query 0".into(),
-            script: again[0].1.clone(),
-            legend: Vec::new(),
-            ahead: Vec::new(),
-        };
+        let query = Query { origin: "analysis (symbolic): query 0".into(), script: again[0].1.clone(), legend: Vec::new() };
         let asked = FromEngine::Asked { run: 1, query };
         assert_eq!(over_the_wire(asked.clone()), asked);
         let answered = FromEngine::Answered { run: 1, outcome: Err("no Z3".into()), ms: 26 };

@@ -303,7 +303,7 @@ impl Sliced for PathCheckTask {
     fn pending(&self) -> Option<Query> {
         let f = self.formula.as_ref().filter(|_| self.result.is_none())?;
         let legend = crate::model::solver::symbol_legend(&f.smtlib, &self.program);
-        Some(Query { origin: "check this path: SSA path formula".into(), script: f.smtlib.clone(), legend, ahead: Vec::new() })
+        Some(Query { origin: "check this path: SSA path formula".into(), script: f.smtlib.clone(), legend })
     }
 
     fn answer(&mut self, solver_output: &str) {

@@ -538,7 +538,7 @@ impl Sliced for Grading {
                 Chunk::More
             }
             GraderStep::Solver { origin, script } => {
-                self.query = Some(Query { origin, script, legend: Vec::new(), ahead: Vec::new() });
+                self.query = Some(Query { origin, script, legend: Vec::new() });
                 Chunk::Blocked
             }
             GraderStep::Done(f) => {

@@ -34,25 +34,6 @@ pub struct Query {
     /// log ([`crate::model::solver::symbol_legend`]; empty when the query
     /// is not about a program's variables).
     pub legend: Vec<(String, String)>,
-    /// The queries the computation will likely ask next
-    /// ([`engine::Stepper::queries_ahead`]), to ask Z3 together with this
-    /// one; their answers come back with [`Sliced::prefetched`] before
-    /// [`Sliced::answer`], and the computation asks them without parking
-    /// again (its trace is the same as when they are asked one by one).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub ahead: Vec<AheadQuery>,
-}
-
-/// A query asked ahead of the pending one ([`Query::ahead`]).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct AheadQuery {
-    /// The engine's script: the key its answer is handed back under.
-    pub script: String,
-    /// What Z3 runs (the script led by the run's time limit, as
-    /// [`Query::script`] is).
-    pub sent: String,
-    /// The program's names of its symbols, for the solver log.
-    pub legend: Vec<(String, String)>,
 }
 
 /// What one chunk of work left a computation in.
@@ -77,11 +58,6 @@ pub trait Sliced {
     /// Resumes with the solver's output for [`Sliced::pending`]'s query
     /// (`sat`, `unsat`, `unknown`; anything else counts as `unknown`).
     fn answer(&mut self, solver_output: &str);
-    /// The solver's output for `script`, one of the pending query's
-    /// [`Query::ahead`] (before [`Sliced::answer`]). Ignored by default.
-    fn prefetched(&mut self, script: &str, solver_output: &str) {
-        let _ = (script, solver_output);
-    }
 }
 
 /// How a slice ended: what the driver does next.
@@ -199,7 +175,6 @@ mod tests {
                 origin: format!("scripted: query at {at}"),
                 script: format!("(check-sat) ; {at}"),
                 legend: Vec::new(),
-                ahead: Vec::new(),
             })
         }
         fn answer(&mut self, solver_output: &str) {
@@ -287,12 +262,7 @@ mod tests {
                 }
             }
             fn pending(&self) -> Option<Query> {
-                self.parked.then(|| Query {
-                    origin: "part 0".into(),
-                    script: "(check-sat)".into(),
-                    legend: Vec::new(),
-                    ahead: Vec::new(),
-                })
+                self.parked.then(|| Query { origin: "part 0".into(), script: "(check-sat)".into(), legend: Vec::new() })
             }
             fn answer(&mut self, _: &str) {
                 self.parked = false;
@@ -301,12 +271,7 @@ mod tests {
         let mut pair = Pair { parked: true, left: 100 };
         assert_eq!(
             slice(&mut pair, || true),
-            SliceEnd::Parked(Query {
-                origin: "part 0".into(),
-                script: "(check-sat)".into(),
-                legend: Vec::new(),
-                ahead: Vec::new()
-            })
+            SliceEnd::Parked(Query { origin: "part 0".into(), script: "(check-sat)".into(), legend: Vec::new() })
         );
         assert_eq!(pair.left, 99, "one chunk, then the budget said stop");
     }

@@ -18,8 +18,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, MessagePort};
 
-use crate::model::engine_link::{DirectAnswer, DirectSolver, EngineHost, FromEngine, ToEngine, WORKER_POST_MS, WORKER_SLICE_MS};
-use crate::model::run_driver::{Query, NO_ANSWER};
+use crate::model::engine_link::{DirectSolver, EngineHost, FromEngine, ToEngine, WORKER_POST_MS, WORKER_SLICE_MS};
+use crate::model::run_driver::NO_ANSWER;
 
 /// The port to Z3's worker and the handler of its answers.
 type Z3Port = (MessagePort, Closure<dyn FnMut(MessageEvent)>);
@@ -105,19 +105,11 @@ fn on_z3(data: JsValue) {
         Ok(FromZ3::Failed { id, error }) => (id, Err(error)),
         Err(_) => return,
     };
-    let Some(DirectAnswer { run, ms, ahead }) = DIRECT.with(|d| d.borrow_mut().answered(id, now())) else { return };
+    let Some((run, ms)) = DIRECT.with(|d| d.borrow_mut().answered(id, now())) else { return };
     let text = outcome.clone().unwrap_or_else(|_| NO_ANSWER.into());
+    HOST.with(|h| h.borrow_mut().receive(ToEngine::Answer { run, text }));
     post(&FromEngine::Answered { run, outcome, ms });
-    match ahead {
-        // Kept for the run's redo; the run still waits for its own query.
-        Some(script) => {
-            HOST.with(|h| h.borrow_mut().receive(ToEngine::Prefetched { run, script, text }));
-        }
-        None => {
-            HOST.with(|h| h.borrow_mut().receive(ToEngine::Answer { run, text }));
-            pump();
-        }
-    }
+    pump();
 }
 
 /// Sends the host's replies: a query goes straight to Z3's worker when
@@ -126,18 +118,7 @@ fn on_z3(data: JsValue) {
 fn dispatch(replies: Vec<FromEngine>) {
     for r in replies {
         match r {
-            FromEngine::Query { run, mut query } if Z3.with(|z| z.borrow().is_some()) => {
-                // The queries ahead first: Z3 answers in order, so they are
-                // in when the parked query's answer resumes the run.
-                for a in std::mem::take(&mut query.ahead) {
-                    let id = DIRECT.with(|d| d.borrow_mut().ask_ahead(run, &a.script, &a.sent, now()));
-                    ask_z3(id, &a.sent);
-                    let origin = query.origin.replacen(": query ", ": asked ahead of query ", 1);
-                    post(&FromEngine::Asked {
-                        run,
-                        query: Query { origin, script: a.sent, legend: a.legend, ahead: Vec::new() },
-                    });
-                }
+            FromEngine::Query { run, query } if Z3.with(|z| z.borrow().is_some()) => {
                 let id = DIRECT.with(|d| d.borrow_mut().ask(run, &query.script, now()));
                 ask_z3(id, &query.script);
                 post(&FromEngine::Asked { run, query });

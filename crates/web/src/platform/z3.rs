@@ -67,7 +67,7 @@ fn notify() {
 /// (with the known right answer, if any), and with the loading progress
 /// shown while Z3 arrives.
 pub async fn check_logged(origin: &str, script: &str, expected: Option<Answer>) -> Result<String, SolverError> {
-    let query = Query { origin: origin.into(), script: script.into(), legend: Vec::new(), ahead: Vec::new() };
+    let query = Query { origin: origin.into(), script: script.into(), legend: Vec::new() };
     check_logged_until(&query, expected, || false).await
 }
 

@@ -116,9 +116,7 @@ pub fn solver_panel(props: &SolverPanelProps) -> Html {
                    (the same query as an earlier one up to renaming, sat by an earlier model, \
                    unsat because they contain an earlier unsatisfiable query; in this or an \
                    earlier CEGAR iteration) are only in its trace: \u{201c}solver call\u{201d} steps to each \
-                   and the step says why. \u{201c}Asked ahead\u{201d}: a Cartesian abstraction's \
-                   other predicates, asked together with the query the run waits for; the run \
-                   uses those answers when it gets there (one it no longer needs is unused)." }
+                   and the step says why." }
             </p>
             <ol class="solver-log" data-testid="solver-log">
                 { for log.entries.iter().rev().take(SHOWN).map(|e| html! { <SolverEntry key={e.id} entry={SharedEntry(e.clone())} /> }) }

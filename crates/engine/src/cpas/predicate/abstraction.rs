@@ -310,11 +310,6 @@ impl Problem<'_> {
         let mut cube = Vec::new();
         let mut models: Vec<Arc<smt::Response>> = first_model.into_iter().collect();
         let mut undecided = 0;
-        // Once a query is pending the transfer will be redone; the loop
-        // still asks each later predicate's first query, which the oracle
-        // notes as a query ahead (`SolverOracle::take_ahead`), so a driver
-        // can have them answered together.
-        let mut pending = false;
         let stated = self.stated();
         for ((p, inst), stated) in self.predicates.iter().zip(stated) {
             if let Some(pos) = stated {
@@ -333,11 +328,7 @@ impl Problem<'_> {
             let mut implied = None;
             if !seen_false {
                 match self.ask(vec![Term::not(inst.clone())], true, &mut queries) {
-                    Answer::Pending => {
-                        // Its second query depends on this answer.
-                        pending = true;
-                        continue;
-                    }
+                    Answer::Pending => return None,
                     Answer::Unsat => implied = Some(true),
                     Answer::Sat(Some(m)) => models.push(m),
                     Answer::Sat(None) => {}
@@ -346,10 +337,7 @@ impl Problem<'_> {
             }
             if implied.is_none() && !seen_true {
                 match self.ask(vec![inst.clone()], true, &mut queries) {
-                    Answer::Pending => {
-                        pending = true;
-                        continue;
-                    }
+                    Answer::Pending => return None,
                     Answer::Unsat => implied = Some(false),
                     Answer::Sat(Some(m)) => models.push(m),
                     Answer::Sat(None) => {}
@@ -359,9 +347,6 @@ impl Problem<'_> {
             if let Some(pos) = implied {
                 cube.push((p.clone(), pos));
             }
-        }
-        if pending {
-            return None;
         }
         cube.sort();
         let note = (undecided > 0).then(|| format!("{undecided} predicate queries were answered unknown and left out"));
