@@ -84,7 +84,8 @@ impl Stage {
         let predicate = config.cpas().iter().any(|c| c == "cpa.predicate.PredicateCPA");
         let symexec = config.cpas().iter().any(|c| c == "cpa.symexec.SymExecCPA") && config.get("symexec.abstraction") == "true";
         let symexec_precision = Arc::new(crate::build::symexec_initial_precision(program, &config));
-        let stage = Stage {
+        #[allow(unused_mut)]
+        let mut stage = Stage {
             other_paths: Vec::new(),
             predicate,
             symexec,
@@ -107,11 +108,7 @@ impl Stage {
             started: WallClock::now(),
         };
         #[cfg(not(target_arch = "wasm32"))]
-        let stage = {
-            let mut stage = stage;
-            stage.analysis.set_deadline(stage.deadline());
-            stage
-        };
+        stage.analysis.set_deadline(stage.deadline());
         Ok(stage)
     }
 
@@ -134,8 +131,7 @@ impl Stage {
     /// `None` without a limit. A solver query gets no more than this
     /// ([`smt::SolverBackend::limit_next`]).
     pub(crate) fn time_left(&self) -> Option<std::time::Duration> {
-        (self.time_limit_ms > 0)
-            .then(|| std::time::Duration::from_millis(self.time_limit_ms.saturating_sub(self.started.elapsed_ms()).max(1)))
+        self.started.left_of(self.time_limit_ms)
     }
 }
 
@@ -171,6 +167,12 @@ impl WallClock {
         {
             (js_sys::Date::now() - self.at_ms).max(0.0) as u64
         }
+    }
+
+    /// What is left of a limit of `limit_ms` counted from this point (at
+    /// least 1 ms); `None` when `limit_ms` is 0 (no limit).
+    pub(crate) fn left_of(&self, limit_ms: u64) -> Option<std::time::Duration> {
+        (limit_ms > 0).then(|| std::time::Duration::from_millis(limit_ms.saturating_sub(self.elapsed_ms()).max(1)))
     }
 }
 

@@ -351,9 +351,7 @@ impl Explorer {
     /// query gets no more than this ([`smt::SolverBackend::limit_next`]),
     /// so a hard query cannot keep the run past its limit.
     pub(crate) fn time_left(&self) -> Option<std::time::Duration> {
-        let ms = self.options.time_limit_ms;
-        let started = self.started?;
-        (ms > 0).then(|| std::time::Duration::from_millis(ms.saturating_sub(started.elapsed_ms()).max(1)))
+        self.started?.left_of(self.options.time_limit_ms)
     }
 
     fn record_answer(&mut self, query: SolverQuery, output: &str) {
