@@ -157,14 +157,15 @@ pub struct Run {
     analysis: Option<Verifier>,
     /// A mirrored run's engine said every event was produced.
     mirrored_done: bool,
-    /// The run's `solver.timeout` when it is not the default, which Z3's
-    /// worker applies by itself ([`Run::pending_query`]).
-    solver_timeout_ms: Option<u64>,
+    /// The run's `solver.timeout` ([`Run::pending_query`]).
+    solver_timeout_ms: u64,
 }
 
-/// `solver.timeout`'s default, the limit Z3's worker gives a query whose
-/// script sets none (`www/js/z3-worker.mjs`).
-const DEFAULT_SOLVER_TIMEOUT_MS: u64 = 10_000;
+/// `solver.timeout`'s declared default: the limit Z3's worker gives a
+/// query whose script sets none (`www/js/z3-worker.mjs`).
+fn default_solver_timeout_ms() -> u64 {
+    engine::config::option("solver.timeout").and_then(|o| o.default.parse().ok()).unwrap_or(10_000)
+}
 
 impl Run {
     /// Parses `source`, builds the composite CPA of `spec` (recording state
@@ -185,7 +186,7 @@ impl Run {
         // without the Callstack CPA) is refused here.
         let analysis =
             build_verifier(program.clone(), &config, true).map_err(|e| format!("{CONFIG_ERROR_PREFIX}{}", e.message))?;
-        let solver_timeout_ms = config.get("solver.timeout").parse::<u64>().ok().filter(|&ms| ms != DEFAULT_SOLVER_TIMEOUT_MS);
+        let solver_timeout_ms = config.get("solver.timeout").parse::<u64>().unwrap_or_else(|_| default_solver_timeout_ms());
         Ok(Run {
             spec,
             program,
@@ -224,10 +225,10 @@ impl Run {
     pub fn pending_query(&self) -> Option<(u32, String)> {
         let analysis = self.analysis.as_ref()?;
         let q = analysis.pending_query()?;
-        let timeout = self.solver_timeout_ms.unwrap_or(DEFAULT_SOLVER_TIMEOUT_MS);
+        let timeout = self.solver_timeout_ms;
         let limit = match analysis.time_left() {
             Some(left) => Some(timeout.min(left.as_millis() as u64)),
-            None => self.solver_timeout_ms,
+            None => (timeout != default_solver_timeout_ms()).then_some(timeout),
         };
         let script = match limit {
             Some(ms) => format!("(set-option :timeout {ms})\n{}", q.smtlib),
