@@ -9,6 +9,7 @@ pub mod dialog;
 pub mod engine_scope;
 pub mod engine_worker;
 pub mod files;
+pub mod font_warmup;
 pub mod location;
 pub mod region_hover;
 pub mod service_worker;

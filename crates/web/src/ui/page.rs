@@ -60,6 +60,7 @@ pub fn app(props: &AppProps) -> Html {
     // the browser tests can report time to first render.
     use_effect_with((), |_| {
         crate::platform::clock::performance_mark(FIRST_RENDER_MARK);
+        crate::platform::font_warmup::release();
         // The analysis engine's worker loads and compiles its wasm now, off
         // the main thread, so the first Analyze does not wait for it.
         crate::platform::engine_worker::warm_up();
