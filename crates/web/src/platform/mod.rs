@@ -10,6 +10,7 @@ pub mod engine_scope;
 pub mod engine_worker;
 pub mod files;
 pub mod font_warmup;
+pub mod idle;
 pub mod location;
 pub mod region_hover;
 pub mod service_worker;

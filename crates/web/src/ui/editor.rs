@@ -4,13 +4,17 @@
 
 use std::rc::Rc;
 
-use gloo_timers::callback::Timeout;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 use crate::model::editor::{diagnostic_marks, marks_json};
 use crate::model::page::DiagnosticRow;
 use crate::platform::codemirror;
+
+/// How long the editor waits for the page to be idle after its first render
+/// at most (ms): a busy start (a link that opens a compare view while Z3
+/// loads) still gets its editor within this.
+const EDITOR_WAIT_MS: u32 = 300;
 
 /// Properties of [`CodeEditor`].
 #[derive(Properties, PartialEq)]
@@ -53,12 +57,15 @@ pub fn code_editor(props: &CodeEditorProps) -> Html {
                 let cb = on_edit.borrow().clone();
                 cb.emit(text);
             }));
-            // CodeMirror is created in a task of its own after the page's
-            // first render, so the two are not one long main-thread task
-            // (on a cold load they share the cores with Z3's compile).
+            // CodeMirror is created when the page is first idle after its
+            // first render: in a task of its own, and after the frames that
+            // lay out what the page's start adds (the first render, a compare
+            // view opened by a link), so the editor's own layout is all its
+            // first measure does (on a cold load they share the cores with
+            // Z3's compile).
             let create = {
                 let listener = listener.clone();
-                Timeout::new(0, move || {
+                crate::platform::idle::when_idle(EDITOR_WAIT_MS, move || {
                     if let Some(el) = host.cast::<web_sys::Element>() {
                         if codemirror::mount(&el, &latest_source.borrow(), &listener).is_err() {
                             fallback.set(true);
