@@ -8,12 +8,14 @@
 // page's main thread is the one its marks were set on. THREADS=1 adds, per worker and main
 // thread, its events over 8 ms on the same clock (Z3's worker, its pthread
 // workers, the engine's worker, V8's compile threads); SCRIPTS=1 adds
-// every script evaluation, resource request and wasm compile step. How the
+// every script evaluation, resource request and wasm compile step; FONTS=1
+// adds, per task, how many fonts the page asked the system for
+// (`FontCache::GetFontPlatformData`) and how long that took. How the
 // page's wasm was found to compile its functions lazily in its first task
 // (`wasm.CompileLazy`), and Z3's worker to start after that task.
 //
 //   trunk build --release
-//   DIST_DIR=dist RUNS=2 [MIN=40] [THREADS=1] [SCRIPTS=1] node tests/bench/cold-load-trace.mjs
+//   DIST_DIR=dist RUNS=2 [MIN=40] [THREADS=1] [SCRIPTS=1] [FONTS=1] node tests/bench/cold-load-trace.mjs
 //
 // Tracing slows the page; compare tasks within one trace, not with
 // z3-main-thread.mjs's figures. Nothing is asserted.
@@ -39,7 +41,8 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   const events = [];
   cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
   const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,v8.wasm,v8,blink.user_timing,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+  const categories = `devtools.timeline,v8.wasm,v8,blink.user_timing,disabled-by-default-devtools.timeline${process.env.FONTS ? ',fonts,disabled-by-default-fonts' : ''}`;
+  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
   await page.goto(`${baseUrl}${frag}`);
   await byId('cfa-listing').waitFor();
   if (await byId('compare-view').isVisible()) await byId('compare-close').click();
@@ -84,6 +87,10 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
       agg.set(key, (agg.get(key) ?? 0) + k.dur / 1000);
     }
     console.log(` task @${ms(t.ts - t0)} ${ms(t.dur)} ms; top: ${outermost(kids).map((k) => `${label(k)} ${ms(k.dur, 1)}`).join(', ')}`);
+    if (process.env.FONTS) {
+      const fonts = kids.filter((k) => k.name === 'FontCache::GetFontPlatformData');
+      console.log(`   fonts asked: ${fonts.length} (${ms(fonts.reduce((sum, f) => sum + f.dur, 0), 1)} ms)`);
+    }
     console.log(`   by kind: ${[...agg].filter(([k]) => /Layout|Style|Paint|Layer|Parse|Compile|compile|GC|Recalc|UpdateLayoutTree|HitTest|Prepaint|FunctionCall|TimerFire|Animation/.test(k) && !/GC_|wasm.CompileLazy/.test(k)).map(([k, v]) => `${k} ${v.toFixed(1)}`).join(', ')}`);
   }
 }
