@@ -229,6 +229,77 @@ impl EngineHost {
     }
 }
 
+/// Reads a message from the engine's worker (JSON text, as [`encode`] writes it).
+pub fn decode(text: &str) -> Result<FromEngine, serde_json::Error> {
+    serde_json::from_str(text)
+}
+
+/// Writes a message to the page as JSON text: a slice's events are many
+/// nested values, and one string crosses to the page and is parsed there
+/// far faster than a tree of JavaScript objects is built and read back
+/// (and every 64-bit integer stays exact).
+pub fn encode(message: &FromEngine) -> Result<String, serde_json::Error> {
+    serde_json::to_string(message)
+}
+
+/// The program of [`sample_messages`]: a loop, a branch, an error call and
+/// a nondeterministic input, so its runs' first events are of every kind a
+/// start shows (pops, transfers, merges, stops, a target, a solver query).
+const SAMPLE_PROGRAM: &str = "extern int __VERIFIER_nondet_int(void);
+extern void reach_error(void);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  int i = 0;
+  while (i < 3) { i = i + 1; }
+  if (x > i) { x = x - 1; } else { x = i; }
+  if (x < i) { reach_error(); }
+  return 0;
+}
+";
+
+/// The messages the engine's worker sends for two short runs of a small
+/// program (`octagon-join`, and `symbolic` until it parks on a solver
+/// query) and a solver log entry's two messages. The worker reads them
+/// back once when it starts ([`warm_decoding`]).
+pub fn sample_messages() -> Vec<FromEngine> {
+    let mut host = EngineHost::default();
+    for (run, preset) in [(1, "octagon-join"), (2, "symbolic")] {
+        let spec = RunSpec { preset: preset.to_string(), max_steps: 200, ..RunSpec::default() };
+        host.receive(ToEngine::Start { run, source: SAMPLE_PROGRAM.to_string(), spec, asker: "sample".into() });
+    }
+    let mut out = Vec::new();
+    while host.has_work() && out.len() < 64 {
+        out.extend(host.slice(|| false));
+    }
+    let query = out.iter().find_map(|m| match m {
+        FromEngine::Query { query, .. } => Some(query.clone()),
+        _ => None,
+    });
+    if let Some(query) = query {
+        out.push(FromEngine::Asked { run: 2, query });
+        out.push(FromEngine::Answered { run: 2, outcome: Ok("sat".into()), ms: 1 });
+    }
+    out
+}
+
+/// Encodes and decodes [`sample_messages`] once, and folds their events
+/// into a trace cursor as the page does. The engine's worker calls it when
+/// it starts, before it tells the page it is ready: V8 compiles each
+/// function of the page's WebAssembly on its first call, on the calling
+/// thread, and the page and its worker share one compiled module, so the
+/// page's main thread then finds the code it runs for its first messages
+/// already compiled (measured: decoding the first message took 33–60 ms of
+/// the main thread on a cold load, nearly all of it compiling).
+pub fn warm_decoding() {
+    let mut cursor = engine::view::Cursor::new(Vec::new());
+    for message in sample_messages() {
+        let Ok(text) = encode(&message) else { continue };
+        if let Ok(FromEngine::Events { events, .. }) = decode(&text) {
+            cursor.extend(events);
+        }
+    }
+}
+
 /// The engine worker's queries to Z3's worker, asked directly over a
 /// `MessageChannel` port (the page hands one end to each worker), so a
 /// query and its answer never cross the page's main thread. It numbers
@@ -618,6 +689,44 @@ mod tests {
         for (run, preset) in view.runs.iter().zip(["value", "symbolic"]) {
             let spec = RunSpec { preset: preset.into(), max_steps: crate::model::compare::DEFAULT_LIMIT, ..RunSpec::default() };
             assert_eq!(run.cursor.events(), Run::start(CORRELATED, spec).unwrap().send_every_query().complete().cursor.events());
+        }
+    }
+
+    /// The messages the worker decodes once when it starts are of every
+    /// kind the page decodes on a start, each event kind of a run's first
+    /// steps among them, and they read back as they were written.
+    #[test]
+    fn the_worker_s_sample_messages_cover_a_start_and_read_back_unchanged() {
+        let sample = sample_messages();
+        let kinds: std::collections::BTreeSet<&str> = sample
+            .iter()
+            .map(|m| match m {
+                FromEngine::Events { .. } => "events",
+                FromEngine::Query { .. } => "query",
+                FromEngine::Asked { .. } => "asked",
+                FromEngine::Answered { .. } => "answered",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(kinds.into_iter().collect::<Vec<_>>(), ["answered", "asked", "events", "query"]);
+        let events: Vec<&Event> = sample
+            .iter()
+            .flat_map(|m| match m {
+                FromEngine::Events { events, .. } => events.iter().collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        for (what, seen) in [
+            ("a waitlist pop", events.iter().any(|e| matches!(e, Event::WaitlistPop { .. }))),
+            ("a transfer", events.iter().any(|e| matches!(e, Event::Transfer { .. }))),
+            ("a merge", events.iter().any(|e| matches!(e, Event::Merge { .. }))),
+            ("a stop check", events.iter().any(|e| matches!(e, Event::Stop { .. }))),
+            ("a finished run", sample.iter().any(|m| matches!(m, FromEngine::Events { finished: true, .. }))),
+        ] {
+            assert!(seen, "the sample has {what}");
+        }
+        for m in &sample {
+            assert_eq!(&decode(&encode(m).unwrap()).unwrap(), m);
         }
     }
 }

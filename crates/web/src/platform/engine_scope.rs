@@ -132,12 +132,10 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-/// Posts one message to the page, as JSON text: a slice's events are
-/// many nested values, and one string crosses to the page and is
-/// parsed there far faster than a tree of JavaScript objects is built
-/// here and read back there (and every 64-bit integer stays exact).
+/// Posts one message to the page, as the JSON text of
+/// [`crate::model::engine_link::encode`].
 fn post(message: &FromEngine) {
-    match serde_json::to_string(message) {
+    match crate::model::engine_link::encode(message) {
         Ok(text) => {
             if let Err(e) = scope().post_message(&JsValue::from_str(&text)) {
                 web_sys::console::error_2(&"engine worker: cannot post".into(), &e);
@@ -209,5 +207,8 @@ pub fn run() {
     scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The worker keeps it for its whole life.
     on_message.forget();
+    // Before the page sends anything: the page's decoding of this worker's
+    // messages compiled here, off the page's main thread.
+    crate::model::engine_link::warm_decoding();
     post(&FromEngine::Ready);
 }

@@ -297,7 +297,7 @@ fn stop_worker(why: &str) {
 fn on_message(data: JsValue) {
     // The worker sends JSON text (see `engine_scope`'s `post`).
     let text = data.as_string().unwrap_or_default();
-    let message = match serde_json::from_str::<FromEngine>(&text) {
+    let message = match crate::model::engine_link::decode(&text) {
         Ok(m) => m,
         Err(e) => {
             web_sys::console::warn_1(&format!("unreadable message from the engine's worker: {e}").into());
