@@ -9,7 +9,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { analyze as analyzeIn, artifacts, atEvent, expectText, settled, shownEvent, stateRows, until, untilOk, useBrowser } from './harness.mjs';
+import { analyze as analyzeIn, artifacts, editorReady, atEvent, expectText, settled, shownEvent, stateRows, until, untilOk, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-editor-', timeout: 30_000 });
@@ -18,12 +18,11 @@ before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session
 const byId = (id) => page.locator(`[data-testid=${id}]`);
 const analyze = (preset) => analyzeIn(page, preset);
 
-/** Calls `CpaEditor.<fn>(view, ...args)` on the page's editor. */
-const editorCall = (fn, ...args) =>
-  page.evaluate(
-    ([fn, args]) => CpaEditor[fn](CpaEditor.find(document.querySelector('[data-testid=editor]')), ...args),
-    [fn, args],
-  );
+/** Calls `CpaEditor.<fn>(view, ...args)` on the page's editor (once it exists). */
+const editorCall = async (fn, ...args) => {
+  await editorReady(page);
+  return page.evaluate(([fn, args]) => CpaEditor[fn](CpaEditor.find(document.querySelector('[data-testid=editor]')), ...args), [fn, args]);
+};
 
 /** Puts the caret right after the first occurrence of `needle` (and focuses the editor). */
 async function caretAfter(needle) {
@@ -62,6 +61,7 @@ async function step() {
 test('the editor highlights mini-C tokens with classes and matches brackets', async () => {
   await page.goto(baseUrl);
   await byId('cfa-listing').waitFor();
+  await editorReady(page);
   const tokens = await page.evaluate(() => {
     const texts = (cls) => [...document.querySelectorAll(`[data-testid=editor] .cm-content .${cls}`)].map((e) => e.textContent);
     return {

@@ -116,6 +116,13 @@ export function useBrowser(options) {
 }
 
 /**
+ * Waits until the page's editor exists: it is created when the page is
+ * first idle after its first render, so a test that waited only for the
+ * page's first render (e.g. the CFA listing) may be there before it.
+ */
+export const editorReady = (page) => page.waitForFunction(() => CpaEditor.find(document.querySelector('[data-testid=editor]')) != null);
+
+/**
  * Chooses a preset (and a step limit), presses Analyze, and waits until
  * that run has finished computing.
  */

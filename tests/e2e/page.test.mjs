@@ -10,7 +10,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, until, useBrowser } from './harness.mjs';
+import { artifacts, editorReady, until, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-profile-', timeout: 20_000 });
@@ -19,19 +19,24 @@ before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session
 // The editor is CodeMirror (www/js/editor.mjs); its global `CpaEditor`
 // reads the text and places the caret, and the keyboard types as a person does.
 
-/** The editor's text. */
-const editorText = () =>
-  page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
+/** The editor's text (once the editor exists). */
+const editorText = async () => {
+  await editorReady(page);
+  return page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
+};
 
 /** The editor's caret: whether it has the focus, the caret offset, and the text. */
-const editorCaret = () =>
-  page.evaluate(() => {
+const editorCaret = async () => {
+  await editorReady(page);
+  return page.evaluate(() => {
     const view = CpaEditor.find(document.querySelector('[data-testid=editor]'));
     return { focused: view.hasFocus, at: view.state.selection.main.head, text: view.state.doc.toString() };
   });
+};
 
 /** Puts the caret right after the first occurrence of `needle` in the editor (and focuses it). */
 async function caretAfter(needle) {
+  await editorReady(page);
   await page.evaluate((needle) => {
     const view = CpaEditor.find(document.querySelector('[data-testid=editor]'));
     const i = view.state.doc.toString().indexOf(needle);

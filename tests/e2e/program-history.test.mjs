@@ -9,7 +9,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, expectCount, until, useBrowser } from './harness.mjs';
+import { artifacts, editorReady, expectCount, until, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-history-', timeout: 30_000 });
@@ -29,8 +29,10 @@ ERROR:
 }
 `;
 
-const editorText = () =>
-  page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
+const editorText = async () => {
+  await editorReady(page);
+  return page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
+};
 const storedProgram = () => page.evaluate(() => localStorage.getItem('cpa-playground.program'));
 const kept = () => page.evaluate(() => JSON.parse(localStorage.getItem('cpa-playground.previous-programs') ?? '{"programs":[]}').programs);
 
@@ -90,6 +92,7 @@ test('opening a gallery example keeps the student program and restores it on req
   assert.ok(Math.abs(box.x - editor.x) < 40, 'in the program pane');
 
   // Edits keep the guidance; dismissing removes it.
+  await editorReady(page);
   await page.evaluate(() => {
     const v = CpaEditor.find(document.querySelector('[data-testid=editor]'));
     CpaEditor.setText(v, CpaEditor.getText(v) + '\n// a note\n');
