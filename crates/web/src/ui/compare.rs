@@ -292,12 +292,8 @@ fn render(view: &View, st: &CompareView, source: &str, guide: Option<&crate::mod
                     { controls(view, &shown) }
                     { divergence_banner(view, st, &shown) }
                     { panes(view, &shown) }
-                    // Below the panes: drawn in a task after the view's
-                    // first (crate::ui::later).
-                    <crate::ui::later::Later>
-                        { heat_and_plots(st, &shown) }
-                        { summary(&shown) }
-                    </crate::ui::later::Later>
+                    { heat_and_plots(st, &shown) }
+                    { summary(&shown) }
                 </div>
             </div>
         </div>

@@ -15,7 +15,6 @@ pub mod exercise_bar;
 pub mod gallery;
 pub mod graphs;
 pub mod inspector;
-pub mod later;
 pub mod make_exercise;
 pub mod memory_view;
 pub mod page;
