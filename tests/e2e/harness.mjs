@@ -122,6 +122,12 @@ export function useBrowser(options) {
  */
 export const editorReady = (page) => page.waitForFunction(() => CpaEditor.find(document.querySelector('[data-testid=editor]')) != null);
 
+/** The page's editor's text, once the editor exists. */
+export async function editorText(page) {
+  await editorReady(page);
+  return page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
+}
+
 /**
  * Chooses a preset (and a step limit), presses Analyze, and waits until
  * that run has finished computing.

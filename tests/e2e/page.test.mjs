@@ -10,7 +10,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, editorReady, until, useBrowser } from './harness.mjs';
+import { artifacts, editorReady, editorText as editorTextOf, until, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-profile-', timeout: 20_000 });
@@ -20,10 +20,7 @@ before(async () => ({ page, baseUrl, pageErrors, consoleErrors } = await session
 // reads the text and places the caret, and the keyboard types as a person does.
 
 /** The editor's text (once the editor exists). */
-const editorText = async () => {
-  await editorReady(page);
-  return page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
-};
+const editorText = () => editorTextOf(page);
 
 /** The editor's caret: whether it has the focus, the caret offset, and the text. */
 const editorCaret = async () => {

@@ -9,7 +9,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, editorReady, expectCount, until, useBrowser } from './harness.mjs';
+import { artifacts, editorReady, editorText as editorTextOf, expectCount, until, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-history-', timeout: 30_000 });
@@ -29,10 +29,7 @@ ERROR:
 }
 `;
 
-const editorText = async () => {
-  await editorReady(page);
-  return page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
-};
+const editorText = () => editorTextOf(page);
 const storedProgram = () => page.evaluate(() => localStorage.getItem('cpa-playground.program'));
 const kept = () => page.evaluate(() => JSON.parse(localStorage.getItem('cpa-playground.previous-programs') ?? '{"programs":[]}').programs);
 
