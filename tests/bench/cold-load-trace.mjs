@@ -20,7 +20,7 @@
 // Tracing slows the page; compare tasks within one trace, not with
 // z3-main-thread.mjs's figures. Nothing is asserted.
 
-import { exampleFragment, openBrowser } from '../e2e/harness.mjs';
+import { traceColdLoad } from './cold-load.mjs';
 
 /** A trace event's thread. */
 const threadOf = (e) => `${e.pid}:${e.tid}`;
@@ -32,27 +32,10 @@ const label = (e) =>
 /** Milliseconds, rounded, from microseconds. */
 const ms = (us, digits = 0) => (us / 1000).toFixed(digits);
 
-const frag = await exampleFragment('symexec-listing1');
 const MIN = Number(process.env.MIN ?? 40);
 for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
-  const { page, baseUrl, context, close } = await openBrowser({ profilePrefix: 'cpa-bench-trace-', timeout: 120_000 });
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
-  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
   const categories = `devtools.timeline,v8.wasm,v8,blink.user_timing,disabled-by-default-devtools.timeline${process.env.FONTS ? ',fonts,disabled-by-default-fonts' : ''}`;
-  await cdp.send('Tracing.start', { categories, transferMode: 'ReportEvents' });
-  await page.goto(`${baseUrl}${frag}`);
-  await byId('cfa-listing').waitFor();
-  if (await byId('compare-view').isVisible()) await byId('compare-close').click();
-  await byId('preset').selectOption('symbolic');
-  await byId('analyze').click();
-  await page.waitForFunction(() => /TRUE|FALSE|UNKNOWN/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? ''), null, { timeout: 120_000, polling: 'raf' });
-  await page.waitForTimeout(300);
-  await cdp.send('Tracing.end');
-  await done;
-  await close();
+  const events = await traceColdLoad({ categories, profilePrefix: 'cpa-bench-trace-' });
   const names = new Map();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(threadOf(e), e.args.name);
   // The page's marks, set on its main thread: that thread is the page's.

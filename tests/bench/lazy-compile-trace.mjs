@@ -23,7 +23,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { exampleFragment, openBrowser } from '../e2e/harness.mjs';
+import { traceColdLoad } from './cold-load.mjs';
 
 /** Function names of a wasm module's name section, by function index. */
 function functionNames(bytes) {
@@ -75,6 +75,7 @@ const dist = process.env.DIST_DIR ?? 'dist';
 const wasmFile = fs.readdirSync(dist).find((f) => /^cpa-playground-.*_bg\.wasm$/.test(f));
 const names = functionNames(new Uint8Array(fs.readFileSync(path.join(dist, wasmFile))));
 console.log(`${wasmFile}: ${names.size} named functions`);
+if (names.size === 0) console.log('this build keeps no function names: every function counts as "other" (the header says how to build one that does)');
 
 /** A function's crate and up to two modules (`web::ui::analysis`). */
 const prefix = (n) => {
@@ -83,31 +84,14 @@ const prefix = (n) => {
 };
 /** A trace event's thread. */
 const threadOf = (e) => `${e.pid}:${e.tid}`;
-const frag = await exampleFragment('symexec-listing1');
 const MIN = Number(process.env.MIN ?? 30);
 const TOP = Number(process.env.TOP ?? 40);
 const byFunction = new Map();
 for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
-  const { page, baseUrl, context, close } = await openBrowser({ profilePrefix: 'cpa-bench-lazy-', timeout: 120_000 });
-  const byId = (id) => page.locator(`[data-testid=${id}]`);
-  const cdp = await context.newCDPSession(page);
-  const events = [];
-  cdp.on('Tracing.dataCollected', (d) => events.push(...d.value));
-  const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
-  await cdp.send('Tracing.start', {
+  const events = await traceColdLoad({
     categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,disabled-by-default-v8.wasm.detailed,blink.user_timing',
-    transferMode: 'ReportEvents',
+    profilePrefix: 'cpa-bench-lazy-',
   });
-  await page.goto(`${baseUrl}${frag}`);
-  await byId('cfa-listing').waitFor();
-  if (await byId('compare-view').isVisible()) await byId('compare-close').click();
-  await byId('preset').selectOption('symbolic');
-  await byId('analyze').click();
-  await page.waitForFunction(() => /TRUE|FALSE|UNKNOWN/.test(document.querySelector('[data-testid=run-status]')?.innerText ?? ''), null, { timeout: 120_000, polling: 'raf' });
-  await page.waitForTimeout(300);
-  await cdp.send('Tracing.end');
-  await done;
-  await close();
   const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && /cpa-/.test(e.name));
   const main = threadOf(marks[0]);
   const t0 = Math.min(...marks.map((m) => m.ts));
