@@ -20,10 +20,8 @@
 // Tracing slows the page; compare tasks within one trace, not with
 // z3-main-thread.mjs's figures. Nothing is asserted.
 
-import { traceColdLoad } from './cold-load.mjs';
+import { pageMarks, threadOf, traceColdLoad } from './cold-load.mjs';
 
-/** A trace event's thread. */
-const threadOf = (e) => `${e.pid}:${e.tid}`;
 /** The events of `es` inside no other (longer) event of `es`. */
 const outermost = (es) => es.filter((x) => !es.some((o) => o !== x && o.ts <= x.ts && o.ts + o.dur >= x.ts + x.dur && o.dur > x.dur));
 /** An event's name with the function and the file it ran, if any. */
@@ -38,11 +36,8 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   const events = await traceColdLoad({ categories, profilePrefix: 'cpa-bench-trace-' });
   const names = new Map();
   for (const e of events) if (e.ph === 'M' && e.name === 'thread_name') names.set(threadOf(e), e.args.name);
-  // The page's marks, set on its main thread: that thread is the page's.
-  const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && /cpa-/.test(e.name));
-  const main = threadOf(marks[0]);
+  const { marks, main, t0 } = pageMarks(events);
   const on = events.filter((e) => threadOf(e) === main && e.ph === 'X');
-  const t0 = Math.min(...marks.map((m) => m.ts));
   console.log(`run ${run + 1}: marks ${marks.map((m) => `${m.name}@${ms(m.ts - t0)}`).join(' ')} (ms from first mark)`);
   if (process.env.SCRIPTS) {
     for (const e of events.filter((e) => /EvaluateScript|ResourceSendRequest|ResourceFinish|ResourceReceiveResponse|v8.compileModule|wasm.StartStreamingCompilation|WebAssembly|v8.wasm/.test(e.name)).sort((a, b) => a.ts - b.ts)) {

@@ -38,3 +38,16 @@ export async function traceColdLoad({ categories, profilePrefix }) {
     await close();
   }
 }
+
+/** A trace event's thread. */
+export const threadOf = (e) => `${e.pid}:${e.tid}`;
+
+/**
+ * The page's own marks (`cpa-…`, set on its main thread, so that thread is
+ * the page's), that thread, and the first mark's time (µs): the traces'
+ * clock origin.
+ */
+export function pageMarks(events) {
+  const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && /cpa-/.test(e.name));
+  return { marks, main: threadOf(marks[0]), t0: Math.min(...marks.map((m) => m.ts)) };
+}

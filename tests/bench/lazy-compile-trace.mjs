@@ -23,7 +23,7 @@
 
 import fs from 'node:fs';
 import path from 'node:path';
-import { traceColdLoad } from './cold-load.mjs';
+import { pageMarks, threadOf, traceColdLoad } from './cold-load.mjs';
 
 /** Function names of a wasm module's name section, by function index. */
 function functionNames(bytes) {
@@ -77,13 +77,17 @@ const names = functionNames(new Uint8Array(fs.readFileSync(path.join(dist, wasmF
 console.log(`${wasmFile}: ${names.size} named functions`);
 if (names.size === 0) console.log('this build keeps no function names: every function counts as "other" (the header says how to build one that does)');
 
+/** The name of the function a `wasm.CompileLazy` event compiled (`#index` if unnamed). */
+const fnName = (e) => names.get(e.args?.func_index) ?? `#${e.args?.func_index}`;
+/** A name without Rust's symbol hash, for printing. */
+const shown = (n) => n.replace(/::h[0-9a-f]{16}$/, '');
+/** A name without the leading `<` of a trait impl's path (`<T as …>`). */
+const bare = (n) => n.replace(/^<|^_</, '');
 /** A function's crate and up to two modules (`web::ui::analysis`). */
 const prefix = (n) => {
-  const m = n.replace(/^<|^_</, '').match(/^([a-z_0-9]+)(::[a-z_0-9]+)?(::[a-z_0-9]+)?/);
+  const m = bare(n).match(/^([a-z_0-9]+)(::[a-z_0-9]+)?(::[a-z_0-9]+)?/);
   return m ? m[0] : n.slice(0, 30);
 };
-/** A trace event's thread. */
-const threadOf = (e) => `${e.pid}:${e.tid}`;
 const MIN = Number(process.env.MIN ?? 30);
 const TOP = Number(process.env.TOP ?? 40);
 const byFunction = new Map();
@@ -92,9 +96,7 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
     categories: 'devtools.timeline,disabled-by-default-devtools.timeline,v8,v8.wasm,disabled-by-default-v8.wasm.detailed,blink.user_timing',
     profilePrefix: 'cpa-bench-lazy-',
   });
-  const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && /cpa-/.test(e.name));
-  const main = threadOf(marks[0]);
-  const t0 = Math.min(...marks.map((m) => m.ts));
+  const { marks, main, t0 } = pageMarks(events);
   const render = marks.find((m) => m.name === 'cpa-playground:first-render')?.ts ?? t0;
   const lazy = events.filter((e) => e.name === 'wasm.CompileLazy' && e.ph === 'X');
   const onMain = lazy.filter((e) => threadOf(e) === main);
@@ -109,10 +111,10 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
     const kids = events.filter((e) => threadOf(e) === main && e.ph === 'X' && e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
     const kind = new Map();
     for (const k of kids) if (/^(Layout|UpdateLayoutTree|Paint|PrePaint|Layerize|FunctionCall|TimerFire|FireAnimationFrame|EvaluateScript|MinorGC|MajorGC|V8.GC_SCAVENGER|HandlePostMessage|ParseHTML|RunMicrotasks|EventDispatch)$/.test(k.name)) kind.set(k.name, (kind.get(k.name) ?? 0) + k.dur / 1000);
-    const top = [...inside].sort((a, b) => b.dur - a.dur).slice(0, 3).map((e) => `${(names.get(e.args?.func_index) ?? '?').replace(/::h[0-9a-f]{16}$/, '').slice(-60)} ${(e.dur / 1000).toFixed(1)}`);
+    const top = [...inside].sort((a, b) => b.dur - a.dur).slice(0, 3).map((e) => `${shown(fnName(e)).slice(-60)} ${(e.dur / 1000).toFixed(1)}`);
     const groups = new Map();
     for (const e of inside) {
-      const g = prefix(names.get(e.args?.func_index) ?? '?');
+      const g = prefix(fnName(e));
       groups.set(g, (groups.get(g) ?? 0) + e.dur / 1000);
     }
     const byGroup = [...groups].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([g, v]) => `${g} ${v.toFixed(1)}`).join(', ');
@@ -120,11 +122,11 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   }
   if (process.env.WHO) {
     const re = new RegExp(process.env.WHO);
-    for (const e of lazy.filter((e) => re.test(names.get(e.args?.func_index) ?? '')).sort((a, b) => a.ts - b.ts))
-      console.log(`   ${((e.ts - t0) / 1000).toFixed(0).padStart(6)} ${threadOf(e) === main ? 'main  ' : 'worker'} ${(e.dur / 1000).toFixed(1).padStart(5)} ${(names.get(e.args?.func_index) ?? '').replace(/::h[0-9a-f]{16}$/, '').slice(0, 110)}`);
+    for (const e of lazy.filter((e) => re.test(fnName(e))).sort((a, b) => a.ts - b.ts))
+      console.log(`   ${((e.ts - t0) / 1000).toFixed(0).padStart(6)} ${threadOf(e) === main ? 'main  ' : 'worker'} ${(e.dur / 1000).toFixed(1).padStart(5)} ${shown(fnName(e)).slice(0, 110)}`);
   }
   for (const e of onMain.filter((e) => e.ts > render)) {
-    const name = names.get(e.args?.func_index) ?? `#${e.args?.func_index}`;
+    const name = fnName(e);
     const cur = byFunction.get(name) ?? { ms: 0, n: 0 };
     cur.ms += e.dur / 1000;
     cur.n++;
@@ -136,9 +138,9 @@ for (const [n, v] of byFunction) byPrefix.set(prefix(n), (byPrefix.get(prefix(n)
 // The page's model and the engine are plain Rust a worker can run; the UI
 // (Yew components, DOM bindings, JS closures) needs the page's document.
 const side = (n) =>
-  /^(web::model|engine::|cfa::|minic::|smt::|serde|miniz_oxide|web::platform::z3_worker)/.test(n.replace(/^<|^_</, ''))
+  /^(web::model|engine::|cfa::|minic::|smt::|serde|miniz_oxide|web::platform::z3_worker)/.test(bare(n))
     ? 'model'
-    : /^(yew|web::ui|web_sys|wasm_bindgen|js_sys|gloo|implicit_clone)/.test(n.replace(/^<|^_</, ''))
+    : /^(yew|web::ui|web_sys|wasm_bindgen|js_sys|gloo|implicit_clone)/.test(bare(n))
       ? 'ui'
       : 'other';
 const sides = { model: [0, 0], ui: [0, 0], other: [0, 0] };
