@@ -8,6 +8,8 @@
 
 import http from 'node:http';
 import fs from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -60,12 +62,18 @@ export function startServer(dir, port = 0) {
         res.writeHead(404, { ...ISOLATION, 'Content-Type': 'text/plain' }).end('not found');
         return;
       }
-      const body = await fs.readFile(file);
       const type = TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
-      res.writeHead(200, { ...ISOLATION, 'Content-Type': type, 'Content-Length': body.length });
-      res.end(req.method === 'HEAD' ? undefined : body);
+      res.writeHead(200, { ...ISOLATION, 'Content-Type': type, 'Content-Length': stat.size });
+      if (req.method === 'HEAD') {
+        res.end();
+        return;
+      }
+      // Streamed, not read whole first: the first bytes of Z3's 35 MB
+      // WebAssembly leave at once instead of after the whole file is read.
+      await pipeline(createReadStream(file, { highWaterMark: 1 << 20 }), res);
     } catch (err) {
-      res.writeHead(500, ISOLATION).end(String(err));
+      if (res.headersSent) res.destroy(err);
+      else res.writeHead(500, ISOLATION).end(String(err));
     }
   });
   return new Promise((resolve, reject) => {
