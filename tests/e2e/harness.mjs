@@ -16,14 +16,15 @@ import { startServer } from '../../scripts/static-server.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..');
 const distDir = path.resolve(repo, process.env.DIST_DIR ?? 'dist');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+/** The browser the tests run (Debian's chromium unless CHROMIUM says otherwise). */
+export const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /** Where screenshots go (git-ignored). */
 export const artifacts = path.join(here, 'artifacts');
 
 // As root on a machine without outside network: no sandbox, no GPU, and no
 // background connections (they are refused here, many at a time).
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
