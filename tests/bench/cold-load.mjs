@@ -1,7 +1,6 @@
 // Shared by the trace benchmarks (run by hand): one cold load of the
 // gallery's Listing 1 link and a `symbolic` run, traced with the DevTools
-// protocol in a fresh browser profile, and the reader of a wasm file's
-// function names.
+// protocol in a fresh browser profile.
 
 import { exampleFragment, openBrowser } from '../e2e/harness.mjs';
 
@@ -51,50 +50,4 @@ export const threadOf = (e) => `${e.pid}:${e.tid}`;
 export function pageMarks(events) {
   const marks = events.filter((e) => e.cat?.includes('blink.user_timing') && /cpa-/.test(e.name));
   return { marks, main: threadOf(marks[0]), t0: Math.min(...marks.map((m) => m.ts)) };
-}
-
-/** Function names of a wasm module's name section, by function index. */
-export function functionNames(bytes) {
-  let p = 8;
-  const u32 = () => {
-    let r = 0,
-      s = 0,
-      b;
-    do {
-      b = bytes[p++];
-      r |= (b & 0x7f) << s;
-      s += 7;
-    } while (b & 0x80);
-    return r >>> 0;
-  };
-  const names = new Map();
-  while (p < bytes.length) {
-    const id = bytes[p++];
-    const size = u32();
-    const end = p + size;
-    if (id === 0) {
-      const nlen = u32();
-      const name = Buffer.from(bytes.subarray(p, p + nlen)).toString();
-      p += nlen;
-      if (name === 'name') {
-        while (p < end) {
-          const sub = bytes[p++];
-          const subSize = u32();
-          const subEnd = p + subSize;
-          if (sub === 1) {
-            const n = u32();
-            for (let i = 0; i < n; i++) {
-              const idx = u32();
-              const l = u32();
-              names.set(idx, Buffer.from(bytes.subarray(p, p + l)).toString());
-              p += l;
-            }
-          }
-          p = subEnd;
-        }
-      }
-    }
-    p = end;
-  }
-  return names;
 }

@@ -21,20 +21,16 @@
 // module and by function. Tracing slows the page: compare counts, and
 // times only within one trace. Nothing is asserted.
 
-import fs from 'node:fs';
-import path from 'node:path';
-import { functionNames, pageMarks, threadOf, traceColdLoad } from './cold-load.mjs';
+import { pageMarks, threadOf, traceColdLoad } from './cold-load.mjs';
+import { pageFunctionNames, withoutHash } from './wasm-names.mjs';
 
 const dist = process.env.DIST_DIR ?? 'dist';
-const wasmFile = fs.readdirSync(dist).find((f) => /^cpa-playground-.*_bg\.wasm$/.test(f));
-const names = functionNames(new Uint8Array(fs.readFileSync(path.join(dist, wasmFile))));
+const { wasmFile, names } = pageFunctionNames(dist);
 console.log(`${wasmFile}: ${names.size} named functions`);
 if (names.size === 0) console.log('this build keeps no function names: every function counts as "other" (the header says how to build one that does)');
 
 /** The name of the function a `wasm.CompileLazy` event compiled (`#index` if unnamed). */
 const fnName = (e) => names.get(e.args?.func_index) ?? `#${e.args?.func_index}`;
-/** A name without Rust's symbol hash, for printing. */
-const shown = (n) => n.replace(/::h[0-9a-f]{16}$/, '');
 /** A name without the leading `<` of a trait impl's path (`<T as …>`). */
 const bare = (n) => n.replace(/^<|^_</, '');
 /** A function's crate and up to two modules (`web::ui::analysis`). */
@@ -65,7 +61,7 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
     const kids = events.filter((e) => threadOf(e) === main && e.ph === 'X' && e !== t && e.ts >= t.ts && e.ts + e.dur <= t.ts + t.dur);
     const kind = new Map();
     for (const k of kids) if (/^(Layout|UpdateLayoutTree|Paint|PrePaint|Layerize|FunctionCall|TimerFire|FireAnimationFrame|EvaluateScript|MinorGC|MajorGC|V8.GC_SCAVENGER|HandlePostMessage|ParseHTML|RunMicrotasks|EventDispatch)$/.test(k.name)) kind.set(k.name, (kind.get(k.name) ?? 0) + k.dur / 1000);
-    const top = [...inside].sort((a, b) => b.dur - a.dur).slice(0, 3).map((e) => `${shown(fnName(e)).slice(-60)} ${(e.dur / 1000).toFixed(1)}`);
+    const top = [...inside].sort((a, b) => b.dur - a.dur).slice(0, 3).map((e) => `${withoutHash(fnName(e)).slice(-60)} ${(e.dur / 1000).toFixed(1)}`);
     const groups = new Map();
     for (const e of inside) {
       const g = prefix(fnName(e));
@@ -77,7 +73,7 @@ for (let run = 0; run < Number(process.env.RUNS ?? 2); run++) {
   if (process.env.WHO) {
     const re = new RegExp(process.env.WHO);
     for (const e of lazy.filter((e) => re.test(fnName(e))).sort((a, b) => a.ts - b.ts))
-      console.log(`   ${((e.ts - t0) / 1000).toFixed(0).padStart(6)} ${threadOf(e) === main ? 'main  ' : 'worker'} ${(e.dur / 1000).toFixed(1).padStart(5)} ${shown(fnName(e)).slice(0, 110)}`);
+      console.log(`   ${((e.ts - t0) / 1000).toFixed(0).padStart(6)} ${threadOf(e) === main ? 'main  ' : 'worker'} ${(e.dur / 1000).toFixed(1).padStart(5)} ${withoutHash(fnName(e)).slice(0, 110)}`);
   }
   for (const e of onMain.filter((e) => e.ts > render)) {
     const name = fnName(e);

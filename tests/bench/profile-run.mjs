@@ -21,6 +21,7 @@
 // its load ("(idle)" samples inside a task are time the thread did not run).
 
 import { analyzeToVerdict, openProgram } from './program-run.mjs';
+import { withoutHash } from './wasm-names.mjs';
 
 const [file, preset = 'predicate'] = process.argv.slice(2);
 if (!file) {
@@ -70,7 +71,7 @@ function inclusive(from, to) {
     n += 1;
     const seen = new Set();
     for (let id = s.id; id !== undefined; id = parent.get(id)) {
-      const name = nodes.get(id).callFrame.functionName.replace(/::h[0-9a-f]{16}$/, '') || '(anonymous)';
+      const name = withoutHash(nodes.get(id).callFrame.functionName) || '(anonymous)';
       if (!seen.has(name)) {
         seen.add(name);
         counts.set(name, (counts.get(name) ?? 0) + 1);

@@ -34,11 +34,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../../scripts/static-server.mjs';
 import { CHROMIUM_ARGS, exampleFragment, executablePath } from '../e2e/harness.mjs';
-import { functionNames } from './cold-load.mjs';
+import { pageFunctionNames, withoutHash } from './wasm-names.mjs';
 
 const dist = process.env.DIST_DIR ?? 'dist';
-const wasmFile = fs.readdirSync(dist).find((f) => /^cpa-playground-.*_bg\.wasm$/.test(f));
-const names = functionNames(new Uint8Array(fs.readFileSync(path.join(dist, wasmFile))));
+const { wasmFile, names } = pageFunctionNames(dist);
 const fragment = await exampleFragment('symexec-listing1');
 const TOP = Number(process.env.TOP ?? 12);
 if (names.size === 0) console.log(`${wasmFile} has no name section: modules and functions are shown by number (Z3's numbers run past 30,000)`);
@@ -76,7 +75,7 @@ try {
       const which = named ? "the page's module" : names.size > 0 ? 'a module without names here (Z3)' : 'a module';
       console.log(`run ${run}: ${which}: ${fns.length} functions, ${ms.toFixed(0)} ms of TurboFan`);
       for (const f of fns.sort((a, b) => b.us - a.us).slice(0, TOP)) {
-        const name = (names.get(f.index) ?? '').replace(/::h[0-9a-f]{16}$/, '');
+        const name = withoutHash(names.get(f.index) ?? '');
         console.log(`  ${(f.us / 1000).toFixed(1).padStart(7)} ms  body ${String(f.body).padStart(6)} B  #${f.index} ${name.slice(0, 140)}`);
       }
     }
