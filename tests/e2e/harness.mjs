@@ -129,6 +129,12 @@ export async function editorText(page) {
   return page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
 }
 
+/** Replaces the text in the page's editor, once the editor exists. */
+export async function setEditorText(page, text) {
+  await editorReady(page);
+  await page.evaluate((t) => CpaEditor.setText(CpaEditor.find(document.querySelector('[data-testid=editor]')), t), text);
+}
+
 /**
  * Chooses a preset (and a step limit), presses Analyze, and waits until
  * that run has finished computing.

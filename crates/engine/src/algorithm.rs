@@ -269,11 +269,6 @@ impl<C: Cpa> Reachability<C> {
     /// [`Stepper::next_event`] (natively: a `z3` process). `None`
     /// detaches it: the run then parks until [`Stepper::answer_query`].
     pub fn set_solver(&mut self, backend: Option<Box<dyn SolverBackend + Send>>) {
-        // CPAs decide queries themselves only where a back end answers the
-        // rest inside the run; a parked run asks its solver every query.
-        if let Some(oracle) = &self.oracle {
-            oracle.set_may_decide(backend.is_some());
-        }
         self.solver = backend;
     }
 

@@ -112,7 +112,8 @@ fn make_symbolic_value(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, 
 
 fn make_constraints(p: &Arc<Program>, c: &Config) -> Result<Box<dyn DynCpa>, ConfigError> {
     let oracle = crate::solver::SolverOracle::new();
-    Ok(Box::new(crate::cpas::constraints::ConstraintsCpa::new(p.clone(), solver_encoding(c), oracle)))
+    let cpa = crate::cpas::constraints::ConstraintsCpa::new(p.clone(), solver_encoding(c), oracle);
+    Ok(Box::new(cpa.deciding_one_input(c.get_bool("cpa.constraints.decideOneInput"))))
 }
 
 /// The options of the Predicate CPA (`cpa.predicate.*`).

@@ -1141,18 +1141,19 @@ impl Verifier {
         self.stage.analysis.set_lend_queries(n);
     }
 
-    /// Sends every solver query to the attached solver: no CPA decides one
-    /// itself (as `smt::univariate` does natively), so the trace is the one
-    /// the page gets, where the run parks on every query. For comparing
-    /// the CLI's and the page's runs.
+    /// Sends every solver query to the solver: no CPA decides one itself
+    /// (as the Constraints CPA does with `smt::univariate`) and no lent
+    /// back end answers inside a transfer, so the run parks on every query.
+    /// For tests of the solver's own answers.
     pub fn send_every_query(&mut self) {
         self.every_query_to_solver = true;
         forbid_decisions(&self.stage.analysis);
     }
 
     /// Gives a new stage's or CEGAR iteration's analysis the run's solver
-    /// settings: detached (the page: it parks on every query), and no CPA
-    /// decisions after [`Verifier::send_every_query`].
+    /// settings: detached (the page: it parks on every query the solver
+    /// must answer), and no CPA decisions after
+    /// [`Verifier::send_every_query`].
     fn configure_solver(&self, analysis: &mut Analysis) {
         if self.detached {
             analysis.set_solver(None);

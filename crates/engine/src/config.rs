@@ -242,6 +242,12 @@ pub const OPTIONS: &[OptionDecl] = &[
         doc: "Symbolic execution (with the ConstraintsCPA): when a target is reached, check it precisely before reporting — all of the target state's path constraints at once (the per-step queries ask a window of them), then the SSA path formula and a concrete replay of the model's inputs. A target whose constraints are unsatisfiable leaves the reached set and the search goes on; FALSE only when the replay reaches the error location, UNKNOWN when neither is decided. false: the first target ends the run with an unconfirmed FALSE.",
     },
     OptionDecl {
+        key: "cpa.constraints.decideOneInput",
+        default: "true",
+        ty: OptionType::Bool,
+        doc: "Symbolic execution (with the ConstraintsCPA): a query whose constraints all have one free input, bit-vector or integer (a branch on one nondeterministic value, a loop unrolled over it), is decided in the engine, exactly, by interval arithmetic: the answer the solver would give, with a model that is checked by evaluating every constraint. Natively and in the page, where such a run needs no Z3. false: every query goes to the solver (in the page, to Z3 and its Solver log).",
+    },
+    OptionDecl {
         key: "cpa.predicate.blk.alwaysAtLoops",
         default: "true",
         ty: OptionType::Bool,

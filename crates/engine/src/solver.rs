@@ -29,9 +29,9 @@
 //! algorithm lends its back end to the oracle ([`SolverOracle::lend_solver`],
 //! at most [`LEND_BUDGET`]), which then answers a query when it is asked,
 //! and the answers go into the trace after the transfer like the cache's
-//! (see below). The page's runs park on every query; there
-//! [`SolverOracle::ask_query`] keeps the scripts a transfer asked across
-//! its redos, so they are not rendered again.
+//! (see below). The page's runs park on every query the solver must
+//! answer; there [`SolverOracle::ask_query`] keeps the scripts a transfer
+//! asked across its redos, so they are not rendered again.
 //!
 //! Because queries are keyed by their text and every answered query is an
 //! event, a run is a deterministic function of program, configuration and
@@ -66,7 +66,7 @@
 //! carried across CEGAR iterations with the canonical answers.
 //!
 //! A CPA may also decide a query itself, exactly, before asking (the
-//! Constraints CPA does for queries over one bit-vector input:
+//! Constraints CPA does for queries over one input, bit-vector or integer:
 //! [`smt::univariate`]); it reports it with
 //! [`SolverOracle::decided_without_solver`], and the query is in the trace
 //! the same way, led by [`DECIDED_NOTE`].
@@ -122,7 +122,7 @@ pub const CACHED_NOTE: &str =
 /// [`SolverOracle::decided_without_solver`]): in the trace like a solver
 /// query, but no solver ran.
 pub const DECIDED_NOTE: &str =
-    "; answered without the solver: constraints over one bit-vector variable each (after cancelling common terms of equalities), decided exactly by interval arithmetic";
+    "; answered without the solver: constraints over one bit-vector or integer variable each (after cancelling common terms of equalities), decided exactly by interval arithmetic";
 
 /// The first line of the script of a query answered `sat` by what earlier
 /// answers showed (see [`SolverOracle::ask_query`]): the latest value each
@@ -200,7 +200,7 @@ fn answer_at_once(g: &mut Inner, script: &str, query: Option<&Query>) -> Option<
         g.cached.push((format!("{note}\n{script}"), r.status().as_str().to_string(), true));
         return Some(r);
     }
-    if g.may_decide {
+    if !g.no_decisions {
         if let Some(output) = g.lent.as_mut().and_then(|l| l.answer(script)) {
             let r = record_in(g, script, smt::parse_response(&output));
             let status = r.status().as_str().to_string();
@@ -229,10 +229,11 @@ struct Inner {
     /// it).
     cached: Vec<(String, String, bool)>,
     cache_hits: u64,
-    /// Whether CPAs may decide queries themselves: only while a solver
-    /// back end answers inside the run (natively). A parked run (the page)
-    /// sends every query to its solver and its Solver log.
-    may_decide: bool,
+    /// CPAs decide no query themselves and no lent back end answers: every
+    /// query parks for the run's solver
+    /// ([`crate::cegar::Verifier::send_every_query`]). Off by default, in
+    /// the page too.
+    no_decisions: bool,
     pending: Option<String>,
     unknown: u32,
     unknown_reasons: BTreeSet<String>,
@@ -491,7 +492,7 @@ impl SolverOracle {
     /// pending, so the transfer runs once instead of once per query (a
     /// parked transfer is redone from its start). Its queries are taken with
     /// [`SolverOracle::take_cached`] in the order they were asked, without
-    /// a note. Natively only; the page parks on every query.
+    /// a note. Natively only; the page parks on every query Z3 must answer.
     /// It answers for at most [`LEND_BUDGET`]; later queries of the
     /// transfer park (and the transfer is redone) as without it.
     /// `max_queries` caps how many it answers so (`u32::MAX`: only the
@@ -651,17 +652,17 @@ impl SolverOracle {
         g.cached.push((format!("{DECIDED_NOTE}\n{script}"), status.as_str().to_string(), false));
     }
 
-    /// Lets CPAs decide queries themselves (`true` while a solver back end
-    /// is attached to the run) or makes every query go to the solver
-    /// (`false`: the run parks on each, as in the page).
+    /// Lets CPAs decide queries themselves and a lent back end answer
+    /// inside a transfer (`true`, the default, natively and in the page) or
+    /// makes every query park for the run's solver (`false`).
     pub fn set_may_decide(&self, may: bool) {
-        self.lock().may_decide = may;
+        self.lock().no_decisions = !may;
     }
 
     /// Whether CPAs may decide queries themselves
     /// ([`SolverOracle::set_may_decide`]).
     pub fn may_decide(&self) -> bool {
-        self.lock().may_decide
+        !self.lock().no_decisions
     }
 
     /// How many asks the canonical cache answered (each without a solver).

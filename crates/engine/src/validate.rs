@@ -70,6 +70,7 @@ const NOT_INHERITED_BY_STAGES: &[&str] = &[
     "analysis.checkCounterexamples",
     "counterexample.checker.config",
     "cpa.constraints.checkTargets",
+    "cpa.constraints.decideOneInput",
     "solver.theory",
     "solver.timeout",
     "cpa.predicate.blk.alwaysAtLoops",

@@ -265,35 +265,48 @@ fn run_parked(src: &str, c: &Config, mut answer: impl FnMut(&str) -> String) -> 
 
 #[test]
 fn parked_queries_answered_from_outside_give_the_same_trace() {
-    let c = config("symbolic", &["analysis.intModel=C"]);
-    // Natively, with every query sent to z3 as the page sends every query
-    // to its Z3 (the Constraints CPA decides none itself: a parked run
-    // never does).
-    let program = Arc::new(cfa::from_source(LISTING_1).unwrap());
-    let mut a = build_analysis(program, &c, true).unwrap();
-    a.solver_oracle().expect("symbolic asks a solver").set_may_decide(false);
-    let native = a.run();
+    // Every query to the solver (no decision in the engine), natively
+    // through the attached z3 and parked as in the page: one trace.
+    let c = config("symbolic", &["analysis.intModel=C", "cpa.constraints.decideOneInput=false"]);
+    let (_, _, native) = run(LISTING_1, &c);
     let mut z3 = smt::Z3Process::system(std::time::Duration::from_secs(10));
     let (parked, parks) = run_parked(LISTING_1, &c, |s| smt::SolverBackend::solve_text(&mut z3, s));
     assert!(
         queries(&parked).iter().all(|(s, _)| !s.starts_with(engine::solver::DECIDED_NOTE)),
-        "a parked run decides nothing itself"
+        "decideOneInput = false: the engine decides nothing itself"
     );
+    assert!(parks > 0);
     assert_eq!(parks as usize, queries(&native).len());
     assert_eq!(parked, native, "the page's way and the native way must give one trace");
-    // With its own decisions (natively, by default) the run reaches the same verdict.
-    let (verdict, _, decided_run) = run(LISTING_1, &c);
+    // With its own decisions (the default) the run reaches the same verdict.
+    let (verdict, _, decided_run) = run(LISTING_1, &config("symbolic", &["analysis.intModel=C"]));
     let Some(Event::AnalysisFinished { verdict: parked_verdict, .. }) = parked.last() else { panic!("no end") };
     assert_eq!(verdict, *parked_verdict);
     assert!(
         queries(&decided_run).iter().any(|(s, _)| s.starts_with(engine::solver::DECIDED_NOTE)),
-        "natively one-input queries are decided"
+        "one-input queries are decided by default"
     );
 }
 
 #[test]
-fn an_unknown_or_garbage_answer_is_treated_as_satisfiable() {
+fn a_parked_run_decides_one_input_queries_itself_and_never_waits_for_the_solver() {
+    // Listing 1 asks only about its one input: in the page (parked, no
+    // back end) the engine answers every query, so the run never parks —
+    // the verdict does not wait for Z3 to load — and the trace is the
+    // native run's.
     let c = config("symbolic", &["analysis.intModel=C"]);
+    let (verdict, _, native) = run(LISTING_1, &c);
+    let (parked, parks) = run_parked(LISTING_1, &c, |s| panic!("no query should reach the solver: {s}"));
+    assert_eq!(parks, 0);
+    assert_eq!(parked, native);
+    let asked = queries(&parked);
+    assert!(!asked.is_empty() && asked.iter().all(|(s, _)| s.starts_with(engine::solver::DECIDED_NOTE)), "{asked:?}");
+    assert_eq!(verdict, Verdict::True);
+}
+
+#[test]
+fn an_unknown_or_garbage_answer_is_treated_as_satisfiable() {
+    let c = config("symbolic", &["analysis.intModel=C", "cpa.constraints.decideOneInput=false"]);
     let (events, parks) = run_parked(LISTING_1, &c, |_| "segmentation fault".into());
     assert!(parks > 0);
     let Some(Event::AnalysisFinished { verdict, reason, .. }) = events.last() else { panic!("no end") };
@@ -308,7 +321,8 @@ fn an_unknown_or_garbage_answer_is_treated_as_satisfiable() {
 #[test]
 fn a_missing_z3_gives_unknown_answers_not_a_panic() {
     let program = Arc::new(cfa::from_source(LISTING_1).unwrap());
-    let mut a = build_analysis(program, &config("symbolic", &[]), false).unwrap();
+    // Every query to the solver (the engine would decide Listing 1's).
+    let mut a = build_analysis(program, &config("symbolic", &["cpa.constraints.decideOneInput=false"]), false).unwrap();
     a.set_solver(Some(Box::new(smt::Z3Process::new("/nonexistent/z3", std::time::Duration::from_secs(1)))));
     a.run_with(|_| {});
     let (v, reason) = a.outcome().unwrap();

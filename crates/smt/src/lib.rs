@@ -15,8 +15,9 @@
 //! * [`parse`]: SMT-LIB2 text back into terms ([`parse_term`]);
 //! * [`qe`]: quantifier elimination as a script ([`qe::Elimination`]) and
 //!   reading its result ([`qe::parse_qe_answer`]);
-//! * [`univariate`]: deciding constraints over one bit-vector variable
-//!   (each, after cancelling common terms of equalities) exactly, without a solver ([`univariate::decide`]);
+//! * [`univariate`]: deciding constraints over one bit-vector or integer
+//!   variable (each, after cancelling common terms of equalities) exactly,
+//!   without a solver ([`univariate::decide`]);
 //! * [`backend`]: the text-in/text-out [`SolverBackend`] trait and its
 //!   native back end [`Z3Process`] (a persistent `z3 -in`; not built for
 //!   `wasm32`, where the page answers queries with `z3-solver`).

@@ -21,17 +21,30 @@
 //! evaluating it on every value the others leave, when they leave at most
 //! 256 (`n = 332 ∧ n·(n+1) ≠ 110556`).
 //!
+//! A variable of sort `Int` (mathematical integers) is decided the same
+//! way without wrap-around: each linear comparison holds on a half-line or
+//! interval of ℤ ([`int`]).
+//!
+//! A comparison with the variable on both sides at the same slope,
+//! `a·y + b ⋈ a·y + d` (`x + 1 < x`, C's overflow check), is decided too:
+//! with `u = a·y` it is a comparison of `u + b` with `u + d`, whose value
+//! changes only where one side wraps around or crosses the signed
+//! boundary, so its set of `u` is a few intervals, and `y`'s set is their
+//! preimage.
+//!
 //! Several variables are handled when equalities only tie them through
 //! common terms: `a + k = a + b` is `k − b = 0` (bit-vector addition is a
 //! group), so after cancelling, each constraint has at most one variable
 //! and each variable's constraints are decided on their own. A variable
 //! that occurs only zero-extended (`(_ zero_extend n) y`) is decided as a
 //! wider variable bounded by `y`'s range. Anything
-//! else — a constraint over two variables, integers, more values, or more
+//! else — a constraint over two variables, more values, or more
 //! intervals than [`MAX_INTERVALS`] — is `None` (ask the solver).
 
 use crate::term::{Node, Op, Sort, Term, Value};
 use std::collections::BTreeMap;
+
+mod int;
 
 /// The answer of [`decide`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -286,14 +299,50 @@ impl Ctx<'_> {
                     self.preimage(*l1, &self.range_below(op, l2.b))?
                 } else if l1.a == 0 {
                     self.preimage(*l2, &self.range_above(op, l1.b))?
+                } else if l1.a == l2.a {
+                    // u + b op u + d with u = a·y: the values of u where it
+                    // holds, then their preimage under y ↦ a·y.
+                    self.preimage(Lin { a: l1.a, b: 0 }, &self.same_slope(op, l1.b, l2.b))?
                 } else {
-                    return None; // both sides vary: not an interval question
+                    return None; // different slopes: not an interval question
                 };
                 acc = acc.union(&s.intersect(&holds));
                 acc = self.check(acc)?;
             }
         }
         Some(acc)
+    }
+
+    /// The values of `u` in `[0, 2^w)` with `op(u + b, u + d)` (mod 2^w).
+    /// Neither side wraps around, and neither crosses the signed boundary
+    /// `2^(w−1)`, between consecutive breakpoints (where `u + b` or `u + d`
+    /// is `0` or `2^(w−1)`), so on each segment between them both sides
+    /// differ by a constant — unsigned and signed — and the comparison has
+    /// one value: evaluating it at the segment's first value decides the
+    /// whole segment, exactly.
+    fn same_slope(&self, op: Op, b: u128, d: u128) -> Set {
+        let half = self.m / 2;
+        let neg = |v: u128| self.wrap(0u128.wrapping_sub(v));
+        let mut starts = vec![0, neg(b), self.wrap(half + neg(b)), neg(d), self.wrap(half + neg(d))];
+        starts.sort_unstable();
+        starts.dedup();
+        let signed = |v: u128| if v >= half { v as i128 - self.m as i128 } else { v as i128 };
+        let mut out = Vec::new();
+        for (i, &lo) in starts.iter().enumerate() {
+            let hi = starts.get(i + 1).map_or(self.m - 1, |next| next - 1);
+            let (x, z) = (self.wrap(lo + b), self.wrap(lo + d));
+            let holds = match op {
+                Op::BvUlt => x < z,
+                Op::BvUle => x <= z,
+                Op::BvSlt => signed(x) < signed(z),
+                Op::BvSle => signed(x) <= signed(z),
+                _ => x == z,
+            };
+            if holds {
+                out.push((lo, hi));
+            }
+        }
+        Set::normalized(out)
     }
 
     /// The unsigned set of values `v` with `op(v, c)`.
@@ -430,7 +479,7 @@ pub fn decide(assertions: &[Term]) -> Option<Decision> {
     if vars.len() <= 1 {
         return decide_one(assertions);
     }
-    if !vars.values().all(|s| matches!(s, Sort::Bv(_))) {
+    if !vars.values().all(|s| matches!(s, Sort::Bv(_) | Sort::Int)) {
         return None;
     }
     let rewritten: Vec<Term> = assertions.iter().map(cancel_equalities).collect();
@@ -465,8 +514,10 @@ pub fn decide(assertions: &[Term]) -> Option<Decision> {
     }
     // A variable every constraint lost by cancelling takes any value.
     for (name, sort) in &vars {
-        if let (false, Sort::Bv(width)) = (model.contains_key(&**name), sort) {
-            model.insert(name.to_string(), Value::Bv { value: 0, width: *width });
+        match (model.contains_key(&**name), sort) {
+            (false, Sort::Bv(width)) => _ = model.insert(name.to_string(), Value::Bv { value: 0, width: *width }),
+            (false, Sort::Int) => _ = model.insert(name.to_string(), Value::Int(0)),
+            _ => {}
         }
     }
     let env = |n: &str| model.get(n).copied();
@@ -572,11 +623,15 @@ fn cancel_equalities(t: &Term) -> Term {
     }
 }
 
-/// [`decide`] for constraints whose only free variable is one bit-vector.
+/// [`decide`] for constraints whose only free variable is one bit-vector
+/// or one integer ([`int::decide_one`]).
 fn decide_one(assertions: &[Term]) -> Option<Decision> {
     let vars = crate::term::vars_of(assertions);
     let mut it = vars.iter();
     let (name, sort) = it.next()?;
+    if let (Sort::Int, None) = (*sort, it.clone().next()) {
+        return int::decide_one(name, assertions);
+    }
     let (Sort::Bv(w), None) = (*sort, it.next()) else {
         return None;
     };

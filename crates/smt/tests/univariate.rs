@@ -5,6 +5,9 @@
 //!   value, so nearly every set is decided), against
 //!   evaluating every constraint for every value of the variable (so an
 //!   `unsat` is checked to be truly empty, a `sat` model to satisfy all);
+//! * on random constraint sets over one integer variable (sort `Int`),
+//!   against evaluating every value of a range that holds every boundary
+//!   the constraints' constants can make;
 //! * on the recorded corpus (`tests/corpus`, every script it applies to)
 //!   against the recorded answers;
 //! * on the queries symbolic execution asks about an unrolled loop over one
@@ -102,18 +105,112 @@ fn decide_agrees_with_evaluating_every_value() {
     assert!(unsat > 1000 && sat > 1000, "{unsat} unsat, {sat} sat, {refused} refused");
 }
 
+/// A random integer term over `y`, constants in `[-6, 6]`.
+fn int_term(r: &mut XorShift, depth: u32) -> Term {
+    let y = Term::var(Y, Sort::Int);
+    let k = |r: &mut XorShift| Term::int(r.below(13) as i128 - 6);
+    if depth == 0 {
+        return if r.below(3) == 0 { k(r) } else { y };
+    }
+    let sub = |r: &mut XorShift| int_term(r, depth - 1);
+    match r.below(10) {
+        0 => Term::app(Op::Neg, vec![sub(r)]),
+        1 | 2 => Term::app(Op::Add, vec![sub(r), sub(r)]),
+        3 => Term::app(Op::Sub, vec![sub(r), sub(r)]),
+        4 | 5 => {
+            // Mostly a constant factor; sometimes y·y (evaluated value by
+            // value on a finite set, refused otherwise).
+            let f = if r.below(6) == 0 { int_term(r, 0) } else { k(r) };
+            Term::app(Op::Mul, vec![f, sub(r)])
+        }
+        6 => Term::ite(int_bool_term(r, depth - 1), sub(r), sub(r)),
+        7 if r.below(3) == 0 => Term::app(Op::Mod, vec![sub(r), Term::int(3)]), // beyond intervals
+        _ => int_term(r, 0),
+    }
+}
+
+/// A random Boolean term over the integer `y`.
+fn int_bool_term(r: &mut XorShift, depth: u32) -> Term {
+    if depth == 0 || r.below(3) > 0 {
+        let op = [Op::Eq, Op::Lt, Op::Le][r.index(3)];
+        let b = if r.below(4) > 0 { Term::int(r.below(25) as i128 - 12) } else { int_term(r, depth.min(1)) };
+        let a = int_term(r, depth);
+        let (a, b) = if r.below(2) == 0 { (a, b) } else { (b, a) };
+        let t = Term::app(op, vec![a, b]);
+        return if r.below(3) == 0 { Term::not(t) } else { t };
+    }
+    let (a, b) = (int_bool_term(r, depth - 1), int_bool_term(r, depth - 1));
+    match r.below(4) {
+        0 => Term::and(vec![a, b]),
+        1 => Term::or(vec![a, b]),
+        2 => Term::eq(a, b),
+        _ => Term::not(a),
+    }
+}
+
+#[test]
+fn decide_agrees_with_evaluating_every_integer_of_a_wide_range() {
+    // Constants are within ±12 and terms have depth ≤ 2 (at most two
+    // constant factors of ≤ 6 on a path), so every linear piece a·y + b has
+    // |a| ≤ 36 and |b| a few hundred, and every boundary of a constraint's
+    // value set lies far within ±R: a satisfiable set holds a value of
+    // [-R, R].
+    const R: i128 = 2_500;
+    let holds_int = |t: &Term, v: i128| t.eval(&|n: &str| (n == Y).then_some(Value::Int(v))) == Some(Value::Bool(true));
+    let mut r = XorShift::new(0x696e_7465);
+    let (mut unsat, mut sat, mut refused) = (0, 0, 0);
+    for case in 0..3000 {
+        let n = 1 + r.index(4);
+        let terms: Vec<Term> = (0..n).map(|_| int_bool_term(&mut r, 2)).collect();
+        match decide(&terms) {
+            None => refused += 1,
+            Some(Decision::Unsat) => {
+                let witness = (-R..=R).find(|&v| terms.iter().all(|t| holds_int(t, v)));
+                assert_eq!(witness, None, "case {case}: decide says unsat, but y = {witness:?} satisfies {terms:?}");
+                unsat += 1;
+            }
+            Some(Decision::Sat(model)) => {
+                let Some(Value::Int(v)) = model.get(Y) else { panic!("case {case}: model {model:?}") };
+                assert!(terms.iter().all(|t| holds_int(t, *v)), "case {case}: model {v} fails {terms:?}");
+                sat += 1;
+            }
+        }
+    }
+    println!("{unsat} unsat, {sat} sat, {refused} refused");
+    assert!(unsat > 500 && sat > 500, "{unsat} unsat, {sat} sat, {refused} refused");
+}
+
 #[test]
 fn decide_refuses_what_it_cannot_do_exactly() {
     let y = Term::var("y", Sort::Bv(32));
     let z = Term::var("z", Sort::Bv(32));
     let i = Term::var("i", Sort::Int);
-    // Two variables, an integer, y·y, a bit-wise operator.
+    // Two variables (of two sorts in one constraint set), i·i over ℤ
+    // unbounded, y·y, a bit-wise operator.
     assert_eq!(decide(&[Term::bv2(Op::BvSlt, y.clone(), z)]), None);
-    assert_eq!(decide(&[Term::lt(i, Term::int(3))]), None);
+    assert_eq!(decide(&[Term::lt(i.clone(), Term::int(3)), Term::lt(y.clone(), Term::bv(3, 32))]), None);
+    assert_eq!(decide(&[Term::lt(i.clone(), Term::app(Op::Mul, vec![i.clone(), i]))]), None);
     assert_eq!(decide(&[Term::eq(Term::bv2(Op::BvMul, y.clone(), y.clone()), Term::bv(4, 32))]), None);
     assert_eq!(decide(&[Term::eq(Term::bv2(Op::BvAnd, y.clone(), Term::bv(1, 32)), Term::bv(1, 32))]), None);
-    // A comparison with y on both sides is not an interval question.
-    assert_eq!(decide(&[Term::bv2(Op::BvSlt, y.clone(), Term::bv2(Op::BvAdd, y.clone(), Term::bv(1, 32)))]), None);
+    // y on both sides at different slopes is not an interval question.
+    assert_eq!(decide(&[Term::bv2(Op::BvSlt, y.clone(), Term::bv2(Op::BvMul, y.clone(), Term::bv(3, 32)))]), None);
+}
+
+#[test]
+fn decide_compares_the_variable_with_itself_at_the_same_slope() {
+    // C's overflow check: y + 1 < y (signed) holds only for y = INT_MAX;
+    // with y ≥ 0 excluded it is unsat (Listing 1's second branch).
+    let y = Term::var("y", Sort::Bv(32));
+    let plus1 = Term::bv2(Op::BvAdd, y.clone(), Term::bv(1, 32));
+    let wraps = Term::bv2(Op::BvSlt, plus1.clone(), y.clone());
+    assert_eq!(
+        decide(&[wraps.clone()]),
+        Some(Decision::Sat(BTreeMap::from([("y".to_string(), Value::Bv { value: 0x7fff_ffff, width: 32 })])))
+    );
+    let negative = Term::not(Term::bv2(Op::BvSle, Term::bv(0, 32), y.clone()));
+    assert_eq!(decide(&[negative, wraps]), Some(Decision::Unsat));
+    // y < y never holds.
+    assert_eq!(decide(&[Term::bv2(Op::BvSlt, y.clone(), y.clone())]), Some(Decision::Unsat));
 }
 
 #[test]

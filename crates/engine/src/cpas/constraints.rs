@@ -16,9 +16,11 @@
 //!   `unsat` successor is dropped (the edge is infeasible). The question
 //!   goes through the run's [`SolverOracle`], so in the page the algorithm
 //!   parks until `z3-solver` answers (see [`crate::solver`]); `unknown`
-//!   keeps the successor (sound). Natively, a query over a single
-//!   bit-vector input is decided exactly without the solver first
-//!   ([`smt::univariate`]); the page asks Z3 every query.
+//!   keeps the successor (sound). A query over a single input (bit-vector
+//!   or integer) is decided exactly without the solver first ([`smt::univariate`]),
+//!   natively and in the page, unless `cpa.constraints.decideOneInput =
+//!   false` (or [`crate::cegar::Verifier::send_every_query`]) sends every
+//!   query to the solver.
 //! * Constraints over identifiers that no variable can reach any more are
 //!   dropped (they were satisfiable and are independent of the rest), so
 //!   states that differ only in dead history can cover each other.
@@ -37,7 +39,6 @@ use crate::solver::{Ask, SolverOracle};
 use crate::state_view::{ComponentView, ViewContent};
 use cfa::{Edge, NodeId, Program};
 use rustc_hash::{FxHashMap, FxHashSet};
-#[cfg(not(target_arch = "wasm32"))]
 use smt::univariate::Decision;
 use smt::{Encoding, Query, Status, Term, Value};
 use std::any::Any;
@@ -153,6 +154,9 @@ pub struct ConstraintsCpa {
     oracle: Arc<SolverOracle>,
     merge: MergeSep,
     stop: StopSep<ConstraintsDomain>,
+    /// Decide queries over one input in the engine
+    /// (`cpa.constraints.decideOneInput`).
+    decide_one_input: bool,
 }
 
 impl ConstraintsCpa {
@@ -166,7 +170,16 @@ impl ConstraintsCpa {
             oracle,
             merge: MergeSep,
             stop: StopSep(ConstraintsDomain),
+            decide_one_input: true,
         }
+    }
+
+    /// Whether a query whose constraints all have one free input (bit-vector
+    /// or integer) is decided exactly in the engine ([`smt::univariate`]) before the
+    /// solver is asked (`true`, the default; `cpa.constraints.decideOneInput`).
+    pub fn deciding_one_input(mut self, decide: bool) -> Self {
+        self.decide_one_input = decide;
+        self
     }
 
     /// The satisfiability query for a set of constraints (what the trace
@@ -395,14 +408,12 @@ impl TransferRelation for ConstraintsCpa {
         let mut query = ConstraintsCpa::query(&relevant);
         query.want_model = true;
         let script = query.to_smtlib();
-        // Constraints over one bit-vector input (a loop unrolled over it)
-        // are decided exactly without the solver: the same answer z3 would
-        // give to this very query, so the same states are explored. Only
-        // while a back end answers inside the run (natively): a parked run
-        // (the page) sends every query to Z3 and its Solver log, as the
-        // teaching examples show it.
-        #[cfg(not(target_arch = "wasm32"))]
-        if self.oracle.may_decide() {
+        // Constraints over one input (a branch on it, a loop unrolled over
+        // it) are decided exactly without the solver:
+        // the same answer z3 would give to this very query, so the same
+        // states are explored — natively and in the page, where the run
+        // then does not park (nor wait for Z3 to load).
+        if self.decide_one_input && self.oracle.may_decide() {
             match smt::univariate::decide(&relevant) {
                 Some(Decision::Unsat) => {
                     self.oracle.decided_without_solver(&script, Status::Unsat);

@@ -297,6 +297,9 @@ pub struct SummaryRow {
     pub refinements: u64,
     /// Solver queries asked (symbolic, predicate and CEGAR runs).
     pub solver_queries: u64,
+    /// Of those, the ones answered without Z3 (decided by the engine, or
+    /// from earlier answers: [`engine::solver::answered_without_solver`]).
+    pub without_solver: u64,
     /// The explorer of a transformed program (term domain): how many of
     /// those queries were equivalence checks between a new and a stored
     /// state (0 for CPA runs).
@@ -307,6 +310,15 @@ pub struct SummaryRow {
 }
 
 impl SummaryRow {
+    /// The solver column's note on the queries Z3 did not answer:
+    /// `· 3 without Z3`, empty without any.
+    pub fn without_solver_note(&self) -> String {
+        match self.without_solver {
+            0 => String::new(),
+            n => format!(" · {n} without Z3"),
+        }
+    }
+
     /// The solver column's note on memory: `· 3 retention disjuncts`, empty
     /// without any.
     pub fn retention_note(&self) -> String {
@@ -334,6 +346,7 @@ impl SummaryRow {
             steps: st.steps,
             refinements: st.refinements,
             solver_queries: st.solver_queries,
+            without_solver: st.queries_without_solver,
             equivalence_checks: st.equivalence_checks,
             retention_disjuncts: st.retention_disjuncts,
         }
@@ -718,6 +731,16 @@ mod tests {
         assert_eq!(row.retention_disjuncts, 3);
         assert_eq!(row.retention_note(), " · 3 retention disjuncts");
         assert_eq!(SummaryRow::of("predicate", &[query(0)]).retention_note(), "");
+    }
+
+    #[test]
+    fn a_summary_row_counts_the_queries_answered_without_z3() {
+        let query = |n: u32, script: String| Event::SolverQuery { id: n, smtlib: script, answer: "unsat".into() };
+        let decided = format!("{}\n(check-sat)\n", engine::solver::DECIDED_NOTE);
+        let row = SummaryRow::of("symbolic", &[query(0, decided.clone()), query(1, "(check-sat)\n".into()), query(2, decided)]);
+        assert_eq!((row.solver_queries, row.without_solver), (3, 2));
+        assert_eq!(row.without_solver_note(), " · 2 without Z3");
+        assert_eq!(SummaryRow::of("symbolic", &[query(0, "(check-sat)\n".into())]).without_solver_note(), "");
     }
 
     #[test]

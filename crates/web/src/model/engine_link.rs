@@ -243,16 +243,18 @@ pub fn encode(message: &FromEngine) -> Result<String, serde_json::Error> {
 }
 
 /// The program of [`sample_messages`]: a loop, a branch, an error call and
-/// a nondeterministic input, so its runs' first events are of every kind a
-/// start shows (pops, transfers, merges, stops, a target, a solver query).
+/// two nondeterministic inputs, so its runs' first events are of every kind
+/// a start shows (pops, transfers, merges, stops, a target, a solver query
+/// — over both inputs, which the engine does not decide itself).
 const SAMPLE_PROGRAM: &str = "extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 int main(void) {
   int x = __VERIFIER_nondet_int();
+  int y = __VERIFIER_nondet_int();
   int i = 0;
   while (i < 3) { i = i + 1; }
-  if (x > i) { x = x - 1; } else { x = i; }
-  if (x < i) { reach_error(); }
+  if (x > y) { x = x - 1; } else { x = i; }
+  if (x < y) { reach_error(); }
   return 0;
 }
 ";
@@ -445,8 +447,8 @@ mod tests {
 
     /// Correlated branches: only a solver sees that the error is unreachable.
     const CORRELATED: &str = "extern int __VERIFIER_nondet_int(void);\n\
-         int main() { int x = __VERIFIER_nondet_int(); int i = 0; while (i < 10) { i = i + 1; } \
-         if (x > 5) { if (x < 3) { ERROR: return 1; } } return 0; }";
+         int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); int i = 0; \
+         while (i < 10) { i = i + 1; } if (x > y) { if (x < y) { ERROR: return 1; } } return 0; }";
 
     fn spec(preset: &str) -> RunSpec {
         RunSpec { preset: preset.into(), ..RunSpec::default() }

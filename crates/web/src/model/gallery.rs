@@ -194,7 +194,7 @@ pub const FIRST_LECTURE: &[(&str, &str)] = &[
     ("octagon-listing2-1-bounded", "The price of merge^sep and why widening exists: Table 3.1 in miniature."),
     ("octagon-relational", "A relational domain: octagons keep what explicit values forget."),
     ("cegar-interpolants", "CEGAR: start with nothing and track only what refutes an error path."),
-    ("symexec-listing1", "Symbolic execution keeps b = a + 1 exactly; Z3 decides each branch."),
+    ("symexec-listing1", "Symbolic execution keeps b = a + 1 exactly; a solver decides each branch."),
     ("symbolic-theory", "Integers or bit-vectors: the solver's theory decides whether overflow is seen."),
     ("predicate-doubling", "Predicate abstraction finds x == 2 * y, which no octagon can express."),
 ];

@@ -284,9 +284,9 @@ mod tests {
         use crate::model::solver::native_z3;
 
         /// Correlated branches: only a solver sees that the error is
-        /// unreachable (`x > 5 && x < 3`).
+        /// unreachable (`x > y && x < y`, two inputs: every query goes to the solver).
         const CORRELATED: &str = "extern int __VERIFIER_nondet_int(void);\n\
-             int main() { int x = __VERIFIER_nondet_int(); if (x > 5) { if (x < 3) { ERROR: return 1; } } return 0; }";
+             int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); if (x > y) { if (x < y) { ERROR: return 1; } } return 0; }";
 
         fn symbolic_run() -> Run {
             let mut run = Run::start(CORRELATED, RunSpec { preset: "symbolic".into(), ..RunSpec::default() }).unwrap();
@@ -350,7 +350,7 @@ mod tests {
         #[test]
         fn slicing_does_not_change_the_trace() {
             // A loop before the correlated branches: more than one chunk.
-            let src = CORRELATED.replace("if (x > 5)", "int i = 0; while (i < 10) { i = i + 1; } if (x > 5)");
+            let src = CORRELATED.replace("if (x > y)", "int i = 0; while (i < 10) { i = i + 1; } if (x > y)");
             let run = || {
                 let mut run = Run::start(&src, RunSpec { preset: "symbolic".into(), ..RunSpec::default() }).unwrap();
                 run.detach_solver();

@@ -547,7 +547,7 @@ mod tests {
     fn a_symbolic_run_parks_on_each_query_and_resumes_with_the_answer_as_in_the_page() {
         use crate::model::analysis::{Run, RunSpec};
         let src = "extern int __VERIFIER_nondet_int(void);\n\
-                   int main() { int x = __VERIFIER_nondet_int(); if (x > 5) { if (x < 3) { ERROR: return 1; } } return 0; }";
+                   int main() { int x = __VERIFIER_nondet_int(); int y = __VERIFIER_nondet_int(); if (x > y) { if (x < y) { ERROR: return 1; } } return 0; }";
         let spec = RunSpec { preset: "symbolic".into(), ..RunSpec::default() };
         // The page's way: no solver attached; every query parks the run.
         let mut page = Run::start(src, spec.clone()).unwrap();

@@ -557,7 +557,7 @@ fn query_cell(r: &SummaryRow, log: &crate::model::solver::SolverLog) -> String {
         Some(t) => format!("{} ({:.0} ms)", r.solver_queries, t.total_ms),
         None => r.solver_queries.to_string(),
     };
-    queries + &r.retention_note()
+    queries + &r.without_solver_note() + &r.retention_note()
 }
 
 /// The summary table: per configuration whether it terminates, its
@@ -576,7 +576,7 @@ fn summary(shown: &Shown) -> Html {
                 <thead><tr>
                     <th>{ "configuration" }</th><th>{ "terminates?" }</th><th>{ "verdict" }</th>
                     <th title="States in the final reached set; for the explorer of a transformed program, the states it stored">{ if explorer { "reached / stored" } else { "reached" } }</th><th>{ "created" }</th><th>{ "steps" }</th><th>{ "refinements" }</th>
-                    <th title="Solver queries, and Z3's time for them in this page (the first query of the page, which waits for Z3 to load, is left out)">{ "Z3 queries (time)" }</th>
+                    <th title="Solver queries, and Z3's time for them in this page (the first query of the page, which waits for Z3 to load, is left out); how many of them were answered without Z3 (decided by the engine or from earlier answers)">{ "Z3 queries (time)" }</th>
                     if explorer {
                         <th title="Explorer of a transformed program (term domain): solver queries that compared a new state with a stored one">{ "equivalence checks" }</th>
                     }

@@ -115,7 +115,9 @@ pub fn solver_panel(props: &SolverPanelProps) -> Html {
                 { "Listed: what Z3 itself answered. A run's queries answered without Z3 \
                    (the same query as an earlier one up to renaming, sat by an earlier model, \
                    unsat because they contain an earlier unsatisfiable query; in this or an \
-                   earlier CEGAR iteration) are only in its trace: \u{201c}solver call\u{201d} steps to each \
+                   earlier CEGAR iteration; or decided exactly by the engine because each \
+                   constraint has one input, which cpa.constraints.decideOneInput = false \
+                   turns off) are only in its trace: \u{201c}solver call\u{201d} steps to each \
                    and the step says why." }
             </p>
             <ol class="solver-log" data-testid="solver-log">
