@@ -23,7 +23,7 @@
 //!
 //! A variable of sort `Int` (mathematical integers) is decided the same
 //! way without wrap-around: each linear comparison holds on a half-line or
-//! interval of ℤ ([`int`]).
+//! interval of ℤ (the `int` submodule).
 //!
 //! A comparison with the variable on both sides at the same slope,
 //! `a·y + b ⋈ a·y + d` (`x + 1 < x`, C's overflow check), is decided too:

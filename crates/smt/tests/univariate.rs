@@ -202,9 +202,9 @@ fn decide_compares_the_variable_with_itself_at_the_same_slope() {
     // with y ≥ 0 excluded it is unsat (Listing 1's second branch).
     let y = Term::var("y", Sort::Bv(32));
     let plus1 = Term::bv2(Op::BvAdd, y.clone(), Term::bv(1, 32));
-    let wraps = Term::bv2(Op::BvSlt, plus1.clone(), y.clone());
+    let wraps = Term::bv2(Op::BvSlt, plus1, y.clone());
     assert_eq!(
-        decide(&[wraps.clone()]),
+        decide(std::slice::from_ref(&wraps)),
         Some(Decision::Sat(BTreeMap::from([("y".to_string(), Value::Bv { value: 0x7fff_ffff, width: 32 })])))
     );
     let negative = Term::not(Term::bv2(Op::BvSle, Term::bv(0, 32), y.clone()));
