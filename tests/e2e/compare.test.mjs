@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { artifacts, expectCount, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
+import { artifacts, expectCount, TWO_INPUT_PROGRAM, until, untilOk, useBrowser, withoutKnownZ3Errors } from './harness.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BOUNDED = fs.readFileSync(path.join(repo, 'static', 'examples', 'octagon-listing2-1-bounded.c'), 'utf8');
@@ -223,22 +223,9 @@ test('a share link carries the compare set and its step', async () => {
 });
 
 test('a symbolic configuration in the compare set asks Z3 in the page and finishes', async () => {
-  const program = `extern int __VERIFIER_nondet_int(void);
-int main() {
-  int x = __VERIFIER_nondet_int();
-  int y = __VERIFIER_nondet_int();
-  if (x > y) {
-    if (x < y) {
-ERROR:
-      return 1;
-    }
-  }
-  return 0;
-}
-`;
   // Two inputs in one comparison: the engine decides no query itself
   // (it does those over one input), so Z3 answers them.
-  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), program);
+  await page.evaluate((p) => localStorage.setItem('cpa-playground.program', p), TWO_INPUT_PROGRAM);
   await page.goto('about:blank');
   await page.goto(baseUrl);
   await byId('cfa-listing').waitFor();

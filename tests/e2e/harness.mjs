@@ -129,6 +129,26 @@ export async function editorText(page) {
   return page.evaluate(() => CpaEditor.getText(CpaEditor.find(document.querySelector('[data-testid=editor]'))));
 }
 
+/**
+ * A program whose only solver questions compare two inputs (`x > y`, then
+ * `x < y`: unsat, so symbolic execution proves it TRUE and the value
+ * analysis cannot): the engine decides queries over one input itself, so
+ * these go to Z3.
+ */
+export const TWO_INPUT_PROGRAM = `extern int __VERIFIER_nondet_int(void);
+int main() {
+  int x = __VERIFIER_nondet_int();
+  int y = __VERIFIER_nondet_int();
+  if (x > y) {
+    if (x < y) {
+ERROR:
+      return 1;
+    }
+  }
+  return 0;
+}
+`;
+
 /** Replaces the text in the page's editor, once the editor exists. */
 export async function setEditorText(page, text) {
   await editorReady(page);

@@ -9,23 +9,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openBrowser, setEditorText } from './harness.mjs';
-
-/** A program whose queries are over two inputs: the engine decides none of
- * them itself (it does queries over one input), so Analyze asks Z3. */
-const TWO_INPUTS = `extern int __VERIFIER_nondet_int(void);
-int main() {
-  int x = __VERIFIER_nondet_int();
-  int y = __VERIFIER_nondet_int();
-  if (x > y) {
-    if (x < y) {
-ERROR:
-      return 1;
-    }
-  }
-  return 0;
-}
-`;
+import { openBrowser, setEditorText, TWO_INPUT_PROGRAM } from './harness.mjs';
 
 /** When a performance mark was first set (page time), or null. */
 const markAt = (page, name) => page.evaluate((n) => performance.getEntriesByName(n)[0]?.startTime ?? null, name);
@@ -38,7 +22,7 @@ test('picking a solver-backed configuration loads Z3 before Analyze; picking val
     page.on('request', (r) => requests.push(r.url()));
     await page.goto(baseUrl);
     await byId('cfa-listing').waitFor();
-    await setEditorText(page, TWO_INPUTS);
+    await setEditorText(page, TWO_INPUT_PROGRAM);
 
     await byId('preset').selectOption('value');
     // Give a wrongly started load time to show up.
