@@ -56,7 +56,14 @@ fn host(props: &HostProps) -> Html {
     html! { <CodeEditor source={props.source.clone()} diagnostics={props.diagnostics.clone()} on_edit={Callback::noop()} /> }
 }
 
+/// Both scenarios touch the one `CpaEditor` global, and wasm-bindgen-test
+/// interleaves async tests at every `await`; so they run in order in one test.
 #[wasm_bindgen_test]
+async fn the_editor_glue_with_and_without_the_editor_script() {
+    the_component_drives_the_editor_glue().await;
+    without_the_editor_script_a_plain_text_area_keeps_the_page_usable().await;
+}
+
 async fn the_component_drives_the_editor_glue() {
     install_fake_editor();
     let document = web_sys::window().unwrap().document().unwrap();
@@ -95,7 +102,6 @@ async fn the_component_drives_the_editor_glue() {
     assert_eq!(calls().last().map(String::as_str), Some("destroy"));
 }
 
-#[wasm_bindgen_test]
 async fn without_the_editor_script_a_plain_text_area_keeps_the_page_usable() {
     js_sys::eval("delete globalThis.CpaEditor").expect("removes the global");
     let document = web_sys::window().unwrap().document().unwrap();
