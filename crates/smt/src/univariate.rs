@@ -45,6 +45,11 @@ use crate::term::{Node, Op, Sort, Term, Value};
 use std::collections::BTreeMap;
 
 mod int;
+mod intervals;
+mod walk;
+
+use intervals::Set;
+use walk::{Arith, OneVariable};
 
 /// The answer of [`decide`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,55 +76,14 @@ const MAX_ENUMERATED: u128 = 256;
 /// How many `ite` branches one term may split into.
 const MAX_PIECES: usize = 8;
 
-/// A set of values of `[0, 2^w)`: sorted, disjoint, non-adjacent closed
-/// intervals.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Set(Vec<(u128, u128)>);
-
-impl Set {
-    fn empty() -> Set {
-        Set(Vec::new())
-    }
-    fn full(m: u128) -> Set {
+/// The bit-vector sets: values of `[0, 2^w)`.
+impl Set<u128> {
+    /// `[0, m)`.
+    fn below(m: u128) -> Set<u128> {
         Set(vec![(0, m - 1)])
     }
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-    /// Sorts and merges overlapping or adjacent intervals.
-    fn normalized(mut v: Vec<(u128, u128)>) -> Set {
-        v.sort_unstable();
-        let mut out: Vec<(u128, u128)> = Vec::with_capacity(v.len());
-        for (lo, hi) in v {
-            match out.last_mut() {
-                Some(last) if lo <= last.1.saturating_add(1) => last.1 = last.1.max(hi),
-                _ => out.push((lo, hi)),
-            }
-        }
-        Set(out)
-    }
-    fn union(&self, other: &Set) -> Set {
-        Set::normalized(self.0.iter().chain(&other.0).copied().collect())
-    }
-    fn intersect(&self, other: &Set) -> Set {
-        let (a, b) = (&self.0, &other.0);
-        let (mut i, mut j) = (0, 0);
-        let mut out = Vec::new();
-        while i < a.len() && j < b.len() {
-            let lo = a[i].0.max(b[j].0);
-            let hi = a[i].1.min(b[j].1);
-            if lo <= hi {
-                out.push((lo, hi));
-            }
-            if a[i].1 < b[j].1 {
-                i += 1;
-            } else {
-                j += 1;
-            }
-        }
-        Set(out)
-    }
-    fn complement(&self, m: u128) -> Set {
+
+    fn complement(&self, m: u128) -> Set<u128> {
         let mut out = Vec::with_capacity(self.0.len() + 1);
         let mut next = 0u128;
         for &(lo, hi) in &self.0 {
@@ -150,167 +114,86 @@ struct Ctx<'a> {
     var: &'a str,
     w: u32,
     m: u128,
-    domain: Set,
+    domain: Set<u128>,
 }
 
-type Pieces = Vec<(Set, Lin)>;
+impl OneVariable for Ctx<'_> {
+    type Num = u128;
+    type Lin = Lin;
+
+    fn domain(&self) -> &Set<u128> {
+        &self.domain
+    }
+
+    fn narrow_to(&mut self, s: Set<u128>) {
+        self.domain = s;
+    }
+
+    fn rest(&self, s: &Set<u128>) -> Set<u128> {
+        s.complement(self.m).intersect(&self.domain)
+    }
+
+    fn has_sort(&self, t: &Term) -> bool {
+        t.sort() == Sort::Bv(self.w)
+    }
+
+    fn leaf(&self, t: &Term) -> Option<Lin> {
+        match t.node() {
+            Node::Bv { value, .. } => Some(Lin { a: 0, b: *value }),
+            Node::Var { name, .. } if &**name == self.var => Some(Lin { a: 1, b: 0 }),
+            _ => None,
+        }
+    }
+
+    fn arith(&self, op: Op) -> Option<Arith> {
+        match op {
+            Op::BvNeg => Some(Arith::Neg),
+            Op::BvAdd => Some(Arith::Add),
+            Op::BvSub => Some(Arith::Sub),
+            Op::BvMul => Some(Arith::Mul),
+            _ => None,
+        }
+    }
+
+    fn is_comparison(&self, op: Op) -> bool {
+        matches!(op, Op::Eq | Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle)
+    }
+
+    /// Modulo 2^w.
+    fn combine(&self, op: Arith, l1: Lin, l2: Lin) -> Option<Lin> {
+        let sub = |x: u128, y: u128| self.wrap(x.wrapping_sub(y));
+        Some(match op {
+            Arith::Neg => Lin { a: sub(0, l1.a), b: sub(0, l1.b) },
+            Arith::Add => Lin { a: self.wrap(l1.a + l2.a), b: self.wrap(l1.b + l2.b) },
+            Arith::Sub => Lin { a: sub(l1.a, l2.a), b: sub(l1.b, l2.b) },
+            Arith::Mul if l1.a == 0 => Lin { a: mul_mod(l1.b, l2.a, self.m), b: mul_mod(l1.b, l2.b, self.m) },
+            Arith::Mul if l2.a == 0 => Lin { a: mul_mod(l2.b, l1.a, self.m), b: mul_mod(l2.b, l1.b, self.m) },
+            Arith::Mul => return None, // y·y is not linear
+        })
+    }
+
+    fn holds(&self, op: Op, l1: Lin, l2: Lin) -> Option<Set<u128>> {
+        if op == Op::Eq {
+            // l1 = l2 ⟺ (l1 - l2) = 0.
+            let d = self.combine(Arith::Sub, l1, l2)?;
+            self.preimage(d, &Set(vec![(0, 0)]))
+        } else if l2.a == 0 {
+            self.preimage(l1, &self.range_below(op, l2.b))
+        } else if l1.a == 0 {
+            self.preimage(l2, &self.range_above(op, l1.b))
+        } else if l1.a == l2.a {
+            // u + b op u + d with u = a·y: the values of u where it holds,
+            // then their preimage under y ↦ a·y.
+            self.preimage(Lin { a: l1.a, b: 0 }, &self.same_slope(op, l1.b, l2.b))
+        } else {
+            None // different slopes: not an interval question
+        }
+    }
+}
 
 impl Ctx<'_> {
     fn wrap(&self, v: u128) -> u128 {
         v & (self.m - 1)
-    }
-
-    /// The values of `domain` not in `s` (negation within the domain).
-    fn rest(&self, s: &Set) -> Set {
-        s.complement(self.m).intersect(&self.domain)
-    }
-
-    fn check(&self, s: Set) -> Option<Set> {
-        (s.0.len() <= MAX_INTERVALS).then_some(s)
-    }
-
-    /// The values of `y` making the Boolean term `t` true.
-    fn truth(&self, t: &Term) -> Option<Set> {
-        let full = self.domain.clone();
-        let s = match t.node() {
-            Node::Bool(true) => full,
-            Node::Bool(false) => Set::empty(),
-            Node::App { op, args } => match op {
-                Op::Not => self.rest(&self.truth(args.first()?)?),
-                Op::And => {
-                    let mut acc = full;
-                    for a in args {
-                        acc = acc.intersect(&self.truth(a)?);
-                    }
-                    acc
-                }
-                Op::Or => {
-                    let mut acc = Set::empty();
-                    for a in args {
-                        acc = acc.union(&self.truth(a)?);
-                    }
-                    acc
-                }
-                Op::Eq if args.len() == 2 && args[0].sort() == Sort::Bool => {
-                    let (p, q) = (self.truth(&args[0])?, self.truth(&args[1])?);
-                    let both = p.intersect(&q);
-                    let neither = self.rest(&p).intersect(&self.rest(&q));
-                    both.union(&neither)
-                }
-                Op::Eq | Op::BvUlt | Op::BvUle | Op::BvSlt | Op::BvSle if args.len() == 2 => {
-                    self.compare(*op, &args[0], &args[1])?
-                }
-                _ => return None,
-            },
-            _ => return None,
-        };
-        self.check(s)
-    }
-
-    /// `t` (a bit-vector term of width `w`) as linear pieces: on each
-    /// piece's set of `y`, `t = a·y + b`. The sets partition `[0, 2^w)`.
-    fn pieces(&self, t: &Term) -> Option<Pieces> {
-        if t.sort() != Sort::Bv(self.w) {
-            return None;
-        }
-        let full = || self.domain.clone();
-        let out = match t.node() {
-            Node::Bv { value, .. } => vec![(full(), Lin { a: 0, b: *value })],
-            Node::Var { name, .. } if &**name == self.var => vec![(full(), Lin { a: 1, b: 0 })],
-            Node::App { op, args } => match (op, args.as_slice()) {
-                (Op::BvNeg, [x]) => self
-                    .pieces(x)?
-                    .into_iter()
-                    .map(|(s, l)| (s, Lin { a: self.wrap(0u128.wrapping_sub(l.a)), b: self.wrap(0u128.wrapping_sub(l.b)) }))
-                    .collect(),
-                (Op::BvAdd | Op::BvSub | Op::BvMul, [first, rest @ ..]) if !rest.is_empty() => {
-                    let mut acc = self.pieces(first)?;
-                    for r in rest {
-                        let rp = self.pieces(r)?;
-                        let mut next = Vec::new();
-                        for (s1, l1) in &acc {
-                            for (s2, l2) in &rp {
-                                let s = s1.intersect(s2);
-                                if s.is_empty() {
-                                    continue;
-                                }
-                                let l = match op {
-                                    Op::BvAdd => Lin { a: self.wrap(l1.a + l2.a), b: self.wrap(l1.b + l2.b) },
-                                    Op::BvSub => {
-                                        Lin { a: self.wrap(l1.a.wrapping_sub(l2.a)), b: self.wrap(l1.b.wrapping_sub(l2.b)) }
-                                    }
-                                    _ if l1.a == 0 => Lin { a: mul_mod(l1.b, l2.a, self.m), b: mul_mod(l1.b, l2.b, self.m) },
-                                    _ if l2.a == 0 => Lin { a: mul_mod(l2.b, l1.a, self.m), b: mul_mod(l2.b, l1.b, self.m) },
-                                    _ => return None, // y·y is not linear
-                                };
-                                next.push((s, l));
-                            }
-                        }
-                        if next.len() > MAX_PIECES {
-                            return None;
-                        }
-                        acc = next;
-                    }
-                    acc
-                }
-                (Op::Ite, [c, x, y]) => {
-                    let cs = self.truth(c)?;
-                    let not_cs = self.rest(&cs);
-                    let mut out = Vec::new();
-                    for (s, l) in self.pieces(x)? {
-                        let s = s.intersect(&cs);
-                        if !s.is_empty() {
-                            out.push((s, l));
-                        }
-                    }
-                    for (s, l) in self.pieces(y)? {
-                        let s = s.intersect(&not_cs);
-                        if !s.is_empty() {
-                            out.push((s, l));
-                        }
-                    }
-                    if out.len() > MAX_PIECES {
-                        return None;
-                    }
-                    out
-                }
-                _ => return None,
-            },
-            _ => return None,
-        };
-        Some(out)
-    }
-
-    /// The values of `y` where `op(lhs, rhs)` holds.
-    fn compare(&self, op: Op, lhs: &Term, rhs: &Term) -> Option<Set> {
-        let (lp, rp) = (self.pieces(lhs)?, self.pieces(rhs)?);
-        let mut acc = Set::empty();
-        for (s1, l1) in &lp {
-            for (s2, l2) in &rp {
-                let s = s1.intersect(s2);
-                if s.is_empty() {
-                    continue;
-                }
-                let holds = if op == Op::Eq {
-                    // l1 = l2 ⟺ (l1 - l2) = 0.
-                    let d = Lin { a: self.wrap(l1.a.wrapping_sub(l2.a)), b: self.wrap(l1.b.wrapping_sub(l2.b)) };
-                    self.preimage(d, &Set(vec![(0, 0)]))?
-                } else if l2.a == 0 {
-                    self.preimage(*l1, &self.range_below(op, l2.b))?
-                } else if l1.a == 0 {
-                    self.preimage(*l2, &self.range_above(op, l1.b))?
-                } else if l1.a == l2.a {
-                    // u + b op u + d with u = a·y: the values of u where it
-                    // holds, then their preimage under y ↦ a·y.
-                    self.preimage(Lin { a: l1.a, b: 0 }, &self.same_slope(op, l1.b, l2.b))?
-                } else {
-                    return None; // different slopes: not an interval question
-                };
-                acc = acc.union(&s.intersect(&holds));
-                acc = self.check(acc)?;
-            }
-        }
-        Some(acc)
     }
 
     /// The values of `u` in `[0, 2^w)` with `op(u + b, u + d)` (mod 2^w).
@@ -320,7 +203,7 @@ impl Ctx<'_> {
     /// differ by a constant — unsigned and signed — and the comparison has
     /// one value: evaluating it at the segment's first value decides the
     /// whole segment, exactly.
-    fn same_slope(&self, op: Op, b: u128, d: u128) -> Set {
+    fn same_slope(&self, op: Op, b: u128, d: u128) -> Set<u128> {
         let half = self.m / 2;
         let neg = |v: u128| self.wrap(0u128.wrapping_sub(v));
         let mut starts = vec![0, neg(b), self.wrap(half + neg(b)), neg(d), self.wrap(half + neg(d))];
@@ -346,7 +229,7 @@ impl Ctx<'_> {
     }
 
     /// The unsigned set of values `v` with `op(v, c)`.
-    fn range_below(&self, op: Op, c: u128) -> Set {
+    fn range_below(&self, op: Op, c: u128) -> Set<u128> {
         let half = self.m / 2;
         match op {
             Op::BvUlt if c == 0 => Set::empty(),
@@ -373,7 +256,7 @@ impl Ctx<'_> {
     }
 
     /// The unsigned set of values `v` with `op(c, v)`.
-    fn range_above(&self, op: Op, c: u128) -> Set {
+    fn range_above(&self, op: Op, c: u128) -> Set<u128> {
         match op {
             // c < v ⟺ ¬(v ≤ c); c ≤ v ⟺ ¬(v < c).
             Op::BvUlt => self.range_below(Op::BvUle, c).complement(self.m),
@@ -385,7 +268,7 @@ impl Ctx<'_> {
     }
 
     /// `{ y : a·y + b mod 2^w ∈ target }`.
-    fn preimage(&self, l: Lin, target: &Set) -> Option<Set> {
+    fn preimage(&self, l: Lin, target: &Set<u128>) -> Option<Set<u128>> {
         if l.a == 0 {
             let inside = target.0.iter().any(|&(lo, hi)| lo <= l.b && l.b <= hi);
             return Some(if inside { self.domain.clone() } else { Set::empty() });
@@ -416,11 +299,11 @@ impl Ctx<'_> {
                 }
             }
         }
-        self.check(Set::normalized(out))
+        Set::normalized(out).within_limit()
     }
 
     /// `{ v + d mod 2^w : v ∈ s }`.
-    fn shift(&self, s: &Set, d: u128) -> Set {
+    fn shift(&self, s: &Set<u128>, d: u128) -> Set<u128> {
         let mut out = Vec::with_capacity(s.0.len() + 1);
         for &(lo, hi) in &s.0 {
             let (l2, h2) = (self.wrap(lo + d), self.wrap(hi + d));
@@ -435,7 +318,7 @@ impl Ctx<'_> {
     }
 
     /// `{ -v mod 2^w : v ∈ s }`.
-    fn negate(&self, s: &Set) -> Set {
+    fn negate(&self, s: &Set<u128>) -> Set<u128> {
         let mut out = Vec::with_capacity(s.0.len() + 1);
         for &(lo, hi) in &s.0 {
             if lo == 0 {
@@ -639,17 +522,8 @@ fn decide_one(assertions: &[Term]) -> Option<Decision> {
         return None;
     }
     let m = 1u128 << w;
-    let mut ctx = Ctx { var: name, w, m, domain: Set::full(m) };
-    let mut deferred = Vec::new();
-    for a in assertions {
-        match ctx.truth(a) {
-            Some(s) => ctx.domain = s,
-            None => deferred.push(a),
-        }
-        if ctx.domain.is_empty() {
-            return Some(Decision::Unsat);
-        }
-    }
+    let mut ctx = Ctx { var: name, w, m, domain: Set::below(m) };
+    let Some(deferred) = walk::narrow(&mut ctx, assertions) else { return Some(Decision::Unsat) };
     let set = ctx.domain;
     let value = |v: u128| Value::Bv { value: v, width: w };
     if !deferred.is_empty() {

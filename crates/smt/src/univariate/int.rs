@@ -13,7 +13,9 @@
 //! (`y·y`, `div`, `mod`) is evaluated on every value the others leave when
 //! they leave at most [`MAX_ENUMERATED`]; anything else gives up.
 
-use super::{Decision, MAX_ENUMERATED, MAX_INTERVALS, MAX_PIECES};
+use super::intervals::Set;
+use super::walk::{self, Arith, OneVariable};
+use super::{Decision, MAX_ENUMERATED};
 use crate::term::{Node, Op, Sort, Term, Value};
 use std::collections::BTreeMap;
 
@@ -32,61 +34,13 @@ fn bounded(v: i128) -> Option<i128> {
     (-LIMIT..=LIMIT).contains(&v).then_some(v)
 }
 
-/// A set of integers: sorted, disjoint, non-adjacent closed intervals whose
-/// ends may be [`NEG_INF`] / [`POS_INF`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Set(Vec<(i128, i128)>);
-
-impl Set {
-    fn empty() -> Set {
-        Set(Vec::new())
-    }
-
-    fn full() -> Set {
+/// The integer sets: ends may be [`NEG_INF`] / [`POS_INF`].
+impl Set<i128> {
+    fn all_integers() -> Set<i128> {
         Set(vec![(NEG_INF, POS_INF)])
     }
 
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    fn normalized(mut v: Vec<(i128, i128)>) -> Set {
-        v.retain(|&(lo, hi)| lo <= hi);
-        v.sort_unstable();
-        let mut out: Vec<(i128, i128)> = Vec::with_capacity(v.len());
-        for (lo, hi) in v {
-            match out.last_mut() {
-                // Overlapping or adjacent (`hi + 1 == lo`, without overflow).
-                Some(last) if last.1 == POS_INF || lo <= last.1 + 1 => last.1 = last.1.max(hi),
-                _ => out.push((lo, hi)),
-            }
-        }
-        Set(out)
-    }
-
-    fn union(&self, other: &Set) -> Set {
-        Set::normalized(self.0.iter().chain(&other.0).copied().collect())
-    }
-
-    fn intersect(&self, other: &Set) -> Set {
-        let mut out = Vec::new();
-        let (mut i, mut j) = (0, 0);
-        while i < self.0.len() && j < other.0.len() {
-            let (a, b) = (self.0[i], other.0[j]);
-            let (lo, hi) = (a.0.max(b.0), a.1.min(b.1));
-            if lo <= hi {
-                out.push((lo, hi));
-            }
-            if a.1 < b.1 {
-                i += 1;
-            } else {
-                j += 1;
-            }
-        }
-        Set(out)
-    }
-
-    fn complement(&self) -> Set {
+    fn complement(&self) -> Set<i128> {
         let mut out = Vec::with_capacity(self.0.len() + 1);
         let mut next = NEG_INF; // the smallest value not yet covered
         let mut done = false;
@@ -130,140 +84,81 @@ struct Lin {
 /// far; every set computed is a subset of it).
 struct Ctx<'a> {
     var: &'a str,
-    domain: Set,
+    domain: Set<i128>,
 }
 
-impl Ctx<'_> {
-    fn rest(&self, s: &Set) -> Set {
+impl OneVariable for Ctx<'_> {
+    type Num = i128;
+    type Lin = Lin;
+
+    fn domain(&self) -> &Set<i128> {
+        &self.domain
+    }
+
+    fn narrow_to(&mut self, s: Set<i128>) {
+        self.domain = s;
+    }
+
+    fn rest(&self, s: &Set<i128>) -> Set<i128> {
         s.complement().intersect(&self.domain)
     }
 
-    fn check(&self, s: Set) -> Option<Set> {
-        (s.0.len() <= MAX_INTERVALS).then_some(s)
+    fn has_sort(&self, t: &Term) -> bool {
+        t.sort() == Sort::Int
     }
 
-    /// The values of `y` making the Boolean term `t` true.
-    fn truth(&self, t: &Term) -> Option<Set> {
-        let s = match t.node() {
-            Node::Bool(true) => self.domain.clone(),
-            Node::Bool(false) => Set::empty(),
-            Node::App { op, args } => match (op, args.as_slice()) {
-                (Op::Not, [a]) => self.rest(&self.truth(a)?),
-                (Op::And, _) => {
-                    let mut acc = self.domain.clone();
-                    for a in args {
-                        acc = acc.intersect(&self.truth(a)?);
-                    }
-                    acc
-                }
-                (Op::Or, _) => {
-                    let mut acc = Set::empty();
-                    for a in args {
-                        acc = acc.union(&self.truth(a)?);
-                    }
-                    acc
-                }
-                (Op::Eq, [p, q]) if p.sort() == Sort::Bool => {
-                    let (p, q) = (self.truth(p)?, self.truth(q)?);
-                    p.intersect(&q).union(&self.rest(&p).intersect(&self.rest(&q)))
-                }
-                (Op::Eq | Op::Lt | Op::Le, [l, r]) if l.sort() == Sort::Int => self.compare(*op, l, r)?,
-                _ => return None,
-            },
-            _ => return None,
-        };
-        self.check(s)
-    }
-
-    /// `t` (an `Int` term) as linear pieces: on each piece's set of `y`,
-    /// `t = a·y + b`; the sets partition the domain.
-    fn pieces(&self, t: &Term) -> Option<Vec<(Set, Lin)>> {
-        let all = || self.domain.clone();
-        let out = match t.node() {
-            Node::Int(v) => vec![(all(), Lin { a: 0, b: bounded(*v)? })],
-            Node::Var { name, sort: Sort::Int } if &**name == self.var => vec![(all(), Lin { a: 1, b: 0 })],
-            Node::App { op, args } => match (op, args.as_slice()) {
-                (Op::Neg, [x]) => self.pieces(x)?.into_iter().map(|(s, l)| (s, Lin { a: -l.a, b: -l.b })).collect(),
-                (Op::Add | Op::Sub | Op::Mul, [first, rest @ ..]) if !rest.is_empty() => {
-                    let mut acc = self.pieces(first)?;
-                    for r in rest {
-                        let rp = self.pieces(r)?;
-                        let mut next = Vec::new();
-                        for (s1, l1) in &acc {
-                            for (s2, l2) in &rp {
-                                let s = s1.intersect(s2);
-                                if s.is_empty() {
-                                    continue;
-                                }
-                                let l = match op {
-                                    Op::Add => Lin { a: l1.a.checked_add(l2.a)?, b: l1.b.checked_add(l2.b)? },
-                                    Op::Sub => Lin { a: l1.a.checked_sub(l2.a)?, b: l1.b.checked_sub(l2.b)? },
-                                    _ if l1.a == 0 => Lin { a: l1.b.checked_mul(l2.a)?, b: l1.b.checked_mul(l2.b)? },
-                                    _ if l2.a == 0 => Lin { a: l2.b.checked_mul(l1.a)?, b: l2.b.checked_mul(l1.b)? },
-                                    _ => return None, // y·y is not linear
-                                };
-                                next.push((s, Lin { a: bounded(l.a)?, b: bounded(l.b)? }));
-                            }
-                        }
-                        if next.len() > MAX_PIECES {
-                            return None;
-                        }
-                        acc = next;
-                    }
-                    acc
-                }
-                (Op::Ite, [c, x, y]) => {
-                    let cs = self.truth(c)?;
-                    let not_cs = self.rest(&cs);
-                    let mut out = Vec::new();
-                    for (branch, set) in [(x, &cs), (y, &not_cs)] {
-                        for (s, l) in self.pieces(branch)? {
-                            let s = s.intersect(set);
-                            if !s.is_empty() {
-                                out.push((s, l));
-                            }
-                        }
-                    }
-                    if out.len() > MAX_PIECES {
-                        return None;
-                    }
-                    out
-                }
-                _ => return None,
-            },
-            _ => return None,
-        };
-        Some(out)
-    }
-
-    /// The values of `y` where `op(lhs, rhs)` holds (`=`, `<`, `≤`).
-    fn compare(&self, op: Op, lhs: &Term, rhs: &Term) -> Option<Set> {
-        let (lp, rp) = (self.pieces(lhs)?, self.pieces(rhs)?);
-        let mut acc = Set::empty();
-        for (s1, l1) in &lp {
-            for (s2, l2) in &rp {
-                let s = s1.intersect(s2);
-                if s.is_empty() {
-                    continue;
-                }
-                // l1 op l2 ⟺ d op 0 with d = l1 − l2 = a·y + b.
-                let d = Lin { a: bounded(l1.a - l2.a)?, b: bounded(l1.b - l2.b)? };
-                let target = match op {
-                    Op::Eq => (0, 0),
-                    Op::Lt => (NEG_INF, -1),
-                    _ => (NEG_INF, 0),
-                };
-                acc = self.check(acc.union(&s.intersect(&preimage(d, target))))?;
-            }
+    fn leaf(&self, t: &Term) -> Option<Lin> {
+        match t.node() {
+            Node::Int(v) => Some(Lin { a: 0, b: bounded(*v)? }),
+            Node::Var { name, sort: Sort::Int } if &**name == self.var => Some(Lin { a: 1, b: 0 }),
+            _ => None,
         }
-        Some(acc)
+    }
+
+    fn arith(&self, op: Op) -> Option<Arith> {
+        match op {
+            Op::Neg => Some(Arith::Neg),
+            Op::Add => Some(Arith::Add),
+            Op::Sub => Some(Arith::Sub),
+            Op::Mul => Some(Arith::Mul),
+            _ => None,
+        }
+    }
+
+    fn is_comparison(&self, op: Op) -> bool {
+        matches!(op, Op::Eq | Op::Lt | Op::Le)
+    }
+
+    /// Checked, and bounded by ±[`LIMIT`].
+    fn combine(&self, op: Arith, l1: Lin, l2: Lin) -> Option<Lin> {
+        let l = match op {
+            Arith::Neg => Lin { a: -l1.a, b: -l1.b },
+            Arith::Add => Lin { a: l1.a.checked_add(l2.a)?, b: l1.b.checked_add(l2.b)? },
+            Arith::Sub => Lin { a: l1.a.checked_sub(l2.a)?, b: l1.b.checked_sub(l2.b)? },
+            Arith::Mul if l1.a == 0 => Lin { a: l1.b.checked_mul(l2.a)?, b: l1.b.checked_mul(l2.b)? },
+            Arith::Mul if l2.a == 0 => Lin { a: l2.b.checked_mul(l1.a)?, b: l2.b.checked_mul(l1.b)? },
+            Arith::Mul => return None, // y·y is not linear
+        };
+        Some(Lin { a: bounded(l.a)?, b: bounded(l.b)? })
+    }
+
+    /// `l1 op l2 ⟺ d op 0` with `d = l1 − l2 = a·y + b`: a half-line or an
+    /// interval (one point for `=`).
+    fn holds(&self, op: Op, l1: Lin, l2: Lin) -> Option<Set<i128>> {
+        let d = self.combine(Arith::Sub, l1, l2)?;
+        let target = match op {
+            Op::Eq => (0, 0),
+            Op::Lt => (NEG_INF, -1),
+            _ => (NEG_INF, 0),
+        };
+        Some(preimage(d, target))
     }
 }
 
 /// `{ y : a·y + b ∈ [lo, hi] }` (ends may be infinite), exactly.
-fn preimage(l: Lin, (lo, hi): (i128, i128)) -> Set {
+fn preimage(l: Lin, (lo, hi): (i128, i128)) -> Set<i128> {
     if l.a == 0 {
-        return if lo <= l.b && l.b <= hi { Set::full() } else { Set::empty() };
+        return if lo <= l.b && l.b <= hi { Set::all_integers() } else { Set::empty() };
     }
     // For a < 0: a·y + b ∈ [lo, hi] ⟺ (−a)·y − b ∈ [−hi, −lo].
     let neg = |v: i128| match v {
@@ -287,17 +182,8 @@ fn ceil_div(n: i128, d: i128) -> i128 {
 /// [`super::decide`] for constraints whose only free variable, `name`, is
 /// an integer.
 pub(super) fn decide_one(name: &str, assertions: &[Term]) -> Option<Decision> {
-    let mut ctx = Ctx { var: name, domain: Set::full() };
-    let mut deferred = Vec::new();
-    for a in assertions {
-        match ctx.truth(a) {
-            Some(s) => ctx.domain = s,
-            None => deferred.push(a),
-        }
-        if ctx.domain.is_empty() {
-            return Some(Decision::Unsat);
-        }
-    }
+    let mut ctx = Ctx { var: name, domain: Set::all_integers() };
+    let Some(deferred) = walk::narrow(&mut ctx, assertions) else { return Some(Decision::Unsat) };
     let set = ctx.domain;
     let holds = |v: i128| {
         let env = |n: &str| (n == name).then_some(Value::Int(v));
