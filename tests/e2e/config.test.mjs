@@ -7,7 +7,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { artifacts, editorReady, expectCount, expectText, until, untilOk, useBrowser } from './harness.mjs';
+import { artifacts, expectCount, expectText, setEditorText, until, untilOk, useBrowser } from './harness.mjs';
 
 let page, baseUrl, pageErrors, consoleErrors;
 const session = useBrowser({ profilePrefix: 'cpa-e2e-config-', timeout: 30_000 });
@@ -78,8 +78,7 @@ test('a configuration the engine cannot run soundly is refused, in the panel and
   await byId('config-reset').click();
   await untilOk(page, text, (t) => assert.match(t, /^#include octagon-widening\.properties$/m));
   const calls = 'int f(int a) { return a + 1; }\nint main() { int x = f(1); return x; }\n';
-  await editorReady(page);
-  await page.evaluate((t) => CpaEditor.setText(CpaEditor.find(document.querySelector('[data-testid=editor]')), t), calls);
+  await setEditorText(page, calls);
   await page.waitForFunction(() => document.querySelector('[data-testid=cfa-listing]')?.innerText.includes('return from f'));
   await byId('config-text').fill('#include octagon-widening.properties\nCompositeCPA.cpas = cpa.location.LocationCPA, cpa.octagon.OctagonCPA\n');
   await expectCount(byId('config-invalid'), 0);
