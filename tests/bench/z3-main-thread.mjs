@@ -1,9 +1,13 @@
 // Benchmark (run by hand, not a test): what Z3 costs the page's main thread,
 // and how soon a student gets a solver-backed answer after a cold page load.
 // Each run is a fresh browser profile (no HTTP cache, no service worker) that
-// opens the gallery's Listing 1 example (`symexec-listing1`) by its link,
-// picks `symbolic` and clicks Analyze as soon as the page is up. Printed per
-// run, on the page's clock (ms since the navigation started):
+// opens the gallery's Listing 1 example (`symexec-listing1`) by its link.
+// First the link alone: it opens the compare view, which runs the example's
+// configurations at once; printed is when the compare summary shows the
+// `symbolic` verdict (what a student who opens the link sees first). Then,
+// in another fresh profile, the page's own Analyze: it closes the compare
+// view, picks `symbolic` and clicks Analyze as soon as the page is up.
+// Printed per run, on the page's clock (ms since the navigation started):
 //   - the first render, when Z3 was first needed, ready, its first answer,
 //     and the verdict (the issue's goal: the verdict ≤ 1.5 s after the load);
 //   - time to first answer from Z3 (first answer − need), or that the run
@@ -29,7 +33,8 @@
 // build's DIST_DIR on the same machine one after the other. The figures
 // depend on the machine and its load; nothing is asserted.
 
-import { exampleFragment, openBrowser } from '../e2e/harness.mjs';
+import { readFileSync } from 'node:fs';
+import { exampleFragment, openBrowser, setEditorText } from '../e2e/harness.mjs';
 
 const runs = Number(process.argv[2] ?? 5);
 const EXAMPLE = 'symexec-listing1';
@@ -40,7 +45,7 @@ const PRESET = 'symbolic';
  * start of the page (`globalThis.__longTasks`), opened at the example's
  * fragment with the compare view closed.
  */
-async function openTracked(profilePrefix, fragment) {
+async function openTracked(profilePrefix, fragment, { keepCompare = false } = {}) {
   const browser = await openBrowser({ profilePrefix, timeout: 120_000 });
   const { page, baseUrl } = browser;
   const byId = (id) => page.locator(`[data-testid=${id}]`);
@@ -54,7 +59,7 @@ async function openTracked(profilePrefix, fragment) {
     });
     await page.goto(`${baseUrl}${fragment}`);
     await byId('cfa-listing').waitFor();
-    if (await byId('compare-view').isVisible()) await byId('compare-close').click();
+    if (!keepCompare && (await byId('compare-view').isVisible())) await byId('compare-close').click();
   } catch (err) {
     await browser.close();
     throw err;
@@ -124,6 +129,37 @@ async function coldRun(fragment) {
 }
 
 /**
+ * What a student sees first: the example's link opens the compare view,
+ * which starts its configurations at once (no click); when the compare
+ * summary shows the symbolic run's verdict (page time), and the long tasks
+ * until then.
+ */
+async function linkRun(fragment) {
+  const { page, pageErrors, close } = await openTracked('cpa-bench-z3-link-', fragment, { keepCompare: true });
+  try {
+    const verdictAt = await (
+      await page.waitForFunction(
+        (preset) => {
+          const cell = document.querySelector(`[data-testid=compare-summary] tr[data-preset=${preset}] td[class^=verdict-]`);
+          return /TRUE|FALSE|UNKNOWN/.test(cell?.innerText ?? '') && performance.now();
+        },
+        PRESET,
+        { timeout: 120_000, polling: 'raf' },
+      )
+    ).jsonValue();
+    const t = await page.evaluate(() => ({
+      need: performance.getEntriesByName('cpa-z3:need')[0]?.startTime ?? NaN,
+      download: performance.getEntriesByName('cpa-z3:download')[0]?.startTime ?? NaN,
+      first: performance.getEntriesByName('cpa-z3:first-answer')[0]?.startTime ?? NaN,
+      longTasks: globalThis.__longTasks,
+    }));
+    return { verdict: verdictAt, ...t, tasks: t.longTasks.filter((l) => l.start < verdictAt).map((l) => l.ms), errors: pageErrors.length };
+  } finally {
+    await close();
+  }
+}
+
+/**
  * Z3's cost alone: a fresh profile opens the start page (no link, so
  * nothing starts Z3), types the example's program into its editor, opens
  * the Solver log, waits until the page has
@@ -180,14 +216,50 @@ const median = (xs) => {
 const longest = (xs) => (xs.length ? Math.max(...xs) : 0);
 const tasks = (xs) => (xs.length ? `${xs.length} (longest ${longest(xs).toFixed(0)} ms)` : 'none');
 
-const fragment = await exampleFragment(EXAMPLE);
-console.log(`build: ${process.env.DIST_DIR ?? 'dist'}; example ${EXAMPLE} under ${PRESET}; ${runs} cold runs`);
+/**
+ * A share link (its fragment) to `program` under `symbolic`, made in the
+ * page itself: the editor gets the program, the chooser the configuration,
+ * and the Share button the link.
+ */
+async function programFragment(program) {
+  const { page, baseUrl, close } = await openBrowser({ profilePrefix: 'cpa-bench-z3-share-', timeout: 60_000 });
+  try {
+    const byId = (id) => page.locator(`[data-testid=${id}]`);
+    await page.goto(baseUrl);
+    await byId('cfa-listing').waitFor();
+    await setEditorText(page, program);
+    await byId('preset').selectOption(PRESET);
+    await byId('share').click();
+    return new URL(await byId('share-link').inputValue()).hash;
+  } finally {
+    await close();
+  }
+}
+
+// PROGRAM=file.c: instead of Listing 1's link, a share link to that program
+// (e.g. one whose queries need Z3: what a link's run pays when Z3 loads at
+// its first query); the link-alone runs are skipped (such a link opens no
+// compare view).
+const programFile = process.env.PROGRAM;
+const fragment = programFile ? await programFragment(readFileSync(programFile, 'utf8')) : await exampleFragment(EXAMPLE);
+console.log(`build: ${process.env.DIST_DIR ?? 'dist'}; ${programFile ? `program ${programFile}` : `example ${EXAMPLE}`} under ${PRESET}; ${runs} cold runs`);
 const results = [];
+const links = [];
 for (let i = 0; i < runs; i++) {
+  const l = programFile ? null : await linkRun(fragment);
+  if (l) links.push(l);
   const r = await coldRun(fragment);
   results.push(r);
   console.log(
-    `run ${i + 1}: ${r.status.split(' — ')[0]}\n` +
+    (l
+      ? `run ${i + 1}: the link alone (compare view): ${PRESET}'s verdict ${l.verdict.toFixed(0)} ms after the navigation; ` +
+        `Z3 needed ${l.need.toFixed(0)}, downloading ${l.download.toFixed(0)}` +
+        (Number.isNaN(l.first) ? ', not asked' : `, first answer ${l.first.toFixed(0)}`) +
+        `; main-thread tasks > 50 ms until then ${tasks(l.tasks)}` +
+        (l.errors ? `; ${l.errors} page errors` : '') +
+        '\n'
+      : '') +
+      `run ${i + 1}: ${r.status.split(' — ')[0]}\n` +
       `  first render ${r.render.toFixed(0)} ms, editor ${r.editor.toFixed(0)}, Analyze ${r.analyze.toFixed(0)}, Z3 needed ${r.need.toFixed(0)}, downloading ${r.download.toFixed(0)}, compiling ${r.compile.toFixed(0)}, ready ${r.ready.toFixed(0)}, first answer ${r.first.toFixed(0)}, verdict ${r.verdict.toFixed(0)} ms after the navigation\n` +
       `  Analyze → verdict ${(r.verdict - r.analyze).toFixed(0)} ms; ` +
       (Number.isNaN(r.first) ? 'Z3 not asked by the run (not ready by the verdict)' : `time to first Z3 answer ${r.firstAnswer.toFixed(0)} ms`) +
@@ -197,7 +269,9 @@ for (let i = 0; i < runs; i++) {
   );
 }
 console.log(
-  `median of ${runs}: verdict ${median(results.map((r) => r.verdict)).toFixed(0)} ms after a cold load; ` +
+  `median of ${runs}: ` +
+    (links.length ? `the link's own ${PRESET} verdict (compare view) ${median(links.map((l) => l.verdict)).toFixed(0)} ms after a cold load; ` : '') +
+    `verdict ${median(results.map((r) => r.verdict)).toFixed(0)} ms after a cold load; ` +
     `Analyze → verdict ${median(results.map((r) => r.verdict - r.analyze)).toFixed(0)} ms; ` +
     `first Z3 answer ${median(results.map((r) => r.firstAnswer)).toFixed(0)} ms after the need (NaN: no run asked Z3); ` +
     `longest main-thread task while Z3 loads ${median(results.map((r) => longest(r.loading))).toFixed(0)} ms, ` +
