@@ -1,9 +1,10 @@
 // Browser end-to-end tests of loading Z3 early (dist/): a solver-backed
 // configuration picked in the chooser starts Z3's worker before Analyze is
 // pressed, a configuration without a solver does not, and a link that opens
-// on a solver-backed example starts Z3 before the page's first render (and
-// Listing 1, whose queries the engine decides itself, never waits for it); a
-// restored one starts it once the page has drawn itself and its editor exists.
+// on a solver-backed example loads Z3 only once its runs are done (Listing
+// 1's runs, whose queries the engine decides itself, never wait for it nor
+// share the cores with its compile); a restored one starts it once the page
+// has drawn itself and its editor exists.
 //
 //   DIST_DIR=dist node --test tests/e2e/z3-prefetch.test.mjs   (after `trunk build --release`)
 
@@ -48,7 +49,7 @@ test('picking a solver-backed configuration loads Z3 before Analyze; picking val
   }
 });
 
-test("a link to a solver-backed example starts loading Z3 before the page's first render; Listing 1's one-input queries never wait for it", async () => {
+test("a link to Listing 1 answers before Z3 is needed, then Z3 loads for the next run once the link's runs are done", async () => {
   const { page, baseUrl, pageErrors, close } = await openBrowser({ profilePrefix: 'cpa-e2e-prefetch-link-', timeout: 60_000 });
   try {
     const byId = (id) => page.locator(`[data-testid=${id}]`);
@@ -57,22 +58,30 @@ test("a link to a solver-backed example starts loading Z3 before the page's firs
     await byId('examples-button').click();
     await Promise.all([page.waitForEvent('load'), byId('open-symexec-listing1').click()]);
     await byId('cfa-listing').waitFor();
-    const need = await markAt(page, 'cpa-z3:need');
-    const render = await markAt(page, 'cpa-playground:first-render');
-    assert.ok(need !== null && render !== null, `both marks are set (need ${need}, first render ${render})`);
-    assert.ok(need < render, `Z3 was started (${need.toFixed(0)} ms) before the first render (${render.toFixed(0)} ms)`);
     // Every query of Listing 1 has one input, a₁: the engine decides all
-    // four itself, so the symbolic column's verdict does not wait for Z3.
+    // four itself, so the symbolic column's verdict comes before Z3 is
+    // even asked to load.
+    const verdictAt = await (
+      await page.waitForFunction(
+        () => /TRUE/.test(document.querySelector('[data-testid=compare-summary] tbody tr[data-preset=symbolic]')?.innerText ?? '') && performance.now(),
+        null,
+        { timeout: 60_000, polling: 'raf' },
+      )
+    ).jsonValue();
+    const needAtVerdict = await page.evaluate((t) => performance.getEntriesByName('cpa-z3:need').filter((m) => m.startTime <= t).length, verdictAt);
+    assert.equal(needAtVerdict, 0, `Z3 was not needed before the symbolic verdict (${verdictAt.toFixed(0)} ms)`);
     await page.waitForFunction(() => /configurations/.test(document.querySelector('[data-testid=compare-status]')?.innerText ?? ''), null, {
       timeout: 120_000,
     });
     await byId('compare-end').click();
     const row = page.locator('[data-testid=compare-summary] tbody tr[data-preset=symbolic]');
-    await page.waitForFunction(() => /TRUE/.test(document.querySelector('[data-testid=compare-summary] tbody tr[data-preset=symbolic]')?.innerText ?? ''), null, {
-      timeout: 60_000,
-    });
     assert.equal((await row.locator('[data-testid=compare-query-times]').innerText()).trim(), '4 · 4 without Z3');
-    assert.equal(await markAt(page, 'cpa-z3:first-answer'), null, 'no query of the run went to Z3');
+    // The link asks a solver, so Z3 loads once its runs are done and the
+    // page is idle, ready for the student's next run.
+    await page.waitForFunction(() => performance.getEntriesByName('cpa-z3:ready').length > 0, null, { timeout: 60_000 });
+    const need = await markAt(page, 'cpa-z3:need');
+    assert.ok(need > verdictAt, `Z3 was started (${need.toFixed(0)} ms) after the verdict (${verdictAt.toFixed(0)} ms)`);
+    assert.equal(await markAt(page, 'cpa-z3:first-answer'), null, 'no query of the runs went to Z3');
     assert.deepEqual(pageErrors, []);
   } finally {
     await close();

@@ -4,10 +4,11 @@
 //
 // Bundled by esbuild into www/gen/z3-worker.js (scripts/bundle-js.mjs), copied
 // into dist/ by Trunk, and started as a classic worker by the page
-// (crates/web/src/platform/z3_worker.rs) the first time something needs a
-// solver — or as soon as the page opens on, or the student picks, a
-// solver-backed analysis, when the page sends `load` — so the first paint
-// never waits for Z3. Loading:
+// (crates/web/src/platform/z3_worker.rs) when a solver-backed run starts
+// (it hands over a port; Z3 loads at the run's first query) or a page query
+// comes — or once the page has settled with a solver-backed analysis
+// open, when the page sends `load` — so the first paint never waits for
+// Z3. Loading:
 //   1. starts downloading z3-built.wasm itself, counting bytes for the
 //      progress bar, and meanwhile
 //   2. importScripts('z3-built.js') (it defines the global `initZ3`; its
@@ -32,8 +33,10 @@
 // The engine's worker asks over the port the page handed over, with the
 // same `check` messages, and gets `answer` / `failed` back on that port:
 // its queries never cross the page's main thread (the page keeps the
-// solver log from the engine's own reports). Port queries load Z3 too;
-// loading status still goes to the page only.
+// solver log from the engine's own reports). A port's first query loads
+// Z3 (handing the port over does not: a run whose queries the engine
+// decides itself never needs Z3); loading status still goes to the page
+// only.
 // A check runs the self-contained script with `Z3_eval_smtlib2_string`
 // (after a `(reset)`, so queries never share declarations, see `asRun`) and
 // answers with Z3's output text. Checks run one after the other: z3-solver
@@ -215,6 +218,5 @@ self.addEventListener('message', (event) => {
       const q = e.data;
       if (q && q.type === 'check') check(q.id, q.script, port);
     };
-    load().catch(() => undefined);
   }
 });

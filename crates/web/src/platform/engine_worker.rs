@@ -92,8 +92,8 @@ pub fn start(run: Handover, handler: Handler) -> u64 {
 }
 
 /// Makes sure the engine's worker holds a port to the running Z3 worker
-/// (starting Z3's, and its loading, if needed), so that its runs' queries
-/// go to Z3 directly. When that Z3 worker is terminated (stuck or
+/// (starting Z3's worker if needed; Z3 itself loads at the first query a
+/// run asks over the port), so that its runs' queries go to Z3 directly. When that Z3 worker is terminated (stuck or
 /// crashed), a port to the next one is handed over while runs remain.
 fn link_z3() {
     let linked = CHANNEL.with(|c| c.borrow().z3_link);
@@ -143,6 +143,12 @@ fn link_z3() {
         }
         Err(why) => web_sys::console::warn_1(&format!("no port to Z3 for the engine: {why}").into()),
     }
+}
+
+/// Whether a run is computing in the engine's worker (started, and
+/// neither finished, refused nor cancelled).
+pub fn computing() -> bool {
+    CHANNEL.with(|c| !c.borrow().handlers.is_empty())
 }
 
 /// Starts the worker now if it is not running (after the page's first

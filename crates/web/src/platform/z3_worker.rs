@@ -110,9 +110,13 @@ struct Channel {
     waiters: HashMap<u32, js_sys::Function>,
     outcomes: HashMap<u32, Result<String, SolverError>>,
     next_id: u32,
-    needed: bool,
+    /// A worker was started once (the page's `cpaZ3` API is installed).
+    started: bool,
     /// A [`prefetch`] waits for the page to be idle.
     prefetch_scheduled: bool,
+    /// Z3 was asked to load (by a prefetch, a page query or a run's query
+    /// over a port); starting the worker alone does not load it.
+    load_requested: bool,
     answered: bool,
     on_change: Option<Rc<dyn Fn()>>,
     /// Workers started so far (the running one's number).
@@ -147,24 +151,29 @@ pub fn status() -> LoadStatus {
 /// How long a [`prefetch`] waits at most for the page to settle.
 const PREFETCH_WAIT_MS: f64 = 1000.0;
 
+/// How often a [`prefetch`] looks again while a run computes (ms).
+const RUN_RECHECK_MS: u32 = 250;
+
 /// An idle period at least this long (ms) means the page has settled: no
 /// frame or task is due soon (the browser grants up to 50 ms).
 const SETTLED_IDLE_MS: f64 = 40.0;
 
 /// Starts loading Z3 before any query: a solver-backed configuration was
-/// restored or picked, so Z3 downloads and compiles in its worker while
-/// the student reads, and the first query finds it ready (or nearly). It
-/// starts once the page has settled (two frames, then the editor and a
-/// long idle period, see `when_settled`; at most `PREFETCH_WAIT_MS`
-/// later), so that on a 2-core machine Z3's start does not share the
-/// cores with the page's own. A query meanwhile starts it at once (so does
-/// one in a hidden tab, where frames do not run); a link starts it at once
-/// ([`prefetch_now`]). Does nothing while a worker runs or a start is
+/// restored or picked, or the page was opened with a link to one, so Z3
+/// downloads and compiles in its worker while the student reads, and the
+/// first query finds it ready (or nearly). It starts once the page has
+/// settled and no run computes (two frames, then the editor and a long
+/// idle period, see `when_settled`), so that on a 2-core machine Z3's
+/// start shares the cores neither with the page's own nor with a run
+/// that does not need it (a link's runs whose queries the engine decides
+/// itself, as the gallery's Listing 1's, answer without Z3). A run's
+/// first query meanwhile starts it at once (so does one in a hidden tab,
+/// where frames do not run). Does nothing once Z3 loads or a start is
 /// scheduled.
 pub fn prefetch() {
     let schedule = CHANNEL.with(|c| {
         let mut c = c.borrow_mut();
-        let schedule = c.running.is_none() && !c.prefetch_scheduled;
+        let schedule = !c.load_requested && !c.prefetch_scheduled;
         c.prefetch_scheduled |= schedule;
         schedule
     });
@@ -188,15 +197,6 @@ fn after_frames(frames: u32, then: Box<dyn FnOnce()>) {
     }
 }
 
-/// Starts loading Z3 at once, before any query: the page was opened with
-/// a link whose analysis (or compare view) asks a solver and runs soon, so
-/// Z3 loads while the page builds itself (measured: starting it after the
-/// page's start instead made the link's first answer later, and left the
-/// page's long tasks as they were). Does nothing while a worker runs.
-pub fn prefetch_now() {
-    start_loading();
-}
-
 /// The scheduled [`prefetch`]'s start.
 fn start_prefetched() {
     CHANNEL.with(|c| c.borrow_mut().prefetch_scheduled = false);
@@ -206,7 +206,9 @@ fn start_prefetched() {
 /// Calls `then` in the first idle period of at least [`SETTLED_IDLE_MS`]
 /// once the page's editor exists (the last part of the page's start, in a
 /// task after the first render), or in any idle period after `deadline`
-/// (page clock, ms); at once without `requestIdleCallback` (Safari).
+/// (page clock, ms) — but never while a run computes in the engine's
+/// worker (it asks Z3 itself if it needs it); at once without
+/// `requestIdleCallback` (Safari).
 fn when_settled(deadline: f64, then: Box<dyn FnOnce()>) {
     let Some(window) = web_sys::window() else { return then() };
     let then = Rc::new(RefCell::new(Some(then)));
@@ -215,7 +217,11 @@ fn when_settled(deadline: f64, then: Box<dyn FnOnce()>) {
         Closure::once_into_js(move |idle: web_sys::IdleDeadline| {
             let Some(then) = then.borrow_mut().take() else { return };
             let settled = idle.time_remaining() >= SETTLED_IDLE_MS && crate::platform::codemirror::mounted();
-            if settled || idle.did_timeout() || crate::platform::clock::now_ms() >= deadline {
+            let late = idle.did_timeout() || crate::platform::clock::now_ms() >= deadline;
+            if crate::platform::engine_worker::computing() {
+                // A run computes: look again a little later.
+                gloo_timers::callback::Timeout::new(RUN_RECHECK_MS, move || when_settled(deadline, then)).forget();
+            } else if settled || late {
                 then();
             } else {
                 when_settled(deadline, then);
@@ -231,18 +237,38 @@ fn when_settled(deadline: f64, then: Box<dyn FnOnce()>) {
     }
 }
 
-/// Starts Z3's worker, unless one runs, and tells it to load Z3 now.
+/// Marks that Z3 is needed, once: `cpa-z3:need` (for the benchmark).
+fn mark_needed() {
+    if !CHANNEL.with(|c| std::mem::replace(&mut c.borrow_mut().load_requested, true)) {
+        performance_mark("cpa-z3:need");
+    }
+}
+
+/// Tells Z3's worker (started if none runs) to load Z3 now, once.
 fn start_loading() {
-    if CHANNEL.with(|c| c.borrow().running.is_some()) {
+    if CHANNEL.with(|c| c.borrow().load_requested) {
         return;
     }
-    start_worker();
+    if CHANNEL.with(|c| c.borrow().running.is_none()) {
+        start_worker();
+    }
+    note_loading();
     CHANNEL.with(|c| {
         let c = c.borrow();
         if let (Some(r), Ok(m)) = (&c.running, serde_wasm_bindgen::to_value(&ToWorker::Load)) {
             let _ = r.worker.post_message(&m);
         }
     });
+}
+
+/// Z3 is needed now (asked to load, a page query, or a run's first query
+/// over a port, which the worker's status tells): marks the moment once
+/// (`cpa-z3:need`, for the benchmark) and shows loading in the status.
+fn note_loading() {
+    mark_needed();
+    if status().phase == "idle" {
+        set_status(LoadStatus { phase: "script".into(), ..LoadStatus::default() });
+    }
 }
 
 /// Hands Z3's worker one end of a `MessageChannel` (starting the worker,
@@ -388,6 +414,9 @@ fn pump() {
     if start {
         start_worker();
     }
+    if CHANNEL.with(|c| !c.borrow().queue.is_empty()) {
+        note_loading(); // a page query loads Z3
+    }
     CHANNEL.with(|c| {
         let mut c = c.borrow_mut();
         if c.in_flight.is_some() {
@@ -420,9 +449,8 @@ fn mark_phase(phase: &str) {
 
 /// Starts Z3's worker and wires its messages to [`on_message`].
 fn start_worker() {
-    let first = CHANNEL.with(|c| !std::mem::replace(&mut c.borrow_mut().needed, true));
+    let first = CHANNEL.with(|c| !std::mem::replace(&mut c.borrow_mut().started, true));
     if first {
-        performance_mark("cpa-z3:need");
         install_page_api();
     }
     let worker = match Worker::new(WORKER_URL) {
@@ -446,7 +474,6 @@ fn start_worker() {
         c.running = Some(Running { worker, _on_message: on_message, _on_error: on_error });
         c.generation += 1;
     });
-    set_status(LoadStatus { phase: "script".into(), ..LoadStatus::default() });
 }
 
 /// Terminates the worker. A crash (`crash` says why) fails the query Z3
@@ -487,6 +514,8 @@ fn on_message(data: JsValue) {
     };
     match message {
         FromWorker::Status(s) => {
+            // A run's first query over a port started the load.
+            mark_needed();
             if s.ready() {
                 performance_mark("cpa-z3:ready");
                 offer_z3_to_service_worker();

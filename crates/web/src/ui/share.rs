@@ -110,12 +110,13 @@ pub fn opened() -> Result<Option<ShareState>, ShareError> {
     OPENED.with(|o| o.borrow_mut().get_or_insert_with(|| decode(&crate::platform::location::hash())).clone())
 }
 
-/// Starts loading Z3 at once if the page was opened with a link whose
-/// analysis or compare view asks a solver: Z3 then downloads and compiles
-/// in its worker while the page builds itself.
+/// Schedules Z3's loading if the page was opened with a link whose
+/// analysis or compare view asks a solver: Z3 then loads once the page has
+/// built itself and the link's runs are done, unless a run's query needs
+/// it sooner (see `z3_worker::prefetch`).
 pub fn prefetch_solver_for_link() {
     if opened().ok().flatten().is_some_and(|s| s.uses_solver()) {
-        crate::platform::z3_worker::prefetch_now();
+        crate::platform::z3_worker::prefetch();
     }
 }
 
