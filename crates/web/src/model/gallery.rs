@@ -270,7 +270,8 @@ impl Example {
     }
 
     /// Whether a configuration asks Z3 (symbolic execution, predicate
-    /// analysis): then opening the example loads Z3 into the page.
+    /// analysis): then opening the example loads Z3 into the page (at the
+    /// first query that needs it, or once the example's runs are done).
     pub fn uses_solver(&self) -> bool {
         self.configs.iter().any(|c| crate::model::config_choice::uses_solver(c, self.model()))
     }

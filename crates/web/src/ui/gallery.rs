@@ -194,7 +194,7 @@ fn card(example: Example, on_open: &Callback<Example>) -> Html {
             </p>
             if uses_solver {
                 <p class="gallery-solver" data-testid="gallery-solver-note">
-                    { "Uses Z3: opening this example loads the solver into the page (about 35 MB, once; the Solver log shows its progress)." }
+                    { "Uses Z3: the page loads the solver (about 35 MB, once; the Solver log shows its progress) when a query needs it, or once the example's runs are done." }
                 </p>
             }
             { for unsound.iter().map(|(name, why)| html! {
