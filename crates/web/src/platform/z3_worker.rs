@@ -162,15 +162,16 @@ const SETTLED_IDLE_MS: f64 = 40.0;
 /// restored or picked, or the page was opened with a link to one, so Z3
 /// downloads and compiles in its worker while the student reads, and the
 /// first query finds it ready (or nearly). It starts once the page has
-/// settled and no run computes (two frames, then the editor and a long
-/// idle period, see `when_settled`), so that on a 2-core machine Z3's
+/// settled and `busy()` is false — no run computes, for the page's
+/// callers (two frames, then the editor and a long idle period, see
+/// `when_settled`), so that on a 2-core machine Z3's
 /// start shares the cores neither with the page's own nor with a run
 /// that does not need it (a link's runs whose queries the engine decides
 /// itself, as the gallery's Listing 1's, answer without Z3). A run's
 /// first query meanwhile starts it at once (so does one in a hidden tab,
 /// where frames do not run). Does nothing once Z3 loads or a start is
 /// scheduled.
-pub fn prefetch() {
+pub fn prefetch(busy: fn() -> bool) {
     let schedule = CHANNEL.with(|c| {
         let mut c = c.borrow_mut();
         let schedule = !c.load_requested && !c.prefetch_scheduled;
@@ -182,7 +183,7 @@ pub fn prefetch() {
         // Two frames first: the page's first layout, then the editor's
         // (created in a task after the first render, measured in the
         // frame after that).
-        after_frames(2, Box::new(move || when_settled(deadline, Box::new(start_prefetched))));
+        after_frames(2, Box::new(move || when_settled(deadline, busy, Box::new(start_prefetched))));
     }
 }
 
@@ -206,10 +207,10 @@ fn start_prefetched() {
 /// Calls `then` in the first idle period of at least [`SETTLED_IDLE_MS`]
 /// once the page's editor exists (the last part of the page's start, in a
 /// task after the first render), or in any idle period after `deadline`
-/// (page clock, ms) — but never while a run computes in the engine's
-/// worker (it asks Z3 itself if it needs it); at once without
+/// (page clock, ms) — but never while `busy()` (a run computing in the
+/// engine's worker asks Z3 itself if it needs it); at once without
 /// `requestIdleCallback` (Safari).
-fn when_settled(deadline: f64, then: Box<dyn FnOnce()>) {
+fn when_settled(deadline: f64, busy: fn() -> bool, then: Box<dyn FnOnce()>) {
     let Some(window) = web_sys::window() else { return then() };
     let then = Rc::new(RefCell::new(Some(then)));
     let callback = {
@@ -218,13 +219,13 @@ fn when_settled(deadline: f64, then: Box<dyn FnOnce()>) {
             let Some(then) = then.borrow_mut().take() else { return };
             let settled = idle.time_remaining() >= SETTLED_IDLE_MS && crate::platform::codemirror::mounted();
             let late = idle.did_timeout() || crate::platform::clock::now_ms() >= deadline;
-            if crate::platform::engine_worker::computing() {
+            if busy() {
                 // A run computes: look again a little later.
-                gloo_timers::callback::Timeout::new(RUN_RECHECK_MS, move || when_settled(deadline, then)).forget();
+                gloo_timers::callback::Timeout::new(RUN_RECHECK_MS, move || when_settled(deadline, busy, then)).forget();
             } else if settled || late {
                 then();
             } else {
-                when_settled(deadline, then);
+                when_settled(deadline, busy, then);
             }
         })
     };

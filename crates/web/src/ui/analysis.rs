@@ -205,7 +205,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     // loading Z3 in its worker now, not at Analyze's first query.
     use_effect_with(st.spec.clone(), |spec| {
         if spec.uses_solver() {
-            crate::platform::z3_worker::prefetch();
+            crate::platform::z3_worker::prefetch(crate::platform::engine_worker::computing);
         }
     });
 

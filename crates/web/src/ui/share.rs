@@ -116,7 +116,7 @@ pub fn opened() -> Result<Option<ShareState>, ShareError> {
 /// it sooner (see `z3_worker::prefetch`).
 pub fn prefetch_solver_for_link() {
     if opened().ok().flatten().is_some_and(|s| s.uses_solver()) {
-        crate::platform::z3_worker::prefetch();
+        crate::platform::z3_worker::prefetch(crate::platform::engine_worker::computing);
     }
 }
 
