@@ -93,8 +93,9 @@ pub fn start(run: Handover, handler: Handler) -> u64 {
 
 /// Makes sure the engine's worker holds a port to the running Z3 worker
 /// (starting Z3's worker if needed; Z3 itself loads at the first query a
-/// run asks over the port), so that its runs' queries go to Z3 directly. When that Z3 worker is terminated (stuck or
-/// crashed), a port to the next one is handed over while runs remain.
+/// run asks over the port), so that its runs' queries go to Z3 directly.
+/// When that Z3 worker is terminated (stuck or crashed), a port to the
+/// next one is handed over while runs remain.
 fn link_z3() {
     let linked = CHANNEL.with(|c| c.borrow().z3_link);
     let current = crate::platform::z3_worker::generation();

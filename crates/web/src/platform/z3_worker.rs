@@ -162,11 +162,10 @@ const SETTLED_IDLE_MS: f64 = 40.0;
 /// restored or picked, or the page was opened with a link to one, so Z3
 /// downloads and compiles in its worker while the student reads, and the
 /// first query finds it ready (or nearly). It starts once the page has
-/// settled and `busy()` is false — no run computes, for the page's
-/// callers (two frames, then the editor and a long idle period, see
-/// `when_settled`), so that on a 2-core machine Z3's
-/// start shares the cores neither with the page's own nor with a run
-/// that does not need it (a link's runs whose queries the engine decides
+/// settled (two frames, then the editor and a long idle period, see
+/// `when_settled`) and `busy()` is false (the page passes "a run
+/// computes"), so that on a 2-core machine Z3's start shares the cores
+/// neither with the page's own nor with a run that does not need it (a link's runs whose queries the engine decides
 /// itself, as the gallery's Listing 1's, answer without Z3). A run's
 /// first query meanwhile starts it at once (so does one in a hidden tab,
 /// where frames do not run). Does nothing once Z3 loads or a start is
@@ -272,10 +271,10 @@ fn note_loading() {
     }
 }
 
-/// Hands Z3's worker one end of a `MessageChannel` (starting the worker,
-/// and Z3's loading, if needed): whoever holds the other end (the analysis
-/// engine's worker) sends `check` messages there and gets the answers
-/// there, without the page. Returns the worker's number
+/// Hands Z3's worker one end of a `MessageChannel` (starting the worker
+/// if needed; Z3 loads at the first query asked over the port): whoever
+/// holds the other end (the analysis engine's worker) sends `check`
+/// messages there and gets the answers there, without the page. Returns the worker's number
 /// ([`generation`]); `on_stop` is told when that worker is terminated
 /// (with why, if it crashed; `None` when a stuck one was replaced).
 pub fn connect(port: &web_sys::MessagePort, on_stop: Rc<dyn Fn(Option<String>)>) -> Result<u64, String> {
@@ -350,6 +349,7 @@ pub fn send(script: &str) -> (u32, impl std::future::Future<Output = Result<Stri
         c.queue.push_back(Query { id, script: script.to_string() });
         id
     });
+    note_loading(); // a page query loads Z3
     pump();
     let outcome = async move {
         let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
@@ -414,9 +414,9 @@ fn pump() {
     });
     if start {
         start_worker();
-    }
-    if CHANNEL.with(|c| !c.borrow().queue.is_empty()) {
-        note_loading(); // a page query loads Z3
+        // The new worker loads Z3 for the queued queries (also after a
+        // crash, whose `failed` status this replaces).
+        set_status(LoadStatus { phase: "script".into(), ..LoadStatus::default() });
     }
     CHANNEL.with(|c| {
         let mut c = c.borrow_mut();
