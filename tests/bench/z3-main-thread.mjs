@@ -67,6 +67,23 @@ async function openTracked(profilePrefix, fragment, { keepCompare = false } = {}
   return { ...browser, byId };
 }
 
+/** The page's marks (page time; NaN when not set) and its long tasks so far. */
+function pageTimes(page) {
+  return page.evaluate(() => {
+    const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
+    return {
+      render: at('cpa-playground:first-render'),
+      editor: at('cpa-playground:editor'),
+      need: at('cpa-z3:need'),
+      download: at('cpa-z3:download'),
+      compile: at('cpa-z3:compile'),
+      ready: at('cpa-z3:ready'),
+      first: at('cpa-z3:first-answer'),
+      longTasks: globalThis.__longTasks,
+    };
+  });
+}
+
 /** Presses Analyze and waits for the verdict: when each happened (page time). */
 async function analyzeToVerdict(page, byId) {
   const analyzeAt = await page.evaluate(() => performance.now());
@@ -87,19 +104,7 @@ async function coldRun(fragment) {
     await byId('preset').selectOption(PRESET);
     const { analyzeAt, verdictAt } = await analyzeToVerdict(page, byId);
     const status = await byId('run-status').innerText();
-    const t = await page.evaluate(() => {
-      const at = (n) => performance.getEntriesByName(n)[0]?.startTime ?? NaN;
-      return {
-        render: at('cpa-playground:first-render'),
-        editor: at('cpa-playground:editor'),
-        need: at('cpa-z3:need'),
-        download: at('cpa-z3:download'),
-        compile: at('cpa-z3:compile'),
-        ready: at('cpa-z3:ready'),
-        first: at('cpa-z3:first-answer'),
-        longTasks: globalThis.__longTasks,
-      };
-    });
+    const t = await pageTimes(page);
     // A task counts for the window it started in.
     const within = (from, to) => t.longTasks.filter((l) => l.start >= from && l.start < to).map((l) => l.ms);
     return {
@@ -147,12 +152,7 @@ async function linkRun(fragment) {
         { timeout: 120_000, polling: 'raf' },
       )
     ).jsonValue();
-    const t = await page.evaluate(() => ({
-      need: performance.getEntriesByName('cpa-z3:need')[0]?.startTime ?? NaN,
-      download: performance.getEntriesByName('cpa-z3:download')[0]?.startTime ?? NaN,
-      first: performance.getEntriesByName('cpa-z3:first-answer')[0]?.startTime ?? NaN,
-      longTasks: globalThis.__longTasks,
-    }));
+    const t = await pageTimes(page);
     return { verdict: verdictAt, ...t, tasks: t.longTasks.filter((l) => l.start < verdictAt).map((l) => l.ms), errors: pageErrors.length };
   } finally {
     await close();
@@ -184,12 +184,7 @@ async function settledRun() {
     await page.waitForFunction(() => performance.getEntriesByName('cpa-z3:first-answer').length > 0, null, { timeout: 120_000 });
     await byId('preset').selectOption(PRESET);
     const { analyzeAt, verdictAt } = await analyzeToVerdict(page, byId);
-    const t = await page.evaluate(() => ({
-      need: performance.getEntriesByName('cpa-z3:need')[0]?.startTime ?? NaN,
-      ready: performance.getEntriesByName('cpa-z3:ready')[0]?.startTime ?? NaN,
-      first: performance.getEntriesByName('cpa-z3:first-answer')[0]?.startTime ?? NaN,
-      longTasks: globalThis.__longTasks,
-    }));
+    const t = await pageTimes(page);
     const within = (from, to) => t.longTasks.filter((l) => l.start >= from && l.start < to).map((l) => l.ms);
     const from = Math.min(clickAt, t.need);
     return {
