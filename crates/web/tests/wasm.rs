@@ -4,10 +4,11 @@
 //! Natively this file is empty: the same view-model tests run on the host.
 #![cfg(target_arch = "wasm32")]
 
-use std::time::Duration;
-
 use wasm_bindgen_test::*;
 use web::model::page::{CfaView, Model, EXAMPLE_PROGRAM};
+
+mod browser;
+use browser::wait_for;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -28,8 +29,7 @@ async fn app_renders_the_example_listing() {
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<web::ui::page::App>::with_root(root.clone()).render();
-    yew::platform::time::sleep(Duration::from_millis(100)).await;
-    let listing = root.query_selector("[data-testid=cfa-listing]").unwrap().expect("the CFA listing is shown");
+    let listing = wait_for("the CFA listing", || root.query_selector("[data-testid=cfa-listing]").unwrap()).await;
     let text = listing.text_content().unwrap_or_default();
     assert!(text.contains("loop head"), "{text}");
     assert!(text.contains("ERROR"), "{text}");

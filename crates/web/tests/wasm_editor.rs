@@ -8,8 +8,6 @@
 //!   CHROMEDRIVER=/usr/bin/chromedriver cargo test -p web --target wasm32-unknown-unknown --test wasm_editor
 #![cfg(target_arch = "wasm32")]
 
-use std::time::Duration;
-
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::*;
 use web::model::editor::LineKind;
@@ -17,6 +15,9 @@ use web::model::page::DiagnosticRow;
 use web::platform::codemirror::highlight_line;
 use web::ui::editor::CodeEditor;
 use yew::prelude::*;
+
+mod browser;
+use browser::wait_for;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -73,8 +74,13 @@ async fn the_component_drives_the_editor_glue() {
     let mut app =
         yew::Renderer::<Host>::with_root_and_props(root.clone(), HostProps { source: "int x".into(), diagnostics: vec![diag] })
             .render();
-    yew::platform::time::sleep(Duration::from_millis(50)).await;
-    let c = calls();
+    // The editor is created when the page is first idle (at most
+    // EDITOR_WAIT_MS after the render), and its diagnostics follow.
+    let c = wait_for("the editor created with its diagnostics", || {
+        let c = calls();
+        c.iter().any(|x| x.starts_with("setDiagnostics|")).then_some(c)
+    })
+    .await;
     assert_eq!(c[0], "create|int x", "{c:?}");
     assert!(!c.iter().any(|x| x.starts_with("setText")), "the text is not replaced by itself: {c:?}");
     let diags = c.iter().find(|x| x.starts_with("setDiagnostics|")).expect("diagnostics are passed");
@@ -83,8 +89,11 @@ async fn the_component_drives_the_editor_glue() {
 
     // A new program from outside (e.g. "Reset example") replaces the text once.
     app.update(HostProps { source: "int main() { return 0; }".into(), diagnostics: vec![] });
-    yew::platform::time::sleep(Duration::from_millis(50)).await;
-    let c = calls();
+    let c = wait_for("the new text and its diagnostics", || {
+        let c = calls();
+        (c.last().map(String::as_str) == Some("setDiagnostics|[]")).then_some(c)
+    })
+    .await;
     assert_eq!(c.iter().filter(|x| x.starts_with("setText")).count(), 1, "{c:?}");
     assert_eq!(c.last().map(String::as_str), Some("setDiagnostics|[]"), "{c:?}");
 
@@ -95,8 +104,7 @@ async fn the_component_drives_the_editor_glue() {
     assert_eq!(&c[c.len() - 3..], ["highlightLine|current|3", "highlightLine|selected|0", "setCaret|2|7"]);
 
     app.destroy();
-    yew::platform::time::sleep(Duration::from_millis(20)).await;
-    assert_eq!(calls().last().map(String::as_str), Some("destroy"));
+    wait_for("the editor destroyed", || (calls().last().map(String::as_str) == Some("destroy")).then_some(())).await;
     // Without an editor, pointing at lines does nothing (and never panics).
     highlight_line(LineKind::Current, Some(1));
     assert_eq!(calls().last().map(String::as_str), Some("destroy"));
@@ -110,8 +118,8 @@ async fn without_the_editor_script_a_plain_text_area_keeps_the_page_usable() {
     let app =
         yew::Renderer::<Host>::with_root_and_props(root.clone(), HostProps { source: "int x;".into(), diagnostics: vec![] })
             .render();
-    yew::platform::time::sleep(Duration::from_millis(50)).await;
-    let area = root.query_selector("[data-testid=editor] textarea").unwrap().expect("a textarea instead of the editor");
+    let area =
+        wait_for("a textarea instead of the editor", || root.query_selector("[data-testid=editor] textarea").unwrap()).await;
     let area: web_sys::HtmlTextAreaElement = wasm_bindgen::JsCast::dyn_into(area).unwrap();
     assert_eq!(area.value(), "int x;");
     app.destroy();

@@ -7,13 +7,15 @@
 
 use std::cell::Cell;
 use std::rc::Rc;
-use std::time::Duration;
 
 use wasm_bindgen_test::*;
 use web::model::analysis::{Run, RunSpec};
 use web::model::graphs::frame::RunFrame;
 use web::model::page::EXAMPLE_PROGRAM;
 use web::ui::graphs::FrameStore;
+
+mod browser;
+use browser::wait_for;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -53,8 +55,11 @@ async fn app_draws_the_cfa_graph() {
     let root = document.create_element("div").unwrap();
     document.body().unwrap().append_child(&root).unwrap();
     yew::Renderer::<web::ui::page::App>::with_root(root.clone()).render();
-    yew::platform::time::sleep(Duration::from_millis(200)).await;
-    let nodes = root.query_selector_all("[data-testid=cfa-graph] .cfa-node").unwrap();
+    let nodes = wait_for("the CFA graph's nodes", || {
+        let nodes = root.query_selector_all("[data-testid=cfa-graph] .cfa-node").unwrap();
+        (nodes.length() > 0).then_some(nodes)
+    })
+    .await;
     assert_eq!(nodes.length(), 13);
     let heads = root.query_selector_all("[data-testid=cfa-graph] .cfa-node.loop-head").unwrap();
     assert_eq!(heads.length(), 1);
