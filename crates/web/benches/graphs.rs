@@ -61,7 +61,7 @@ fn arg(c: &mut Criterion) {
     group.bench_function("layout of every state", |b| b.iter(|| layout(&specs, &edges, Spacing::default())));
     group.finish();
     c.bench_function("analysis: snapshot clone", |b| b.iter(|| r.cursor.snapshot().clone()));
-    c.bench_function("analysis: panels at the last event", |b| b.iter(|| Panels::of(&r.program, &r.cursor)));
+    c.bench_function("analysis: panels at the last event", |b| b.iter(|| Panels::of(&r.program, &r.cursor, &r.lines)));
     let n = r.cursor.len();
     c.bench_function("analysis: cursor one step back and forth", |b| {
         b.iter(|| {

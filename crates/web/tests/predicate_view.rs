@@ -57,7 +57,7 @@ fn the_lockstep_loop_is_true_after_one_predicate_refinement() {
     let mut run = run("predicate");
     let n = run.cursor.len();
     run.cursor.seek(n);
-    let panels = Panels::of(&run.program, &run.cursor);
+    let panels = Panels::of(&run.program, &run.cursor, &run.lines);
     assert!(panels.verdict.as_deref().is_some_and(|v| v.starts_with("TRUE")), "{:?}", panels.verdict);
     let refinements = run.cursor.events().iter().filter(|e| matches!(e, Event::Refinement { .. })).count();
     assert_eq!(refinements, 1);
@@ -111,9 +111,9 @@ fn abstraction_states_are_marked_in_lists_and_the_arg() {
     let mut run = run("predicate");
     let n = run.cursor.len();
     run.cursor.seek(n);
-    let panels = Panels::of(&run.program, &run.cursor);
+    let panels = Panels::of(&run.program, &run.cursor, &run.lines);
     let marked: Vec<&str> =
-        panels.reached.iter().flat_map(|g| &g.states).filter(|s| s.abstraction).map(|s| s.location.as_str()).collect();
+        panels.reached.iter().flat_map(|g| &g.states).filter(|s| s.abstraction).map(|s| &*s.location).collect();
     assert!(!marked.is_empty(), "the loop head's abstraction state is in the reached set");
     // Not every state: only block ends.
     assert!(panels.reached.iter().flat_map(|g| &g.states).any(|s| !s.abstraction));
@@ -129,7 +129,11 @@ fn abstraction_states_are_marked_in_lists_and_the_arg() {
     let mut value = Run::start(LOCKSTEP, RunSpec { preset: "value".into(), ..RunSpec::default() }).unwrap().complete();
     let n = value.cursor.len();
     value.cursor.seek(n);
-    assert!(Panels::of(&value.program, &value.cursor).reached.iter().flat_map(|g| &g.states).all(|s| !s.abstraction));
+    assert!(Panels::of(&value.program, &value.cursor, &value.lines)
+        .reached
+        .iter()
+        .flat_map(|g| &g.states)
+        .all(|s| !s.abstraction));
 }
 
 #[test]
@@ -256,7 +260,7 @@ fn the_cartesian_preset_runs_in_the_page_too() {
     let mut run = run("predicate-cartesian");
     let n = run.cursor.len();
     run.cursor.seek(n);
-    let panels = Panels::of(&run.program, &run.cursor);
+    let panels = Panels::of(&run.program, &run.cursor, &run.lines);
     assert!(panels.verdict.as_deref().is_some_and(|v| v.starts_with("TRUE")), "{:?}", panels.verdict);
     let kinds: Vec<String> = run
         .cursor

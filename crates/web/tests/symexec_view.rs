@@ -61,7 +61,7 @@ fn positions(run: &Run, what: impl Fn(&Event) -> bool) -> Vec<usize> {
 fn at_end(run: &mut Run) -> Panels {
     let n = run.cursor.len();
     run.cursor.seek(n);
-    Panels::of(&run.program, &run.cursor)
+    Panels::of(&run.program, &run.cursor, &run.lines)
 }
 
 #[test]
@@ -151,7 +151,7 @@ fn the_tree_view_marks_the_path_abstraction_points_and_infeasible_branches() {
         .into_iter()
         .filter(|&k| {
             run.cursor.seek(k);
-            Panels::of(&run.program, &run.cursor).step_text.contains("backtrack to s")
+            Panels::of(&run.program, &run.cursor, &run.lines).step_text.contains("backtrack to s")
         })
         .count();
     assert!(backtracks >= 1);

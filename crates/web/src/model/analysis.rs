@@ -24,7 +24,9 @@
 //! Nothing here depends on Yew or web-sys: it is tested natively.
 
 use engine::Stepper;
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use cfa::Program;
@@ -159,6 +161,8 @@ pub struct Run {
     mirrored_done: bool,
     /// The run's `solver.timeout` ([`Run::pending_query`]).
     solver_timeout_ms: u64,
+    /// Each state's line text, computed once ([`Panels::of`]).
+    pub lines: StateLineTexts,
 }
 
 /// `solver.timeout`'s declared default: the limit Z3's worker gives a
@@ -195,6 +199,7 @@ impl Run {
             analysis: Some(analysis),
             mirrored_done: false,
             solver_timeout_ms,
+            lines: StateLineTexts::default(),
         })
     }
 
@@ -1115,16 +1120,18 @@ pub fn break_target(run: &Run, bp: Breakpoint) -> BreakTarget {
     }
 }
 
-/// One abstract state as a line of a panel.
+/// One abstract state as a line of a panel. Its texts are shared
+/// ([`StateLineTexts`]): a step rebuilds the lines of every waitlist and
+/// reached state, and must not format them again.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StateLine {
     /// `s12`.
-    pub id: String,
+    pub id: Rc<str>,
     /// `N5`, or empty when unknown.
-    pub location: String,
+    pub location: Rc<str>,
     /// The state's content: `x=1, y=2` (values) or `x - y <= 0 ∧ …`
     /// (octagon constraints); `⊤` when nothing is known.
-    pub text: String,
+    pub text: Rc<str>,
     /// The state popped in the current step.
     pub current: bool,
     /// A target state.
@@ -1307,7 +1314,7 @@ fn step_text(s: &Snapshot, events: &[Event]) -> String {
 
 /// A state's content without its location and call stack parts.
 pub fn state_text(snapshot: &Snapshot, id: StateId) -> String {
-    let Some(view) = snapshot.state(id).and_then(|s| s.view.clone()) else { return "?".into() };
+    let Some(view) = snapshot.state(id).and_then(|s| s.view.as_deref()) else { return "?".into() };
     let mut parts = Vec::new();
     for c in &view.components {
         match &c.content {
@@ -1348,12 +1355,41 @@ pub fn is_abstraction_state(snapshot: &Snapshot, id: StateId) -> bool {
     })
 }
 
-fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLine {
+/// The texts of a state's line, which never change once the state exists:
+/// its id, location and content.
+type LineTexts = (Rc<str>, Rc<str>, Rc<str>);
+
+/// The texts of every state's line in one run, each computed the first
+/// time a panel shows the state: a step's panels list every reached state
+/// (thousands in a long run), and formatting their contents again at every
+/// step made a step's cost grow with the reached set. A state is known by
+/// the iteration it belongs to (state ids start again at `s0` in each CEGAR
+/// iteration or restart) and its id; its view is fixed when it is created.
+#[derive(Debug, Default)]
+pub struct StateLineTexts(RefCell<HashMap<(usize, StateId), LineTexts>>);
+
+impl StateLineTexts {
+    /// The texts of `id`'s line in `snapshot`.
+    fn of(&self, snapshot: &Snapshot, id: StateId) -> LineTexts {
+        let iteration = snapshot.iteration_starts.last().copied().unwrap_or(0);
+        self.0
+            .borrow_mut()
+            .entry((iteration, id))
+            .or_insert_with(|| {
+                let location = snapshot.state(id).and_then(|s| s.location).map(|l| l.to_string()).unwrap_or_default();
+                (id.to_string().into(), location.into(), state_text(snapshot, id).into())
+            })
+            .clone()
+    }
+}
+
+fn state_line(snapshot: &Snapshot, texts: &StateLineTexts, id: StateId, involved: &[StateId]) -> StateLine {
     let info = snapshot.state(id);
+    let (id_text, location, text) = texts.of(snapshot, id);
     StateLine {
-        id: id.to_string(),
-        location: info.and_then(|s| s.location).map(|l| l.to_string()).unwrap_or_default(),
-        text: state_text(snapshot, id),
+        id: id_text,
+        location,
+        text,
         current: snapshot.current_state == Some(id),
         target: info.is_some_and(|s| s.target),
         involved: involved.contains(&id),
@@ -1364,8 +1400,9 @@ fn state_line(snapshot: &Snapshot, id: StateId, involved: &[StateId]) -> StateLi
 
 impl Panels {
     /// The panels at the cursor's current position (the verdict appears once
-    /// the cursor is past the run's `AnalysisFinished` event).
-    pub fn of(program: &Program, cursor: &Cursor) -> Panels {
+    /// the cursor is past the run's `AnalysisFinished` event); `texts` is
+    /// the run's ([`Run::lines`]), shared by every position shown.
+    pub fn of(program: &Program, cursor: &Cursor, texts: &StateLineTexts) -> Panels {
         let s = cursor.snapshot();
         let involved = s.position.checked_sub(1).and_then(|i| cursor.events().get(i)).map(involved_states).unwrap_or_default();
         let reached: Vec<LocationGroup> = s
@@ -1374,7 +1411,7 @@ impl Panels {
             .filter(|(_, ids)| !ids.is_empty())
             .map(|(node, ids)| LocationGroup {
                 node: node.to_string(),
-                states: ids.iter().map(|&id| state_line(s, id, &involved)).collect(),
+                states: ids.iter().map(|&id| state_line(s, texts, id, &involved)).collect(),
             })
             .collect();
         let node_counts = reached.iter().map(|g| (g.node.clone(), g.states.len())).collect();
@@ -1403,8 +1440,11 @@ impl Panels {
             })
             .filter(|id| s.waitlist.contains(id))
             .or_else(|| s.waitlist.first().copied());
-        let waitlist =
-            s.waitlist.iter().map(|&id| StateLine { next: Some(id) == next_pop, ..state_line(s, id, &involved) }).collect();
+        let waitlist = s
+            .waitlist
+            .iter()
+            .map(|&id| StateLine { next: Some(id) == next_pop, ..state_line(s, texts, id, &involved) })
+            .collect();
         Panels {
             position: s.position,
             total: cursor.len(),
@@ -1498,7 +1538,7 @@ mod tests {
 
     fn panels_at(run: &mut Run, k: usize) -> Panels {
         run.cursor.seek(k);
-        Panels::of(&run.program, &run.cursor)
+        Panels::of(&run.program, &run.cursor, &run.lines)
     }
 
     /// The script the page sends to Z3 for a run's first query, with
@@ -1581,7 +1621,7 @@ mod tests {
             Some("TRUE — the waitlist is empty: the reached set is a fixpoint without any target state")
         );
         assert_eq!(end.stats, "reached 21 · created 34 · steps 24");
-        let n4: Vec<&str> = end.reached.iter().find(|g| g.node == "N4").unwrap().states.iter().map(|s| s.text.as_str()).collect();
+        let n4: Vec<&str> = end.reached.iter().find(|g| g.node == "N4").unwrap().states.iter().map(|s| &*s.text).collect();
         assert_eq!(
             n4,
             [
@@ -1593,7 +1633,7 @@ mod tests {
         );
         assert_eq!(end.node_counts.get("N4"), Some(&4));
         assert_eq!(
-            end.reached.iter().find(|g| g.node == "N3").unwrap().states[0].text,
+            end.reached.iter().find(|g| g.node == "N3").unwrap().states[0].text.as_ref(),
             "ticks >= 0",
             "widening at the loop head"
         );
@@ -1605,17 +1645,17 @@ mod tests {
         run.cursor.seek(0);
         let m = next_break(&run.cursor, Breakpoint::MergeChanged).expect("widening replaces a state at the loop head");
         run.cursor.seek(m);
-        let p = Panels::of(&run.program, &run.cursor);
+        let p = Panels::of(&run.program, &run.cursor, &run.lines);
         assert!(p.step_text.contains("merge") && p.step_text.contains(" replaces s"), "{}", p.step_text);
         // The text says the result replaces s3: the reached set no longer
         // lists s3 (the result enters it at the `ReachedAdd` that follows).
         assert!(p.step_text.ends_with(" replaces s3"), "{}", p.step_text);
-        let listed: Vec<&str> = p.reached.iter().flat_map(|g| &g.states).map(|s| s.id.as_str()).collect();
+        let listed: Vec<&str> = p.reached.iter().flat_map(|g| &g.states).map(|s| &*s.id).collect();
         assert!(!listed.contains(&"s3"), "{listed:?}");
         let c = next_break(&run.cursor, Breakpoint::Covered).expect("a covering stop");
         assert!(c > m);
         run.cursor.seek(c);
-        assert!(Panels::of(&run.program, &run.cursor).step_text.contains("covered by"));
+        assert!(Panels::of(&run.program, &run.cursor, &run.lines).step_text.contains("covered by"));
         assert_eq!(next_break(&run.cursor, Breakpoint::Target), None, "Listing 2.1 is safe");
     }
 
@@ -1673,7 +1713,7 @@ mod tests {
         let n = run.cursor.len();
         let p = panels_at(&mut run, n);
         assert!(p.verdict.as_deref().unwrap().starts_with("TRUE"), "{:?}", p.verdict);
-        assert!(p.reached.iter().flat_map(|g| &g.states).any(|s| s.text == "main::x=1, main::y=3"), "{}", p.text());
+        assert!(p.reached.iter().flat_map(|g| &g.states).any(|s| &*s.text == "main::x=1, main::y=3"), "{}", p.text());
     }
 
     #[test]
@@ -1839,7 +1879,7 @@ mod tests {
 
         fn shown(pane: &AnalysisState) -> Panels {
             let run = pane.run.as_ref().unwrap();
-            Panels::of(&run.program, &run.cursor)
+            Panels::of(&run.program, &run.cursor, &run.lines)
         }
 
         #[test]
@@ -1936,9 +1976,9 @@ mod tests {
                     _ => None,
                 });
                 if let (Some(n), Some(popped)) = (next.first(), popped) {
-                    if p.waitlist.iter().any(|s| s.id == popped) {
-                        assert_eq!(n.id, popped, "event {k}");
-                        assert_eq!(p.waitlist[0].id, popped, "the waitlist is in pop order (event {k})");
+                    if p.waitlist.iter().any(|s| *s.id == *popped) {
+                        assert_eq!(*n.id, *popped, "event {k}");
+                        assert_eq!(*p.waitlist[0].id, *popped, "the waitlist is in pop order (event {k})");
                         marked += 1;
                     }
                 }

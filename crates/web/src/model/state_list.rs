@@ -121,7 +121,7 @@ mod tests {
             .iter()
             .map(|r| match r {
                 ListRow::Location { label, .. } => label.clone(),
-                ListRow::State(s) => s.id.clone(),
+                ListRow::State(s) => s.id.to_string(),
             })
             .collect();
         assert_eq!(names, ["N1 (2)", "s0", "s2", "N3 (1)", "s1"]);

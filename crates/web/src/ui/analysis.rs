@@ -211,7 +211,7 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
 
     // The editor highlights the line of the edge being processed (a hook:
     // called on every render, before any early return).
-    let shown = st.run.as_ref().map(|run| Panels::of(&run.program, &run.cursor));
+    let shown = st.run.as_ref().map(|run| Panels::of(&run.program, &run.cursor, &run.lines));
     use_effect_with(shown.as_ref().and_then(|p| p.current_line).filter(|_| st.run_source == props.source), |line| {
         crate::platform::codemirror::highlight_line(crate::model::editor::LineKind::Current, *line)
     });
@@ -899,7 +899,7 @@ fn reached_panel(
             } else {
                 <div data-testid="reached" onclick={on_state_click(linked)}>
                     { for reached_shown.iter().map(|g| html! {
-                        <div class="loc-group" data-node={g.node.clone()}>
+                        <div key={g.node.clone()} class="loc-group" data-node={g.node.clone()}>
                             <div class="loc">{ format!("{} ({})", g.node, g.states.len()) }</div>
                             <ul class="states">{ for g.states.iter().map(|s| state_item(s, selected_states)) }</ul>
                         </div>

@@ -238,7 +238,7 @@ impl Shown {
                 let marked = div.as_ref().is_some_and(|d| d.step == step && d.differs.get(i).copied().unwrap_or(false));
                 let inspected =
                     st.inspected.filter(|&(pane, _)| pane == i).map(|(_, id)| (id.to_string(), detail(c.snapshot(), id)));
-                PaneShown { preset: r.spec.preset.clone(), panels: Panels::of(&r.program, &c), marked, inspected }
+                PaneShown { preset: r.spec.preset.clone(), panels: Panels::of(&r.program, &c, &r.lines), marked, inspected }
             })
             .collect();
         let heats: Vec<_> = st

@@ -15,7 +15,9 @@ use crate::model::selection::Selection;
 use crate::model::state_list::{ListRow, Window, ROW_PX};
 
 /// A state line that can be selected (linked selection): it carries its
-/// key in `data-state` and is marked when selected.
+/// key in `data-state` and is marked when selected. Keyed by its state (the
+/// lists it is in hold a state once): a step that pushes or pops one state
+/// moves the other rows instead of rewriting every row's text.
 pub fn state_item(s: &StateLine, selected: &BTreeSet<StateId>) -> Html {
     let is_selected = matches!(Selection::parse(&s.id), Selection::State(id) if selected.contains(&id));
     let class = classes!(
@@ -28,7 +30,7 @@ pub fn state_item(s: &StateLine, selected: &BTreeSet<StateId>) -> Html {
         is_selected.then_some("selected")
     );
     html! {
-        <li class={class} data-state={s.id.clone()} title="Click to select this state in every panel">
+        <li key={s.id.clone()} class={class} data-state={s.id.clone()} title="Click to select this state in every panel">
             <span class="sid">{ s.id.clone() }</span>{ " " }
             <span class="sloc">{ format!("@{}", s.location) }</span>{ " " }
             if s.abstraction {
@@ -92,7 +94,7 @@ pub fn windowed_states(props: &WindowedStatesProps) -> Html {
                 style={format!("padding-top: {}px; padding-bottom: {}px", w.before_px, w.after_px)}>
                 { for props.rows[w.start..w.end].iter().map(|r| match r {
                     ListRow::Location { node, label } => html! {
-                        <li class="loc" data-node={node.clone()}>{ label.clone() }</li>
+                        <li key={format!("@{node}")} class="loc" data-node={node.clone()}>{ label.clone() }</li>
                     },
                     ListRow::State(s) => state_item(s, &props.selected),
                 }) }
