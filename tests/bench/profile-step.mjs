@@ -8,7 +8,7 @@
 //
 // Environment: STEPS (default 40), LIMIT (default 1500), TAB (state |
 // waitlist | reached, default state), GRAPH (cfa | arg, default cfa), TOP
-// (rows printed, default 30).
+// (rows printed, default 30), INCLUSIVE (1: time with callees).
 
 import { openLargeRun, stepBack } from './large-run.mjs';
 
@@ -38,6 +38,24 @@ try {
     const key = `${f.functionName || '(anonymous)'} ${f.url ? f.url.split('/').pop() : ''}`.trim();
     self.set(key, (self.get(key) ?? 0) + us);
     total += us;
+  }
+  // INCLUSIVE=1: time with callees (every function on a sample's stack,
+  // once per sample), which names the Rust functions that a step's
+  // render spends its time under.
+  if (process.env.INCLUSIVE === '1') {
+    const parent = new Map();
+    for (const n of nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+    self.clear();
+    for (const [id, us] of dt) {
+      const seen = new Set();
+      for (let at = id; at !== undefined; at = parent.get(at)) {
+        const f = byNode.get(at).callFrame;
+        const key = `${f.functionName || '(anonymous)'} ${f.url ? f.url.split('/').pop() : ''}`.trim();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        self.set(key, (self.get(key) ?? 0) + us);
+      }
+    }
   }
   const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
   console.log(`${steps} step-backs, tab ${tab}, graph ${graph}: ${(total / 1000).toFixed(0)} ms sampled`);

@@ -23,7 +23,7 @@ const limit = Number(process.env.LIMIT ?? 1500);
 const tab = process.env.TAB ?? 'state';
 const graph = process.env.GRAPH ?? 'arg';
 const invalidations = process.env.INVALIDATIONS === '1';
-const PHASES = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'RasterTask', 'FunctionCall', 'EventDispatch', 'HitTest'];
+const PHASES = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'RasterTask', 'FunctionCall', 'RunMicrotasks', 'EventDispatch', 'HitTest', 'MinorGC', 'MajorGC'];
 
 const { page, context, byId, close } = await openLargeRun('cpa-bench-trace-', limit);
 try {
@@ -53,6 +53,11 @@ try {
   for (const [name, t] of [...totals].sort((a, b) => b[1].us - a[1].us)) {
     console.log(`  ${name.padEnd(18)} ${String(t.count).padStart(5)}×  total ${(t.us / 1000).toFixed(1).padStart(8)} ms   per step ${(t.us / 1000 / steps).toFixed(2).padStart(6)} ms`);
   }
+  // How much of the page each style recalculation and layout touched.
+  const mean = (xs) => (xs.length ? (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(0) : '-');
+  const styled = events.filter((e) => e.name === 'UpdateLayoutTree' && e.ph === 'X').map((e) => e.args?.elementCount ?? e.args?.data?.elementCount ?? 0);
+  const layouts = events.filter((e) => e.name === 'Layout' && e.ph === 'X').map((e) => e.args?.beginData ?? {});
+  console.log(`  style recalculation: ${mean(styled)} elements on average; layout: ${mean(layouts.map((d) => d.dirtyObjects ?? 0))} dirty of ${mean(layouts.map((d) => d.totalObjects ?? 0))} objects on average`);
   if (invalidations) {
     const why = new Map();
     for (const e of events) {
