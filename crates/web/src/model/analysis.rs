@@ -1541,6 +1541,23 @@ mod tests {
         Panels::of(&run.program, &run.cursor, &run.lines)
     }
 
+    /// The run's shared line texts never show a state's line from another
+    /// position wrongly: across a CEGAR refinement (ids start again at s0)
+    /// and back, every position's panels equal those built from scratch.
+    #[test]
+    fn shared_line_texts_equal_fresh_ones_across_iterations() {
+        let mut run = footnote_octagon_cegar();
+        let n = run.cursor.len();
+        run.cursor.seek(n);
+        assert!(run.cursor.snapshot().iteration >= 2, "the example refines once");
+        let positions: Vec<usize> = (0..=n).step_by(3).chain((0..=n).rev().step_by(7)).collect();
+        for k in positions {
+            let shared = panels_at(&mut run, k);
+            let fresh = Panels::of(&run.program, &run.cursor, &StateLineTexts::default());
+            assert_eq!(shared, fresh, "position {k}");
+        }
+    }
+
     /// The script the page sends to Z3 for a run's first query, with
     /// `extra` properties added to `symbolic`.
     fn first_query_script(extra: &str) -> (String, String) {
