@@ -1,5 +1,5 @@
 //! The SV-COMP tasks with pointers, structs, arrays and heap memory
-//! (`../shared/benchmarks/sv-comp-memory`): every task parses and lowers,
+//! (`svcomp_tasks::memory_folder()`): every task parses and lowers,
 //! and no preset ever says TRUE for a task whose expected verdict is
 //! `false`, nor confirms (by concrete replay) a FALSE for a task whose
 //! expected verdict is `true`, under the `c` integer model. Tasks tagged

@@ -1,5 +1,5 @@
-//! The SV-COMP tasks shipped beside the project ([`folder`]: by default
-//! `../shared/benchmarks/sv-comp`, or `$CPAPLAY_SVCOMP_DIR`)
+//! The SV-COMP tasks kept beside the project ([`folder`]: `$CPAPLAY_SVCOMP_DIR`,
+//! or a `benchmarks/sv-comp` folder in a directory beside the repository)
 //! as typed data: each task's file, its *expected verdict* (whether the
 //! error location is reachable), category and features, read from the
 //! folder's `MANIFEST.tsv`.
@@ -69,18 +69,37 @@ impl Task {
 pub const DIR_VAR: &str = "CPAPLAY_SVCOMP_DIR";
 
 /// Where the SV-COMP folder is: `$CPAPLAY_SVCOMP_DIR` when it is set and not
-/// empty, else `shared/benchmarks/sv-comp` beside the repository. Every Rust
+/// empty, else the `benchmarks/sv-comp` folder (one holding `MANIFEST.tsv`)
+/// of a directory beside the repository ([`beside_repository`]). Every Rust
 /// reader of the folder (tests, benches) finds it here.
 pub fn folder() -> PathBuf {
-    folder_from(std::env::var_os(DIR_VAR))
+    folder_from(std::env::var_os(DIR_VAR), "sv-comp")
 }
 
-/// [`folder`] for a value of [`DIR_VAR`].
-fn folder_from(var: Option<std::ffi::OsString>) -> PathBuf {
+/// The folder a variable names, when set and not empty, else
+/// `benchmarks/<name>` beside the repository.
+fn folder_from(var: Option<std::ffi::OsString>, name: &str) -> PathBuf {
     match var {
         Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp"),
+        _ => beside_repository(Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")), name),
     }
+}
+
+/// The first (in name order) `<dir>/benchmarks/<name>` holding a
+/// `MANIFEST.tsv`, over the directories `<dir>` beside `repository`; when
+/// there is none, `benchmarks/<name>` under the repository's parent, which
+/// the readers then report as missing.
+fn beside_repository(repository: &Path, name: &str) -> PathBuf {
+    let parent = repository.join("..");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&parent)
+        .into_iter()
+        .flatten()
+        .filter_map(|entry| entry.ok())
+        .map(|entry| entry.path().join("benchmarks").join(name))
+        .filter(|dir| dir.join("MANIFEST.tsv").is_file())
+        .collect();
+    found.sort();
+    found.into_iter().next().unwrap_or_else(|| parent.join("benchmarks").join(name))
 }
 
 /// The environment variable that points [`memory_folder`] at another copy
@@ -88,13 +107,11 @@ fn folder_from(var: Option<std::ffi::OsString>) -> PathBuf {
 pub const MEMORY_DIR_VAR: &str = "CPAPLAY_SVCOMP_MEMORY_DIR";
 
 /// Where the SV-COMP tasks with pointers, structs, arrays and heap memory
-/// are: `$CPAPLAY_SVCOMP_MEMORY_DIR` when set and not empty, else
-/// `shared/benchmarks/sv-comp-memory` beside the repository.
+/// are: `$CPAPLAY_SVCOMP_MEMORY_DIR` when set and not empty, else the
+/// `benchmarks/sv-comp-memory` folder beside the repository, found as
+/// [`folder`] finds `benchmarks/sv-comp`.
 pub fn memory_folder() -> PathBuf {
-    match std::env::var_os(MEMORY_DIR_VAR) {
-        Some(dir) if !dir.is_empty() => PathBuf::from(dir),
-        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/benchmarks/sv-comp-memory"),
-    }
+    folder_from(std::env::var_os(MEMORY_DIR_VAR), "sv-comp-memory")
 }
 
 /// All tasks of the memory folder ([`memory_folder`]), in manifest order;
@@ -102,15 +119,17 @@ pub fn memory_folder() -> PathBuf {
 pub fn memory_tasks() -> Vec<Task> {
     let dir = memory_folder();
     read_folder(&dir).unwrap_or_else(|e| {
-        panic!("the SV-COMP memory benchmarks (expected beside the repository, or set {MEMORY_DIR_VAR}): {e}")
+        panic!("the SV-COMP memory benchmarks (a benchmarks/sv-comp-memory folder in a directory beside the repository, or set {MEMORY_DIR_VAR}): {e}")
     })
 }
 
-/// All tasks of the shared folder, in manifest order. Panics with a clear
+/// All tasks of the SV-COMP folder ([`folder`]), in manifest order. Panics with a clear
 /// message when the folder or its manifest is missing (for tests and benches).
 pub fn tasks() -> Vec<Task> {
     let dir = folder();
-    read_folder(&dir).unwrap_or_else(|e| panic!("the SV-COMP benchmarks (expected beside the repository, or set {DIR_VAR}): {e}"))
+    read_folder(&dir).unwrap_or_else(|e| {
+        panic!("the SV-COMP benchmarks (a benchmarks/sv-comp folder in a directory beside the repository, or set {DIR_VAR}): {e}")
+    })
 }
 
 /// The task at `path` (relative to the folder); panics if the manifest has none.
@@ -167,7 +186,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_shared_folder_has_both_verdicts_and_readable_files() {
+    fn the_folder_has_both_verdicts_and_readable_files() {
         let tasks = tasks();
         assert!(tasks.len() >= 50, "only {} tasks", tasks.len());
         assert!(tasks.iter().any(|t| t.expected == Expected::True));
@@ -181,10 +200,26 @@ mod tests {
 
     #[test]
     fn the_folder_is_beside_the_repository_unless_the_variable_names_another() {
-        let default = folder_from(None);
-        assert!(default.ends_with("shared/benchmarks/sv-comp"), "{}", default.display());
-        assert_eq!(folder_from(Some("".into())), default);
-        assert_eq!(folder_from(Some("/data/sv-comp".into())), PathBuf::from("/data/sv-comp"));
+        let default = folder_from(None, "sv-comp");
+        assert!(default.ends_with("benchmarks/sv-comp"), "{}", default.display());
+        assert_eq!(folder_from(Some("".into()), "sv-comp"), default);
+        assert_eq!(folder_from(Some("/data/sv-comp".into()), "sv-comp"), PathBuf::from("/data/sv-comp"));
+    }
+
+    #[test]
+    fn beside_the_repository_means_a_sibling_directory_with_a_manifest() {
+        let root = std::env::temp_dir().join(format!("svcomp-tasks-beside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let repository = root.join("repo");
+        for dir in [repository.clone(), root.join("a/benchmarks/sv-comp"), root.join("b/benchmarks/sv-comp")] {
+            std::fs::create_dir_all(dir).unwrap();
+        }
+        // `a` has the folder but no manifest; `b` has both.
+        std::fs::write(root.join("b/benchmarks/sv-comp/MANIFEST.tsv"), "path\texpected_verdict\n").unwrap();
+        let found = beside_repository(&repository, "sv-comp");
+        assert_eq!(found.canonicalize().unwrap(), root.join("b/benchmarks/sv-comp").canonicalize().unwrap());
+        assert!(beside_repository(&repository, "sv-comp-memory").ends_with("benchmarks/sv-comp-memory"));
+        std::fs::remove_dir_all(&root).unwrap();
     }
 
     #[test]

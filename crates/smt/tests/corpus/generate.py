@@ -12,8 +12,11 @@ import json, os, subprocess, sys
 
 cpaplay = sys.argv[1] if len(sys.argv) > 1 else "target/release/cpaplay"
 here = os.path.dirname(os.path.abspath(__file__))
-# The SV-COMP folder, as svcomp_tasks::folder() finds it.
-svcomp = os.environ.get("CPAPLAY_SVCOMP_DIR") or os.path.join(here, "../../../../../shared/benchmarks/sv-comp")
+# The SV-COMP folder (the one svcomp_tasks::folder() finds), named by the
+# variable for this generator, which is run by hand.
+svcomp = os.environ.get("CPAPLAY_SVCOMP_DIR")
+if not svcomp:
+    sys.exit("set CPAPLAY_SVCOMP_DIR to the SV-COMP folder (the one holding MANIFEST.tsv)")
 inputs = ["static/examples/symexec-listing1.c", "static/examples/octagon-relational.c"]
 for line in open(os.path.join(svcomp, "MANIFEST.tsv")).read().splitlines()[1:]:
     inputs.append(os.path.join(svcomp, line.split("\t")[0]))
