@@ -1345,7 +1345,12 @@ pub fn is_abstraction_state(snapshot: &Snapshot, id: StateId) -> bool {
     if info.abstraction_point {
         return true;
     }
-    let Some(view) = info.view.as_ref() else { return false };
+    info.view.as_deref().is_some_and(view_marks_abstraction)
+}
+
+/// Whether a state's view says it is an abstraction state (predicate
+/// analysis) or an abstraction point (symbolic execution).
+fn view_marks_abstraction(view: &engine::trace::StateView) -> bool {
     view.components.iter().any(|c| {
         matches!(
             c.content,
@@ -1355,9 +1360,16 @@ pub fn is_abstraction_state(snapshot: &Snapshot, id: StateId) -> bool {
     })
 }
 
-/// The texts of a state's line, which never change once the state exists:
-/// its id, location and content.
-type LineTexts = (Rc<str>, Rc<str>, Rc<str>);
+/// What a state's line shows that never changes once the state exists:
+/// its id, location and content, and whether its view marks it an
+/// abstraction state.
+#[derive(Clone, Debug)]
+struct LineTexts {
+    id: Rc<str>,
+    location: Rc<str>,
+    text: Rc<str>,
+    abstraction: bool,
+}
 
 /// The texts of every state's line in one run, each computed the first
 /// time a panel shows the state: a step's panels list every reached state
@@ -1376,8 +1388,13 @@ impl StateLineTexts {
             .borrow_mut()
             .entry((iteration, id))
             .or_insert_with(|| {
-                let location = snapshot.state(id).and_then(|s| s.location).map(|l| l.to_string()).unwrap_or_default();
-                (id.to_string().into(), location.into(), state_text(snapshot, id).into())
+                let info = snapshot.state(id);
+                LineTexts {
+                    id: id.to_string().into(),
+                    location: info.and_then(|s| s.location).map(|l| l.to_string()).unwrap_or_default().into(),
+                    text: state_text(snapshot, id).into(),
+                    abstraction: info.and_then(|s| s.view.as_deref()).is_some_and(view_marks_abstraction),
+                }
             })
             .clone()
     }
@@ -1385,16 +1402,17 @@ impl StateLineTexts {
 
 fn state_line(snapshot: &Snapshot, texts: &StateLineTexts, id: StateId, involved: &[StateId]) -> StateLine {
     let info = snapshot.state(id);
-    let (id_text, location, text) = texts.of(snapshot, id);
+    let texts = texts.of(snapshot, id);
     StateLine {
-        id: id_text,
-        location,
-        text,
+        id: texts.id,
+        location: texts.location,
+        text: texts.text,
         current: snapshot.current_state == Some(id),
         target: info.is_some_and(|s| s.target),
         involved: involved.contains(&id),
         next: false,
-        abstraction: is_abstraction_state(snapshot, id),
+        // An abstraction point is marked by a later event, not by the view.
+        abstraction: texts.abstraction || info.is_some_and(|s| s.abstraction_point),
     }
 }
 
