@@ -163,6 +163,8 @@ pub struct Run {
     solver_timeout_ms: u64,
     /// Each state's line text, computed once ([`Panels::of`]).
     pub lines: StateLineTexts,
+    /// Where each breakpoint's events are ([`break_target`]).
+    breaks: BreakIndex,
 }
 
 /// `solver.timeout`'s declared default: the limit Z3's worker gives a
@@ -200,6 +202,7 @@ impl Run {
             mirrored_done: false,
             solver_timeout_ms,
             lines: StateLineTexts::default(),
+            breaks: BreakIndex::default(),
         })
     }
 
@@ -1110,13 +1113,51 @@ impl BreakTarget {
     }
 }
 
-/// Where breakpoint `bp` goes in `run` from the shown position.
+/// Where breakpoint `bp` goes in `run` from the shown position. The "Run to
+/// the next …" buttons ask it for every breakpoint at every step, so it
+/// looks the answer up ([`BreakIndex`]) instead of scanning the trace.
 pub fn break_target(run: &Run, bp: Breakpoint) -> BreakTarget {
-    match next_break(&run.cursor, bp) {
+    match run.breaks.next_after(run.cursor.events(), bp, run.cursor.position()) {
         Some(k) => BreakTarget::At(k),
         None if !run.finished() => BreakTarget::NotYet,
-        None if run.cursor.events().iter().any(|e| bp.matches(e)) => BreakTarget::NoneAfterHere,
+        None if run.breaks.next_after(run.cursor.events(), bp, 0).is_some() => BreakTarget::NoneAfterHere,
         None => BreakTarget::NoneInRun,
+    }
+}
+
+/// The positions of the events each breakpoint stops at, in one run's
+/// trace, brought up to date with the events that arrived since the last
+/// question: which events match a breakpoint never changes, and the trace
+/// only grows.
+#[derive(Debug, Default)]
+pub struct BreakIndex(RefCell<BreakPositions>);
+
+/// [`BreakIndex`]'s content: how many events were looked at, and per
+/// breakpoint (in [`Breakpoint::ALL`]'s order) the indices of its events.
+#[derive(Debug, Default)]
+struct BreakPositions {
+    scanned: usize,
+    matches: [Vec<usize>; Breakpoint::ALL.len()],
+}
+
+impl BreakIndex {
+    /// [`next_break`] from `position`: the position just after the first
+    /// event at or after `position` that `bp` stops at.
+    fn next_after(&self, events: &[Event], bp: Breakpoint, position: usize) -> Option<usize> {
+        let mut index = self.0.borrow_mut();
+        if index.scanned > events.len() {
+            *index = BreakPositions::default();
+        }
+        for (i, e) in events.iter().enumerate().skip(index.scanned) {
+            for (b, at) in Breakpoint::ALL.iter().zip(index.matches.iter_mut()) {
+                if b.matches(e) {
+                    at.push(i);
+                }
+            }
+        }
+        index.scanned = events.len();
+        let at = &index.matches[Breakpoint::ALL.iter().position(|&b| b == bp)?];
+        at.get(at.partition_point(|&i| i < position)).map(|&i| i + 1)
     }
 }
 
@@ -1557,6 +1598,29 @@ mod tests {
     fn panels_at(run: &mut Run, k: usize) -> Panels {
         run.cursor.seek(k);
         Panels::of(&run.program, &run.cursor, &run.lines)
+    }
+
+    /// The breakpoint index answers as a scan of the trace does, at every
+    /// position, also while the trace grows (a run still computing).
+    #[test]
+    fn the_break_index_answers_as_a_scan() {
+        let run = footnote_octagon_cegar();
+        let events = run.cursor.events();
+        let scan = |upto: usize, bp: Breakpoint, from: usize| {
+            events[from.min(upto)..upto].iter().position(|e| bp.matches(e)).map(|i| from.min(upto) + i + 1)
+        };
+        let growing = BreakIndex::default();
+        let mut found = 0;
+        for upto in (0..=events.len()).step_by(5).chain([events.len()]) {
+            for from in (0..=upto).step_by(11).chain([upto]) {
+                for bp in Breakpoint::ALL {
+                    let answer = growing.next_after(&events[..upto], bp, from);
+                    assert_eq!(answer, scan(upto, bp, from), "{bp:?} from {from} in the first {upto} events");
+                    found += usize::from(answer.is_some());
+                }
+            }
+        }
+        assert!(found > 100, "the run has events for the breakpoints: {found}");
     }
 
     /// The run's shared line texts never show a state's line from another
