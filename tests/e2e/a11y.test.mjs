@@ -3,8 +3,9 @@
 // of its tabs and both graphs, the configuration panel, the solver log, the
 // compare view, the gallery and an exercise — with no violation of impact
 // serious or critical (every violation found is printed); and the keyboard:
-// Tab reaches the step controls, Enter and Space operate them, and the
-// focused control shows a visible outline.
+// Tab reaches the step controls, Enter and Space operate them, the
+// focused control shows a visible outline, and the arrows move among the
+// tabs of a tab list (each list one Tab stop).
 //
 //   DIST_DIR=dist node --test tests/e2e/a11y.test.mjs   (after `trunk build --release`)
 
@@ -174,4 +175,46 @@ test('the keyboard: Tab reaches the step controls, Enter and Space step, the foc
   await until(page, async () => (await shownEvent(page)) > afterEnter, true, 'Space on Step advances one step (and does not start playing)');
   assert.equal(await byId('play').innerText(), 'Play', 'Space on a focused button presses it, not the play shortcut');
   assert.equal(await page.evaluate(() => document.activeElement?.dataset?.testid), 'step', 'the focus stays on Step');
+});
+
+test('the keyboard: the arrows move among a tab list\'s tabs (ARIA tabs), each tab list is one Tab stop', async () => {
+  await openPlayground();
+  await analyze(page, 'value');
+  await byId('step-start').click();
+  await atEvent(page, 0);
+  const selected = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=tabs] [role=tab]')].find((t) => t.getAttribute('aria-selected') === 'true')?.dataset.testid);
+  const focused = () => page.evaluate(() => document.activeElement?.dataset?.testid);
+  const stops = () => page.evaluate(() => [...document.querySelectorAll('[role=tablist] [role=tab]')].filter((t) => t.tabIndex >= 0).map((t) => t.dataset.testid));
+
+  await byId('tab-state').click();
+  await byId('graph-tab-cfa').click();
+  await until(page, stops, ['graph-tab-cfa', 'tab-state'], 'only the selected tab of each list is in the Tab order');
+  await byId('tab-state').focus();
+  await page.keyboard.press('ArrowRight');
+  await until(page, selected, 'tab-waitlist', '→ on the State tab selects the Waitlist tab');
+  assert.equal(await focused(), 'tab-waitlist', 'and moves the focus there');
+  await page.keyboard.press('End');
+  const last = await page.evaluate(() => [...document.querySelectorAll('[data-testid=tabs] [role=tab]')].at(-1).dataset.testid);
+  assert.notEqual(last, 'tab-waitlist');
+  await until(page, selected, last, 'End selects the last tab');
+  assert.equal(await focused(), last);
+  await page.keyboard.press('ArrowRight');
+  await until(page, selected, 'tab-state', '→ on the last tab wraps to the first');
+  await page.keyboard.press('ArrowLeft');
+  await until(page, selected, last, '← on the first tab wraps to the last');
+  await page.keyboard.press('Home');
+  await until(page, selected, 'tab-state', 'Home selects the first tab');
+  assert.equal(await shownEvent(page), 0, 'moving among tabs does not step the analysis');
+  assert.deepEqual(await stops(), ['graph-tab-cfa', 'tab-state']);
+
+  await byId('graph-tab-cfa').focus();
+  await page.keyboard.press('ArrowRight');
+  await until(page, () => byId('graph-tab-arg').getAttribute('aria-selected'), 'true', '→ on the CFA graph tab selects the ARG');
+  assert.equal(await focused(), 'graph-tab-arg');
+  assert.equal(await shownEvent(page), 0);
+
+  // Elsewhere the arrows still step.
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('ArrowRight');
+  await until(page, async () => (await shownEvent(page)) > 0, true, '→ outside the tab lists steps');
 });
