@@ -426,3 +426,23 @@ test('the analysis raised no errors', () => {
   assert.deepEqual(consoleErrors, [], 'console errors');
 });
 
+test('the top bar stays one line from a 1,024-pixel window up: the title and every button on it, none wrapped', async () => {
+  for (const [width, height] of [[1024, 700], [1280, 800], [1366, 768]]) {
+    await page.setViewportSize({ width, height });
+    await page.goto(baseUrl);
+    await byId('cfa-listing').waitFor();
+    const bar = await page.evaluate(() => {
+      const bar = document.querySelector('header.topbar').getBoundingClientRect();
+      const items = [...document.querySelectorAll('header.topbar h1, header.topbar button, header.topbar a')]
+        .filter((el) => el.getClientRects().length > 0)
+        .map((el) => ({ name: el.textContent.trim(), lines: el.getClientRects().length, top: el.getBoundingClientRect().top, bottom: el.getBoundingClientRect().bottom, right: el.getBoundingClientRect().right, height: el.getBoundingClientRect().height }));
+      return { height: bar.height, bottom: bar.bottom, width: document.documentElement.clientWidth, items };
+    });
+    assert.ok(bar.items.length >= 6, `the title and the buttons: ${JSON.stringify(bar.items)}`);
+    assert.ok(bar.height <= 50, `${width}px: the top bar is one line (${bar.height}px high)`);
+    for (const item of bar.items) {
+      assert.ok(item.bottom <= bar.bottom && item.right <= bar.width, `${width}px: "${item.name}" is inside the bar: ${JSON.stringify(item)}`);
+      assert.ok(item.height <= 32, `${width}px: "${item.name}" is on one line: ${JSON.stringify(item)}`);
+    }
+  }
+});
