@@ -70,7 +70,7 @@ pub const DIR_VAR: &str = "CPAPLAY_SVCOMP_DIR";
 
 /// Where the SV-COMP folder is: `$CPAPLAY_SVCOMP_DIR` when it is set and not
 /// empty, else the `benchmarks/sv-comp` folder (one holding `MANIFEST.tsv`)
-/// of a directory beside the repository ([`beside_repository`]). Every Rust
+/// of a directory beside the repository (the first in name order). Every Rust
 /// reader of the folder (tests, benches) finds it here.
 pub fn folder() -> PathBuf {
     folder_from(std::env::var_os(DIR_VAR), "sv-comp")
