@@ -414,7 +414,7 @@ fn step_keys(pane: Pane) -> Option<EventListener> {
         // On a focused tab, the arrows, Home and End move among its tabs
         // (the ARIA tabs pattern) instead of stepping the analysis.
         if let Some(tab) = target.as_ref().filter(|el| el.get_attribute("role").as_deref() == Some("tab")) {
-            if !e.shift_key() && move_among_tabs(tab, &e.key()) {
+            if !e.shift_key() && crate::ui::tabs::move_among_tabs(tab, &e.key()) {
                 e.prevent_default();
                 return;
             }
@@ -433,41 +433,6 @@ fn step_keys(pane: Pane) -> Option<EventListener> {
         e.prevent_default();
         pane.dispatch(action);
     }))
-}
-
-/// The ARIA tabs pattern for a focused `tab`: ← / → select the previous /
-/// next tab of its `tablist` (wrapping around), Home / End the first / last,
-/// and move the focus there (each tab list is one Tab stop: only its
-/// selected tab has `tabindex="0"`). Returns whether `key` was one of these.
-fn move_among_tabs(tab: &web_sys::Element, key: &str) -> bool {
-    let Some(list) = tab.closest("[role=tablist]").ok().flatten() else { return false };
-    let Ok(found) = list.query_selector_all("[role=tab]") else { return false };
-    let tabs: Vec<web_sys::HtmlElement> =
-        (0..found.length()).filter_map(|i| found.get(i)).filter_map(|n| n.dyn_into().ok()).collect();
-    let Some(at) = tabs.iter().position(|t| t.is_same_node(Some(tab))) else { return false };
-    let last = tabs.len() - 1;
-    let to = match key {
-        "ArrowRight" => {
-            if at == last {
-                0
-            } else {
-                at + 1
-            }
-        }
-        "ArrowLeft" => {
-            if at == 0 {
-                last
-            } else {
-                at - 1
-            }
-        }
-        "Home" => 0,
-        "End" => last,
-        _ => return false,
-    };
-    let _ = tabs[to].focus();
-    tabs[to].click();
-    true
 }
 
 /// The configuration chooser: preset, integer model, step limit, Analyze /
@@ -787,7 +752,7 @@ fn tab_bar(pane: &Pane, shown: Tab, panels: &Panels, cegar: bool, blocks: bool, 
                 };
                 html! {
                     <button role="tab" class={classes!("tab", (t == shown).then_some("active"))} aria-selected={(t == shown).to_string()}
-                        tabindex={if t == shown { "0" } else { "-1" }}
+                        tabindex={crate::ui::tabs::roving_tabindex(t == shown)}
                         id={format!("tab-{}", t.key())} aria-controls={format!("tab-body-{}", t.key())} data-testid={format!("tab-{}", t.key())} onclick={pane.on(move |_: MouseEvent| Some(PaneAction::Tab(t)))}>{ label }</button>
                 }
             }) }

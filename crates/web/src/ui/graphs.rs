@@ -474,12 +474,12 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
             <div class="graph-tabs">
                 <div class="graph-tabs-list" role="tablist" aria-label="Graph">
                 <button role="tab" data-testid="graph-tab-cfa" class={classes!("tab", (tab_shown == Tab::Cfa).then_some("active"))}
-                    aria-selected={(tab_shown == Tab::Cfa).to_string()} tabindex={if tab_shown == Tab::Cfa { "0" } else { "-1" }} onclick={set_tab(Tab::Cfa)}>{ "CFA graph" }</button>
+                    aria-selected={(tab_shown == Tab::Cfa).to_string()} tabindex={crate::ui::tabs::roving_tabindex(tab_shown == Tab::Cfa)} onclick={set_tab(Tab::Cfa)}>{ "CFA graph" }</button>
                 <button role="tab" data-testid="graph-tab-arg" class={classes!("tab", (tab_shown == Tab::Arg).then_some("active"))}
-                    aria-selected={(tab_shown == Tab::Arg).to_string()} tabindex={if tab_shown == Tab::Arg { "0" } else { "-1" }} onclick={set_tab(Tab::Arg)}>{ "ARG" }</button>
+                    aria-selected={(tab_shown == Tab::Arg).to_string()} tabindex={crate::ui::tabs::roving_tabindex(tab_shown == Tab::Arg)} onclick={set_tab(Tab::Arg)}>{ "ARG" }</button>
                 if transform_run {
                     <button role="tab" data-testid="graph-tab-transformed" class={classes!("tab", (tab_shown == Tab::Transformed).then_some("active"))}
-                        aria-selected={(tab_shown == Tab::Transformed).to_string()} tabindex={if tab_shown == Tab::Transformed { "0" } else { "-1" }} onclick={set_tab(Tab::Transformed)}
+                        aria-selected={(tab_shown == Tab::Transformed).to_string()} tabindex={crate::ui::tabs::roving_tabindex(tab_shown == Tab::Transformed)} onclick={set_tab(Tab::Transformed)}
                         title="The transformed program the explorer runs, beside the original">{ "Transformed" }</button>
                 }
                 </div>

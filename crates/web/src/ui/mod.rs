@@ -26,5 +26,6 @@ pub mod selection;
 pub mod share;
 pub mod solver;
 pub mod state_list;
+pub mod tabs;
 pub mod transformation;
 pub mod update_notice;
