@@ -301,8 +301,11 @@ pub struct Snapshot {
     pub position: usize,
     /// The run's configuration summary (after the first event).
     pub info: Option<RunInfo>,
-    /// All states created so far, indexed by id.
-    pub states: Vec<StateInfo>,
+    /// All states created so far, indexed by id. Each is shared: cloning a
+    /// snapshot (a checkpoint restored, a frame kept for the graph views)
+    /// copies pointers, and applying an event copies only the states it
+    /// changes (copy-on-write).
+    pub states: Vec<Arc<StateInfo>>,
     /// The reached set grouped by location (in order of insertion).
     pub reached: BTreeMap<NodeId, Vec<StateId>>,
     /// The waitlist in pop order.
@@ -432,11 +435,11 @@ impl Snapshot {
 
     /// A state by id.
     pub fn state(&self, id: StateId) -> Option<&StateInfo> {
-        self.states.get(id.0 as usize)
+        self.states.get(id.0 as usize).map(|s| &**s)
     }
 
     fn st(&mut self, id: StateId) -> Option<&mut StateInfo> {
-        self.states.get_mut(id.0 as usize)
+        self.states.get_mut(id.0 as usize).map(Arc::make_mut)
     }
 
     /// The number of states in the reached set.
@@ -462,12 +465,12 @@ impl Snapshot {
         let i = info.id.0 as usize;
         while self.states.len() < i {
             let id = StateId(self.states.len() as u32);
-            self.states.push(blank_state(id));
+            self.states.push(Arc::new(blank_state(id)));
         }
         if i < self.states.len() {
-            self.states[i] = info;
+            self.states[i] = Arc::new(info);
         } else {
-            self.states.push(info);
+            self.states.push(Arc::new(info));
         }
     }
 

@@ -82,6 +82,31 @@ fn cursor_seeks_from_every_step_to_every_other() {
     }
 }
 
+/// A snapshot kept aside (as the page keeps one per shown frame) is a copy:
+/// moving the cursor on changes none of its states, although the two share
+/// every state no event changed in between (copy-on-write, so a clone and
+/// a restored checkpoint cost pointers, not states).
+#[test]
+fn a_kept_snapshot_is_unchanged_by_later_seeks_and_shares_untouched_states() {
+    let ev = mock_trace(true);
+    let n = ev.len();
+    let mut cursor = Cursor::with_interval(ev.clone(), 7);
+    for k in [n / 3, n / 2, n - 1] {
+        let kept = cursor.seek(k).clone();
+        let later = cursor.seek(n).clone();
+        assert_eq!(kept, Snapshot::of(&ev[..k]), "the kept snapshot at {k} changed when the cursor moved on");
+        let shared = kept.states.iter().zip(&later.states).filter(|(a, b)| Arc::ptr_eq(a, b)).count();
+        assert!(shared > 0, "at {k}: no state shared with the end");
+        if k == n - 1 {
+            // The last event (the verdict) changes no state: all are shared.
+            assert!(matches!(ev[k], Event::AnalysisFinished { .. }));
+            assert_eq!(shared, kept.states.len(), "a state the verdict did not change was copied");
+        }
+        cursor.seek(k / 2);
+        assert_eq!(kept, Snapshot::of(&ev[..k]), "the kept snapshot at {k} changed when the cursor went back");
+    }
+}
+
 #[test]
 fn runs_are_deterministic_and_trace_json_round_trips() {
     let a = mock_trace(true);
