@@ -858,7 +858,7 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
         } else {
             classes!("arg-future")
         };
-        html! { <path {class} d={e.path.clone()} marker-end="url(#arrow)" /> }
+        html! { <path {class} d={AttrValue::from(e.path.clone())} marker-end="url(#arrow)" /> }
     });
     // Branches without a successor: a dashed link to a labelled leaf.
     let stubs: Vec<&ArgStubNode> = graph.visible_stubs(&snap).collect();
@@ -867,7 +867,7 @@ pub fn arg_view(props: &ArgViewProps) -> Html {
         html! {
             <g class={s.stub.css_class()} data-stub={s.index.to_string()}>
                 <title>{ format!("{} → {}: {} — {}", s.stub.from, s.stub.location, s.stub.label(), s.stub.detail) }</title>
-                <path class="arg-stub-link" d={s.path.clone()} />
+                <path class="arg-stub-link" d={AttrValue::from(s.path.clone())} />
                 <rect class="arg-stub-box" x={fmt(x0)} y={fmt(y0)} width={fmt(s.width)} height={fmt(s.height)} rx="8" />
                 <text x={fmt(s.center.x)} y={fmt(s.center.y + 4.0)}>{ s.stub.label() }</text>
             </g>

@@ -161,7 +161,7 @@ pub struct ArgStubNode {
     /// Label box size.
     pub height: f64,
     /// The SVG path of the dashed link.
-    pub path: String,
+    pub path: std::rc::Rc<str>,
 }
 
 /// The current path of symbolic execution at the shown position: the
@@ -258,7 +258,7 @@ pub struct ArgEdge {
     /// What kind of link.
     pub link: ArgLink,
     /// The SVG path.
-    pub path: String,
+    pub path: std::rc::Rc<str>,
 }
 
 /// The ARG of the states created up to some position, laid out.
@@ -386,7 +386,7 @@ impl ArgGraph {
             for p in s.origin.parents() {
                 if let Some(from) = index_of(p) {
                     if from != i {
-                        edges.push(ArgEdge { from, to: i, link, path: String::new() });
+                        edges.push(ArgEdge { from, to: i, link, path: std::rc::Rc::from("") });
                     }
                 }
             }
@@ -403,7 +403,7 @@ impl ArgGraph {
                     center: Point { x: 0.0, y: 0.0 },
                     width: stub.label().chars().count() as f64 * CHAR_W + 10.0,
                     height: LINE_H + 4.0,
-                    path: String::new(),
+                    path: std::rc::Rc::from(""),
                 })
             })
             .collect();
@@ -420,10 +420,10 @@ impl ArgGraph {
             s.center = *c;
         }
         for (e, r) in edges.iter_mut().zip(&l.edges) {
-            e.path = svg_path(&r.points);
+            e.path = svg_path(&r.points).into();
         }
         for (s, r) in stub_nodes.iter_mut().zip(&l.edges[edges.len()..]) {
-            s.path = svg_path(&r.points);
+            s.path = svg_path(&r.points).into();
         }
         ArgGraph { nodes, edges, width: l.width, height: l.height, total, first: first as u32, stubs: stub_nodes }
     }
