@@ -421,6 +421,39 @@ test('a page load logs no console warning (no unused or mismatched preloads)', a
   assert.deepEqual(warnings, []);
 });
 
+test("the state inspector's chooser lists its states while the student is at it, and keeps a chosen state shown while stepping", async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await analyze('octagon-sep', 60);
+  await byId('run-end').click();
+  await byId('verdict').waitFor();
+  await byId('tab-state').click();
+  const chooser = byId('inspect-state');
+  const options = () => chooser.locator('option').count();
+  // Away from it: only the entry that names the shown state (the options
+  // are not rewritten at every step).
+  await page.mouse.move(5, 5);
+  await untilOk(page, options, (n) => assert.equal(n, 1, 'options while nobody is at the chooser'));
+  // A pointer over it brings the states in before it can open.
+  await chooser.hover();
+  await untilOk(page, options, (n) => assert.ok(n > 5, `options under the pointer: ${n}`));
+  await page.mouse.move(5, 5);
+  await untilOk(page, options, (n) => assert.equal(n, 1, 'options after the pointer left'));
+  // So does the keyboard's focus; choosing a state shows it.
+  await chooser.focus();
+  await untilOk(page, options, (n) => assert.ok(n > 5, `options with the focus: ${n}`));
+  const [value, label] = await chooser.locator('option').nth(3).evaluate((o) => [o.value, o.textContent]);
+  await chooser.selectOption(value);
+  await expectText(page.locator('[data-testid=inspector] .insp-head .sid'), value, 'the chosen state is inspected');
+  // Focus and pointer gone, a step back keeps the chosen state in the list,
+  // chosen, and shown.
+  await chooser.blur();
+  await byId('step-back').click();
+  await untilOk(page, () => chooser.evaluate((el) => [el.options.length, el.value, el.selectedOptions[0]?.textContent]), (got) =>
+    assert.deepEqual(got, [2, value, label], 'the chooser after a step back: the first entry and the chosen state'));
+  await expectText(page.locator('[data-testid=inspector] .insp-head .sid'), value, 'still inspected after the step');
+});
+
 test('the analysis raised no errors', () => {
   assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
   assert.deepEqual(consoleErrors, [], 'console errors');

@@ -64,9 +64,35 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
             chosen.set(v.strip_prefix('s').and_then(|n| n.parse().ok()).map(StateId));
         })
     };
+    // The chooser's states change at nearly every step (they follow the
+    // shown state's location), and rewriting ~40 option texts was a large
+    // part of a step's DOM work. So the options are in the document only
+    // while the student is at the list: from a pointer over it or its focus
+    // (both come before it opens) until both have left it.
+    let armed = use_state(|| false);
+    fn arm<E: 'static>(armed: &UseStateHandle<bool>, on: bool) -> Callback<E> {
+        let armed = armed.clone();
+        Callback::from(move |_: E| {
+            if *armed != on {
+                armed.set(on);
+            }
+        })
+    }
+    // The pointer leaving disarms unless the list has the focus.
+    let on_leave = {
+        let armed = armed.clone();
+        Callback::from(move |e: PointerEvent| {
+            let focused = web_sys::window().and_then(|w| w.document()).and_then(|d| d.active_element());
+            let this: Option<web_sys::Element> = e.target_dyn_into();
+            if *armed && this != focused {
+                armed.set(false);
+            }
+        })
+    };
     let chooser = html! {
         <label class="insp-choose">{ "State " }
-            <select data-testid="inspect-state" onchange={on_choose}>
+            <select data-testid="inspect-state" data-options={if *armed { "all" } else { "chosen" }} onchange={on_choose}
+                onpointerenter={arm(&armed, true)} onfocus={arm(&armed, true)} onpointerdown={arm(&armed, true)} onpointerleave={on_leave} onblur={arm(&armed, false)}>
                 <option value="" selected={chosen.is_none()}>
                     { match (selected, props.auto) {
                         (Some(s), _) => format!("selected ({s})"),
@@ -78,9 +104,13 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
                 if let Some(c) = (*chosen).filter(|c| !props.choices.iter().any(|(id, _)| id == c)) {
                     <option value={c.to_string()} selected=true>{ c.to_string() }</option>
                 }
-                { for props.choices.iter().map(|(id, label)| html! {
-                    <option value={id.to_string()} selected={*chosen == Some(*id)}>{ label.clone() }</option>
-                }) }
+                if *armed {
+                    { for props.choices.iter().map(|(id, label)| html! {
+                        <option value={id.to_string()} selected={*chosen == Some(*id)}>{ label.clone() }</option>
+                    }) }
+                } else if let Some((c, label)) = props.choices.iter().find(|(id, _)| *chosen == Some(*id)) {
+                    <option value={c.to_string()} selected=true>{ label.clone() }</option>
+                }
             </select>
         </label>
     };
