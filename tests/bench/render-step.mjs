@@ -12,7 +12,9 @@
 //   node tests/bench/render-step.mjs            (DIST_DIR, CHROMIUM as for tests/e2e)
 //
 // Environment: STEPS (step-backs per combination, default 200), LIMIT (the
-// run's step limit, default 1500). The figures depend on the machine and its
+// run's step limit, default 1500), GRAPHS (comma-separated, of cfa and arg;
+// default both), TABS (comma-separated, of state, waitlist and reached;
+// default all three). The figures depend on the machine and its
 // load; nothing is asserted.
 
 import { openLargeRun, stepBack } from './large-run.mjs';
@@ -27,10 +29,12 @@ try {
     const at = (q) => s[Math.min(s.length - 1, Math.floor(q * s.length))].toFixed(1);
     return `median ${at(0.5)}, p95 ${at(0.95)}, max ${s.at(-1).toFixed(1)}`;
   };
-  for (const [view, graphTab] of [['CFA graph', 'graph-tab-cfa'], ['ARG', 'graph-tab-arg']]) {
+  const graphs = (process.env.GRAPHS ?? 'cfa,arg').split(',');
+  const tabs = (process.env.TABS ?? 'state,waitlist,reached').split(',');
+  for (const [view, graphTab] of [['CFA graph', 'graph-tab-cfa'], ['ARG', 'graph-tab-arg']].filter(([, id]) => graphs.includes(id.slice('graph-tab-'.length)))) {
     await byId(graphTab).click();
     if (graphTab === 'graph-tab-arg') await page.locator('[data-testid=arg-graph] .arg-node').first().waitFor();
-    for (const tab of ['state', 'waitlist', 'reached']) {
+    for (const tab of tabs) {
       await byId(`tab-${tab}`).click();
       await byId('run-end').click();
       const times = await stepBack(page, steps);
