@@ -67,11 +67,21 @@ test('Listing 2.1 under octagon-widening: step, step back, run to the end', asyn
   const highlighted = await page.evaluate(() => {
     const gutter = [...document.querySelectorAll('[data-testid=editor] .cm-lineNumbers .cm-gutterElement.cpa-current-line')]
       .filter((n) => getComputedStyle(n).color === 'rgb(255, 255, 255)');
-    const n1 = document.querySelector('.listing tbody[data-node="N1"] .node-id');
-    return { lines: gutter.map((n) => n.innerText), n1badge: getComputedStyle(n1, '::after').content };
+    const n1 = document.querySelector('.listing tbody[data-node="N1"] .node-count');
+    const current = [...document.querySelectorAll('.listing tbody.current')].map((t) => t.dataset.node);
+    const edge = [...document.querySelectorAll('.listing tr.current-edge')].map((r) => [r.closest('tbody').dataset.node, r.querySelector('.target').innerText]);
+    const style = (sel, prop) => getComputedStyle(document.querySelector(sel))[prop];
+    return {
+      lines: gutter.map((n) => n.innerText), n1badge: n1?.innerText, current, edge,
+      currentBg: style('.listing tbody.current .node-row', 'backgroundColor'), edgeOutline: style('.listing tr.current-edge', 'outlineStyle'),
+    };
   });
   assert.deepEqual(highlighted.lines, ['10']);
-  assert.equal(highlighted.n1badge, '" 1"');
+  assert.equal(highlighted.n1badge, '1', 'N1 holds one reached state');
+  assert.deepEqual(highlighted.current, ['N2'], 'the state being processed is at N2');
+  assert.deepEqual(highlighted.edge, [['N2', '→ N3']], 'the edge being processed: N2→N3');
+  assert.equal(highlighted.currentBg, 'rgb(255, 243, 196)', 'the current node row has the current background');
+  assert.equal(highlighted.edgeOutline, 'solid', 'the current edge row is outlined');
   // The current edge's source line is highlighted in the gutter, the node in the listing.
   await page.screenshot({ path: path.join(artifacts, 'analysis-1-step-20.png') });
 

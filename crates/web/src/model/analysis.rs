@@ -1259,6 +1259,55 @@ pub struct Panels {
     pub symexec: Option<SymExecStats>,
 }
 
+/// What the CFA listing marks at the shown position: each location's
+/// reached-state count (a badge), the location of the state being
+/// processed, and the edge being processed (its source node and its index
+/// among that node's leaving edges, which is its row in the listing).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListingMarks {
+    /// How many reached states each node holds (nodes holding none are left out).
+    pub counts: BTreeMap<String, usize>,
+    /// The location of the state being processed.
+    pub current_node: Option<String>,
+    /// The edge being processed: source node and index among its leaving edges.
+    pub current_edge: Option<(String, usize)>,
+}
+
+/// What [`ListingMarks`] say about one node of the listing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeMarks {
+    /// Its reached-state count, when it holds any.
+    pub count: Option<usize>,
+    /// The state being processed is here.
+    pub current: bool,
+    /// The edge being processed leaves here: its index among the node's edges.
+    pub current_edge: Option<usize>,
+}
+
+impl ListingMarks {
+    /// The marks of the fold `s` of a run of `program`.
+    pub fn of(program: &Program, s: &Snapshot) -> ListingMarks {
+        let counts =
+            s.reached.iter().filter(|(_, ids)| !ids.is_empty()).map(|(node, ids)| (node.to_string(), ids.len())).collect();
+        let current_node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location).map(|l| l.to_string());
+        let current_edge = s.current_edge.map(|eid| {
+            let e = program.edge(eid);
+            let index = program.successors(e.source).position(|x| x.id == eid).unwrap_or(0);
+            (e.source.to_string(), index)
+        });
+        ListingMarks { counts, current_node, current_edge }
+    }
+
+    /// The marks of node `id` (`N5`).
+    pub fn node(&self, id: &str) -> NodeMarks {
+        NodeMarks {
+            count: self.counts.get(id).copied(),
+            current: self.current_node.as_deref() == Some(id),
+            current_edge: self.current_edge.as_ref().filter(|(n, _)| n == id).map(|(_, i)| *i),
+        }
+    }
+}
+
 /// What symbolic execution has done so far, from the engine's
 /// [`engine::view::Statistics`] (over all CEGAR iterations).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -1473,17 +1522,8 @@ impl Panels {
                 states: ids.iter().map(|&id| state_line(s, texts, id, &involved)).collect(),
             })
             .collect();
-        let node_counts = reached.iter().map(|g| (g.node.clone(), g.states.len())).collect();
-        let current_node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location).map(|l| l.to_string());
-        let (current_edge, current_line) = match s.current_edge {
-            Some(eid) => {
-                let e = program.edge(eid);
-                let index = program.successors(e.source).position(|x| x.id == eid).unwrap_or(0);
-                (Some((e.source.to_string(), index)), Some(e.line).filter(|&l| l > 0))
-            }
-            None => (None, None),
-        };
-        let current_line = current_line.or_else(|| {
+        let ListingMarks { counts: node_counts, current_node, current_edge } = ListingMarks::of(program, s);
+        let current_line = s.current_edge.map(|eid| program.edge(eid).line).filter(|&l| l > 0).or_else(|| {
             let node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location)?;
             Some(program.node(node).line).filter(|&l| l > 0)
         });
@@ -1529,27 +1569,6 @@ impl Panels {
                 _ => None,
             },
         }
-    }
-
-    /// CSS rules that highlight the current node and edge and badge each
-    /// node of the CFA listing with its reached-state count. The listing
-    /// marks node groups with `data-node`. (The editor highlights
-    /// [`Panels::current_line`] itself: `crate::model::editor::highlight_line`.)
-    pub fn highlight_css(&self) -> String {
-        let mut css = String::new();
-        for (node, n) in &self.node_counts {
-            css += &format!(".listing tbody[data-node=\"{node}\"] .node-id::after {{ content: \" {n}\"; }}\n");
-        }
-        if let Some(node) = &self.current_node {
-            css += &format!(".listing tbody[data-node=\"{node}\"] .node-row {{ background: var(--current-bg); }}\n");
-        }
-        if let Some((node, i)) = &self.current_edge {
-            css += &format!(
-                ".listing tbody[data-node=\"{node}\"] > tr:nth-child({}) {{ background: var(--current-edge-bg); outline: 2px solid var(--accent); }}\n",
-                i + 2
-            );
-        }
-        css
     }
 
     /// The panels as plain text (what the native tests compare).
@@ -1700,9 +1719,10 @@ mod tests {
         assert_eq!(p.current_node.as_deref(), Some("N2"));
         assert_eq!(p.current_edge, Some(("N2".to_string(), 0)));
         assert_eq!(p.current_line, Some(10), "the while loop's line");
-        let css = p.highlight_css();
-        assert!(css.contains(r#"tbody[data-node="N2"] > tr:nth-child(2)"#), "{css}");
-        assert!(css.contains(r#"tbody[data-node="N1"] .node-id::after { content: " 1"; }"#), "{css}");
+        let marks = ListingMarks::of(&run.program, run.cursor.snapshot());
+        assert_eq!(marks.node("N2"), NodeMarks { count: Some(1), current: true, current_edge: Some(0) });
+        assert_eq!(marks.node("N1"), NodeMarks { count: Some(1), current: false, current_edge: None });
+        assert_eq!(marks.node("N3"), NodeMarks::default(), "no state at N3 yet");
 
         // Seeking back is the same view as going forward to that position.
         let p15 = panels_at(&mut run, 15);

@@ -325,9 +325,6 @@ fn run_view(
                 }
                 { breakpoints(pane, st, run) }
             </div>
-            if fresh {
-                <style>{ panels.highlight_css() }</style>
-            }
             if !cegar.is_empty() {
                 <style>{ cegar.path_css() }</style>
             }

@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::model::page::{Action, CfaView, DiagnosticRow, FunctionListing, Model, EXAMPLE_PROGRAM};
+use crate::model::analysis::{ListingMarks, NodeMarks};
+use crate::model::page::{Action, CfaView, DiagnosticRow, FunctionListing, Model, NodeRow, EXAMPLE_PROGRAM};
 use crate::ui::analysis::AnalysisPane;
 use crate::ui::editor::CodeEditor;
 
@@ -163,7 +164,7 @@ pub fn app(props: &AppProps) -> Html {
                     if matches!(model.view, CfaView::Cfa { .. }) {
                         <crate::ui::graphs::GraphsPane source={model.source.clone()} frames={(*frames).clone()} />
                     }
-                    <CfaPane view={model.view.clone()} on_jump={on_jump} />
+                    <CfaPane view={model.view.clone()} on_jump={on_jump} frames={(*frames).clone()} />
                 </section>
                 <section class="pane analysis-pane" aria-label="Analysis">
                     <h2>{ "Analysis" }</h2>
@@ -185,13 +186,13 @@ pub struct CfaPaneProps {
     pub view: CfaView,
     /// Called with (line, column) when a diagnostic is clicked.
     pub on_jump: Callback<(u32, u32)>,
+    /// The analysis at the shown position (the listing marks it).
+    pub frames: crate::ui::graphs::FrameStore,
 }
 
 /// The diagnostics of a broken program, or the CFA listing of a good one.
 #[function_component(CfaPane)]
 pub fn cfa_pane(props: &CfaPaneProps) -> Html {
-    // A node row of the listing selects its location in every panel.
-    let selection = crate::ui::selection::use_selection();
     match &props.view {
         CfaView::Errors(rows) => html! {
             <div class="diagnostics" data-testid="diagnostics">
@@ -206,9 +207,7 @@ pub fn cfa_pane(props: &CfaPaneProps) -> Html {
                     if !warnings.is_empty() {
                         <ul class="diag-list">{ for warnings.iter().map(|r| diagnostic(r, &props.on_jump)) }</ul>
                     }
-                    <div class="listing" data-testid="cfa-listing">
-                        { for functions.iter().map(|f| function_listing(f, &selection)) }
-                    </div>
+                    <CfaListing functions={functions.clone()} frames={props.frames.clone()} />
                     <details class="json">
                         <summary>{ "CFA as JSON" }</summary>
                         <pre data-testid="cfa-json">{ json.clone() }</pre>
@@ -237,62 +236,117 @@ fn diagnostic(row: &DiagnosticRow, on_jump: &Callback<(u32, u32)>) -> Html {
     }
 }
 
-/// One function's CFA as a table: a row group per node (its line and
-/// markers, then one row per leaving edge); a node's id selects it in every
-/// panel.
-fn function_listing(f: &FunctionListing, selection: &crate::ui::selection::SelectionContext) -> Html {
+/// Properties of [`CfaListing`].
+#[derive(Properties, PartialEq)]
+pub struct CfaListingProps {
+    /// One listing per function.
+    pub functions: Vec<FunctionListing>,
+    /// The analysis at the shown position.
+    pub frames: crate::ui::graphs::FrameStore,
+}
+
+/// The CFA listing: per function a table with a row group per node (its
+/// line and markers, then one row per leaving edge); a node's id selects it
+/// in every panel. While the editor holds the analysed program, each node
+/// shows its reached-state count and the state and edge being processed
+/// are marked ([`ListingMarks`]). It follows the shown position through
+/// the frame store, and a step re-renders only the nodes whose marks
+/// changed.
+#[function_component(CfaListing)]
+pub fn cfa_listing(props: &CfaListingProps) -> Html {
+    let redraw = use_force_update();
+    {
+        let frames = props.frames.clone();
+        use_effect_with(props.frames.clone(), move |_| {
+            let id = frames.subscribe(Callback::from(move |_| redraw.force_update()));
+            move || frames.unsubscribe(id)
+        });
+    }
+    let selection = crate::ui::selection::use_selection();
+    let marks = props.frames.get().filter(|f| f.fresh).map(|f| ListingMarks::of(&f.program, &f.snapshot)).unwrap_or_default();
     html! {
-        <section class="function">
-            <h3>
-                <span class="fn-name">{ f.name.clone() }</span>
-                <span class="fn-meta">{ format!("entry {}, exit {}", f.entry, f.exit) }</span>
-            </h3>
-            <table class="nodes">
-                <thead>
-                    <tr><th>{ "node" }</th><th>{ "line" }</th><th>{ "edge" }</th><th>{ "operation" }</th></tr>
-                </thead>
-                { for f.nodes.iter().map(|n| {
-                    let node = n.node();
-                    let selected = node.is_some_and(|k| selection.selection == crate::model::selection::Selection::Node(k));
-                    let node_class = if n.markers.is_empty() { "node".to_string() }
-                        else { format!("node {}", n.markers.iter().map(|m| format!("row-{}", m.css_class())).collect::<Vec<_>>().join(" ")) };
-                    let pick = {
-                        let selection = selection.clone();
-                        Callback::from(move |_: MouseEvent| {
-                            if let Some(k) = node {
-                                selection.click(crate::model::selection::Selection::Node(k));
-                            }
-                        })
-                    };
-                    html! {
-                        <tbody class={classes!(node_class, selected.then_some("selected"))} data-node={n.id.clone()}>
-                            <tr class="node-row">
-                                <td class="node-id">
-                                    <button class="node-pick" onclick={pick} aria-pressed={selected.to_string()}
-                                        title={format!("Select {} in every panel (click again to clear)", n.id)}>{ n.id.clone() }</button>
-                                </td>
-                                <td class="line">{ n.line }</td>
-                                <td colspan="2" class="markers">
-                                    { for n.markers.iter().map(|m| html! {
-                                        <span class={classes!("marker", m.css_class())}>{ m.word() }</span>
-                                    }) }
-                                    if n.edges.is_empty() && n.markers.is_empty() {
-                                        <span class="no-edges">{ "no successors" }</span>
-                                    }
-                                </td>
-                            </tr>
-                            { for n.edges.iter().map(|e| html! {
-                                <tr class={classes!("edge-row", format!("edge-{}", e.kind))}>
-                                    <td></td>
-                                    <td class="line">{ e.line }</td>
-                                    <td class="target">{ format!("→ {}", e.target) }</td>
-                                    <td class="label"><code>{ e.label.clone() }</code></td>
-                                </tr>
-                            }) }
-                        </tbody>
+        <div class="listing" data-testid="cfa-listing">
+            { for props.functions.iter().map(|f| html! {
+                <section class="function">
+                    <h3>
+                        <span class="fn-name">{ f.name.clone() }</span>
+                        <span class="fn-meta">{ format!("entry {}, exit {}", f.entry, f.exit) }</span>
+                    </h3>
+                    <table class="nodes">
+                        <thead>
+                            <tr><th>{ "node" }</th><th>{ "line" }</th><th>{ "edge" }</th><th>{ "operation" }</th></tr>
+                        </thead>
+                        { for f.nodes.iter().map(|n| {
+                            let selected = n.node().is_some_and(|k| selection.selection == crate::model::selection::Selection::Node(k));
+                            html! { <NodeRows key={n.id.clone()} row={n.clone()} {selected} marks={marks.node(&n.id)} /> }
+                        }) }
+                    </table>
+                </section>
+            }) }
+        </div>
+    }
+}
+
+/// Properties of [`NodeRows`].
+#[derive(Properties, PartialEq)]
+pub struct NodeRowsProps {
+    /// The node and its leaving edges.
+    pub row: NodeRow,
+    /// Selected in every panel.
+    pub selected: bool,
+    /// What the shown position marks here.
+    pub marks: NodeMarks,
+}
+
+/// One node of the listing: its row (id, reached-state count, line,
+/// markers), then one row per leaving edge.
+#[function_component(NodeRows)]
+pub fn node_rows(props: &NodeRowsProps) -> Html {
+    let selection = crate::ui::selection::use_selection();
+    let n = &props.row;
+    let node_class = if n.markers.is_empty() {
+        "node".to_string()
+    } else {
+        format!("node {}", n.markers.iter().map(|m| format!("row-{}", m.css_class())).collect::<Vec<_>>().join(" "))
+    };
+    let pick = {
+        let node = n.node();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(k) = node {
+                selection.click(crate::model::selection::Selection::Node(k));
+            }
+        })
+    };
+    let m = props.marks;
+    html! {
+        <tbody class={classes!(node_class, props.selected.then_some("selected"), m.current.then_some("current"))} data-node={n.id.clone()}>
+            <tr class="node-row">
+                <td class="node-id">
+                    <button class="node-pick" onclick={pick} aria-pressed={props.selected.to_string()}
+                        title={format!("Select {} in every panel (click again to clear)", n.id)}>{ n.id.clone() }</button>
+                    if let Some(count) = m.count {
+                        <span class="node-count" data-testid={format!("node-count-{}", n.id)}
+                            title={format!("{count} reached state{} here", if count == 1 { "" } else { "s" })}>{ count.to_string() }</span>
                     }
-                }) }
-            </table>
-        </section>
+                </td>
+                <td class="line">{ n.line }</td>
+                <td colspan="2" class="markers">
+                    { for n.markers.iter().map(|m| html! {
+                        <span class={classes!("marker", m.css_class())}>{ m.word() }</span>
+                    }) }
+                    if n.edges.is_empty() && n.markers.is_empty() {
+                        <span class="no-edges">{ "no successors" }</span>
+                    }
+                </td>
+            </tr>
+            { for n.edges.iter().enumerate().map(|(i, e)| html! {
+                <tr class={classes!("edge-row", format!("edge-{}", e.kind), (m.current_edge == Some(i)).then_some("current-edge"))}>
+                    <td></td>
+                    <td class="line">{ e.line }</td>
+                    <td class="target">{ format!("→ {}", e.target) }</td>
+                    <td class="label"><code>{ e.label.clone() }</code></td>
+                </tr>
+            }) }
+        </tbody>
     }
 }
