@@ -78,6 +78,22 @@ impl FrameStore {
     }
 }
 
+/// The current frame of `frames`, re-rendering the calling component
+/// whenever the analysis pane publishes a new one (a hook: subscribes on
+/// mount, unsubscribes on unmount).
+#[hook]
+pub fn use_frame(frames: &FrameStore) -> Option<Rc<RunFrame>> {
+    let redraw = use_force_update();
+    {
+        let store = frames.clone();
+        use_effect_with(frames.clone(), move |_| {
+            let id = store.subscribe(Callback::from(move |_| redraw.force_update()));
+            move || store.unsubscribe(id)
+        });
+    }
+    frames.get()
+}
+
 /// The SVG `transform` attribute of a pan/zoom: `translate(x y) scale(k)`.
 fn transform_attr(v: &ViewTransform) -> String {
     format!("translate({:.1} {:.1}) scale({:.4})", v.x, v.y, v.k)
@@ -421,15 +437,7 @@ pub fn graphs_pane(props: &GraphsPaneProps) -> Html {
     let tab = use_state(|| Tab::Cfa);
     let linked = use_selection();
     // Redraw when the analysis pane publishes a new frame.
-    let redraw = use_force_update();
-    {
-        let frames = props.frames.clone();
-        use_effect_with(props.frames.clone(), move |_| {
-            let id = frames.subscribe(Callback::from(move |_| redraw.force_update()));
-            move || frames.unsubscribe(id)
-        });
-    }
-    let current_frame = props.frames.get();
+    let current_frame = use_frame(&props.frames);
     let program: Rc<Option<Arc<Program>>> = use_memo(props.source.clone(), |s| cfa::from_source(s).ok().map(Arc::new));
     // A fold choice per program: None = the default for its size.
     let fold_choice = use_state(|| None::<bool>);

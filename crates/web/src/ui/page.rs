@@ -254,16 +254,9 @@ pub struct CfaListingProps {
 /// changed.
 #[function_component(CfaListing)]
 pub fn cfa_listing(props: &CfaListingProps) -> Html {
-    let redraw = use_force_update();
-    {
-        let frames = props.frames.clone();
-        use_effect_with(props.frames.clone(), move |_| {
-            let id = frames.subscribe(Callback::from(move |_| redraw.force_update()));
-            move || frames.unsubscribe(id)
-        });
-    }
+    let frame = crate::ui::graphs::use_frame(&props.frames);
     let selection = crate::ui::selection::use_selection();
-    let marks = props.frames.get().filter(|f| f.fresh).map(|f| ListingMarks::of(&f.program, &f.snapshot)).unwrap_or_default();
+    let marks = frame.filter(|f| f.fresh).map(|f| ListingMarks::of(&f.program, &f.snapshot)).unwrap_or_default();
     html! {
         <div class="listing" data-testid="cfa-listing">
             { for props.functions.iter().map(|f| html! {
