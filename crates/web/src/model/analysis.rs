@@ -1246,15 +1246,9 @@ pub struct Panels {
     /// For a TRUE under mathematical integers: what could differ in C
     /// (shown under the verdict, not repeated in it).
     pub int_model_caveat: Option<String>,
-    /// The location of the state being processed.
-    pub current_node: Option<String>,
-    /// The edge being processed: its source node and its index among that
-    /// node's leaving edges (the row of the CFA listing).
-    pub current_edge: Option<(String, usize)>,
-    /// The source line of the edge being processed.
+    /// The source line of the edge being processed. (What the CFA listing
+    /// marks is [`ListingMarks`], computed by the listing from the frame.)
     pub current_line: Option<u32>,
-    /// How many reached states each node holds.
-    pub node_counts: BTreeMap<String, usize>,
     /// Symbolic execution (a SymExecCPA run): its statistics box.
     pub symexec: Option<SymExecStats>,
 }
@@ -1522,7 +1516,6 @@ impl Panels {
                 states: ids.iter().map(|&id| state_line(s, texts, id, &involved)).collect(),
             })
             .collect();
-        let ListingMarks { counts: node_counts, current_node, current_edge } = ListingMarks::of(program, s);
         let current_line = s.current_edge.map(|eid| program.edge(eid).line).filter(|&l| l > 0).or_else(|| {
             let node = s.current_state.and_then(|id| s.state(id)).and_then(|i| i.location)?;
             Some(program.node(node).line).filter(|&l| l > 0)
@@ -1560,10 +1553,7 @@ impl Panels {
                 format!("{} — {reason}", v.upper())
             }),
             int_model_caveat: s.int_model_caveat.as_ref().map(|c| c.message()),
-            current_node,
-            current_edge,
             current_line,
-            node_counts,
             symexec: match events.first() {
                 Some(Event::AnalysisStarted { info }) => SymExecStats::of(info, st),
                 _ => None,
@@ -1716,10 +1706,10 @@ mod tests {
              reached:\n  N0:\n    s0 ⊤\n  N1:\n    s1 ticks == 0\n  N2:\n    s2 ticks == 0\n\
              reached 3 · created 4 · steps 3\n"
         );
-        assert_eq!(p.current_node.as_deref(), Some("N2"));
-        assert_eq!(p.current_edge, Some(("N2".to_string(), 0)));
         assert_eq!(p.current_line, Some(10), "the while loop's line");
         let marks = ListingMarks::of(&run.program, run.cursor.snapshot());
+        assert_eq!(marks.current_node.as_deref(), Some("N2"));
+        assert_eq!(marks.current_edge, Some(("N2".to_string(), 0)));
         assert_eq!(marks.node("N2"), NodeMarks { count: Some(1), current: true, current_edge: Some(0) });
         assert_eq!(marks.node("N1"), NodeMarks { count: Some(1), current: false, current_edge: None });
         assert_eq!(marks.node("N3"), NodeMarks::default(), "no state at N3 yet");
@@ -1750,7 +1740,7 @@ mod tests {
                 "ticks >= 0, __tmp0 == 0"
             ]
         );
-        assert_eq!(end.node_counts.get("N4"), Some(&4));
+        assert_eq!(ListingMarks::of(&run.program, run.cursor.snapshot()).counts.get("N4"), Some(&4));
         assert_eq!(
             end.reached.iter().find(|g| g.node == "N3").unwrap().states[0].text.as_ref(),
             "ticks >= 0",
