@@ -150,13 +150,19 @@ test('the gallery filter: keyboard-first, by words and by seed', async () => {
   assert.match(await page.evaluate(() => document.activeElement.closest('label')?.innerText ?? ''), /Filter/);
   await page.keyboard.type('overflow');
   const shownIds = () => page.evaluate(() => [...document.querySelectorAll('.gallery-card')].map((c) => c.dataset.example));
-  await until(page, async () => (await shownIds()).length < EXAMPLES.length, true, 'the filter hides examples');
-  const ids = await shownIds();
+  // Each typed letter re-renders the list, and the last render may come
+  // after the typing returns: read ids and texts in one go until every
+  // card shown answers the whole word.
+  const shownCards = () =>
+    page.evaluate(() => [...document.querySelectorAll('.gallery-card')].map((c) => [c.dataset.example, c.innerText]));
+  const cards = await untilOk(page, shownCards, (got) => {
+    assert.ok(got.length < EXAMPLES.length, 'the filter hides examples');
+    for (const [id, text] of got) {
+      assert.match(`${id} ${text}`.toLowerCase(), /overflow/, `${id} is named by the word or mentions it`);
+    }
+  });
+  const ids = cards.map(([id]) => id);
   assert.ok(ids.includes('overflow') && ids.includes('symbolic-theory'), JSON.stringify(ids));
-  for (const id of ids) {
-    const text = await page.locator(`[data-example=${id}]`).innerText();
-    assert.match(`${id} ${text}`.toLowerCase(), /overflow/, `${id} is named by the word or mentions it`);
-  }
   await expectText(byId('gallery-count'), new RegExp(`^${ids.length} of ${EXAMPLES.length} examples`));
   assert.equal(await byId('gallery-start').count(), 0, 'the first-lecture path steps aside while filtering');
   await page.screenshot({ path: path.join(artifacts, 'gallery-5-filtered.png') });
