@@ -65,6 +65,13 @@ struct Pane {
     playing: Rc<RefCell<CancelFlag>>,
 }
 
+/// Two handles are equal when they are the same pane (Yew compares props).
+impl PartialEq for Pane {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.state, &other.state)
+    }
+}
+
 impl Pane {
     /// Reduces `action`, does what it asks of the page, and redraws.
     fn dispatch(&self, action: PaneAction) {
@@ -199,7 +206,14 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         });
     }
 
-    let chooser = chooser(&pane, &pane.state.borrow(), props);
+    let chooser = {
+        let st = pane.state.borrow();
+        html! {
+            <Chooser pane={pane.clone()} spec={st.spec.clone()} source={props.source.clone()} analyzable={props.analyzable}
+                locked={props.locked} computing={st.computing}
+                config_error={st.error.clone().filter(|e| crate::model::analysis::is_config_error(e))} />
+        }
+    };
     let st = pane.state.borrow();
 
     // A solver-backed configuration (restored, or just picked) starts
@@ -432,9 +446,32 @@ fn step_keys(pane: Pane) -> Option<EventListener> {
     }))
 }
 
+/// Properties of [`Chooser`]: what it shows, so that stepping (which
+/// changes none of them) does not render it again.
+#[derive(Properties, PartialEq)]
+struct ChooserProps {
+    /// The pane the chooser's actions go to.
+    pane: Pane,
+    /// The configuration chosen.
+    spec: crate::model::analysis::RunSpec,
+    /// The editor's program text (what Analyze runs).
+    source: String,
+    /// Whether the program lowers to a CFA.
+    analyzable: bool,
+    /// An exercise locks the configuration.
+    locked: bool,
+    /// A run is being computed (Analyze waits, Cancel is offered).
+    computing: bool,
+    /// The last run's configuration error, shown by the configuration panel.
+    config_error: Option<String>,
+}
+
 /// The configuration chooser: preset, integer model, step limit, Analyze /
-/// Cancel and the configuration panel.
-fn chooser(pane: &Pane, st: &AnalysisState, props: &AnalysisPaneProps) -> Html {
+/// Cancel and the configuration panel. A component of its own with
+/// value props: a step re-renders the pane but not these ~100 elements.
+#[function_component(Chooser)]
+fn chooser(props: &ChooserProps) -> Html {
+    let pane = &props.pane;
     let on_preset = pane.on(|e: Event| Some(PaneAction::Preset(e.target_unchecked_into::<HtmlSelectElement>().value())));
     let on_model = pane.on_field(false, |e: Event| {
         let sel: HtmlSelectElement = e.target_unchecked_into();
@@ -451,7 +488,7 @@ fn chooser(pane: &Pane, st: &AnalysisState, props: &AnalysisPaneProps) -> Html {
     let on_cancel = pane.on(|_: MouseEvent| Some(PaneAction::Cancel));
     // The configuration panel's text (None: the plain preset).
     let on_properties = pane.on(|text: Option<String>| Some(PaneAction::Properties(text)));
-    let spec = &st.spec;
+    let spec = &props.spec;
     html! {
         <div class="chooser" data-testid="chooser">
             <fieldset class="chooser-fields" disabled={props.locked} title={if props.locked { "The exercise locks the configuration" } else { "" }}>
@@ -472,17 +509,17 @@ fn chooser(pane: &Pane, st: &AnalysisState, props: &AnalysisPaneProps) -> Html {
                 <input data-testid="step-limit" type="number" min="0" step="100" value={spec.max_steps.to_string()} onchange={on_limit} />
             </label>
             </fieldset>
-            <button class="primary" data-testid="analyze" disabled={!props.analyzable || st.computing} onclick={on_analyze}
-                title={if !props.analyzable { "The program has errors (see the CFA pane): fix them to analyze it" } else if st.computing { "A run is being computed" } else { "Run the CPA+ algorithm with this configuration" }}>{ "Analyze" }</button>
+            <button class="primary" data-testid="analyze" disabled={!props.analyzable || props.computing} onclick={on_analyze}
+                title={if !props.analyzable { "The program has errors (see the CFA pane): fix them to analyze it" } else if props.computing { "A run is being computed" } else { "Run the CPA+ algorithm with this configuration" }}>{ "Analyze" }</button>
             if !props.analyzable {
                 <span class="analyze-why" data-testid="analyze-why">{ "fix the program's errors to analyze it" }</span>
             }
-            if st.computing {
+            if props.computing {
                 <button data-testid="cancel" onclick={on_cancel}>{ "Cancel" }</button>
             }
             <fieldset class="chooser-fields" disabled={props.locked}>
                 <crate::ui::config_panel::ConfigPanel preset={spec.preset.clone()} properties={spec.properties.clone()} on_change={on_properties}
-                    run_problem={st.error.clone().filter(|e| crate::model::analysis::is_config_error(e))} />
+                    run_problem={props.config_error.clone()} />
             </fieldset>
             if props.locked {
                 <span class="chip" data-testid="config-locked">{ "locked by the exercise" }</span>

@@ -93,12 +93,10 @@ pub fn state_inspector(props: &StateInspectorProps) -> Html {
         <label class="insp-choose">{ "State " }
             <select data-testid="inspect-state" data-options={if *armed { "all" } else { "chosen" }} onchange={on_choose}
                 onpointerenter={arm(&armed, true)} onfocus={arm(&armed, true)} onpointerdown={arm(&armed, true)} onpointerleave={on_leave} onblur={arm(&armed, false)}>
+                // A fixed text: the state's id is in the heading below, and a
+                // text changing at every step made the list measure again.
                 <option value="" selected={chosen.is_none()}>
-                    { match (selected, props.auto) {
-                        (Some(s), _) => format!("selected ({s})"),
-                        (None, Some(s)) => format!("shown step ({s})"),
-                        (None, None) => "shown step".to_string(),
-                    } }
+                    { if selected.is_some() { "the selected state" } else { "the shown step's state" } }
                 </option>
                 // A state chosen earlier stays in the list while it is shown.
                 if let Some(c) = (*chosen).filter(|c| !props.choices.iter().any(|(id, _)| id == c)) {
