@@ -13,7 +13,9 @@
 //
 // Environment: STEPS (default 60), LIMIT (default 1500), TAB (state |
 // waitlist | reached, default state), GRAPH (cfa | arg, default arg),
-// INVALIDATIONS (1: list layout invalidations). Nothing is asserted; the
+// INVALIDATIONS (1: list layout invalidations), HIDE (a CSS selector list
+// hidden with display: none before tracing, to see what a region of the
+// page costs: the difference to a run without it). Nothing is asserted; the
 // figures depend on the machine and its load.
 
 import { openLargeRun, stepBack } from './large-run.mjs';
@@ -23,12 +25,14 @@ const limit = Number(process.env.LIMIT ?? 1500);
 const tab = process.env.TAB ?? 'state';
 const graph = process.env.GRAPH ?? 'arg';
 const invalidations = process.env.INVALIDATIONS === '1';
+const hide = process.env.HIDE ?? '';
 const PHASES = ['UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'RasterTask', 'FunctionCall', 'RunMicrotasks', 'EventDispatch', 'HitTest', 'MinorGC', 'MajorGC'];
 
 const { page, context, byId, close } = await openLargeRun('cpa-bench-trace-', limit);
 try {
   await byId(`graph-tab-${graph}`).click();
   await byId(`tab-${tab}`).click();
+  if (hide) await page.addStyleTag({ content: `${hide} { display: none !important; }` });
   await page.waitForTimeout(500);
   const cdp = await context.newCDPSession(page);
   const events = [];
@@ -49,7 +53,7 @@ try {
     t.us += e.dur;
     totals.set(e.name, t);
   }
-  console.log(`${steps} step-backs, tab ${tab}, graph ${graph}:`);
+  console.log(`${steps} step-backs, tab ${tab}, graph ${graph}${hide ? `, hidden: ${hide}` : ''}:`);
   for (const [name, t] of [...totals].sort((a, b) => b[1].us - a[1].us)) {
     console.log(`  ${name.padEnd(18)} ${String(t.count).padStart(5)}×  total ${(t.us / 1000).toFixed(1).padStart(8)} ms   per step ${(t.us / 1000 / steps).toFixed(2).padStart(6)} ms`);
   }
