@@ -464,6 +464,46 @@ test("the state inspector's chooser lists its states while the student is at it,
   await expectText(page.locator('[data-testid=inspector] .insp-head .sid'), value, 'still inspected after the step');
 });
 
+test('a hidden State tab is left alone while stepping, and shows the shown position once opened again', async () => {
+  await page.goto(baseUrl);
+  await byId('cfa-listing').waitFor();
+  await analyze('octagon-sep', 60);
+  await byId('run-end').click();
+  await byId('verdict').waitFor();
+  await byId('tab-state').click();
+  const end = await byId('position').getAttribute('data-event');
+  const inspector = page.locator('[data-testid=inspector]');
+  const stepBack = async (n) => {
+    for (let i = 0; i < n; i++) {
+      const before = await byId('position').getAttribute('data-event');
+      await byId('step-back').click();
+      await untilOk(page, () => byId('position').getAttribute('data-event'), (at) => assert.notEqual(at, before));
+    }
+  };
+  // What the State tab shows three steps back, read with the tab open.
+  await stepBack(3);
+  const back = await byId('position').getAttribute('data-event');
+  const shown = await inspector.innerText();
+  await byId('run-end').click();
+  await until(page, () => byId('position').getAttribute('data-event'), end, 'back at the end');
+  await untilOk(page, () => inspector.innerText(), (text) => assert.notEqual(text, shown, 'the end shows another state'));
+  // The same three steps with the Waitlist tab open: the State tab's
+  // elements are not touched.
+  await byId('tab-waitlist').click();
+  await page.evaluate(() => {
+    window.stateTabChanges = 0;
+    new MutationObserver((m) => (window.stateTabChanges += m.length)).observe(document.querySelector('[data-testid=tab-body-state]'), {
+      subtree: true, childList: true, attributes: true, characterData: true,
+    });
+  });
+  await stepBack(3);
+  assert.equal(await byId('position').getAttribute('data-event'), back);
+  assert.equal(await page.evaluate(() => window.stateTabChanges), 0, 'changes inside the hidden State tab');
+  // Opened again, it shows the state of the position shown.
+  await byId('tab-state').click();
+  await untilOk(page, () => inspector.innerText(), (text) => assert.equal(text, shown, 'the State tab after it was opened again'));
+});
+
 test('the analysis raised no errors', () => {
   assert.deepEqual(pageErrors, [], 'uncaught exceptions or panics in the page');
   assert.deepEqual(consoleErrors, [], 'console errors');

@@ -253,6 +253,8 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
     // when the position, the run or its freshness changed).
     let linked = crate::ui::selection::use_selection();
     let frame_cache = use_mut_ref(|| None::<Rc<crate::ui::graphs::RunFrame>>);
+    // Hidden tab bodies, kept rather than rendered at every step.
+    let kept = use_mut_ref(KeptBodies::default);
     let frame =
         st.run.as_ref().map(|run| run_frame(&mut frame_cache.borrow_mut(), st.run_id, run, st.run_source == props.source));
     {
@@ -280,8 +282,40 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         };
     };
 
-    let view = run_view(&pane, &st, run, &shown.unwrap_or_default(), st.run_source == props.source, &linked, chooser);
+    let parts = PaneParts { chooser, kept: &mut kept.borrow_mut() };
+    let view = run_view(&pane, &st, run, &shown.unwrap_or_default(), st.run_source == props.source, &linked, parts);
     html! { <>{ view }{ solver_log }</> }
+}
+
+/// Tab bodies kept while their tab is hidden. A hidden body is not built
+/// again at every step: the pane passes the kept vnode, whose component
+/// props are unchanged, so Yew leaves the component (and its own state,
+/// e.g. the state chosen in the inspector) alone. Showing the tab builds
+/// it at the shown position again.
+#[derive(Default)]
+struct KeptBodies {
+    /// The State tab: the state inspector and the memory regions.
+    state: Option<Html>,
+    /// The Predict tab.
+    predict: Option<Html>,
+}
+
+impl KeptBodies {
+    /// `slot`'s kept body while hidden (`!shown`), else a new one from
+    /// `make`, kept for later.
+    fn body(slot: &mut Option<Html>, shown: bool, make: impl FnOnce() -> Html) -> Html {
+        match slot {
+            Some(kept) if !shown => kept.clone(),
+            _ => slot.insert(make()).clone(),
+        }
+    }
+}
+
+/// What the pane's view gets besides the run: the chooser, built by its
+/// component, and the kept tab bodies.
+struct PaneParts<'a> {
+    chooser: Html,
+    kept: &'a mut KeptBodies,
 }
 
 /// The pane with a run: its status, the step toolbar, the current step and
@@ -293,8 +327,9 @@ fn run_view(
     panels: &Panels,
     fresh: bool,
     linked: &crate::ui::selection::SelectionContext,
-    chooser: Html,
+    parts: PaneParts,
 ) -> Html {
+    let PaneParts { chooser, kept } = parts;
     // Linked selection: a selected CFA node filters the reached set; a
     // clicked state is selected everywhere (crate::model::selection).
     let snap = run.cursor.snapshot();
@@ -346,10 +381,10 @@ fn run_view(
                 <crate::ui::error_path::ErrorPathPanel view={crate::model::error_path::ErrorPathView::of(&run.program, snap).filter(|_| fresh)} checks={checks.clone()} />
             }) }
             { tab_bar(pane, tab, panels, !cegar.is_empty(), blocks.is_some(), st.predicting) }
-            { body(Tab::State, inspect(pane, run)) }
+            { body(Tab::State, KeptBodies::body(&mut kept.state, tab == Tab::State, || inspect(pane, run))) }
             { body(Tab::Waitlist, if tab == Tab::Waitlist || !Window::applies(panels.waitlist.len()) { waitlist_panel(panels, &selected_states, linked) } else { Html::default() }) }
             { body(Tab::Reached, if tab == Tab::Reached || !Window::applies(reached_len) { reached_panel(panels, &selected_states, filter_node, linked) } else { Html::default() }) }
-            { body(Tab::Predict, predict(pane, st, run, panels)) }
+            { body(Tab::Predict, KeptBodies::body(&mut kept.predict, tab == Tab::Predict, || predict(pane, st, run, panels))) }
             if !cegar.is_empty() {
                 { body(Tab::Cegar, cegar_panel(&cegar, &checks)) }
             }
