@@ -431,13 +431,18 @@ test('a page load logs no console warning (no unused or mismatched preloads)', a
   assert.deepEqual(warnings, []);
 });
 
-test("the state inspector's chooser lists its states while the student is at it, and keeps a chosen state shown while stepping", async () => {
+/** A fresh page, octagon-sep run for 60 steps, at its end, State tab open. */
+async function octagonRunWithStateTab() {
   await page.goto(baseUrl);
   await byId('cfa-listing').waitFor();
   await analyze('octagon-sep', 60);
   await byId('run-end').click();
   await byId('verdict').waitFor();
   await byId('tab-state').click();
+}
+
+test("the state inspector's chooser lists its states while the student is at it, and keeps a chosen state shown while stepping", async () => {
+  await octagonRunWithStateTab();
   const chooser = byId('inspect-state');
   const options = () => chooser.locator('option').count();
   // Away from it: only the entry that names the shown state (the options
@@ -465,12 +470,7 @@ test("the state inspector's chooser lists its states while the student is at it,
 });
 
 test('a hidden State tab is left alone while stepping, and shows the shown position once opened again', async () => {
-  await page.goto(baseUrl);
-  await byId('cfa-listing').waitFor();
-  await analyze('octagon-sep', 60);
-  await byId('run-end').click();
-  await byId('verdict').waitFor();
-  await byId('tab-state').click();
+  await octagonRunWithStateTab();
   const end = await byId('position').getAttribute('data-event');
   const inspector = page.locator('[data-testid=inspector]');
   const stepBack = async (n) => {
