@@ -206,15 +206,12 @@ pub fn analysis_pane(props: &AnalysisPaneProps) -> Html {
         });
     }
 
-    let chooser = {
-        let st = pane.state.borrow();
-        html! {
-            <Chooser pane={pane.clone()} spec={st.spec.clone()} source={props.source.clone()} analyzable={props.analyzable}
-                locked={props.locked} computing={st.computing}
-                config_error={st.error.clone().filter(|e| crate::model::analysis::is_config_error(e))} />
-        }
-    };
     let st = pane.state.borrow();
+    let chooser = html! {
+        <Chooser pane={pane.clone()} spec={st.spec.clone()} source={props.source.clone()} analyzable={props.analyzable}
+            locked={props.locked} computing={st.computing}
+            config_error={st.error.clone().filter(|e| crate::model::analysis::is_config_error(e))} />
+    };
 
     // A solver-backed configuration (restored, or just picked) starts
     // loading Z3 in its worker now, not at Analyze's first query.
