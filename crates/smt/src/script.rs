@@ -16,7 +16,8 @@
 //! replayable corpus file: any SMT-LIB2 solver fed the script prints
 //! `sat`, `unsat` or `unknown` as its first line.
 
-use crate::term::{vars_of, write_symbol, Node, Op, Sort, Term};
+use crate::term::{push_decimal, vars_of, write_symbol, Node, Op, Sort, Term};
+use rustc_hash::FxHashMap;
 use std::fmt::Write;
 
 /// A satisfiability query: are all `assertions` true together?
@@ -104,7 +105,9 @@ impl Query {
             let _ = writeln!(s, " () {sort})");
         }
         for a in &self.assertions {
-            let _ = writeln!(s, "(assert {a})");
+            s.push_str("(assert ");
+            a.write_smtlib(&mut s);
+            s.push_str(")\n");
         }
         s.push_str("(check-sat)\n");
         if self.want_model {
@@ -129,21 +132,21 @@ pub struct CanonicalScript {
     pub names: Vec<String>,
 }
 
-/// SMT-LIB tokens: parentheses, `|quoted symbols|` and other atoms.
-fn tokens(line: &str) -> Vec<&str> {
-    let mut out = Vec::new();
+/// Calls `each` on the SMT-LIB tokens of `line` in order: parentheses,
+/// `|quoted symbols|` and other atoms.
+fn for_each_token<'a>(line: &'a str, mut each: impl FnMut(&'a str)) {
     let b = line.as_bytes();
     let mut i = 0;
     while i < b.len() {
         match b[i] {
             b'(' | b')' => {
-                out.push(&line[i..i + 1]);
+                each(&line[i..i + 1]);
                 i += 1;
             }
             c if c.is_ascii_whitespace() => i += 1,
             b'|' => {
                 let end = line[i + 1..].find('|').map(|j| i + j + 2).unwrap_or(b.len());
-                out.push(&line[i..end]);
+                each(&line[i..end]);
                 i = end;
             }
             _ => {
@@ -151,19 +154,22 @@ fn tokens(line: &str) -> Vec<&str> {
                 while i < b.len() && !matches!(b[i], b'(' | b')' | b'|') && !b[i].is_ascii_whitespace() {
                     i += 1;
                 }
-                out.push(&line[start..i]);
+                each(&line[start..i]);
             }
         }
     }
-    out
 }
 
 /// The canonical form of a script in the shape [`Query::to_smtlib`] prints
 /// (comments, `set-option`, `set-logic`, `declare-fun` of constants,
 /// `assert`, `check-sat`, `get-model`); `None` for any other script, which
-/// is then only ever matched by its exact text.
+/// is then only ever matched by its exact text. Computed for every query a
+/// solver-backed analysis asks (the answer cache's key), so it makes one
+/// pass over the text and allocates only the key and the names.
 pub fn canonical_script(script: &str) -> Option<CanonicalScript> {
-    let mut decls: Vec<(&str, String)> = Vec::new();
+    // Each declared symbol and its sort's tokens (as the declaration
+    // writes them, up to its closing parenthesis), by name.
+    let mut declared: FxHashMap<&str, String> = FxHashMap::default();
     let mut body: Vec<&str> = Vec::new();
     for line in script.lines() {
         let l = line.trim();
@@ -171,12 +177,25 @@ pub fn canonical_script(script: &str) -> Option<CanonicalScript> {
             continue;
         }
         if let Some(rest) = l.strip_prefix("(declare-fun ") {
-            let t = tokens(rest);
             // NAME ( ) SORT... )
-            if t.len() < 4 || t[1] != "(" || t[2] != ")" {
+            let (mut n, mut name, mut shape_ok, mut sort) = (0usize, "", true, String::new());
+            for_each_token(rest, |t| {
+                match n {
+                    0 => name = t,
+                    1 => shape_ok &= t == "(",
+                    2 => shape_ok &= t == ")",
+                    _ => {
+                        if n > 3 {
+                            sort.push(' ');
+                        }
+                        sort.push_str(t);
+                    }
+                }
+                n += 1;
+            });
+            if n < 4 || !shape_ok || declared.insert(name, sort).is_some() {
                 return None;
             }
-            decls.push((t[0], t[3..].join(" ")));
         } else if l.starts_with("(assert ")
             || l.starts_with("(set-logic ")
             || l.starts_with("(set-option ")
@@ -188,31 +207,33 @@ pub fn canonical_script(script: &str) -> Option<CanonicalScript> {
             return None;
         }
     }
-    let declared: std::collections::HashMap<&str, &str> = decls.iter().map(|(n, s)| (*n, s.as_str())).collect();
-    if declared.len() != decls.len() {
-        return None;
-    }
-    let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut index: FxHashMap<&str, usize> = FxHashMap::default();
     let mut names: Vec<String> = Vec::new();
-    let mut text = String::new();
+    let mut text = String::with_capacity(script.len());
     for l in &body {
-        for t in tokens(l) {
+        for_each_token(l, |t| {
             if declared.contains_key(t) {
                 let i = *index.entry(t).or_insert_with(|| {
                     names.push(t.to_string());
                     names.len() - 1
                 });
-                let _ = write!(text, "@{i} ");
+                text.push('@');
+                push_decimal(&mut text, i as u128);
+                text.push(' ');
             } else {
                 text.push_str(t);
                 text.push(' ');
             }
-        }
+        });
         text.push('\n');
     }
-    let mut key = String::new();
+    let mut key = String::with_capacity(text.len() + 24 * names.len());
     for (i, n) in names.iter().enumerate() {
-        let _ = writeln!(key, "(declare @{i} {})", declared[n.as_str()]);
+        key.push_str("(declare @");
+        push_decimal(&mut key, i as u128);
+        key.push(' ');
+        key.push_str(&declared[n.as_str()]);
+        key.push_str(")\n");
     }
     // Declared but unused symbols change nothing (their count does not
     // matter either: each may take any value).

@@ -114,45 +114,76 @@ pub enum Op {
 }
 
 impl Op {
-    fn name(self) -> String {
+    /// The operator's SMT-LIB name, written to `out` (`(_ extract hi lo)`
+    /// for the indexed ones).
+    fn write_name(self, out: &mut String) {
         use Op::*;
-        match self {
-            Not => "not".into(),
-            And => "and".into(),
-            Or => "or".into(),
-            Ite => "ite".into(),
-            Eq => "=".into(),
-            Neg | Sub => "-".into(),
-            Add => "+".into(),
-            Mul => "*".into(),
-            Div => "div".into(),
-            Mod => "mod".into(),
-            Lt => "<".into(),
-            Le => "<=".into(),
-            BvNeg => "bvneg".into(),
-            BvNot => "bvnot".into(),
-            BvAdd => "bvadd".into(),
-            BvSub => "bvsub".into(),
-            BvMul => "bvmul".into(),
-            BvUdiv => "bvudiv".into(),
-            BvUrem => "bvurem".into(),
-            BvSdiv => "bvsdiv".into(),
-            BvSrem => "bvsrem".into(),
-            BvShl => "bvshl".into(),
-            BvLshr => "bvlshr".into(),
-            BvAshr => "bvashr".into(),
-            BvAnd => "bvand".into(),
-            BvOr => "bvor".into(),
-            BvXor => "bvxor".into(),
-            BvUlt => "bvult".into(),
-            BvUle => "bvule".into(),
-            BvSlt => "bvslt".into(),
-            BvSle => "bvsle".into(),
-            Extract(h, l) => format!("(_ extract {h} {l})"),
-            ZeroExt(n) => format!("(_ zero_extend {n})"),
-            SignExt(n) => format!("(_ sign_extend {n})"),
+        let simple = match self {
+            Not => "not",
+            And => "and",
+            Or => "or",
+            Ite => "ite",
+            Eq => "=",
+            Neg | Sub => "-",
+            Add => "+",
+            Mul => "*",
+            Div => "div",
+            Mod => "mod",
+            Lt => "<",
+            Le => "<=",
+            BvNeg => "bvneg",
+            BvNot => "bvnot",
+            BvAdd => "bvadd",
+            BvSub => "bvsub",
+            BvMul => "bvmul",
+            BvUdiv => "bvudiv",
+            BvUrem => "bvurem",
+            BvSdiv => "bvsdiv",
+            BvSrem => "bvsrem",
+            BvShl => "bvshl",
+            BvLshr => "bvlshr",
+            BvAshr => "bvashr",
+            BvAnd => "bvand",
+            BvOr => "bvor",
+            BvXor => "bvxor",
+            BvUlt => "bvult",
+            BvUle => "bvule",
+            BvSlt => "bvslt",
+            BvSle => "bvsle",
+            Extract(h, l) => {
+                out.push_str("(_ extract ");
+                push_decimal(out, h.into());
+                out.push(' ');
+                push_decimal(out, l.into());
+                out.push(')');
+                return;
+            }
+            ZeroExt(n) | SignExt(n) => {
+                out.push_str(if matches!(self, ZeroExt(_)) { "(_ zero_extend " } else { "(_ sign_extend " });
+                push_decimal(out, n.into());
+                out.push(')');
+                return;
+            }
+        };
+        out.push_str(simple);
+    }
+}
+
+/// Writes `v` in decimal, without the formatting machinery: rendering
+/// queries is on every solver-backed analysis's hot path.
+pub(crate) fn push_decimal(out: &mut String, mut v: u128) {
+    let mut digits = [0u8; 39];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
         }
     }
+    // Only ASCII digits were written.
+    out.push_str(std::str::from_utf8(&digits[i..]).unwrap_or_default());
 }
 
 /// The node of a term tree.
@@ -836,7 +867,7 @@ fn eval_op(op: Op, v: &[Value]) -> Option<Value> {
 fn simple_symbol(s: &str) -> bool {
     !s.is_empty()
         && !s.starts_with(|c: char| c.is_ascii_digit())
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || "~!@$%^&*_-+=<>.?/".contains(c))
+        && s.bytes().all(|c| c.is_ascii_alphanumeric() || b"~!@$%^&*_-+=<>.?/".contains(&c))
 }
 
 /// Writes a symbol, quoting it with `|…|` when needed (`|` and `\` are
@@ -850,28 +881,51 @@ pub fn write_symbol(f: &mut impl fmt::Write, s: &str) -> fmt::Result {
     }
 }
 
-impl fmt::Display for Term {
-    /// SMT-LIB2 text of the term.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Term {
+    /// Appends the term's SMT-LIB2 text to `out` (what [`fmt::Display`]
+    /// prints): the renderer of every query script
+    /// ([`crate::Query::to_smtlib`]), so it writes straight into the string.
+    pub fn write_smtlib(&self, out: &mut String) {
         match self.node() {
-            Node::Bool(b) => write!(f, "{b}"),
+            Node::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
             Node::Int(i) => {
                 if *i < 0 {
-                    write!(f, "(- {})", i.unsigned_abs())
+                    out.push_str("(- ");
+                    push_decimal(out, i.unsigned_abs());
+                    out.push(')');
                 } else {
-                    write!(f, "{i}")
+                    push_decimal(out, i.unsigned_abs());
                 }
             }
-            Node::Bv { value, width } => write!(f, "(_ bv{value} {width})"),
-            Node::Var { name, .. } => write_symbol(f, name),
+            Node::Bv { value, width } => {
+                out.push_str("(_ bv");
+                push_decimal(out, *value);
+                out.push(' ');
+                push_decimal(out, (*width).into());
+                out.push(')');
+            }
+            Node::Var { name, .. } => {
+                let _ = write_symbol(out, name);
+            }
             Node::App { op, args } => {
-                write!(f, "({}", op.name())?;
+                out.push('(');
+                op.write_name(out);
                 for a in args {
-                    write!(f, " {a}")?;
+                    out.push(' ');
+                    a.write_smtlib(out);
                 }
-                write!(f, ")")
+                out.push(')');
             }
         }
+    }
+}
+
+impl fmt::Display for Term {
+    /// SMT-LIB2 text of the term ([`Term::write_smtlib`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        self.write_smtlib(&mut s);
+        f.write_str(&s)
     }
 }
 
@@ -993,7 +1047,7 @@ impl Term {
                         args[0].pretty_into(out, 9);
                     }
                     _ => {
-                        out.push_str(&op.name());
+                        op.write_name(out);
                         out.push('(');
                         for (i, a) in args.iter().enumerate() {
                             if i > 0 {
@@ -1067,5 +1121,20 @@ mod tests {
         assert_eq!(t.pretty(), "x - 1 <= 3");
         let y = Term::var("a b", Sort::Bv(8));
         assert_eq!(Term::bv1(Op::SignExt(24), y).to_string(), "((_ sign_extend 24) |a b|)");
+    }
+
+    #[test]
+    fn numbers_are_printed_at_their_extremes() {
+        // The renderer writes digits itself (`push_decimal`), so the ends
+        // of every range are checked against Rust's own formatting.
+        for i in [0, 1, 9, 10, -1, -10, i64::MAX as i128, i128::MAX, i128::MIN, i128::MIN + 1] {
+            let want = if i < 0 { format!("(- {})", i.unsigned_abs()) } else { i.to_string() };
+            assert_eq!(Term::int(i).to_string(), want);
+        }
+        assert_eq!(Term::bv(-1, 64).to_string(), format!("(_ bv{} 64)", u64::MAX));
+        assert_eq!(Term::bv(0, 1).to_string(), "(_ bv0 1)");
+        let x = Term::var("|x\\y", Sort::Bv(32));
+        assert_eq!(Term::bv1(Op::Extract(31, 0), x.clone()).to_string(), "((_ extract 31 0) |_x_y|)");
+        assert_eq!(Term::bv1(Op::ZeroExt(100), x).to_string(), "((_ zero_extend 100) |_x_y|)");
     }
 }
