@@ -75,10 +75,10 @@
 //! by the CPAs as "maybe satisfiable" — sound, only less precise — and the
 //! verdict's reason says how many queries ended that way and why.
 
-use rustc_hash::FxHasher;
+use rustc_hash::{FxHashMap, FxHasher};
 use smt::term::vars_of;
-use smt::{canonical_script, Query, Response, SolverBackend, Status, Term, Value};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use smt::{canonical_script, CanonicalScript, Query, Response, SolverBackend, Status, Term, Value};
+use std::collections::{BTreeSet, HashMap};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -153,8 +153,9 @@ pub fn answered_without_solver(script: &str) -> Option<&'static str> {
 }
 
 /// Records `response` to `script` in `g`: by text, by canonical form
-/// (`sat`/`unsat` only), and counting `unknown`s.
-fn record_in(g: &mut Inner, script: &str, response: Response) -> Arc<Response> {
+/// (`sat`/`unsat` only; `canonical` is the script's when the caller has
+/// computed it already), and counting `unknown`s.
+fn record_in(g: &mut Inner, script: &str, response: Response, canonical: Option<CanonicalScript>) -> Arc<Response> {
     if response.status() == Status::Unknown {
         g.unknown += 1;
         let reason = response.reason().unwrap_or_else(|| "the solver answered unknown".into());
@@ -162,7 +163,7 @@ fn record_in(g: &mut Inner, script: &str, response: Response) -> Arc<Response> {
     }
     let r = Arc::new(response);
     if matches!(r.status(), Status::Sat | Status::Unsat) {
-        if let Some(c) = canonical_script(script) {
+        if let Some(c) = canonical.or_else(|| canonical_script(script)) {
             g.canonical.entry(c.key).or_insert(CanonicalAnswer { response: r.clone(), names: c.names });
         }
     }
@@ -184,7 +185,9 @@ fn answer_at_once(g: &mut Inner, script: &str, query: Option<&Query>) -> Option<
     if let Some(r) = g.answers.get(script) {
         return Some(r.clone());
     }
-    if let Some(c) = canonical_script(script) {
+    // Computed once here and handed to `record_in` below.
+    let canonical = canonical_script(script);
+    if let Some(c) = &canonical {
         if let Some(known) = g.canonical.get(&c.key) {
             let response = Arc::new(renamed(&known.response, &known.names, &c.names));
             let status = response.status().as_str().to_string();
@@ -196,13 +199,13 @@ fn answer_at_once(g: &mut Inner, script: &str, query: Option<&Query>) -> Option<
     if let Some((response, note)) = query.and_then(|q| g.learned.decide(q)) {
         // Recorded by its text: a redo of this transfer finds it there, so
         // it is in the trace once, like a lent back end's answer.
-        let r = record_in(g, script, response);
+        let r = record_in(g, script, response, canonical);
         g.cached.push((format!("{note}\n{script}"), r.status().as_str().to_string(), true));
         return Some(r);
     }
     if !g.no_decisions {
         if let Some(output) = g.lent.as_mut().and_then(|l| l.answer(script)) {
-            let r = record_in(g, script, smt::parse_response(&output));
+            let r = record_in(g, script, smt::parse_response(&output), canonical);
             let status = r.status().as_str().to_string();
             g.cached.push((script.to_string(), status, true));
             return Some(r);
@@ -221,8 +224,10 @@ struct CanonicalAnswer {
 
 #[derive(Debug, Default)]
 struct Inner {
-    answers: BTreeMap<String, Arc<Response>>,
-    canonical: HashMap<String, CanonicalAnswer>,
+    /// Answers by the script's exact text.
+    answers: FxHashMap<String, Arc<Response>>,
+    /// `sat`/`unsat` answers by the script's canonical form.
+    canonical: FxHashMap<String, CanonicalAnswer>,
     /// Answers given since the last transfer without parking, in the order
     /// asked: (script — with [`CACHED_NOTE`] or [`DECIDED_NOTE`] unless the
     /// lent back end solved it —, status, whether the lent back end solved
@@ -257,7 +262,7 @@ struct Inner {
 #[derive(Debug, Default)]
 struct Learned {
     /// The latest value each symbol had in a `sat` answer's model.
-    values: HashMap<Arc<str>, Value>,
+    values: FxHashMap<Arc<str>, Value>,
     /// The latest [`RECENT_MODELS`] models themselves, newest last: the
     /// latest values alone are often the sibling's (a depth-first run asks
     /// both branches of a node one after the other, so the model of the
@@ -349,17 +354,17 @@ impl Learned {
             return None;
         }
         let symbols = vars_of(&query.assertions);
+        // The model is built only once a candidate satisfies the query:
+        // most candidates fail, and most of the oracle's time went into
+        // building them.
         let satisfies = |value: &dyn Fn(&str) -> Option<Value>| -> Option<std::collections::BTreeMap<String, Value>> {
-            let mut model = std::collections::BTreeMap::new();
-            for (name, sort) in &symbols {
-                let v = value(name)?;
-                if v.sort() != *sort {
-                    return None;
-                }
-                model.insert(name.to_string(), v);
+            if !symbols.iter().all(|(name, sort)| value(name).is_some_and(|v| v.sort() == *sort)) {
+                return None;
             }
-            let env = |n: &str| model.get(n).copied();
-            query.assertions.iter().all(|a| a.eval(&env) == Some(Value::Bool(true))).then_some(model)
+            if !query.assertions.iter().all(|a| a.eval(value) == Some(Value::Bool(true))) {
+                return None;
+            }
+            symbols.iter().map(|(name, _)| value(name).map(|v| (name.to_string(), v))).collect()
         };
         let model = satisfies(&|n| self.values.get(n).copied())
             .or_else(|| self.recent.iter().rev().find_map(|m| satisfies(&|n| m.get(n).copied())))?;
@@ -588,7 +593,7 @@ impl SolverOracle {
 
     /// Records the solver's answer to `script` (parsed), counting `unknown`s.
     pub fn record(&self, script: &str, response: Response) -> Arc<Response> {
-        record_in(&mut self.lock(), script, response)
+        record_in(&mut self.lock(), script, response, None)
     }
 
     /// Takes over the `sat`/`unsat` answers `earlier` (the oracle of the
