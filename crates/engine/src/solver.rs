@@ -267,7 +267,7 @@ struct Learned {
     /// latest values alone are often the sibling's (a depth-first run asks
     /// both branches of a node one after the other, so the model of the
     /// query before both is the one that decides the second).
-    recent: std::collections::VecDeque<Arc<std::collections::BTreeMap<String, Value>>>,
+    recent: std::collections::VecDeque<Arc<FxHashMap<Arc<str>, Value>>>,
     /// The assertions of queries answered `unsat`, with each assertion's
     /// hash, newest last; at most [`MAX_UNSAT_SETS`].
     unsat: std::collections::VecDeque<(Vec<u64>, Vec<Term>)>,
@@ -303,11 +303,12 @@ impl Learned {
                 for (name, v) in &r.model {
                     self.values.insert(name.as_str().into(), *v);
                 }
-                if !self.recent.iter().any(|m| **m == r.model) {
+                let model: FxHashMap<Arc<str>, Value> = r.model.iter().map(|(n, v)| (n.as_str().into(), *v)).collect();
+                if !self.recent.iter().any(|m| **m == model) {
                     if self.recent.len() >= RECENT_MODELS {
                         self.recent.pop_front();
                     }
-                    self.recent.push_back(Arc::new(r.model.clone()));
+                    self.recent.push_back(Arc::new(model));
                 }
             }
             Status::Unsat => {
@@ -340,11 +341,14 @@ impl Learned {
                 let start = mine.partition_point(|(x, _)| *x < h);
                 mine[start..].iter().take_while(|(x, _)| *x == h).any(|(_, m)| *m == t)
             };
-            let subsumed = self
-                .unsat
-                .iter()
-                .rev()
-                .any(|(hashes, terms)| hashes.len() <= mine.len() && hashes.iter().zip(terms).all(|(h, t)| has(*h, t)));
+            // Hashes first: comparing equal terms built apart walks both
+            // trees, so it is done only for a set whose every hash is there.
+            let has_hash = |h: u64| mine.binary_search_by_key(&h, |(x, _)| *x).is_ok();
+            let subsumed = self.unsat.iter().rev().any(|(hashes, terms)| {
+                hashes.len() <= mine.len()
+                    && hashes.iter().all(|h| has_hash(*h))
+                    && hashes.iter().zip(terms).all(|(h, t)| has(*h, t))
+            });
             if subsumed {
                 self.subsumed_hits += 1;
                 return Some((Response { status: Some(Status::Unsat), ..Response::default() }, SUBSUMED_NOTE));
