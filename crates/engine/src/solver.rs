@@ -368,7 +368,7 @@ impl Learned {
             if !query.assertions.iter().all(|a| a.eval(value) == Some(Value::Bool(true))) {
                 return None;
             }
-            symbols.iter().map(|(name, _)| value(name).map(|v| (name.to_string(), v))).collect()
+            symbols.keys().map(|name| value(name).map(|v| (name.to_string(), v))).collect()
         };
         let model = satisfies(&|n| self.values.get(n).copied())
             .or_else(|| self.recent.iter().rev().find_map(|m| satisfies(&|n| m.get(n).copied())))?;
