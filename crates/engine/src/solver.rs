@@ -359,8 +359,8 @@ impl Learned {
         }
         let symbols = vars_of(&query.assertions);
         // The model is built only once a candidate satisfies the query:
-        // most candidates fail, and most of the oracle's time went into
-        // building them.
+        // most candidates fail, and building each one first allocated a
+        // name for every symbol.
         let satisfies = |value: &dyn Fn(&str) -> Option<Value>| -> Option<std::collections::BTreeMap<String, Value>> {
             if !symbols.iter().all(|(name, sort)| value(name).is_some_and(|v| v.sort() == *sort)) {
                 return None;
